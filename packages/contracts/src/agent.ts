@@ -1,0 +1,55 @@
+/**
+ * Agent handle and inbox view: what plugins and tools may see and do with a running agent.
+ */
+import type { UserMessage } from './messages.ts'
+import type { InboxTarget, SessionView } from './session.ts'
+
+/** Read-only view of the durable inbox. */
+export interface InboxView {
+  /** Items queued for the next step (in order). */
+  readonly nextStep: readonly UserMessage[]
+  /** Items queued for the next turn (in order). */
+  readonly nextTurn: readonly UserMessage[]
+  /** True when anything is queued. */
+  readonly hasPending: boolean
+}
+
+/** Durable inbox mutations available to plugins. Each is logged before it takes effect. */
+export interface InboxMutations extends InboxView {
+  /** Appends at the end of `target`. */
+  append(target: InboxTarget, message: UserMessage): Promise<void>
+  /** Inserts at the front of `target`. */
+  prepend(target: InboxTarget, message: UserMessage): Promise<void>
+  /** Removes the item with `id` from whichever queue holds it; false when absent. */
+  remove(id: string): Promise<boolean>
+}
+
+/** Options of a compaction request. */
+export interface CompactOptions {
+  /** Summary text; when absent the deterministic summary is used. */
+  readonly summary?: string
+  /** How the summary was produced. */
+  readonly summarizer?: 'deterministic' | 'model'
+}
+
+/** A live agent bound to one session. */
+export interface AgentHandle {
+  /** Session id. */
+  readonly id: string
+  /** Working directory (absolute, canonical). */
+  readonly cwd: string
+  /** Live view of the session log. */
+  readonly session: SessionView
+  /** The durable inbox. */
+  readonly inbox: InboxMutations
+  /** 0 for top-level agents. */
+  readonly delegationDepth: number
+  /** Queues for the next step without waking an idle agent. */
+  inject(message: UserMessage): Promise<void>
+  /** Queues for the next step and wakes an idle agent. */
+  steer(message: UserMessage): Promise<void>
+  /** Queues for the next turn (wakes an idle agent). */
+  followup(message: UserMessage): Promise<void>
+  /** Replaces visible history before the last turn with a checkpoint. Returns false when nothing to compact. */
+  compact(options?: CompactOptions): Promise<boolean>
+}

@@ -1,0 +1,132 @@
+/**
+ * Filesystem port (`ctx.fs`). Every production read and write of workspace files goes through it,
+ * so tests can substitute an in-memory or recording implementation.
+ *
+ * Error behaviour: methods reject with an {@link FsError} (stable `code`) for expected failures;
+ * "does not exist" is never an error for `stat`/`lstat` (they resolve `undefined`).
+ */
+
+/** A resolved location: the real absolute path plus what to show people. */
+export interface FsTarget {
+  /** Canonical absolute path (links in the final component followed when `resolve` was asked to). */
+  readonly path: string
+  /** The path as the caller wrote it, normalised; for messages. */
+  readonly displayPath: string
+}
+
+/** Opaque version string; changes whenever content may have changed (dev, ino, size, mtime, ctime). */
+export type FsVersion = string & { readonly __fsVersion: unique symbol }
+
+/** Node type as seen through a followed stat. */
+export type FsNodeType = 'file' | 'directory' | 'other'
+
+/** Metadata of an existing node. */
+export interface FsInfo {
+  /** File, directory, or anything else (FIFO, socket, device). */
+  readonly type: FsNodeType
+  /** Size in bytes when known. */
+  readonly size?: number
+  /** Opaque version for cache invalidation. */
+  readonly version: FsVersion
+}
+
+/** Metadata of a path without following a final link. */
+export interface FsPathInfo {
+  /** As {@link FsInfo.type}, plus `symlink` for a link itself. */
+  readonly type: FsNodeType | 'symlink'
+  /** Size in bytes when known. */
+  readonly size?: number
+  /** Opaque version. */
+  readonly version: FsVersion
+}
+
+/** Stable error codes of the fs port. */
+export type FsErrorCode =
+  | 'FS_NOT_FOUND'
+  | 'FS_NOT_A_FILE'
+  | 'FS_SPECIAL_FILE'
+  | 'FS_TOO_LARGE'
+  | 'FS_NOT_UTF8'
+  | 'FS_OUTSIDE_ROOTS'
+  | 'FS_CONFLICT'
+  | 'FS_NO_MATCH'
+  | 'FS_AMBIGUOUS_MATCH'
+  | 'FS_ABORTED'
+  | 'FS_IO'
+
+/** Shape of errors thrown by fs port implementations. */
+export interface FsErrorShape extends Error {
+  /** Stable code; branch on this, never on the message. */
+  readonly code: FsErrorCode
+  /** The path involved (display form). */
+  readonly path: string
+}
+
+/** Options for streaming/whole reads. */
+export interface FsReadOptions {
+  /** Cancels the read; the promise/iterator rejects with code `FS_ABORTED`. */
+  readonly signal?: AbortSignal
+  /**
+   * Hard cap in bytes. The read stops as soon as more than this many bytes were seen, even when
+   * the size was unknown or the file grows, and rejects with `FS_TOO_LARGE`.
+   */
+  readonly maxBytes?: number
+}
+
+/** Options for edits. */
+export interface FsEditSpec {
+  /** Exact text to find. Must be non-empty. */
+  readonly oldString: string
+  /** Replacement text. */
+  readonly newString: string
+  /** Replace every occurrence; otherwise exactly one occurrence must exist. */
+  readonly replaceAll?: boolean
+}
+
+/** Result of a write or edit. */
+export interface FsWriteResult {
+  /** Version after the write. */
+  readonly version: FsVersion
+  /** Bytes written. */
+  readonly bytes: number
+  /** Number of replacements (edits only). */
+  readonly replacements?: number
+  /** True when the file did not exist before. */
+  readonly created: boolean
+}
+
+/** One directory entry. */
+export interface FsDirEntry {
+  /** Entry name (no slashes). */
+  readonly name: string
+  /** Entry type, links reported as `symlink` (not followed). */
+  readonly type: FsNodeType | 'symlink'
+}
+
+/** The filesystem service. Implementations must honour `signal` in every method. */
+export interface FileSystemPort {
+  /** Resolves `path` against `cwd` (default: the process cwd is NOT used; callers pass one) and follows links. Never throws for a missing path: the target of a missing path is its normalised absolute path. */
+  resolve(path: string, options: { readonly cwd: string; readonly signal?: AbortSignal }): Promise<FsTarget>
+  /** Follows links. `undefined` when nothing exists there (ENOENT, ENOTDIR). Other failures reject with `FS_IO`. */
+  stat(path: string, signal?: AbortSignal): Promise<FsInfo | undefined>
+  /** Like `stat` but does not follow a final link. */
+  lstat(path: string, signal?: AbortSignal): Promise<FsPathInfo | undefined>
+  /**
+   * Streams a regular file as UTF-8 text chunks. Opens non-blocking and checks the opened node
+   * before reading: FIFOs, sockets, devices and directories reject with `FS_SPECIAL_FILE` /
+   * `FS_NOT_A_FILE` without blocking. Invalid UTF-8 rejects with `FS_NOT_UTF8`.
+   */
+  streamText(path: string, options?: FsReadOptions): AsyncIterable<string>
+  /** Reads a whole regular file as UTF-8 with the same guarantees as `streamText`. */
+  readText(path: string, options?: FsReadOptions): Promise<{ readonly text: string; readonly version: FsVersion }>
+  /** Lists a directory (sorted by name). */
+  listDir(path: string, signal?: AbortSignal): Promise<readonly FsDirEntry[]>
+  /** Writes a whole file inside the writable roots (creating parent directories); `FS_OUTSIDE_ROOTS` otherwise. */
+  writeText(path: string, content: string, options?: { readonly signal?: AbortSignal }): Promise<FsWriteResult>
+  /** Exact-match edit inside the writable roots. `FS_NO_MATCH` / `FS_AMBIGUOUS_MATCH` when the match rule fails. */
+  editText(path: string, edit: FsEditSpec, options?: { readonly signal?: AbortSignal }): Promise<FsWriteResult>
+  /** Roots that writes are confined to (absolute, canonical). */
+  writableRoots(): readonly string[]
+  /** Adds a writable root (for example an additional workspace root); returns a disposer. */
+  addWritableRoot(root: string): () => void
+}

@@ -1,0 +1,84 @@
+/**
+ * Hook events of the kernel, declared once here on the plugin host's global `Events` interface.
+ *
+ * Dispatch modes:
+ * - `agent/pre-step`, `tools/pre-execute`, `tools/post-execute`: waterfall. Each listener gets the
+ *   payload and `next`; it must call `next()` unless it intends to veto the listeners inside it.
+ * - `agent/turn-stopping`: serial; the first non-nullish result wins.
+ * - `tools/result`, `session/event`: emit; listener failures are contained and logged by the core.
+ */
+import type { AgentHandle } from './agent.ts'
+import type { UserMessage } from './messages.ts'
+import type { SessionEvent, SessionView } from './session.ts'
+import type { PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput } from './tools.ts'
+import type { SystemPromptService, ToolRegistryService } from './services.ts'
+import type { FileSystemPort } from './fs.ts'
+import type {} from '@deepseek-ai/cordis'
+
+/** Payload of `agent/pre-step`. */
+export interface PreStepPayload {
+  /** The agent about to step. */
+  readonly agent: AgentHandle
+  /** Messages claimed from the inbox for this step (prompt first on a turn's first step). */
+  readonly messages: readonly UserMessage[]
+  /** 1-based turn number. */
+  readonly turn: number
+  /** 1-based step number within the turn. */
+  readonly step: number
+  /** True on the first pre-step of this loop instance (fresh start or resume). */
+  readonly firstOfInstance: boolean
+  /** Cancels the step. */
+  readonly signal: AbortSignal
+}
+
+/**
+ * Result of `agent/pre-step`: the complete batch to enter, or a rejection that ends the turn as
+ * `blocked`. An empty batch on a turn's first step ends the turn without a model call.
+ */
+export type PreStepDecision = { readonly kind: 'enter'; readonly messages: readonly UserMessage[] } | { readonly kind: 'reject'; readonly reason?: string }
+
+/** Payload of `agent/turn-stopping`. */
+export interface TurnStoppingPayload {
+  /** The agent whose turn is about to end. */
+  readonly agent: AgentHandle
+  /** Turn number. */
+  readonly turn: number
+  /** Last step number. */
+  readonly step: number
+  /** The model's final text of the last step. */
+  readonly finalText: string
+}
+
+/** A listener may keep the turn going by queueing messages for another step. */
+export interface TurnStoppingDecision {
+  /** Continue with another step. */
+  readonly kind: 'continue'
+  /** Messages to enter in the next step (must be non-empty). */
+  readonly messages: readonly UserMessage[]
+}
+
+declare module '@deepseek-ai/cordis' {
+  interface Events {
+    /** Waterfall deciding the batch of a step. */
+    'agent/pre-step'(payload: PreStepPayload, next: () => Promise<PreStepDecision>): Promise<PreStepDecision>
+    /** Serial hook before a turn ends; first non-nullish result wins. */
+    'agent/turn-stopping'(payload: TurnStoppingPayload): Promise<TurnStoppingDecision | undefined> | TurnStoppingDecision | undefined
+    /** Waterfall of guards before a tool runs; listeners may only tighten the verdict. */
+    'tools/pre-execute'(execution: ToolExecution, next: () => Promise<PreExecuteVerdict>): Promise<PreExecuteVerdict>
+    /** Waterfall after a tool ran; `output` is what the tool returned (frozen). */
+    'tools/post-execute'(execution: ToolExecution, output: ToolOutput, next: () => Promise<PostExecuteDecision>): Promise<PostExecuteDecision>
+    /** Emitted once per execution with the immutable final outcome. */
+    'tools/result'(execution: ToolExecution, outcome: ToolFinalOutcome): void
+    /** Emitted after each committed session append. */
+    'session/event'(session: SessionView, event: SessionEvent): void
+  }
+
+  interface Context {
+    /** Filesystem port; optional: read it with `ctx.get('fs')`. */
+    fs: FileSystemPort
+    /** System prompt sections and variables. */
+    systemPrompt: SystemPromptService
+    /** Registered tools. */
+    tools: ToolRegistryService
+  }
+}

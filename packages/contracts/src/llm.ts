@@ -1,0 +1,94 @@
+/**
+ * Model port: one streaming call per step. Providers translate the shared wire request into
+ * their transport and report deltas back; the loop assembles the assistant message.
+ */
+import type { Usage } from './messages.ts'
+
+/** One OpenAI-compatible chat message as sent on the wire. */
+export type WireMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'assistant'
+      readonly content: string | null
+      readonly tool_calls?: readonly WireToolCall[]
+      /** DeepSeek reasoning, sent back only when the provider requires it. */
+      readonly reasoning_content?: string
+    }
+  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string }
+
+/** A tool call on the wire. */
+export interface WireToolCall {
+  /** Call id. */
+  readonly id: string
+  /** Always `function`. */
+  readonly type: 'function'
+  /** Function name and raw JSON arguments. */
+  readonly function: { readonly name: string; readonly arguments: string }
+}
+
+/** A tool offered to the model. */
+export interface WireTool {
+  /** Always `function`. */
+  readonly type: 'function'
+  /** Name, description and JSON-schema parameters. */
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: Record<string, unknown> }
+}
+
+/** The chat-completions request body, exactly as it would be sent (minus transport flags like `stream`). */
+export interface ChatRequestBody {
+  /** Model name. */
+  readonly model: string
+  /** System message first, then history. */
+  readonly messages: readonly WireMessage[]
+  /** Offered tools; omitted when empty. */
+  readonly tools?: readonly WireTool[]
+}
+
+/** What the loop hands a provider. */
+export interface ModelRequest {
+  /** Wire body, built by shared runtime code so every provider sends the same thing. */
+  readonly body: ChatRequestBody
+  /** 1-based turn number, for diagnostics and scripted-model errors. */
+  readonly turn: number
+  /** 1-based step number within the turn. */
+  readonly step: number
+}
+
+/** One streamed event. */
+export type ModelStreamEvent =
+  | { /** Visible answer text. */ readonly type: 'text'; readonly text: string }
+  | { /** Reasoning text (never the answer). */ readonly type: 'reasoning'; readonly text: string }
+  | {
+      /** A piece of a tool call; pieces with the same `index` are concatenated. */
+      readonly type: 'tool-call-delta'
+      readonly index: number
+      readonly id?: string
+      readonly name?: string
+      readonly argumentsDelta?: string
+    }
+  | { /** Token usage (usually last). */ readonly type: 'usage'; readonly usage: Usage }
+
+/** A model provider. */
+export interface ModelProvider {
+  /** Provider id (`deepseek`, `openai`, `scripted`). */
+  readonly id: string
+  /** Model name used in the request body. */
+  readonly model: string
+  /** Context window in tokens, for automatic compaction. */
+  readonly contextWindow: number
+  /**
+   * Streams one response. Must stop promptly and reject with an AbortError-like error when
+   * `signal` aborts. Rejects with a {@link ModelErrorShape} on other failures.
+   */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>
+}
+
+/** Stable model error codes. */
+export type ModelErrorCode = 'MODEL_AUTH' | 'MODEL_RATE_LIMIT' | 'MODEL_SERVER' | 'MODEL_NETWORK' | 'MODEL_BAD_RESPONSE' | 'MODEL_SCRIPT_EXHAUSTED' | 'MODEL_CONFIG'
+
+/** Errors thrown by providers. */
+export interface ModelErrorShape extends Error {
+  /** Stable code. */
+  readonly code: ModelErrorCode
+}

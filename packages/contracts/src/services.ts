@@ -1,0 +1,34 @@
+/**
+ * Service contracts provided by the runtime on the plugin host context.
+ */
+import type { ToolDefinition } from './tools.ts'
+
+/** A system prompt section. */
+export interface PromptSection {
+  /** Unique name; registering the same name twice replaces the earlier section until disposed. */
+  readonly name: string
+  /** Ascending order (-100 identity, 0 persona, 100–199 tool guidance, 10000+ late). */
+  readonly order: number
+  /** Text with `{{variable}}` placeholders, or a function re-evaluated at every assembly. */
+  readonly text: string | (() => string)
+}
+
+/** Assembles the system prompt from sections. */
+export interface SystemPromptService {
+  /** Adds a section; returns its disposer. */
+  section(section: PromptSection): () => void
+  /** Registers a `{{name}}` variable; returns its disposer. */
+  variable(name: string, provider: () => string): () => void
+  /** Renders every section in order. Throws a `PROMPT_UNKNOWN_VARIABLE` error on an unregistered name. */
+  assemble(): string
+}
+
+/** Registry of tools offered to the model. */
+export interface ToolRegistryService {
+  /** Registers a tool; returns its disposer. Throws on a duplicate name. */
+  register(tool: ToolDefinition<never>): () => void
+  /** Looks up a tool. */
+  get(name: string): ToolDefinition<unknown> | undefined
+  /** Every registered tool, in registration order. */
+  list(): readonly ToolDefinition<unknown>[]
+}

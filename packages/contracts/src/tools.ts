@@ -1,0 +1,126 @@
+/**
+ * Tool port: tool definitions, one execution's identity, outcomes and the guard verdicts of the
+ * pipeline (`tools/pre-execute` → run → `tools/post-execute` → `tools/result`).
+ */
+import type { ZodType } from 'zod'
+import type { AgentHandle } from './agent.ts'
+import type { FileSystemPort } from './fs.ts'
+import type { UserMessage } from './messages.ts'
+
+/** Opaque identity of one execution; used as `parent` by composite tools' sub-dispatches. */
+export type ToolExecutionToken = symbol
+
+/** One tool execution as hooks see it. Immutable. */
+export interface ToolExecution {
+  /** Provider call id (sub-dispatches: `<parent>:code:<n>`). */
+  readonly callId: string
+  /** Tool name. */
+  readonly name: string
+  /** Parsed, validated, deep-frozen arguments. */
+  readonly arguments: unknown
+  /** The agent that runs it; absent for executions outside an agent (tests, CLI helpers). */
+  readonly agent?: AgentHandle
+  /** Token of the enclosing execution for Code Mode sub-dispatches; absent at top level. */
+  readonly parent?: ToolExecutionToken
+  /** Aborts when the step is cancelled or the tool times out. */
+  readonly signal: AbortSignal
+  /** This execution's own token. */
+  readonly token: ToolExecutionToken
+}
+
+/** A path a tool touched successfully; drives workspace-context discovery. */
+export interface TouchedPath {
+  /** Canonical absolute path. */
+  readonly path: string
+  /** What happened to it. */
+  readonly kind: 'read' | 'write' | 'edit'
+}
+
+/** What a tool's `execute` returns. Tools report expected failures as `isError` results, not throws. */
+export type ToolOutput =
+  | {
+      /** Success. */
+      readonly isError?: false
+      /** Text for the model. */
+      readonly content: string
+      /** Paths touched successfully. */
+      readonly touched?: readonly TouchedPath[]
+      /** Structured data for hooks and UIs; never shown to the model. */
+      readonly meta?: Readonly<Record<string, unknown>>
+    }
+  | {
+      /** Failure the model should see. */
+      readonly isError: true
+      /** What went wrong and how to recover. */
+      readonly content: string
+      /** Structured data; never shown to the model. */
+      readonly meta?: Readonly<Record<string, unknown>>
+    }
+
+/** Everything a running tool may use. */
+export interface ToolRunContext {
+  /** Session working directory (absolute). */
+  readonly cwd: string
+  /** Filesystem port. */
+  readonly fs: FileSystemPort
+  /** Cancellation for this execution. */
+  readonly signal: AbortSignal
+  /** This execution. */
+  readonly execution: ToolExecution
+  /**
+   * Composite tools (run_code) dispatch nested calls through the full pipeline with this
+   * execution as parent. Nested additional contexts are deferred onto this execution's result.
+   */
+  dispatch(name: string, args: unknown): Promise<ToolFinalOutcome>
+  /** Defers a context message onto this execution's own result (composite tools). */
+  deferContext(message: UserMessage): void
+}
+
+/** A tool implementation. */
+export interface ToolDefinition<A = unknown> {
+  /** Unique name the model calls. */
+  readonly name: string
+  /** Description shown to the model. */
+  readonly description: string
+  /** Argument schema; converted to JSON schema for the model, used to validate calls. */
+  readonly parameters: ZodType<A>
+  /** Runs the tool. Must honour `run.signal`. Throwing is contained and becomes an error result. */
+  execute(args: A, run: ToolRunContext): Promise<ToolOutput>
+}
+
+/** `tools/pre-execute` verdict. Guards call `next()` first and may only tighten it. */
+export type PreExecuteVerdict =
+  | { readonly kind: 'allow' }
+  | { readonly kind: 'deny'; readonly reason: string }
+  | { readonly kind: 'ask'; readonly reason?: string }
+
+/** `tools/post-execute` decision. */
+export type PostExecuteDecision =
+  | {
+      /** Keep the result (optionally with replaced content). */
+      readonly kind: 'accept'
+      readonly content?: string
+      readonly additionalContexts?: readonly UserMessage[]
+    }
+  | {
+      /** Turn the result into an error whose text is `feedback`. */
+      readonly kind: 'block'
+      readonly feedback: string
+      readonly additionalContexts?: readonly UserMessage[]
+    }
+
+/** The immutable final outcome published on `tools/result` and returned to composite callers. */
+export interface ToolFinalOutcome {
+  /** True for denied, blocked, invalid, unknown or failed calls. */
+  readonly isError: boolean
+  /** Text the model sees. */
+  readonly content: string
+  /** Paths touched (only when the tool succeeded and was not blocked). */
+  readonly touched: readonly TouchedPath[]
+  /** Contexts that survived every post-execute listener, in order (includes deferred nested ones). */
+  readonly additionalContexts: readonly UserMessage[]
+  /** How the call ended. */
+  readonly status: 'ok' | 'failed' | 'denied' | 'blocked' | 'invalid-arguments' | 'unknown-tool' | 'cancelled'
+  /** Tool metadata. */
+  readonly meta?: Readonly<Record<string, unknown>>
+}

@@ -19,8 +19,11 @@ export interface SystemPromptService {
   section(section: PromptSection): () => void
   /** Registers a `{{name}}` variable; returns its disposer. */
   variable(name: string, provider: () => string): () => void
-  /** Renders every section in order. Throws a `PROMPT_UNKNOWN_VARIABLE` error on an unregistered name. */
-  assemble(): string
+  /**
+   * Renders every section in order. `variables` supplies per-agent values (such as `cwd`) that
+   * win over registered ones. Throws a `PROMPT_UNKNOWN_VARIABLE` error on an unregistered name.
+   */
+  assemble(variables?: Readonly<Record<string, string>>): string
 }
 
 /** Registry of tools offered to the model. */

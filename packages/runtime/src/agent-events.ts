@@ -1,0 +1,17 @@
+/**
+ * Live progress events of an agent, for front ends (terminal chat, ACP, web). They mirror what
+ * the session log records but arrive as they happen, including streamed text deltas.
+ */
+import type { ToolFinalOutcome, TurnEndReason } from '@dsh/contracts'
+
+/** A progress event. */
+export type AgentProgress =
+  | { /** A model call starts. */ readonly type: 'step-start'; readonly turn: number; readonly step: number }
+  | { /** Answer text delta. */ readonly type: 'text'; readonly text: string }
+  | { /** Reasoning delta. */ readonly type: 'reasoning'; readonly text: string }
+  | { /** A tool call is about to run. */ readonly type: 'tool-start'; readonly callId: string; readonly name: string; readonly arguments: string }
+  | { /** A tool call finished. */ readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: ToolFinalOutcome }
+  | { /** The turn ended. */ readonly type: 'turn-end'; readonly turn: number; readonly reason: TurnEndReason }
+
+/** Receives progress events; must not throw. */
+export type ProgressListener = (event: AgentProgress) => void

@@ -1,0 +1,189 @@
+/**
+ * A live agent: one loop instance over one session. Owns the inbox, runs turns one at a time,
+ * exposes `inject` / `steer` / `followup` and compaction. Resuming creates a new instance over the
+ * persisted log and rebuilds the inbox from it.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, SessionEvent, UserMessage } from '@dsh/contracts'
+import type { ProgressListener } from './agent-events.ts'
+import { compactSession } from './compaction.ts'
+import { abortError, DshError } from './errors.ts'
+import { Inbox, recoverInbox } from './inbox.ts'
+import { createUserMessage } from './message-factory.ts'
+import type { Session } from './session.ts'
+import type { SystemPrompt } from './system-prompt.ts'
+import type { AskPermission } from './tool-pipeline.ts'
+import type { ToolRegistry } from './tool-registry.ts'
+import { runTurn, type TurnResult } from './turn-runner.ts'
+import type { FileSystemPort } from '@dsh/contracts'
+
+/** Construction options. */
+export interface AgentOptions {
+  readonly ctx: Context
+  readonly session: Session
+  readonly provider: ModelProvider
+  readonly registry: ToolRegistry
+  readonly systemPrompt: SystemPrompt
+  readonly fs: FileSystemPort | undefined
+  readonly log: (line: string) => void
+  readonly maxSteps?: number | undefined
+  readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
+  readonly askPermission?: AskPermission | undefined
+}
+
+/** A running agent. */
+export class Agent {
+  readonly session: Session
+  readonly handle: AgentHandle
+  readonly #options: AgentOptions
+  readonly #inbox: Inbox
+  readonly #listeners = new Set<ProgressListener>()
+  #turn: number
+  #firstOfInstance = true
+  #running: Promise<TurnResult | undefined> | undefined
+  #controller: AbortController | undefined
+  #provider: ModelProvider
+
+  constructor(options: AgentOptions) {
+    this.#options = options
+    this.session = options.session
+    this.#provider = options.provider
+    this.#inbox = new Inbox(options.session, recoverInbox(options.session.events))
+    this.#turn = lastTurn(options.session.events)
+    const agent = this
+    this.handle = {
+      get id() {
+        return agent.session.id
+      },
+      cwd: options.session.header.cwd,
+      session: options.session,
+      inbox: this.#inbox,
+      delegationDepth: options.session.header.delegationDepth,
+      inject: (message) => this.#inbox.append('next-step', message),
+      steer: async (message) => {
+        await this.#inbox.append('next-step', message)
+        this.#wake()
+      },
+      followup: async (message) => {
+        await this.#inbox.append('next-turn', message)
+        this.#wake()
+      },
+      compact: (compactOptions) => Promise.resolve(this.compact(compactOptions)),
+    }
+  }
+
+  /** The model provider in use. */
+  get provider(): ModelProvider {
+    return this.#provider
+  }
+
+  /** Switches the model provider for later steps. */
+  setProvider(provider: ModelProvider): void {
+    this.#provider = provider
+  }
+
+  /** True while a turn runs. */
+  get busy(): boolean {
+    return this.#running !== undefined
+  }
+
+  /** Subscribes to progress events; returns an unsubscribe function. */
+  onProgress(listener: ProgressListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** Queues a typed prompt for the next turn and runs turns until the inbox is drained. */
+  async prompt(text: string, options: { readonly signal?: AbortSignal } = {}): Promise<TurnResult> {
+    if (this.#running !== undefined) throw new DshError('AGENT_BUSY', 'the agent is already running a turn; wait for it or cancel it first')
+    await this.#inbox.append('next-turn', createUserMessage({ text, source: { kind: 'user' } }))
+    const result = await this.run(options)
+    if (result === undefined) throw new Error('the prompt was queued but no turn ran')
+    return result
+  }
+
+  /** Runs turns while next-turn items are queued; returns the last turn's result. */
+  async run(options: { readonly signal?: AbortSignal } = {}): Promise<TurnResult | undefined> {
+    if (this.#running !== undefined) return this.#running
+    this.#running = this.#drain(options.signal)
+    try {
+      return await this.#running
+    } finally {
+      this.#running = undefined
+      this.#controller = undefined
+    }
+  }
+
+  /** Cancels the running turn, if any. */
+  cancel(reason = 'cancelled by the user'): void {
+    this.#controller?.abort(abortError(reason))
+  }
+
+  /** Compacts visible history before the last turn. */
+  compact(options: CompactOptions = {}): boolean {
+    if (this.#running !== undefined) throw new DshError('AGENT_BUSY', 'cannot compact while a turn is running')
+    return compactSession(this.session, options)
+  }
+
+  /** Stops and closes the session file. */
+  dispose(): void {
+    this.cancel('agent disposed')
+    this.session.setOnCommitted(undefined)
+    this.session.close()
+  }
+
+  async #drain(external: AbortSignal | undefined): Promise<TurnResult | undefined> {
+    let last: TurnResult | undefined
+    while (this.#inbox.nextTurn.length > 0 || (last === undefined && this.#inbox.nextStep.length > 0)) {
+      const controller = new AbortController()
+      this.#controller = controller
+      const signal = external === undefined ? controller.signal : AbortSignal.any([external, controller.signal])
+      this.#turn += 1
+      last = await runTurn(this.#turnDeps(), this.#turn, signal)
+      if (last.reason === 'cancelled') break
+    }
+    return last
+  }
+
+  #wake(): void {
+    if (this.#running === undefined) {
+      // A wake-up runs in the background; its failures are reported through the log sink.
+      this.run().catch((error: unknown) => this.#options.log(`background turn failed: ${(error as Error).message}`))
+    }
+  }
+
+  #turnDeps() {
+    const options = this.#options
+    return {
+      ctx: options.ctx,
+      session: this.session,
+      inbox: this.#inbox,
+      handle: this.handle,
+      provider: this.#provider,
+      registry: options.registry,
+      systemPrompt: options.systemPrompt,
+      pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, log: options.log },
+      maxSteps: options.maxSteps ?? 200,
+      onRequest: options.onRequest,
+      progress: (event: Parameters<ProgressListener>[0]) => {
+        for (const listener of this.#listeners) listener(event)
+      },
+      takeFirstOfInstance: () => {
+        const first = this.#firstOfInstance
+        this.#firstOfInstance = false
+        return first
+      },
+    }
+  }
+}
+
+function lastTurn(events: readonly SessionEvent[]): number {
+  let turn = 0
+  for (const event of events) if (event.type === 'turn/start') turn = Math.max(turn, (event.data as { turn: number }).turn)
+  return turn
+}
+
+/** Creates a typed prompt message. */
+export function userPrompt(text: string): UserMessage {
+  return createUserMessage({ text, source: { kind: 'user' } })
+}

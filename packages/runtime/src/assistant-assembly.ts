@@ -1,0 +1,70 @@
+/**
+ * Assembles a provider's stream into one assistant message: text and reasoning concatenated,
+ * tool-call deltas joined by index, usage kept from the last report.
+ */
+import { randomUUID } from 'node:crypto'
+import type { AssistantMessage, ContentBlock, ModelStreamEvent, Usage } from '@dsh/contracts'
+import { deepFreeze } from './message-factory.ts'
+
+interface PendingCall {
+  id: string
+  name: string
+  args: string
+}
+
+/** Accumulates stream events. */
+export class AssistantAssembler {
+  #text = ''
+  #reasoning = ''
+  readonly #calls = new Map<number, PendingCall>()
+  #usage: Usage | undefined
+
+  /** Adds one event; returns the text delta to show, if any. */
+  push(event: ModelStreamEvent): void {
+    switch (event.type) {
+      case 'text':
+        this.#text += event.text
+        return
+      case 'reasoning':
+        this.#reasoning += event.text
+        return
+      case 'tool-call-delta': {
+        const call = this.#calls.get(event.index) ?? { id: '', name: '', args: '' }
+        if (event.id !== undefined && event.id !== '') call.id = event.id
+        if (event.name !== undefined) call.name += event.name
+        if (event.argumentsDelta !== undefined) call.args += event.argumentsDelta
+        this.#calls.set(event.index, call)
+        return
+      }
+      case 'usage':
+        this.#usage = event.usage
+        return
+      default: {
+        const unreachable: never = event
+        throw new Error(`unknown stream event ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
+  /** Text so far. */
+  get text(): string {
+    return this.#text
+  }
+
+  /** Usage, when reported. */
+  get usage(): Usage | undefined {
+    return this.#usage
+  }
+
+  /** The finished message. Calls without an id get a generated one. */
+  finish(): AssistantMessage {
+    const content: ContentBlock[] = []
+    if (this.#reasoning !== '') content.push({ type: 'reasoning', text: this.#reasoning })
+    if (this.#text !== '') content.push({ type: 'text', text: this.#text })
+    const ordered = [...this.#calls.entries()].sort(([a], [b]) => a - b)
+    for (const [, call] of ordered) {
+      content.push({ type: 'tool-call', callId: call.id === '' ? `call_${randomUUID().slice(0, 8)}` : call.id, name: call.name, arguments: call.args })
+    }
+    return deepFreeze({ id: randomUUID(), role: 'assistant', content, source: { kind: 'model' } })
+  }
+}

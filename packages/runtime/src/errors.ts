@@ -1,0 +1,46 @@
+/**
+ * Typed kernel errors with stable codes. Branch on `code`, never on the message.
+ */
+
+/** Stable codes of kernel errors. */
+export type DshErrorCode =
+  | 'SESSION_NOT_FOUND'
+  | 'SESSION_MALFORMED'
+  | 'SESSION_VERSION'
+  | 'PROMPT_UNKNOWN_VARIABLE'
+  | 'TOOL_DUPLICATE'
+  | 'AGENT_BUSY'
+  | 'CONFIG_INVALID'
+  | 'USAGE'
+
+const marker = Symbol.for('dsh.error')
+
+/** An error with a stable code and a one-line message. */
+export class DshError extends Error {
+  /** Stable code. */
+  readonly code: DshErrorCode
+  readonly [marker] = true
+
+  constructor(code: DshErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'DshError'
+    this.code = code
+  }
+}
+
+/** True for any {@link DshError}, across module copies. */
+export function isDshError(value: unknown): value is DshError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true
+}
+
+/** True for the abort errors produced by `AbortSignal`s and providers. */
+export function isAbortError(value: unknown): boolean {
+  return value instanceof Error && (value.name === 'AbortError' || (value as { code?: unknown }).code === 'FS_ABORTED')
+}
+
+/** A DOM-style AbortError for aborted operations. */
+export function abortError(reason?: unknown): Error {
+  const error = new Error(typeof reason === 'string' ? reason : 'The operation was aborted')
+  error.name = 'AbortError'
+  return error
+}

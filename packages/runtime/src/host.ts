@@ -1,0 +1,123 @@
+/**
+ * The host: one plugin-host root context with the kernel services (system prompt, tool
+ * registry, optional filesystem), a session store, and agents started or resumed over it.
+ */
+import { join } from 'node:path'
+import { Context } from '@deepseek-ai/cordis'
+import type { ChatRequestBody, FileSystemPort, ModelProvider, ToolDefinition } from '@dsh/contracts'
+import { Agent } from './agent.ts'
+import { installDefaultPrompt } from './default-prompt.ts'
+import { SessionStore } from './session-store.ts'
+import { SystemPrompt } from './system-prompt.ts'
+import type { AskPermission } from './tool-pipeline.ts'
+import { ToolRegistry } from './tool-registry.ts'
+
+/** Host options. */
+export interface HostOptions {
+  /** Resolved `$DSH_HOME`. Sessions live in `<dshHome>/sessions`. */
+  readonly dshHome: string
+  /** Filesystem provider; provided as the `fs` service when present. */
+  readonly fs?: FileSystemPort
+  /** Tools to register at start. */
+  readonly tools?: readonly ToolDefinition<never>[]
+  /** Diagnostics sink (stderr in the CLI). */
+  readonly log?: (line: string) => void
+  /** Clock for timestamps (tests pin it). */
+  readonly clock?: () => Date
+  /** Approval of `ask` verdicts; absent means deny. */
+  readonly askPermission?: AskPermission
+}
+
+/** Options of `startAgent`. */
+export interface StartAgentOptions {
+  /** Working directory (absolute) for a new session; ignored on resume. */
+  readonly cwd: string
+  /** Model provider. */
+  readonly provider: ModelProvider
+  /** Session id to resume instead of creating one. */
+  readonly resume?: string
+  /** Receives each request body before it is sent. */
+  readonly onRequest?: (body: ChatRequestBody) => void
+  /** Step limit per turn. */
+  readonly maxSteps?: number
+  /** Child session fields (subagents). */
+  readonly parentSession?: string
+  readonly delegationDepth?: number
+}
+
+/** A composed kernel. */
+export interface Host {
+  /** Root plugin-host context. */
+  readonly ctx: Context
+  /** Resolved home. */
+  readonly dshHome: string
+  /** Session storage. */
+  readonly sessions: SessionStore
+  /** The system prompt service. */
+  readonly systemPrompt: SystemPrompt
+  /** The tool registry. */
+  readonly tools: ToolRegistry
+  /** Starts (or resumes) an agent. */
+  startAgent(options: StartAgentOptions): Promise<Agent>
+  /** Disposes every agent and plugin. */
+  dispose(): Promise<void>
+}
+
+/** Creates a host. */
+export function createHost(options: HostOptions): Promise<Host> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const clock = options.clock ?? (() => new Date())
+  const ctx = new Context()
+  const systemPrompt = new SystemPrompt()
+  const tools = new ToolRegistry()
+  ctx.provide('systemPrompt', systemPrompt)
+  ctx.provide('tools', tools)
+  if (options.fs !== undefined) ctx.provide('fs', options.fs)
+  installDefaultPrompt(systemPrompt)
+  for (const tool of options.tools ?? []) tools.register(tool)
+  const sessions = new SessionStore({ directory: join(options.dshHome, 'sessions'), clock, warn: (line) => log(`warning: ${line}`) })
+  const agents = new Set<Agent>()
+
+  const startAgent = (start: StartAgentOptions): Promise<Agent> => {
+    const session =
+      start.resume === undefined
+        ? sessions.create({
+            cwd: start.cwd,
+            ...(start.parentSession === undefined ? {} : { parentSession: start.parentSession, origin: 'subagent' as const }),
+            ...(start.delegationDepth === undefined ? {} : { delegationDepth: start.delegationDepth }),
+          })
+        : sessions.open(start.resume)
+    session.setOnCommitted((view, event) => {
+      // session/event observers are contained: a failing listener is logged, the append stands.
+      ctx.parallel('session/event', view, event).catch((error: unknown) => log(`session/event listener failed: ${(error as Error).message}`))
+    })
+    const agent = new Agent({
+      ctx,
+      session,
+      provider: start.provider,
+      registry: tools,
+      systemPrompt,
+      fs: options.fs,
+      log,
+      maxSteps: start.maxSteps,
+      onRequest: start.onRequest,
+      askPermission: options.askPermission,
+    })
+    agents.add(agent)
+    return Promise.resolve(agent)
+  }
+
+  return Promise.resolve({
+    ctx,
+    dshHome: options.dshHome,
+    sessions,
+    systemPrompt,
+    tools,
+    startAgent,
+    dispose: async () => {
+      for (const agent of agents) agent.dispose()
+      agents.clear()
+      await ctx.fiber.dispose()
+    },
+  })
+}

@@ -1,0 +1,124 @@
+/**
+ * JSONL session file parsing and durable appends.
+ *
+ * Load rules: line 1 is the header; a torn final line (a crash mid-write) is dropped with a
+ * warning; any other malformed line is a `SESSION_MALFORMED` error naming the file and line, and
+ * nothing is rewritten. Appends are written synchronously before they are published; the file is
+ * fsynced at step and turn boundaries (`sync()`), trading a few milliseconds per step for
+ * durability against power loss rather than only process crashes.
+ */
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs'
+import type { SessionEvent, SessionHeader } from '@dsh/contracts'
+import { DshError } from './errors.ts'
+
+/** A parsed session file. */
+export interface ParsedSessionFile {
+  /** The header line. */
+  readonly header: SessionHeader
+  /** Every well-formed event. */
+  readonly events: readonly SessionEvent[]
+  /** Byte length of the well-formed prefix (the torn tail starts here). */
+  readonly validLength: number
+  /** Set when a torn final line was dropped. */
+  readonly warning?: string
+}
+
+function parseLine(file: string, lineNumber: number, text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: invalid JSON (${(error as Error).message})`)
+  }
+}
+
+function checkEvent(file: string, lineNumber: number, value: unknown, previousSeq: number): SessionEvent {
+  const event = value as Partial<SessionEvent>
+  if (typeof event !== 'object' || event === null || typeof event.type !== 'string' || typeof event.seq !== 'number') {
+    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: not a session event (needs "type" and "seq")`)
+  }
+  if (event.seq <= previousSeq) {
+    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: event seq ${event.seq} does not increase (previous ${previousSeq})`)
+  }
+  return event as SessionEvent
+}
+
+/** Parses session file text. */
+export function parseSessionText(file: string, text: string): ParsedSessionFile {
+  const lines = text.split('\n')
+  const endsWithNewline = text.endsWith('\n')
+  if (endsWithNewline) lines.pop()
+  if (lines.length === 0) throw new DshError('SESSION_MALFORMED', `${file}:1: empty session file (missing header)`)
+  let warning: string | undefined
+  const lastIndex = lines.length - 1
+  if (!endsWithNewline) {
+    try {
+      JSON.parse(lines[lastIndex] ?? '')
+    } catch {
+      // A final line without newline that does not parse is a torn write: drop it, keep the rest.
+      warning = `${file}:${lastIndex + 1}: dropped a torn final line (${(lines[lastIndex] ?? '').length} bytes) left by an interrupted write`
+      lines.pop()
+    }
+  }
+  if (lines.length === 0) throw new DshError('SESSION_MALFORMED', `${file}:1: header line is torn`)
+  const header = parseLine(file, 1, lines[0] ?? '') as Partial<SessionHeader>
+  if (header?.type !== 'session' || typeof header.id !== 'string') {
+    throw new DshError('SESSION_MALFORMED', `${file}:1: first line is not a session header`)
+  }
+  if (header.version !== 1) {
+    throw new DshError('SESSION_VERSION', `${file}:1: session format version ${String(header.version)} is not supported (expected 1)`)
+  }
+  const events: SessionEvent[] = []
+  let previousSeq = 0
+  for (let index = 1; index < lines.length; index++) {
+    const event = checkEvent(file, index + 1, parseLine(file, index + 1, lines[index] ?? ''), previousSeq)
+    previousSeq = event.seq
+    events.push(event)
+  }
+  const validLength = Buffer.byteLength(lines.map((line) => `${line}\n`).join(''))
+  return { header: header as SessionHeader, events, validLength, ...(warning === undefined ? {} : { warning }) }
+}
+
+/** Reads and parses a session file. */
+export function readSessionFile(file: string): ParsedSessionFile {
+  return parseSessionText(file, readFileSync(file, 'utf8'))
+}
+
+/** An open append handle. */
+export class SessionWriter {
+  readonly #fd: number
+
+  private constructor(fd: number) {
+    this.#fd = fd
+  }
+
+  /** Creates a new file with its header; fails if it exists. */
+  static create(file: string, header: SessionHeader): SessionWriter {
+    const fd = openSync(file, 'wx', 0o600)
+    writeSync(fd, `${JSON.stringify(header)}\n`)
+    fdatasyncSync(fd)
+    return new SessionWriter(fd)
+  }
+
+  /** Opens an existing file for appending, cutting a torn tail at `validLength` first. */
+  static reopen(file: string, validLength: number): SessionWriter {
+    const fd = openSync(file, 'r+')
+    ftruncateSync(fd, validLength)
+    closeSync(fd)
+    return new SessionWriter(openSync(file, 'a'))
+  }
+
+  /** Appends one record as a line (written before returning). */
+  append(record: unknown): void {
+    writeSync(this.#fd, `${JSON.stringify(record)}\n`)
+  }
+
+  /** Flushes to stable storage. */
+  sync(): void {
+    fdatasyncSync(this.#fd)
+  }
+
+  /** Closes the handle. */
+  close(): void {
+    closeSync(this.#fd)
+  }
+}

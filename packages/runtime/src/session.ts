@@ -1,0 +1,108 @@
+/**
+ * A live session: the header, the in-memory event list mirrored to the JSONL file, and the
+ * visible surface. Appends are durable before they are published to listeners.
+ */
+import type { SessionEvent, SessionHeader, SessionView, SurfaceOp } from '@dsh/contracts'
+import { deepFreeze } from './message-factory.ts'
+import type { SessionWriter } from './session-file.ts'
+import { applySurfaceOp, computeSurface, type SurfaceState } from './surface.ts'
+
+/** Options for one append. */
+export interface AppendOptions {
+  /** Surface operation for surface-eligible events. */
+  readonly surfaceOp?: SurfaceOp
+  /** Seqs shadowed by a replacement. */
+  readonly sourceEventSeqs?: readonly number[]
+}
+
+/** Construction options. */
+export interface SessionOptions {
+  /** Header line. */
+  readonly header: SessionHeader
+  /** Events already in the file. */
+  readonly events: readonly SessionEvent[]
+  /** Where appends go; absent for read-only sessions. */
+  readonly writer?: SessionWriter
+  /** Clock for event timestamps. */
+  readonly clock: () => Date
+  /** Called after each committed append; must not throw (the caller contains failures). */
+  readonly onCommitted?: (session: Session, event: SessionEvent) => void
+}
+
+/** A session log with its surface. */
+export class Session implements SessionView {
+  readonly header: SessionHeader
+  readonly #events: SessionEvent[]
+  readonly #bySeq = new Map<number, SessionEvent>()
+  #surface: SurfaceState
+  readonly #writer: SessionWriter | undefined
+  readonly #clock: () => Date
+  #onCommitted: ((session: Session, event: SessionEvent) => void) | undefined
+
+  constructor(options: SessionOptions) {
+    this.header = deepFreeze({ ...options.header })
+    this.#events = options.events.map((event) => deepFreeze(event))
+    for (const event of this.#events) this.#bySeq.set(event.seq, event)
+    this.#surface = computeSurface(this.#events)
+    this.#writer = options.writer
+    this.#clock = options.clock
+    this.#onCommitted = options.onCommitted
+  }
+
+  /** Session id. */
+  get id(): string {
+    return this.header.id
+  }
+
+  get events(): readonly SessionEvent[] {
+    return this.#events
+  }
+
+  get surface(): readonly number[] {
+    return this.#surface.nodes
+  }
+
+  get replaceGeneration(): number {
+    return this.#surface.replaceGeneration
+  }
+
+  eventBySeq(seq: number): SessionEvent | undefined {
+    return this.#bySeq.get(seq)
+  }
+
+  /** Replaces the publish callback (the host attaches one when a loop owns the session). */
+  setOnCommitted(callback: ((session: Session, event: SessionEvent) => void) | undefined): void {
+    this.#onCommitted = callback
+  }
+
+  /** Appends an event: validates the surface op, writes the line, then publishes. */
+  append<D>(type: string, data: D, options: AppendOptions = {}): SessionEvent<string, D> {
+    if (this.#writer === undefined) throw new Error(`session ${this.id} is read-only`)
+    const seq = (this.#events.at(-1)?.seq ?? 0) + 1
+    const nextSurface = options.surfaceOp === undefined ? this.#surface : applySurfaceOp(this.#surface, seq, options.surfaceOp)
+    const event: SessionEvent<string, D> = deepFreeze({
+      type,
+      seq,
+      time: this.#clock().toISOString(),
+      data,
+      ...(options.surfaceOp === undefined ? {} : { surfaceOp: options.surfaceOp }),
+      ...(options.sourceEventSeqs === undefined ? {} : { sourceEventSeqs: [...options.sourceEventSeqs] }),
+    })
+    this.#writer.append(event)
+    this.#events.push(event)
+    this.#bySeq.set(seq, event)
+    this.#surface = nextSurface
+    this.#onCommitted?.(this, event)
+    return event
+  }
+
+  /** Flushes appended lines to stable storage. */
+  sync(): void {
+    this.#writer?.sync()
+  }
+
+  /** Closes the file handle. */
+  close(): void {
+    this.#writer?.close()
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The tool pipeline: parse and validate arguments, `tools/pre-execute` guards, run the tool,
+ * `tools/post-execute` policy, then publish the immutable outcome on `tools/result`.
+ *
+ * Every failure the model should see becomes an error outcome whose text says how to recover:
+ * unknown tool, malformed JSON, schema violations, denial, blocking, a thrown tool, cancellation.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { AgentHandle, FileSystemPort, PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput, ToolRunContext, UserMessage } from '@dsh/contracts'
+import type { ZodError } from 'zod'
+import { deepFreeze } from './message-factory.ts'
+import type { ToolRegistry } from './tool-registry.ts'
+
+/** Decides `ask` verdicts (interactive approval). Resolves true to run the call. */
+export type AskPermission = (execution: ToolExecution, reason: string | undefined) => Promise<boolean>
+
+/** What the pipeline needs from its host. */
+export interface PipelineDeps {
+  /** Plugin host context (hooks). */
+  readonly ctx: Context
+  /** Tool registry. */
+  readonly registry: ToolRegistry
+  /** Filesystem port handed to tools. */
+  readonly fs: FileSystemPort | undefined
+  /** Working directory. */
+  readonly cwd: string
+  /** The agent, when running inside one. */
+  readonly agent?: AgentHandle
+  /** Approval for `ask` verdicts; absent means `ask` is treated as a denial. */
+  readonly askPermission?: AskPermission | undefined
+  /** Diagnostics sink for contained listener failures. */
+  readonly log: (line: string) => void
+}
+
+/** One call to run. */
+export interface PipelineCall {
+  /** Call id. */
+  readonly callId: string
+  /** Tool name. */
+  readonly name: string
+  /** Raw JSON text (model calls) or an already-parsed value (nested dispatches). */
+  readonly rawArguments: string | unknown
+  /** Cancellation. */
+  readonly signal: AbortSignal
+  /** Enclosing execution for nested dispatches. */
+  readonly parent?: ToolExecution
+}
+
+function failure(status: ToolFinalOutcome['status'], content: string): ToolFinalOutcome {
+  return deepFreeze({ isError: true, content, touched: [], additionalContexts: [], status })
+}
+
+function describeZodError(error: ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ')
+}
+
+function parseArguments(raw: string | unknown): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (typeof raw !== 'string') return { ok: true, value: raw }
+  if (raw.trim() === '') return { ok: true, value: {} }
+  try {
+    return { ok: true, value: JSON.parse(raw) }
+  } catch (error) {
+    return { ok: false, message: (error as Error).message }
+  }
+}
+
+/** Runs one call through the whole pipeline. Never throws for call-level failures. */
+export async function runToolCall(deps: PipelineDeps, call: PipelineCall): Promise<ToolFinalOutcome> {
+  const tool = deps.registry.get(call.name)
+  if (tool === undefined) {
+    const names = deps.registry.list().map((t) => t.name).join(', ')
+    return failure('unknown-tool', `Unknown tool "${call.name}". Call one of the available tools instead: ${names}.`)
+  }
+  const parsed = parseArguments(call.rawArguments)
+  if (!parsed.ok) {
+    return failure('invalid-arguments', `The arguments for ${call.name} are not valid JSON (${parsed.message}). Send a single JSON object that matches the tool's parameter schema.`)
+  }
+  const validated = tool.parameters.safeParse(parsed.value)
+  if (!validated.success) {
+    return failure('invalid-arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}. Fix these fields and call the tool again.`)
+  }
+  const execution: ToolExecution = Object.freeze({
+    callId: call.callId,
+    name: call.name,
+    arguments: deepFreeze(structuredClone(validated.data)),
+    signal: call.signal,
+    token: Symbol(call.callId),
+    ...(deps.agent === undefined ? {} : { agent: deps.agent }),
+    ...(call.parent === undefined ? {} : { parent: call.parent.token }),
+  })
+  const verdict = await deps.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve<PreExecuteVerdict>({ kind: 'allow' }))
+  if (verdict.kind === 'deny') return publish(deps, execution, failure('denied', `The ${call.name} call was denied: ${verdict.reason}. Do not retry it unchanged; choose another approach or ask the user.`))
+  if (verdict.kind === 'ask') {
+    const approved = deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason)
+    if (!approved) {
+      const why = verdict.reason === undefined ? 'it needs the user\'s approval' : verdict.reason
+      return publish(deps, execution, failure('denied', `The ${call.name} call was not approved (${why}). Ask the user how to proceed or choose another approach.`))
+    }
+  }
+  if (call.signal.aborted) return publish(deps, execution, failure('cancelled', `The ${call.name} call was cancelled before it ran.`))
+  const deferred: UserMessage[] = []
+  const output = await executeTool(deps, tool.execute.bind(tool), validated.data, execution, deferred)
+  if (call.signal.aborted) return publish(deps, execution, failure('cancelled', `The ${call.name} call was cancelled.`))
+  const decision = await deps.ctx.waterfall('tools/post-execute', execution, deepFreeze(output), () => Promise.resolve<PostExecuteDecision>({ kind: 'accept' }))
+  return publish(deps, execution, finalOutcome(output, decision, deferred))
+}
+
+async function executeTool(
+  deps: PipelineDeps,
+  execute: (args: unknown, run: ToolRunContext) => Promise<ToolOutput>,
+  args: unknown,
+  execution: ToolExecution,
+  deferred: UserMessage[],
+): Promise<ToolOutput> {
+  let nested = 0
+  const run: ToolRunContext = {
+    cwd: deps.cwd,
+    get fs(): FileSystemPort {
+      if (deps.fs === undefined) throw new Error('no filesystem provider is configured')
+      return deps.fs
+    },
+    signal: execution.signal,
+    execution,
+    dispatch: async (name, nestedArgs) => {
+      nested += 1
+      const outcome = await runToolCall(deps, { callId: `${execution.callId}:code:${nested}`, name, rawArguments: nestedArgs, signal: execution.signal, parent: execution })
+      deferred.push(...outcome.additionalContexts)
+      return outcome
+    },
+    deferContext: (message) => {
+      deferred.push(message)
+    },
+  }
+  try {
+    return await execute(args, run)
+  } catch (error) {
+    // A thrown tool is a failure the model should see, not a crash of the loop.
+    return { isError: true, content: `The ${execution.name} tool failed: ${(error as Error).message ?? String(error)}. Check the arguments and try again, or use another tool.` }
+  }
+}
+
+function finalOutcome(output: ToolOutput, decision: PostExecuteDecision, deferred: readonly UserMessage[]): ToolFinalOutcome {
+  const meta = output.meta === undefined ? {} : { meta: output.meta }
+  if (decision.kind === 'block') {
+    return deepFreeze({ isError: true, content: decision.feedback, touched: [], additionalContexts: [...deferred, ...(decision.additionalContexts ?? [])], status: 'blocked', ...meta })
+  }
+  const contexts = [...deferred, ...(decision.additionalContexts ?? [])]
+  if (output.isError === true) {
+    return deepFreeze({ isError: true, content: decision.content ?? output.content, touched: [], additionalContexts: contexts, status: 'failed', ...meta })
+  }
+  return deepFreeze({ isError: false, content: decision.content ?? output.content, touched: output.touched ?? [], additionalContexts: contexts, status: 'ok', ...meta })
+}
+
+async function publish(deps: PipelineDeps, execution: ToolExecution, outcome: ToolFinalOutcome): Promise<ToolFinalOutcome> {
+  try {
+    await deps.ctx.parallel('tools/result', execution, outcome)
+  } catch (error) {
+    // Observers of the final outcome cannot change it; a failing observer is logged and ignored.
+    deps.log(`tools/result listener failed for ${execution.name} (${execution.callId}): ${(error as Error).message}`)
+  }
+  return outcome
+}

@@ -1,0 +1,34 @@
+/**
+ * Registry of tools offered to the model, and their JSON-schema form for requests.
+ */
+import { z } from 'zod'
+import type { ToolDefinition, ToolRegistryService, WireTool } from '@dsh/contracts'
+import { DshError } from './errors.ts'
+
+/** In-memory tool registry. */
+export class ToolRegistry implements ToolRegistryService {
+  readonly #tools = new Map<string, ToolDefinition<unknown>>()
+
+  register(tool: ToolDefinition<never>): () => void {
+    if (this.#tools.has(tool.name)) throw new DshError('TOOL_DUPLICATE', `tool "${tool.name}" is already registered`)
+    const stored = tool as unknown as ToolDefinition<unknown>
+    this.#tools.set(tool.name, stored)
+    return () => {
+      if (this.#tools.get(tool.name) === stored) this.#tools.delete(tool.name)
+    }
+  }
+
+  get(name: string): ToolDefinition<unknown> | undefined {
+    return this.#tools.get(name)
+  }
+
+  list(): readonly ToolDefinition<unknown>[] {
+    return [...this.#tools.values()]
+  }
+}
+
+/** The wire form of a tool: name, description and JSON-schema parameters. */
+export function wireTool(tool: ToolDefinition<unknown>): WireTool {
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.parameters) as Record<string, unknown>
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters } }
+}

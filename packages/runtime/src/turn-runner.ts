@@ -1,0 +1,163 @@
+/**
+ * One turn of the agent loop (ARCHITECTURE §3.3): claim the inbox, assemble the system prompt,
+ * run the `agent/pre-step` waterfall, append the entered batch, call the model, run tool calls
+ * through the pipeline, append the step's additional contexts before `step/end` (discarded when
+ * the step aborts), and decide whether the turn continues.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Context } from '@deepseek-ai/cordis'
+import type { AgentHandle, CoreSessionEventData, ModelProvider, PreStepDecision, ToolCallBlock, ToolResultMessage, TurnEndReason, UserMessage } from '@dsh/contracts'
+import type { AgentProgress } from './agent-events.ts'
+import { AssistantAssembler } from './assistant-assembly.ts'
+import { deriveMessages } from './derive-history.ts'
+import { isAbortError } from './errors.ts'
+import type { Inbox } from './inbox.ts'
+import { deepFreeze, messageText } from './message-factory.ts'
+import { buildChatRequestBody } from './request-body.ts'
+import type { Session } from './session.ts'
+import type { SystemPrompt } from './system-prompt.ts'
+import { runToolCall, type PipelineDeps } from './tool-pipeline.ts'
+import { wireTool, type ToolRegistry } from './tool-registry.ts'
+
+/** Everything a turn needs. */
+export interface TurnDeps {
+  readonly ctx: Context
+  readonly session: Session
+  readonly inbox: Inbox
+  readonly handle: AgentHandle
+  readonly provider: ModelProvider
+  readonly registry: ToolRegistry
+  readonly systemPrompt: SystemPrompt
+  readonly pipeline: PipelineDeps
+  readonly maxSteps: number
+  readonly onRequest?: ((body: import('@dsh/contracts').ChatRequestBody) => void) | undefined
+  readonly progress: (event: AgentProgress) => void
+  /** Returns true once per loop instance (the first pre-step). */
+  readonly takeFirstOfInstance: () => boolean
+}
+
+/** How a turn ended. */
+export interface TurnResult {
+  /** Turn number. */
+  readonly turn: number
+  /** Why it ended. */
+  readonly reason: TurnEndReason
+  /** The model's last answer text ('' when none). */
+  readonly finalText: string
+  /** Error message when `reason` is `error`. */
+  readonly error?: string
+}
+
+type StepOutcome = { kind: 'continue'; finalText: string } | { kind: 'end'; reason: TurnEndReason; finalText: string }
+
+/** Runs one turn to its end. Rethrows non-abort failures after recording them. */
+export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal): Promise<TurnResult> {
+  const { session } = deps
+  session.append('turn/start', { turn })
+  let finalText = ''
+  const end = (reason: TurnEndReason, error?: string): TurnResult => {
+    session.append('turn/end', { turn, reason, ...(error === undefined ? {} : { error }) })
+    session.sync()
+    deps.progress({ type: 'turn-end', turn, reason })
+    return { turn, reason, finalText, ...(error === undefined ? {} : { error }) }
+  }
+  for (let step = 1; ; step++) {
+    if (step > deps.maxSteps) return end('max-steps')
+    let outcome: StepOutcome
+    try {
+      outcome = await runStep(deps, turn, step, signal)
+    } catch (error) {
+      if (signal.aborted || isAbortError(error)) return end('cancelled')
+      end('error', (error as Error).message)
+      throw error
+    }
+    finalText = outcome.finalText === '' ? finalText : outcome.finalText
+    if (outcome.kind === 'end') return end(outcome.reason)
+  }
+}
+
+async function runStep(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
+  const { session, inbox, ctx } = deps
+  const claimed = inbox.claim(step === 1)
+  const system = deps.systemPrompt.assemble({ cwd: deps.handle.cwd })
+  const decision: PreStepDecision = await ctx.waterfall(
+    'agent/pre-step',
+    { agent: deps.handle, messages: claimed, turn, step, firstOfInstance: deps.takeFirstOfInstance(), signal },
+    () => Promise.resolve<PreStepDecision>({ kind: 'enter', messages: claimed }),
+  )
+  if (decision.kind === 'reject') return { kind: 'end', reason: 'blocked', finalText: '' }
+  if (decision.messages.length === 0 && step === 1) return { kind: 'end', reason: 'completed', finalText: '' }
+  session.append('step/start', { turn, step })
+  let contexts: UserMessage[] = []
+  let aborted = true
+  try {
+    for (const message of decision.messages) appendUser(session, message, turn, step)
+    deps.progress({ type: 'step-start', turn, step })
+    const calls = await callModel(deps, turn, step, signal)
+    contexts = await runCalls(deps, turn, step, calls.toolCalls, signal)
+    aborted = signal.aborted
+    if (aborted) return { kind: 'end', reason: 'cancelled', finalText: calls.text }
+    for (const context of contexts) appendUser(session, context, turn, step)
+    if (calls.toolCalls.length > 0 || inbox.nextStep.length > 0) return { kind: 'continue', finalText: calls.text }
+    const keepGoing = await ctx.serial('agent/turn-stopping', { agent: deps.handle, turn, step, finalText: calls.text })
+    if (keepGoing?.kind === 'continue' && keepGoing.messages.length > 0) {
+      for (const message of keepGoing.messages) await inbox.append('next-step', message)
+      return { kind: 'continue', finalText: calls.text }
+    }
+    return { kind: 'end', reason: 'completed', finalText: calls.text }
+  } finally {
+    session.append('step/end', { turn, step, ...(aborted ? { aborted: true } : {}) })
+    session.sync()
+  }
+}
+
+function appendUser(session: Session, message: UserMessage, turn: number, step: number): void {
+  const data: CoreSessionEventData['user/message'] = { message, turn, step }
+  session.append('user/message', data, { surfaceOp: 'append' })
+}
+
+async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
+  const body = buildChatRequestBody({
+    model: deps.provider.model,
+    system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }),
+    messages: deriveMessages(deps.session),
+    tools: deps.registry.list().map(wireTool),
+  })
+  deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id })
+  deps.onRequest?.(body)
+  const assembler = new AssistantAssembler()
+  for await (const event of deps.provider.stream({ body, turn, step }, signal)) {
+    assembler.push(event)
+    if (event.type === 'text' || event.type === 'reasoning') deps.progress(event)
+  }
+  const message = assembler.finish()
+  deps.session.append(
+    'assistant/message',
+    { turn, step, message, ...(assembler.usage === undefined ? {} : { usage: assembler.usage }) },
+    { surfaceOp: 'append' },
+  )
+  const toolCalls = message.content.filter((block): block is ToolCallBlock => block.type === 'tool-call')
+  return { text: messageText(message), toolCalls }
+}
+
+async function runCalls(deps: TurnDeps, turn: number, step: number, calls: readonly ToolCallBlock[], signal: AbortSignal): Promise<UserMessage[]> {
+  const contexts: UserMessage[] = []
+  for (const call of calls) {
+    deps.session.append('tool/call', { turn, step, callId: call.callId, name: call.name, arguments: call.arguments })
+    deps.progress({ type: 'tool-start', callId: call.callId, name: call.name, arguments: call.arguments })
+    const outcome = await runToolCall(deps.pipeline, { callId: call.callId, name: call.name, rawArguments: call.arguments, signal })
+    const message: ToolResultMessage = deepFreeze({
+      id: randomUUID(),
+      role: 'tool',
+      callId: call.callId,
+      toolName: call.name,
+      isError: outcome.isError,
+      content: [{ type: 'text', text: outcome.content }],
+      source: { kind: 'tool' },
+    })
+    deps.session.append('tool/result', { turn, step, message }, { surfaceOp: 'append' })
+    deps.progress({ type: 'tool-end', callId: call.callId, name: call.name, outcome })
+    contexts.push(...outcome.additionalContexts)
+  }
+  return contexts
+}

@@ -1,0 +1,109 @@
+// The agent loop's event order, pre-step waterfall, additional contexts and cancellation.
+import { afterEach, describe, expect, it } from 'vitest'
+import type { PreStepDecision, ToolFinalOutcome } from '@dsh/contracts'
+import { deriveMessages, messageText } from '../src/index.ts'
+import { agentWith, fixture, note, type Fixture } from './helpers.ts'
+
+let f: Fixture
+afterEach(async () => f?.dispose())
+
+const types = (events: readonly { type: string }[]) => events.map((event) => event.type).filter((type) => type !== 'request/header')
+
+describe('agent loop', () => {
+  it('records prompt, entered messages, assistant, tool call/result, additional contexts and step end in order', async () => {
+    f = await fixture()
+    f.host.ctx.on('agent/pre-step', async (payload, next) => {
+      const decision = await next()
+      if (decision.kind !== 'enter' || payload.step !== 1) return decision
+      return { kind: 'enter', messages: [...decision.messages, note('baseline')] }
+    })
+    f.host.ctx.on('tools/post-execute', async (_exec, _output, next) => {
+      const decision = await next()
+      return { ...decision, additionalContexts: [note('after-echo')] }
+    })
+    const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'echo', arguments: { text: 'hi' } }] }, { text: 'done' }] })
+    const result = await agent.prompt('do it')
+    expect(result).toMatchObject({ reason: 'completed', finalText: 'done' })
+    expect(types(agent.session.events)).toEqual([
+      'agent/inbox/spliced', // prompt queued
+      'turn/start',
+      'agent/inbox/spliced', // claimed
+      'step/start',
+      'user/message', // prompt
+      'user/message', // baseline right after the prompt
+      'assistant/message',
+      'tool/call',
+      'tool/result',
+      'user/message', // additional context before step end
+      'step/end',
+      'step/start',
+      'assistant/message',
+      'step/end',
+      'turn/end',
+    ])
+    const history = deriveMessages(agent.session).map((m) => `${m.role}:${messageText(m)}`)
+    expect(history).toEqual(['user:do it', 'user:baseline', 'assistant:', 'tool:echo: hi', 'user:after-echo', 'assistant:done'])
+    const second = f.requests[1] as { messages: { role: string; content: string | null }[] }
+    expect(second.messages.map((m) => m.content)).toContain('echo: hi')
+  })
+
+  it('a pre-step listener that does not call next vetoes the inner listeners and ends the turn blocked', async () => {
+    f = await fixture()
+    let innerRan = false
+    f.host.ctx.on('agent/pre-step', () => Promise.resolve<PreStepDecision>({ kind: 'reject', reason: 'no' }))
+    f.host.ctx.on('agent/pre-step', async (_payload, next) => {
+      innerRan = true
+      return next()
+    })
+    const agent = await agentWith(f, { responses: [] })
+    const result = await agent.prompt('hello')
+    expect(result.reason).toBe('blocked')
+    expect(innerRan).toBe(false)
+    expect(f.requests).toHaveLength(0)
+  })
+
+  it('discards the step additional contexts when the step is aborted', async () => {
+    f = await fixture()
+    f.host.ctx.on('tools/post-execute', async (_exec, _output, next) => ({ ...(await next()), additionalContexts: [note('must-not-enter')] }))
+    const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'hang', arguments: {} }] }] })
+    const controller = new AbortController()
+    const results: ToolFinalOutcome[] = []
+    f.host.ctx.on('tools/result', (_exec, outcome) => {
+      results.push(outcome)
+    })
+    setTimeout(() => controller.abort(), 50)
+    const result = await agent.prompt('wait', { signal: controller.signal })
+    expect(result.reason).toBe('cancelled')
+    const texts = agent.session.events.filter((e) => e.type === 'user/message').map((e) => messageText((e.data as { message: { content: { type: string; text: string }[] } }).message))
+    expect(texts).toEqual(['wait'])
+    const stepEnd = agent.session.events.find((e) => e.type === 'step/end')
+    expect(stepEnd?.data).toEqual({ turn: 1, step: 1, aborted: true })
+    expect(results[0]?.status).toBe('cancelled')
+  })
+
+  it('an empty first batch ends the turn without a model call', async () => {
+    f = await fixture()
+    f.host.ctx.on('agent/pre-step', () => Promise.resolve<PreStepDecision>({ kind: 'enter', messages: [] }))
+    const agent = await agentWith(f, { responses: [] })
+    expect((await agent.prompt('x')).reason).toBe('completed')
+    expect(f.requests).toHaveLength(0)
+  })
+
+  it('turn-stopping may keep the turn going with another step', async () => {
+    f = await fixture()
+    let asked = 0
+    f.host.ctx.on('agent/turn-stopping', () => (asked++ === 0 ? { kind: 'continue', messages: [note('keep going')] } : undefined))
+    const agent = await agentWith(f, { responses: [{ text: 'first' }, { text: 'second' }] })
+    const result = await agent.prompt('go')
+    expect(result.finalText).toBe('second')
+    const last = f.requests[1] as { messages: { content: string }[] }
+    expect(last.messages.at(-1)?.content).toBe('keep going')
+  })
+
+  it('running out of scripted responses is an error naming the step', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'echo', arguments: { text: 'a' } }] }] })
+    await expect(agent.prompt('go')).rejects.toThrow(/turn 1, step 2/)
+    expect(agent.session.events.at(-1)?.data).toMatchObject({ reason: 'error' })
+  })
+})

@@ -117,8 +117,12 @@ export class SessionWriter {
     fdatasyncSync(this.#fd)
   }
 
-  /** Closes the handle. */
+  #closed = false
+
+  /** Closes the handle; later calls do nothing. */
   close(): void {
+    if (this.#closed) return
+    this.#closed = true
     closeSync(this.#fd)
   }
 }

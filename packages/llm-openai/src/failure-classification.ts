@@ -1,0 +1,120 @@
+/**
+ * Sorts whatever the SDK or the transport threw into a model error code, whether it may be
+ * retried, and the server's own words; then renders the final one-line `ModelError` message.
+ * Abort is not handled here: the provider checks its signal before asking.
+ */
+import { APIConnectionError, APIError } from 'openai'
+import type { ModelErrorCode } from '@dsh/contracts'
+import { ModelError, oneLine } from './errors.ts'
+
+/** A classified failure. */
+export interface Failure {
+  /** Code to report if this failure ends the stream. */
+  readonly code: ModelErrorCode
+  /** True for 408/429/5xx and transport failures: worth another attempt if nothing was yielded. */
+  readonly retryable: boolean
+  /** HTTP status, when the server answered. */
+  readonly status?: number
+  /** Server message or transport cause, one line. */
+  readonly detail: string
+  /** Server-requested wait (`retry-after-ms` / `retry-after`), in ms. */
+  readonly retryAfterMs?: number
+}
+
+/** Who failed, for messages. */
+export interface FailureContext {
+  /** Provider id (`deepseek`, `openai`). */
+  readonly provider: string
+  /** Base URL in use. */
+  readonly baseUrl: string
+  /** Environment variable holding the key. */
+  readonly keyVariable: string
+}
+
+/** Classifies an error thrown while opening or reading a stream. */
+export function classifyFailure(error: unknown): Failure {
+  if (error instanceof APIConnectionError) {
+    return { code: 'MODEL_NETWORK', retryable: true, detail: describeCause(error) }
+  }
+  if (error instanceof APIError) {
+    const status = typeof error.status === 'number' ? error.status : undefined
+    const detail = serverMessage(error)
+    // No status: an `error` object sent inside the event stream. Not known to be transient.
+    if (status === undefined) return { code: 'MODEL_SERVER', retryable: false, detail }
+    const retryAfterMs = retryAfterFromHeaders(error.headers)
+    const wait = retryAfterMs === undefined ? {} : { retryAfterMs }
+    if (status === 401 || status === 403) return { code: 'MODEL_AUTH', retryable: false, status, detail }
+    if (status === 429) return { code: 'MODEL_RATE_LIMIT', retryable: true, status, detail, ...wait }
+    if (status === 408) return { code: 'MODEL_NETWORK', retryable: true, status, detail, ...wait }
+    if (status >= 500) return { code: 'MODEL_SERVER', retryable: true, status, detail, ...wait }
+    return { code: 'MODEL_BAD_RESPONSE', retryable: false, status, detail }
+  }
+  if (error instanceof SyntaxError) {
+    return { code: 'MODEL_BAD_RESPONSE', retryable: false, detail: `unparseable stream chunk: ${error.message}` }
+  }
+  // Anything else thrown by fetch or the body reader (undici `terminated`, ECONNRESET, …).
+  return { code: 'MODEL_NETWORK', retryable: true, detail: describeCause(error) }
+}
+
+/** Builds the final error for a failure; `retries` is how many retries were spent on it. */
+export function toModelError(failure: Failure, context: FailureContext, retries: number, cause: unknown): ModelError {
+  const http = failure.status === undefined ? '' : ` (HTTP ${failure.status})`
+  const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : ''
+  const { provider, baseUrl, keyVariable } = context
+  const text = ((): string => {
+    switch (failure.code) {
+      case 'MODEL_AUTH':
+        return `${provider} rejected the API key${http}: ${failure.detail}; check ${keyVariable} (or model.apiKeyEnv in the config file)`
+      case 'MODEL_RATE_LIMIT':
+        return `${provider} kept rate-limiting${http}${after}: ${failure.detail}`
+      case 'MODEL_SERVER':
+        return `${provider} server error${http}${after}: ${failure.detail}`
+      case 'MODEL_NETWORK':
+        return `cannot reach ${baseUrl}${http}${after}: ${failure.detail}`
+      default:
+        return `${provider} rejected the request${http}: ${failure.detail}`
+    }
+  })()
+  return new ModelError(failure.code, text, { cause })
+}
+
+/** The error for a stream that failed after output was already yielded (never retried). */
+export function midStreamError(failure: Failure, context: FailureContext, cause: unknown): ModelError {
+  const text = `${context.provider} response broke off after output had started (not retried, it would duplicate output): ${failure.detail}`
+  return new ModelError('MODEL_NETWORK', text, { cause })
+}
+
+/** Parses `retry-after-ms`, then `retry-after` (seconds or an HTTP date), into milliseconds. */
+export function retryAfterFromHeaders(headers: Headers | undefined): number | undefined {
+  const millis = headers?.get('retry-after-ms')
+  if (millis !== null && millis !== undefined) {
+    const value = Number.parseFloat(millis)
+    if (Number.isFinite(value) && value >= 0) return value
+  }
+  const raw = headers?.get('retry-after')
+  if (raw === null || raw === undefined || raw.trim() === '') return undefined
+  const seconds = Number(raw.trim())
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined
+  const date = Date.parse(raw)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+function serverMessage(error: APIError): string {
+  const body: unknown = error.error
+  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message.trim() !== '') {
+    return oneLine(body.message)
+  }
+  // The SDK prefixes the status ("400 …"); drop it, the caller prints the status itself.
+  return oneLine(error.message.replace(/^\d{3}\s+/, '')) || 'no error message from the server'
+}
+
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return oneLine(String(error))
+  const parts = [error.message]
+  let cause: unknown = error.cause
+  for (let depth = 0; depth < 3 && cause instanceof Error; depth += 1) {
+    parts.push('code' in cause && typeof cause.code === 'string' ? `${cause.message} [${cause.code}]` : cause.message)
+    cause = cause.cause
+  }
+  return oneLine(parts.map((part) => part.trim().replace(/\.$/, '')).filter((part) => part !== '').join(': '))
+}

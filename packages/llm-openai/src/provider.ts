@@ -1,0 +1,158 @@
+/**
+ * The OpenAI-compatible model provider: one streaming chat-completions call per step through
+ * the official `openai` SDK (its own retries off), with our bounded, logged retries before any
+ * event is yielded, prompt cancellation, and typed `ModelError`s for everything else.
+ */
+import OpenAI from 'openai'
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
+import type { ModelProvider, ModelRequest, ModelStreamEvent } from '@dsh/contracts'
+import { ChunkMapper } from './chunk-mapping.ts'
+import { resolveConnection } from './connection-config.ts'
+import { linkSignal, sleepUnlessAborted } from './cancellation.ts'
+import { createAbortError } from './errors.ts'
+import { classifyFailure, midStreamError, toModelError, type FailureContext } from './failure-classification.ts'
+import { contextWindowFor, type OpenAiProviderKind } from './model-capabilities.ts'
+import { abortableSleep, DEFAULT_MAX_RETRIES, retryDelayMs, type Sleep } from './retry-policy.ts'
+
+/** Time allowed until response headers arrive (the SDK's `timeout`); streaming after that is unbounded. */
+export const DEFAULT_TIMEOUT_MS = 300_000
+
+/** Options of {@link createOpenAiProvider}. */
+export interface OpenAiProviderOptions {
+  /** `deepseek` (default endpoint api.deepseek.com) or `openai` (any OpenAI-compatible endpoint). */
+  readonly provider: OpenAiProviderKind
+  /** Model name; also the provider's `model`. The request body carries its own `model` field. */
+  readonly model: string
+  /** Endpoint override, e.g. `http://127.0.0.1:8000/v1` for a local server. */
+  readonly baseUrl?: string | undefined
+  /** Key override; otherwise `DEEPSEEK_API_KEY` / `OPENAI_API_KEY` from `env`. */
+  readonly apiKey?: string | undefined
+  /** Environment to read keys and `OPENAI_BASE_URL` from (normally `process.env`). */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Milliseconds to wait for response headers; default {@link DEFAULT_TIMEOUT_MS}. */
+  readonly timeoutMs?: number | undefined
+  /** Retries before the first event (429, 408, 5xx, network); default {@link DEFAULT_MAX_RETRIES}. */
+  readonly maxRetries?: number | undefined
+  /** Context window override; default from `model-capabilities.ts`. */
+  readonly contextWindow?: number | undefined
+  /** Receives one line per retry. Default: discard. */
+  readonly logger?: ((line: string) => void) | undefined
+  /** Backoff sleep, injectable for tests; must reject promptly when the signal aborts. */
+  readonly sleep?: Sleep | undefined
+}
+
+/** Creates a provider; throws a `MODEL_CONFIG` `ModelError` when no key is available. */
+export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
+  const connection = resolveConnection(options)
+  const client = new OpenAI({
+    apiKey: connection.apiKey,
+    baseURL: connection.baseUrl,
+    // Explicit nulls stop the SDK from reading OPENAI_ORG_ID / OPENAI_PROJECT_ID behind our back.
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // Failures surface as ModelErrors and retries through `logger`; SDK console output would garble a TUI.
+    logLevel: 'off',
+  })
+  const settings: StreamSettings = {
+    client,
+    context: { provider: options.provider, baseUrl: connection.baseUrl, keyVariable: connection.keyVariable },
+    maxRetries: Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES)),
+    log: options.logger ?? (() => undefined),
+    sleep: options.sleep ?? abortableSleep,
+  }
+  return {
+    id: options.provider,
+    model: options.model,
+    contextWindow: options.contextWindow ?? contextWindowFor(options.model),
+    stream: (request, signal) => streamWithRetries(settings, request, signal),
+  }
+}
+
+interface StreamSettings {
+  readonly client: OpenAI
+  readonly context: FailureContext
+  readonly maxRetries: number
+  readonly log: (line: string) => void
+  readonly sleep: Sleep
+}
+
+/** Raised when a stream ends without a `finish_reason`: the server hung up early but cleanly. */
+class IncompleteStreamError extends Error {
+  constructor() {
+    super('stream ended before the response finished (no finish_reason)')
+    this.name = 'IncompleteStreamError'
+  }
+}
+
+async function* streamWithRetries(settings: StreamSettings, request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+  // The shared body uses readonly arrays and an extra `reasoning_content`, so it is not the SDK's
+  // type, but its JSON is exactly the chat-completions body; the SDK only serialises it.
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion
+  const body = { ...request.body, stream: true, stream_options: { include_usage: true } } as unknown as ChatCompletionCreateParamsStreaming
+  for (let retries = 0; ; retries += 1) {
+    const mapper = new ChunkMapper()
+    let yielded = false
+    let failed: { readonly error: unknown } | undefined
+    const attempt = linkSignal(signal)
+    try {
+      const opened = await openChunks(settings.client, body, attempt.signal)
+      if ('error' in opened) failed = opened
+      else {
+        for (;;) {
+          const read = await readChunk(opened.chunks)
+          if ('error' in read) {
+            failed = read
+            break
+          }
+          if (read.done === true) break
+          for (const event of mapper.map(read.value)) {
+            yielded = true
+            yield event
+          }
+        }
+      }
+    } finally {
+      // Closes the HTTP request if it is still open (the consumer stopped early, or a read failed).
+      attempt[Symbol.dispose]()
+    }
+    // The SDK ends iteration silently on abort, so the signal is the only reliable witness.
+    if (signal.aborted) throw createAbortError(signal)
+    if (!failed) {
+      if (mapper.finishReason !== undefined) {
+        yield* mapper.finish()
+        return
+      }
+      failed = { error: new IncompleteStreamError() }
+    }
+    const failure = classifyFailure(failed.error)
+    if (yielded) throw midStreamError(failure, settings.context, failed.error)
+    if (!failure.retryable || retries >= settings.maxRetries) throw toModelError(failure, settings.context, retries, failed.error)
+    const delay = retryDelayMs(retries, failure.retryAfterMs)
+    const http = failure.status === undefined ? '' : ` HTTP ${failure.status}`
+    settings.log(`${settings.context.provider}:${http} ${failure.code} (${failure.detail}); retry ${retries + 1}/${settings.maxRetries} in ${delay} ms`)
+    await sleepUnlessAborted(settings.sleep, delay, signal)
+  }
+}
+
+/** Opens the stream; a failure is returned rather than thrown so the retry loop can classify it. */
+async function openChunks(client: OpenAI, body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<{ readonly chunks: AsyncIterator<ChatCompletionChunk> } | { readonly error: unknown }> {
+  try {
+    const stream = await client.chat.completions.create(body, { signal })
+    return { chunks: stream[Symbol.asyncIterator]() }
+  } catch (error) {
+    // Swallows the failure to open (HTTP error status, refused connection, abort): returned for classification.
+    return { error }
+  }
+}
+
+/** Reads one chunk; a failure is returned rather than thrown so the retry loop can classify it. */
+async function readChunk(chunks: AsyncIterator<ChatCompletionChunk>): Promise<IteratorResult<ChatCompletionChunk> | { readonly error: unknown }> {
+  try {
+    return await chunks.next()
+  } catch (error) {
+    // Swallows a read failure (socket reset, unparseable chunk, in-stream error object): returned for classification.
+    return { error }
+  }
+}

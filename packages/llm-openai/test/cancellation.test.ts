@@ -1,0 +1,113 @@
+/**
+ * Cancellation: aborting the signal stops a stream promptly with an `AbortError` (mid-stream,
+ * while waiting for headers, during a backoff sleep), the server sees the connection close, and
+ * a consumer that stops early also releases the connection.
+ */
+import { getEventListeners } from 'node:events'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createOpenAiProvider } from '../src/index.ts'
+import { startSseServer, type SseServer } from './sse-server.ts'
+import { collect, collectFailure, finish, request, testProvider, text } from './helpers.ts'
+
+let server: SseServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+/** A sleep that never ends and ignores its signal. */
+const never = (): Promise<void> => new Promise(() => undefined)
+
+/** Fails the test if `promise` takes longer than `ms`. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+describe('cancellation', () => {
+  it('rejects promptly with AbortError when aborted mid-stream, and the server sees the socket close', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('first '), text('second')], hangAfter: 2 }])
+    const { provider } = testProvider(server.baseUrl)
+    const controller = new AbortController()
+    const seen: string[] = []
+    const run = (async () => {
+      for await (const event of provider.stream(request, controller.signal)) {
+        if (event.type === 'text') seen.push(event.text)
+        if (seen.length === 2) setTimeout(() => controller.abort(), 10)
+      }
+    })()
+    const started = Date.now()
+    await expect(within(2_000, run)).rejects.toMatchObject({ name: 'AbortError' })
+    expect(Date.now() - started).toBeLessThan(1_000)
+    expect(seen).toEqual(['first ', 'second'])
+    const [sent] = server.requests
+    await within(2_000, sent?.closed ?? Promise.reject(new Error('no request')))
+    expect(sent?.completed()).toBe(false)
+  })
+
+  it('rejects with AbortError when aborted while waiting for response headers', async () => {
+    server = await startSseServer([{ kind: 'silent' }])
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 30)
+    const { error } = await within(2_000, collectFailure(testProvider(server.baseUrl).provider, controller.signal))
+    expect(error).toMatchObject({ name: 'AbortError' })
+    await within(2_000, server.requests[0]?.closed ?? Promise.reject(new Error('no request')))
+  })
+
+  it('rejects with AbortError during a backoff sleep (default sleep, long retry-after)', async () => {
+    server = await startSseServer([{ kind: 'json', status: 429, body: { error: { message: 'busy' } }, headers: { 'retry-after': '30' } }])
+    const logs: string[] = []
+    const env = { DEEPSEEK_API_KEY: 'sk-test-key' }
+    const provider = createOpenAiProvider({ provider: 'deepseek', model: 'deepseek-chat', baseUrl: server.baseUrl, env, logger: (line) => logs.push(line) })
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 50)
+    const started = Date.now()
+    const { error } = await within(2_000, collectFailure(provider, controller.signal))
+    expect(error).toMatchObject({ name: 'AbortError' })
+    expect(Date.now() - started).toBeLessThan(1_000)
+    expect(logs).toEqual(['deepseek: HTTP 429 MODEL_RATE_LIMIT (busy); retry 1/4 in 30000 ms'])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('still rejects promptly when an injected sleep ignores the signal', async () => {
+    server = await startSseServer([{ kind: 'json', status: 500, body: { error: { message: 'down' } } }])
+    const { provider } = testProvider(server.baseUrl, { sleep: never })
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 30)
+    const { error } = await within(2_000, collectFailure(provider, controller.signal))
+    expect(error).toMatchObject({ name: 'AbortError' })
+  })
+
+  it('rejects with AbortError without sending anything when the signal is already aborted', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('x'), finish()] }])
+    const { error } = await collectFailure(testProvider(server.baseUrl).provider, AbortSignal.abort())
+    expect(error).toMatchObject({ name: 'AbortError' })
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('closes the connection when the consumer stops iterating early', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('one'), text('two')], hangAfter: 2 }])
+    const { provider } = testProvider(server.baseUrl)
+    for await (const event of provider.stream(request, new AbortController().signal)) {
+      expect(event).toEqual({ type: 'text', text: 'one' })
+      break
+    }
+    await within(2_000, server.requests[0]?.closed ?? Promise.reject(new Error('no request')))
+    expect(server.requests[0]?.completed()).toBe(false)
+  })
+
+  it('leaves no abort listeners behind on a signal reused across many calls', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('x'), finish()] }])
+    const { provider } = testProvider(server.baseUrl)
+    const controller = new AbortController()
+    for (let call = 0; call < 12; call += 1) await collect(provider, controller.signal)
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+  })
+})

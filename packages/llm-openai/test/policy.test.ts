@@ -1,0 +1,91 @@
+/**
+ * Pure policy pieces: backoff delays, `retry-after` parsing, failure classification and the
+ * model capability table.
+ */
+import { APIConnectionError, APIError } from 'openai'
+import { describe, expect, it } from 'vitest'
+import { classifyFailure, retryAfterFromHeaders } from '../src/failure-classification.ts'
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, requiresReasoningEcho } from '../src/index.ts'
+import { BASE_DELAY_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, retryDelayMs } from '../src/retry-policy.ts'
+
+describe('retryDelayMs', () => {
+  it('doubles from the base delay, capped, with at most 25% jitter taken off', () => {
+    expect(retryDelayMs(0, undefined, () => 0)).toBe(BASE_DELAY_MS)
+    expect(retryDelayMs(0, undefined, () => 1)).toBe(BASE_DELAY_MS * 0.75)
+    expect(retryDelayMs(3, undefined, () => 0)).toBe(BASE_DELAY_MS * 8)
+    expect(retryDelayMs(20, undefined, () => 0)).toBe(MAX_BACKOFF_MS)
+  })
+
+  it('honours a server-provided wait exactly, capped', () => {
+    expect(retryDelayMs(2, 0, () => 0.5)).toBe(0)
+    expect(retryDelayMs(0, 3_000, () => 0.5)).toBe(3_000)
+    expect(retryDelayMs(0, 3_600_000, () => 0.5)).toBe(MAX_RETRY_AFTER_MS)
+  })
+})
+
+describe('retryAfterFromHeaders', () => {
+  it('reads retry-after-ms, retry-after seconds and HTTP dates; ignores junk', () => {
+    expect(retryAfterFromHeaders(new Headers({ 'retry-after-ms': '250' }))).toBe(250)
+    expect(retryAfterFromHeaders(new Headers({ 'retry-after': '2' }))).toBe(2_000)
+    expect(retryAfterFromHeaders(new Headers({ 'retry-after': '0' }))).toBe(0)
+    const inTenSeconds = new Date(Date.now() + 10_000).toUTCString()
+    const fromDate = retryAfterFromHeaders(new Headers({ 'retry-after': inTenSeconds })) ?? -1
+    expect(fromDate).toBeGreaterThan(8_000)
+    expect(fromDate).toBeLessThanOrEqual(10_000)
+    expect(retryAfterFromHeaders(new Headers({ 'retry-after': 'soon' }))).toBeUndefined()
+    expect(retryAfterFromHeaders(new Headers())).toBeUndefined()
+    expect(retryAfterFromHeaders(undefined)).toBeUndefined()
+  })
+})
+
+/** An SDK error for an HTTP status, as the SDK builds it from a response. */
+const http = (status: number): APIError => APIError.generate(status, { error: { message: `status ${status}` } }, undefined, new Headers())
+
+/** Code and retryability for a status. */
+function verdict(status: number): [string, boolean] {
+  const failure = classifyFailure(http(status))
+  return [failure.code, failure.retryable]
+}
+
+describe('classifyFailure', () => {
+  it('retries 408, 429 and 5xx; not 400, 401, 403, 404 or 422', () => {
+    expect(verdict(408)).toEqual(['MODEL_NETWORK', true])
+    expect(verdict(429)).toEqual(['MODEL_RATE_LIMIT', true])
+    expect(verdict(500)).toEqual(['MODEL_SERVER', true])
+    expect(verdict(503)).toEqual(['MODEL_SERVER', true])
+    expect(verdict(400)).toEqual(['MODEL_BAD_RESPONSE', false])
+    expect(verdict(401)).toEqual(['MODEL_AUTH', false])
+    expect(verdict(403)).toEqual(['MODEL_AUTH', false])
+    expect(verdict(404)).toEqual(['MODEL_BAD_RESPONSE', false])
+    expect(verdict(422)).toEqual(['MODEL_BAD_RESPONSE', false])
+  })
+
+  it('treats connection errors and unknown transport errors as retryable network failures', () => {
+    expect(classifyFailure(new APIConnectionError({ message: 'Connection error.' }))).toMatchObject({ code: 'MODEL_NETWORK', retryable: true })
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+    expect(classifyFailure(new TypeError('terminated', { cause: reset }))).toMatchObject({
+      code: 'MODEL_NETWORK',
+      retryable: true,
+      detail: 'terminated: read ECONNRESET [ECONNRESET]',
+    })
+  })
+
+  it('does not retry an unparseable chunk', () => {
+    expect(classifyFailure(new SyntaxError('Unexpected token'))).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false })
+  })
+})
+
+describe('model capabilities', () => {
+  it('knows DeepSeek context windows and defaults the rest', () => {
+    expect(contextWindowFor('deepseek-chat')).toBe(128_000)
+    expect(contextWindowFor('deepseek-reasoner')).toBe(128_000)
+    expect(contextWindowFor('some-local-model')).toBe(DEFAULT_CONTEXT_WINDOW)
+    expect(contextWindowFor('toString')).toBe(DEFAULT_CONTEXT_WINDOW)
+  })
+
+  it('never asks for reasoning to be echoed back', () => {
+    expect(requiresReasoningEcho('deepseek', 'deepseek-reasoner')).toBe(false)
+    expect(requiresReasoningEcho('deepseek', 'deepseek-chat')).toBe(false)
+    expect(requiresReasoningEcho('openai', 'gpt-4o')).toBe(false)
+  })
+})

@@ -1,0 +1,142 @@
+/**
+ * Failures and retries against the loopback server: 429/5xx/connection failures before any
+ * output are retried (logged, bounded), failures after output are not, and non-transient HTTP
+ * errors map straight to their codes.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { isModelError } from '../src/index.ts'
+import { startSseServer, type SseServer } from './sse-server.ts'
+import { collect, collectFailure, finish, joinText, messageOf, testProvider, text } from './helpers.ts'
+
+let server: SseServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+const ok = { kind: 'sse', chunks: [text('hello'), finish()] } as const
+const status = (code: number, message: string, headers: Record<string, string> = {}) =>
+  ({ kind: 'json', status: code, body: { error: { message, type: 'test_error', code: null } }, headers }) as const
+
+describe('retries before output', () => {
+  it('retries a 429 with retry-after: 0 once, logs it, and yields the text once', async () => {
+    server = await startSseServer([status(429, 'Rate limit reached', { 'retry-after': '0' }), ok])
+    const { provider, logs, sleeps } = testProvider(server.baseUrl)
+    const events = await collect(provider)
+    expect(joinText(events)).toBe('hello')
+    expect(events).toHaveLength(1)
+    expect(server.requests).toHaveLength(2)
+    expect(sleeps).toEqual([0])
+    expect(logs).toHaveLength(1)
+    expect(logs[0]).toMatch(/^deepseek: HTTP 429 MODEL_RATE_LIMIT \(Rate limit reached\); retry 1\/4 in 0 ms$/)
+  })
+
+  it('retries a 500 twice with growing backoff, then succeeds', async () => {
+    server = await startSseServer([status(500, 'boom'), status(500, 'boom'), ok])
+    const { provider, logs, sleeps } = testProvider(server.baseUrl)
+    expect(joinText(await collect(provider))).toBe('hello')
+    expect(server.requests).toHaveLength(3)
+    expect(logs).toHaveLength(2)
+    expect(logs[1]).toContain('retry 2/4')
+    expect(sleeps[0]).toBeGreaterThan(375)
+    expect(sleeps[0]).toBeLessThanOrEqual(500)
+    expect(sleeps[1]).toBeGreaterThan(750)
+    expect(sleeps[1]).toBeLessThanOrEqual(1000)
+  })
+
+  it('retries a connection destroyed before any byte, then succeeds', async () => {
+    server = await startSseServer([{ kind: 'destroy' }, ok])
+    const { provider, logs } = testProvider(server.baseUrl)
+    expect(joinText(await collect(provider))).toBe('hello')
+    expect(server.requests).toHaveLength(2)
+    expect(logs).toHaveLength(1)
+    expect(logs[0]).toContain('MODEL_NETWORK')
+  })
+
+  it('retries a stream that ends before finish_reason when nothing was yielded yet', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [], done: false }, ok])
+    const { provider, logs } = testProvider(server.baseUrl)
+    expect(joinText(await collect(provider))).toBe('hello')
+    expect(logs).toHaveLength(1)
+  })
+
+  it('retries when response headers do not arrive within timeoutMs', async () => {
+    server = await startSseServer([{ kind: 'silent' }, ok])
+    const { provider, logs } = testProvider(server.baseUrl, { timeoutMs: 100 })
+    expect(joinText(await collect(provider))).toBe('hello')
+    expect(logs).toHaveLength(1)
+    expect(logs[0]).toMatch(/MODEL_NETWORK \(Request timed out\)/)
+  })
+
+  it('gives up after maxRetries with the code of the last failure', async () => {
+    server = await startSseServer([status(503, 'overloaded')])
+    const { provider, logs } = testProvider(server.baseUrl, { maxRetries: 2 })
+    const { error } = await collectFailure(provider)
+    expect(isModelError(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'MODEL_SERVER' })
+    expect(messageOf(error)).toBe('deepseek server error (HTTP 503) after 2 retries: overloaded')
+    expect(server.requests).toHaveLength(3)
+    expect(logs).toHaveLength(2)
+  })
+
+  it('reports MODEL_RATE_LIMIT and MODEL_NETWORK when those retries run out', async () => {
+    server = await startSseServer([status(429, 'slow down', { 'retry-after': '0' })])
+    const limited = await collectFailure(testProvider(server.baseUrl, { maxRetries: 1 }).provider)
+    expect(limited.error).toMatchObject({ code: 'MODEL_RATE_LIMIT' })
+    await server.close()
+    server = await startSseServer([{ kind: 'destroy' }])
+    const unreachable = await collectFailure(testProvider(server.baseUrl, { maxRetries: 1 }).provider)
+    expect(unreachable.error).toMatchObject({ code: 'MODEL_NETWORK' })
+    expect(messageOf(unreachable.error)).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 after 1 retry: /)
+  })
+})
+
+describe('failures that are not retried', () => {
+  it('rejects with MODEL_NETWORK and no retry when the connection drops after text was yielded', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('partial '), text('answer'), text('never sent')], dropAfter: 2 }, ok])
+    const { provider, logs } = testProvider(server.baseUrl)
+    const { events, error } = await collectFailure(provider)
+    expect(joinText(events)).toBe('partial answer')
+    expect(error).toMatchObject({ code: 'MODEL_NETWORK' })
+    expect(messageOf(error)).not.toContain('\n')
+    expect(server.requests).toHaveLength(1)
+    expect(logs).toEqual([])
+  })
+
+  it('rejects with MODEL_NETWORK when a stream that yielded text ends without finish_reason', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('cut ')], done: true }, ok])
+    const { error } = await collectFailure(testProvider(server.baseUrl).provider)
+    expect(error).toMatchObject({ code: 'MODEL_NETWORK' })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('maps 401 and 403 to MODEL_AUTH naming the key variable, without retrying', async () => {
+    server = await startSseServer([status(401, 'Authentication Fails, Your api key: ****-key is invalid')])
+    const { provider, logs } = testProvider(server.baseUrl)
+    const { error } = await collectFailure(provider)
+    expect(error).toMatchObject({ code: 'MODEL_AUTH' })
+    expect(messageOf(error)).toContain('DEEPSEEK_API_KEY')
+    expect(server.requests).toHaveLength(1)
+    expect(logs).toEqual([])
+    await server.close()
+    server = await startSseServer([status(403, 'forbidden')])
+    expect((await collectFailure(testProvider(server.baseUrl).provider)).error).toMatchObject({ code: 'MODEL_AUTH' })
+  })
+
+  it("maps 400 to MODEL_BAD_RESPONSE carrying the server's message", async () => {
+    const message = 'The reasoning_content is an intermediate result and should not be sent back'
+    server = await startSseServer([status(400, message)])
+    const { error } = await collectFailure(testProvider(server.baseUrl).provider)
+    expect(error).toMatchObject({ code: 'MODEL_BAD_RESPONSE' })
+    expect(messageOf(error)).toBe(`deepseek rejected the request (HTTP 400): ${message}`)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('reports an error object sent inside the stream as MODEL_SERVER with its message', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [{ error: { message: 'context length exceeded', type: 'invalid_request_error' } }] }, ok])
+    const { error } = await collectFailure(testProvider(server.baseUrl).provider)
+    expect(error).toMatchObject({ code: 'MODEL_SERVER' })
+    expect(messageOf(error)).toContain('context length exceeded')
+    expect(server.requests).toHaveLength(1)
+  })
+})

@@ -6,6 +6,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, SessionEvent, UserMessage } from '@dsh/contracts'
 import type { ProgressListener } from './agent-events.ts'
+import type { AutoCompactSettings } from './auto-compaction.ts'
 import { compactSession } from './compaction.ts'
 import { abortError, DshError } from './errors.ts'
 import { Inbox, recoverInbox } from './inbox.ts'
@@ -29,6 +30,7 @@ export interface AgentOptions {
   readonly maxSteps?: number | undefined
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
   readonly askPermission?: AskPermission | undefined
+  readonly autoCompact?: AutoCompactSettings | undefined
 }
 
 /** A running agent. */
@@ -164,6 +166,8 @@ export class Agent {
       systemPrompt: options.systemPrompt,
       pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, log: options.log },
       maxSteps: options.maxSteps ?? 200,
+      autoCompact: options.autoCompact,
+      log: options.log,
       onRequest: options.onRequest,
       progress: (event: Parameters<ProgressListener>[0]) => {
         for (const listener of this.#listeners) listener(event)

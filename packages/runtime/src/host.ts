@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
 import type { ChatRequestBody, FileSystemPort, ModelProvider, ToolDefinition } from '@dsh/contracts'
 import { Agent } from './agent.ts'
+import type { AutoCompactSettings } from './auto-compaction.ts'
 import { installDefaultPrompt } from './default-prompt.ts'
 import { SessionStore } from './session-store.ts'
 import { SystemPrompt } from './system-prompt.ts'
@@ -40,6 +41,8 @@ export interface StartAgentOptions {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** Step limit per turn. */
   readonly maxSteps?: number
+  /** Automatic compaction; absent disables it. */
+  readonly autoCompact?: AutoCompactSettings
   /** Child session fields (subagents). */
   readonly parentSession?: string
   readonly delegationDepth?: number
@@ -102,6 +105,7 @@ export function createHost(options: HostOptions): Promise<Host> {
       maxSteps: start.maxSteps,
       onRequest: start.onRequest,
       askPermission: options.askPermission,
+      autoCompact: start.autoCompact,
     })
     agents.add(agent)
     return Promise.resolve(agent)

@@ -1,6 +1,8 @@
 /** Public surface of the runtime. */
 export { Agent, userPrompt, type AgentOptions } from './agent.ts'
 export type { AgentProgress, ProgressListener } from './agent-events.ts'
+export { estimateTokens, maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
+export { summarizeWithModel, transcriptOf, summarySystemPrompt } from './model-summary.ts'
 export { compactSession, deterministicSummary, checkpointText, planCompaction, type CompactionPlan } from './compaction.ts'
 export { deriveMessages, eventMessage } from './derive-history.ts'
 export { DshError, isDshError, isAbortError, abortError, type DshErrorCode } from './errors.ts'

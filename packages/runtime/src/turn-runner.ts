@@ -6,9 +6,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Context } from '@deepseek-ai/cordis'
-import type { AgentHandle, CoreSessionEventData, ModelProvider, PreStepDecision, ToolCallBlock, ToolResultMessage, TurnEndReason, UserMessage } from '@dsh/contracts'
+import type { AgentHandle, ChatRequestBody, CoreSessionEventData, ModelProvider, PreStepDecision, ToolCallBlock, ToolResultMessage, TurnEndReason, UserMessage } from '@dsh/contracts'
 import type { AgentProgress } from './agent-events.ts'
 import { AssistantAssembler } from './assistant-assembly.ts'
+import { maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
 import { deriveMessages } from './derive-history.ts'
 import { isAbortError } from './errors.ts'
 import type { Inbox } from './inbox.ts'
@@ -30,10 +31,14 @@ export interface TurnDeps {
   readonly systemPrompt: SystemPrompt
   readonly pipeline: PipelineDeps
   readonly maxSteps: number
-  readonly onRequest?: ((body: import('@dsh/contracts').ChatRequestBody) => void) | undefined
+  readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
   readonly progress: (event: AgentProgress) => void
   /** Returns true once per loop instance (the first pre-step). */
   readonly takeFirstOfInstance: () => boolean
+  /** Automatic compaction settings; absent disables it. */
+  readonly autoCompact?: AutoCompactSettings | undefined
+  /** Diagnostics sink. */
+  readonly log: (line: string) => void
 }
 
 /** How a turn ended. */
@@ -78,6 +83,9 @@ export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal)
 
 async function runStep(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
   const { session, inbox, ctx } = deps
+  if (deps.autoCompact !== undefined) {
+    await maybeAutoCompact({ session, provider: deps.provider, body: requestBody(deps), settings: deps.autoCompact, signal, log: deps.log })
+  }
   const claimed = inbox.claim(step === 1)
   const system = deps.systemPrompt.assemble({ cwd: deps.handle.cwd })
   const decision: PreStepDecision = await ctx.waterfall(
@@ -116,13 +124,17 @@ function appendUser(session: Session, message: UserMessage, turn: number, step: 
   session.append('user/message', data, { surfaceOp: 'append' })
 }
 
-async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
-  const body = buildChatRequestBody({
+function requestBody(deps: TurnDeps): ChatRequestBody {
+  return buildChatRequestBody({
     model: deps.provider.model,
     system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }),
     messages: deriveMessages(deps.session),
     tools: deps.registry.list().map(wireTool),
   })
+}
+
+async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
+  const body = requestBody(deps)
   deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id })
   deps.onRequest?.(body)
   const assembler = new AssistantAssembler()

@@ -1,0 +1,52 @@
+/**
+ * Automatic compaction: before a step, when the estimated request size passes a share of the
+ * model's context window, history before the current turn becomes a checkpoint. The summary is
+ * model-written when allowed, with the deterministic summary as the fallback.
+ */
+import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
+import { compactSession, planCompaction } from './compaction.ts'
+import { isAbortError } from './errors.ts'
+import { summarizeWithModel } from './model-summary.ts'
+import type { Session } from './session.ts'
+
+/** Automatic compaction settings. */
+export interface AutoCompactSettings {
+  /** Share of the context window (0–1] that triggers compaction. */
+  readonly share: number
+  /** Ask the model for the summary (else the deterministic one). */
+  readonly useModel: boolean
+}
+
+/** Rough token estimate of a request body: four characters per token. */
+export function estimateTokens(body: ChatRequestBody): number {
+  return Math.ceil(JSON.stringify(body).length / 4)
+}
+
+/** Compacts when the estimate passes the threshold; returns true when it compacted. */
+export async function maybeAutoCompact(options: {
+  readonly session: Session
+  readonly provider: ModelProvider
+  readonly body: ChatRequestBody
+  readonly settings: AutoCompactSettings
+  readonly signal: AbortSignal
+  readonly log: (line: string) => void
+}): Promise<boolean> {
+  const threshold = options.settings.share * options.provider.contextWindow
+  const estimate = estimateTokens(options.body)
+  if (estimate <= threshold) return false
+  const plan = planCompaction(options.session)
+  if (plan === undefined) return false
+  let summary: string | undefined
+  if (options.settings.useModel) {
+    try {
+      summary = await summarizeWithModel(options.provider, plan.messages, options.signal)
+    } catch (error) {
+      if (isAbortError(error) || options.signal.aborted) throw error
+      // A failed summary call must not stop the turn: fall back to the deterministic summary.
+      options.log(`automatic compaction: model summary failed (${(error as Error).message}); using the deterministic summary`)
+    }
+  }
+  const compacted = compactSession(options.session, summary === undefined ? {} : { summary, summarizer: 'model' })
+  if (compacted) options.log(`automatic compaction: about ${estimate} tokens passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window`)
+  return compacted
+}

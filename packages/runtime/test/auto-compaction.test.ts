@@ -1,0 +1,44 @@
+// Automatic compaction when the estimated request passes a share of the context window.
+import { afterEach, describe, expect, it } from 'vitest'
+import { createScriptedProvider } from '@dsh/llm-scripted'
+import { deriveMessages, messageText } from '../src/index.ts'
+import { fixture, type Fixture } from './helpers.ts'
+
+let f: Fixture
+afterEach(async () => f?.dispose())
+
+const long = 'x'.repeat(3000)
+
+describe('automatic compaction', () => {
+  it('compacts earlier turns with a model-written summary once the window share is passed', async () => {
+    f = await fixture()
+    const provider = createScriptedProvider({ responses: [{ text: `first ${long}` }, { text: 'SUMMARY: the user asked twice' }, { text: 'second' }] }, { contextWindow: 1000 })
+    const agent = await f.host.startAgent({ cwd: f.tree.path('work'), provider, autoCompact: { share: 0.5, useModel: true }, onRequest: (body) => f.requests.push(body) })
+    await agent.prompt('one')
+    const result = await agent.prompt('two')
+    expect(result.finalText).toBe('second')
+    const history = deriveMessages(agent.session).map(messageText)
+    expect(history[0]).toContain('SUMMARY: the user asked twice')
+    expect(history.slice(1)).toEqual(['two', 'second'])
+    const checkpoint = deriveMessages(agent.session)[0]
+    expect(checkpoint?.source).toMatchObject({ kind: 'compaction', summarizer: 'model' })
+  })
+
+  it('falls back to the deterministic summary when the summary call fails, and stays off below the threshold', async () => {
+    f = await fixture()
+    const provider = createScriptedProvider({ responses: [{ text: `first ${long}` }] }, { contextWindow: 1000 })
+    const agent = await f.host.startAgent({ cwd: f.tree.path('work'), provider, autoCompact: { share: 0.5, useModel: true } })
+    await agent.prompt('one')
+    // The summary call exhausts the script (fails), then the turn's own call also fails: the checkpoint is still deterministic.
+    await expect(agent.prompt('two')).rejects.toThrow(/ran out of responses/)
+    const first = deriveMessages(agent.session)[0]
+    expect(first?.source).toMatchObject({ kind: 'compaction', summarizer: 'deterministic' })
+    expect(messageText(first!)).toContain('User: one')
+
+    const roomy = createScriptedProvider({ responses: [{ text: 'a' }, { text: 'b' }] }, { contextWindow: 1_000_000 })
+    const calm = await f.host.startAgent({ cwd: f.tree.path('work'), provider: roomy, autoCompact: { share: 0.8, useModel: true } })
+    await calm.prompt('one')
+    await calm.prompt('two')
+    expect(deriveMessages(calm.session).map(messageText)).toEqual(['one', 'a', 'two', 'b'])
+  })
+})

@@ -1,0 +1,20 @@
+/**
+ * The process surroundings a command needs, passed in rather than read from globals.
+ */
+
+/** Streams, environment and working directory of one invocation. */
+export interface CliIo {
+  /** Answer output. */
+  readonly stdout: NodeJS.WritableStream
+  /** Diagnostics (session ids, warnings, errors). */
+  readonly stderr: NodeJS.WritableStream
+  /** Environment variables. */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Directory the command was started in. */
+  readonly cwd: string
+}
+
+/** Writes one diagnostic line. */
+export function errLine(io: CliIo, line: string): void {
+  io.stderr.write(`${line}\n`)
+}

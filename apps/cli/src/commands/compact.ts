@@ -1,0 +1,51 @@
+/**
+ * `dsh compact ID [--model SPEC]`: replaces a stored session's visible history before its last
+ * turn with a checkpoint. With a model the summary is model-written (falling back to the
+ * deterministic summary if the call fails); without one it is deterministic.
+ */
+import { compactSession, planCompaction, summarizeWithModel } from '@dsh/runtime'
+import { errLine, type CliIo } from '../cli-io.ts'
+import { createProvider, parseModelSpec } from '../model-spec.ts'
+import { configFrom } from './run.ts'
+import { storeFor } from './sessions.ts'
+
+/** Options of `dsh compact`. */
+export interface CompactOptions {
+  readonly dshHome?: string
+  readonly model?: string
+  readonly baseUrl?: string
+  readonly config?: string
+}
+
+async function modelSummary(io: CliIo, options: CompactOptions, messages: Parameters<typeof summarizeWithModel>[1]): Promise<string | undefined> {
+  const config = configFrom(io, options.config)
+  const specText = options.model ?? config.model?.spec
+  if (specText === undefined) return undefined
+  const provider = createProvider({ spec: parseModelSpec(specText), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl ?? config.model?.baseUrl, apiKeyEnv: config.model?.apiKeyEnv, log: (line) => errLine(io, line) })
+  try {
+    return await summarizeWithModel(provider, messages, new AbortController().signal)
+  } catch (error) {
+    // The checkpoint still has value without the model: say why and use the deterministic summary.
+    errLine(io, `warning: model summary failed (${(error as Error).message}); using the deterministic summary`)
+    return undefined
+  }
+}
+
+/** Compacts a stored session. */
+export async function compactCommand(io: CliIo, id: string, options: CompactOptions): Promise<number> {
+  const session = storeFor(io, options.dshHome).open(id)
+  try {
+    const plan = planCompaction(session)
+    if (plan === undefined) {
+      io.stdout.write(`nothing to compact in ${id} (it has no history before its last turn)\n`)
+      return 0
+    }
+    const before = session.surface.length
+    const summary = await modelSummary(io, options, plan.messages)
+    compactSession(session, summary === undefined ? {} : { summary, summarizer: 'model' })
+    io.stdout.write(`compacted ${id}: ${before} visible messages -> ${session.surface.length}${summary === undefined ? '' : ' (model summary)'}\n`)
+    return 0
+  } finally {
+    session.close()
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * `dsh sessions list` and `dsh sessions show ID [--messages]`.
+ */
+import type { Message } from '@dsh/contracts'
+import { deriveMessages, messageText, SessionStore } from '@dsh/runtime'
+import { join } from 'node:path'
+import { errLine, type CliIo } from '../cli-io.ts'
+import { dshHomeFrom } from '../global-options.ts'
+
+/** The store of the resolved home. */
+export function storeFor(io: CliIo, dshHome: string | undefined): SessionStore {
+  return new SessionStore({ directory: join(dshHomeFrom(io, dshHome), 'sessions'), clock: () => new Date(), warn: (line) => errLine(io, `warning: ${line}`) })
+}
+
+const oneLine = (text: string, max = 60): string => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
+}
+
+/** Lists sessions, newest first. */
+export function listSessions(io: CliIo, options: { readonly dshHome?: string; readonly json?: boolean }): number {
+  const rows = storeFor(io, options.dshHome).list()
+  if (options.json === true) {
+    io.stdout.write(`${JSON.stringify(rows.map((row) => ({ id: row.id, createdAt: row.header.createdAt, cwd: row.header.cwd, events: row.eventCount, firstPrompt: row.firstPrompt ?? null })), null, 2)}\n`)
+    return 0
+  }
+  if (rows.length === 0) {
+    io.stdout.write('no sessions\n')
+    return 0
+  }
+  for (const row of rows) {
+    const origin = row.header.origin === 'subagent' ? ` (subagent of ${row.header.parentSession ?? '?'})` : ''
+    io.stdout.write(`${row.id}  ${row.header.createdAt}  ${row.header.cwd}${origin}  ${oneLine(row.firstPrompt ?? '')}\n`)
+  }
+  return 0
+}
+
+function renderMessage(message: Message): string {
+  switch (message.role) {
+    case 'user': {
+      const kind = message.source.kind === 'plugin' ? `plugin:${message.source.plugin}` : message.source.kind
+      return `--- user (${kind})\n${messageText(message)}`
+    }
+    case 'assistant': {
+      const calls = message.content.flatMap((block) => (block.type === 'tool-call' ? [`[tool call ${block.name} ${block.arguments}]`] : []))
+      return [`--- assistant`, messageText(message), ...calls].filter((line) => line !== '').join('\n')
+    }
+    case 'tool':
+      return `--- tool ${message.toolName}${message.isError ? ' (error)' : ''}\n${messageText(message)}`
+    default: {
+      const unreachable: never = message
+      return String(unreachable)
+    }
+  }
+}
+
+/** Shows one session: header and event counts, or its model-visible history. */
+export function showSession(io: CliIo, id: string, options: { readonly dshHome?: string; readonly messages?: boolean }): number {
+  const session = storeFor(io, options.dshHome).load(id)
+  if (options.messages === true) {
+    io.stdout.write(`${deriveMessages(session).map(renderMessage).join('\n')}\n`)
+    return 0
+  }
+  const counts = new Map<string, number>()
+  for (const event of session.events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1)
+  const lines = [
+    `session ${session.id}`,
+    `created ${session.header.createdAt}`,
+    `cwd ${session.header.cwd}`,
+    ...(session.header.parentSession === undefined ? [] : [`parent ${session.header.parentSession} (depth ${session.header.delegationDepth})`]),
+    `events ${session.events.length}, visible messages ${session.surface.length}`,
+    ...[...counts.entries()].map(([type, count]) => `  ${type}: ${count}`),
+  ]
+  io.stdout.write(`${lines.join('\n')}\n`)
+  return 0
+}

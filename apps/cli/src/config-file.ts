@@ -1,0 +1,57 @@
+/**
+ * The `--config FILE` YAML: one top-level key per plugin plus `model`. Unknown keys and wrong
+ * types are one-line errors naming the file and the key.
+ */
+import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { z } from 'zod'
+import { usageError } from './cli-error.ts'
+
+const modelSchema = z.strictObject({
+  spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
+  baseUrl: z.string().url().optional().describe('Base URL of an OpenAI-compatible endpoint'),
+  apiKeyEnv: z.string().min(1).optional().describe('Environment variable holding the API key'),
+  timeoutMs: z.number().int().positive().optional().describe('Request timeout in milliseconds'),
+  maxRetries: z.number().int().min(0).max(10).optional().describe('Retries on 429/5xx/network errors'),
+  contextWindow: z.number().int().positive().optional().describe('Context window in tokens'),
+  autoCompactShare: z.number().gt(0).max(1).optional().describe('Share of the context window that triggers automatic compaction'),
+})
+
+/** Schema of the whole file. */
+export const configFileSchema = z.strictObject({
+  model: modelSchema.optional(),
+  workspaceContext: z.looseObject({}).optional(),
+  multiRootWorkspace: z.strictObject({}).optional(),
+  maintainerDocGuard: z.strictObject({}).optional(),
+})
+
+/** A validated config file. */
+export type ConfigFile = z.infer<typeof configFileSchema>
+
+/** Validates a parsed value. */
+export function parseConfig(value: unknown, file: string): ConfigFile {
+  const result = configFileSchema.safeParse(value ?? {})
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  if (issue === undefined) throw usageError(`${file}: invalid config`)
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.')]
+  const what = issue.code === 'unrecognized_keys' ? `unknown key${keys.length > 1 ? 's' : ''}` : issue.message
+  throw usageError(`${file}: ${keys.join(', ') || '(top level)'}: ${what}`)
+}
+
+/** Reads and validates a config file. */
+export function loadConfigFile(file: string): ConfigFile {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw usageError(`${file}: cannot read config (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  let value: unknown
+  try {
+    value = parse(text)
+  } catch (error) {
+    throw usageError(`${file}: invalid YAML (${(error as Error).message.split('\n')[0]})`)
+  }
+  return parseConfig(value, file)
+}

@@ -1,0 +1,66 @@
+/**
+ * Parses `--model` specs and creates the provider: `deepseek:<model>` (default),
+ * `openai:<model>` (with `--base-url`), `scripted:<file.json>`.
+ */
+import { resolve } from 'node:path'
+import type { ModelProvider } from '@dsh/contracts'
+import { createOpenAiProvider } from '@dsh/llm-openai'
+import { createScriptedProvider, loadScript } from '@dsh/llm-scripted'
+import { usageError } from './cli-error.ts'
+
+/** The default model spec. */
+export const defaultModelSpec = 'deepseek:deepseek-chat'
+
+/** A parsed spec. */
+export type ModelSpec = { readonly kind: 'deepseek' | 'openai'; readonly model: string } | { readonly kind: 'scripted'; readonly file: string }
+
+/** Parses a spec string. */
+export function parseModelSpec(spec: string): ModelSpec {
+  const colon = spec.indexOf(':')
+  const kind = colon < 0 ? '' : spec.slice(0, colon)
+  const rest = colon < 0 ? '' : spec.slice(colon + 1)
+  if (rest === '') throw usageError(`--model "${spec}": expected deepseek:<model>, openai:<model> or scripted:<file.json>`)
+  switch (kind) {
+    case 'deepseek':
+    case 'openai':
+      return { kind, model: rest }
+    case 'scripted':
+      return { kind, file: rest }
+    default:
+      throw usageError(`--model "${spec}": unknown provider "${kind}" (use deepseek, openai or scripted)`)
+  }
+}
+
+/** Inputs for creating a provider. */
+export interface ProviderInputs {
+  readonly spec: ModelSpec
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly baseUrl?: string | undefined
+  readonly apiKeyEnv?: string | undefined
+  readonly timeoutMs?: number | undefined
+  readonly maxRetries?: number | undefined
+  readonly contextWindow?: number | undefined
+  readonly log: (line: string) => void
+}
+
+/** Creates the provider for a spec. */
+export function createProvider(inputs: ProviderInputs): ModelProvider {
+  const { spec } = inputs
+  if (spec.kind === 'scripted') {
+    const file = resolve(inputs.cwd, spec.file)
+    return createScriptedProvider(loadScript(file), { origin: file, ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }) })
+  }
+  const apiKey = inputs.apiKeyEnv === undefined ? undefined : inputs.env[inputs.apiKeyEnv]
+  return createOpenAiProvider({
+    provider: spec.kind,
+    model: spec.model,
+    env: inputs.env,
+    logger: inputs.log,
+    ...(inputs.baseUrl === undefined ? {} : { baseUrl: inputs.baseUrl }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(inputs.timeoutMs === undefined ? {} : { timeoutMs: inputs.timeoutMs }),
+    ...(inputs.maxRetries === undefined ? {} : { maxRetries: inputs.maxRetries }),
+    ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }),
+  })
+}

@@ -1,0 +1,62 @@
+// Spawns the built dsh binary as a user would, with a temp home, and captures its output.
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ModelScript } from '@dsh/llm-scripted'
+
+/** Path of the built binary (npm links it after `npm ci`; `npm test` builds it first). */
+export const dshBinary = new URL('../../../node_modules/.bin/dsh', import.meta.url).pathname
+
+/** Result of one invocation. */
+export interface DshResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs dsh with arguments; `env` is merged over a minimal environment. */
+export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<DshResult> {
+  if (!existsSync(dshBinary)) throw new Error(`${dshBinary} is missing: run npm run build`)
+  return new Promise((resolve, reject) => {
+    const child = spawn(dshBinary, [...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: options.cwd, NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`dsh ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, options.timeoutMs ?? 20_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+/** Writes a scripted-model file and returns its path. */
+export function writeScript(dir: string, name: string, script: ModelScript): string {
+  const file = join(dir, name)
+  writeFileSync(file, JSON.stringify(script))
+  return file
+}
+
+/** Reads a request log (one JSON body per line). */
+export function readRequests(file: string): { model: string; messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[]; tools?: unknown[] }[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as never)
+}
+
+/** The `session: <id>` line of stderr. */
+export function sessionIdOf(stderr: string): string {
+  const match = /^session: (\S+)$/m.exec(stderr)
+  if (match?.[1] === undefined) throw new Error(`no session line in stderr:\n${stderr}`)
+  return match[1]
+}

@@ -1,0 +1,3 @@
+export function start(port: number): string {
+  return `listening on ${port}`
+}

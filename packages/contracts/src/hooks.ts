@@ -13,6 +13,7 @@ import type { SessionEvent, SessionView } from './session.ts'
 import type { PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput } from './tools.ts'
 import type { SystemPromptService, ToolRegistryService } from './services.ts'
 import type { FileSystemPort } from './fs.ts'
+// oxlint-disable-next-line import/no-empty-named-blocks, unicorn/require-module-specifiers -- tsc resolves the augmented module only when this file imports it
 import type {} from '@deepseek-ai/cordis'
 
 /** Payload of `agent/pre-step`. */

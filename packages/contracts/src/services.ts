@@ -29,9 +29,9 @@ export interface SystemPromptService {
 /** Registry of tools offered to the model. */
 export interface ToolRegistryService {
   /** Registers a tool; returns its disposer. Throws on a duplicate name. */
-  register(tool: ToolDefinition<never>): () => void
+  register(tool: ToolDefinition): () => void
   /** Looks up a tool. */
-  get(name: string): ToolDefinition<unknown> | undefined
+  get(name: string): ToolDefinition | undefined
   /** Every registered tool, in registration order. */
-  list(): readonly ToolDefinition<unknown>[]
+  list(): readonly ToolDefinition[]
 }

@@ -23,6 +23,8 @@ const responseSchema = z.strictObject({
   usage: z.strictObject({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0), cacheHitTokens: z.number().int().min(0).optional() }).optional(),
 })
 
+const describe = (error: unknown): string => (error instanceof Error ? ('code' in error && typeof error.code === 'string' ? error.code : error.message) : String(error))
+
 /** Schema of a whole script. */
 export const scriptSchema = z.strictObject({ responses: z.array(responseSchema) })
 
@@ -48,13 +50,13 @@ export function loadScript(file: string): ModelScript {
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    throw new ScriptError(`${file}: cannot read model script (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new ScriptError(`${file}: cannot read model script (${describe(error)})`)
   }
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new ScriptError(`${file}: model script is not valid JSON (${(error as Error).message})`)
+    throw new ScriptError(`${file}: model script is not valid JSON (${describe(error)})`)
   }
   return parseScript(value, file)
 }

@@ -8,7 +8,8 @@ import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, Sessi
 import type { ProgressListener } from './agent-events.ts'
 import type { AutoCompactSettings } from './auto-compaction.ts'
 import { compactSession } from './compaction.ts'
-import { abortError, DshError } from './errors.ts'
+import { abortError, DshError, errorMessage } from './errors.ts'
+import { dataOf } from './event-data.ts'
 import { Inbox, recoverInbox } from './inbox.ts'
 import { createUserMessage } from './message-factory.ts'
 import type { Session } from './session.ts'
@@ -52,11 +53,8 @@ export class Agent {
     this.#provider = options.provider
     this.#inbox = new Inbox(options.session, recoverInbox(options.session.events))
     this.#turn = lastTurn(options.session.events)
-    const agent = this
     this.handle = {
-      get id() {
-        return agent.session.id
-      },
+      id: options.session.id,
       cwd: options.session.header.cwd,
       session: options.session,
       inbox: this.#inbox,
@@ -150,7 +148,7 @@ export class Agent {
   #wake(): void {
     if (this.#running === undefined) {
       // A wake-up runs in the background; its failures are reported through the log sink.
-      this.run().catch((error: unknown) => this.#options.log(`background turn failed: ${(error as Error).message}`))
+      this.run().catch((error: unknown) => this.#options.log(`background turn failed: ${errorMessage(error)}`))
     }
   }
 
@@ -183,7 +181,7 @@ export class Agent {
 
 function lastTurn(events: readonly SessionEvent[]): number {
   let turn = 0
-  for (const event of events) if (event.type === 'turn/start') turn = Math.max(turn, (event.data as { turn: number }).turn)
+  for (const event of events) turn = Math.max(turn, dataOf(event, 'turn/start')?.turn ?? 0)
   return turn
 }
 

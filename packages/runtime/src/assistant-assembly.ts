@@ -61,7 +61,7 @@ export class AssistantAssembler {
     const content: ContentBlock[] = []
     if (this.#reasoning !== '') content.push({ type: 'reasoning', text: this.#reasoning })
     if (this.#text !== '') content.push({ type: 'text', text: this.#text })
-    const ordered = [...this.#calls.entries()].sort(([a], [b]) => a - b)
+    const ordered = [...this.#calls.entries()].toSorted(([a], [b]) => a - b)
     for (const [, call] of ordered) {
       content.push({ type: 'tool-call', callId: call.id === '' ? `call_${randomUUID().slice(0, 8)}` : call.id, name: call.name, arguments: call.args })
     }

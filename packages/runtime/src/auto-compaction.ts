@@ -5,7 +5,7 @@
  */
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
 import { compactSession, planCompaction } from './compaction.ts'
-import { isAbortError } from './errors.ts'
+import { isAbortError, errorMessage } from './errors.ts'
 import { summarizeWithModel } from './model-summary.ts'
 import type { Session } from './session.ts'
 
@@ -43,7 +43,7 @@ export async function maybeAutoCompact(options: {
     } catch (error) {
       if (isAbortError(error) || options.signal.aborted) throw error
       // A failed summary call must not stop the turn: fall back to the deterministic summary.
-      options.log(`automatic compaction: model summary failed (${(error as Error).message}); using the deterministic summary`)
+      options.log(`automatic compaction: model summary failed (${errorMessage(error)}); using the deterministic summary`)
     }
   }
   const compacted = compactSession(options.session, summary === undefined ? {} : { summary, summarizer: 'model' })

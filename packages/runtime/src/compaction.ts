@@ -21,13 +21,13 @@ export interface CompactionPlan {
 
 /** Plans a compaction of everything visible before the last turn; undefined when nothing qualifies. */
 export function planCompaction(session: Session): CompactionPlan | undefined {
-  const lastTurnStart = [...session.events].reverse().find((event) => event.type === 'turn/start')
+  const lastTurnStart = session.events.findLast((event) => event.type === 'turn/start')
   if (lastTurnStart === undefined) return undefined
   const seqs = session.surface.filter((seq) => seq < lastTurnStart.seq)
   if (seqs.length === 0) return undefined
   const messages = seqs.flatMap((seq) => {
     const event = session.eventBySeq(seq)
-    const message = event === undefined ? undefined : eventMessage(event.type, event.data)
+    const message = event === undefined ? undefined : eventMessage(event)
     return message === undefined ? [] : [message]
   })
   return { end: seqs.length, seqs, messages }

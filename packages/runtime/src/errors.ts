@@ -30,12 +30,22 @@ export class DshError extends Error {
 
 /** True for any {@link DshError}, across module copies. */
 export function isDshError(value: unknown): value is DshError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true
+  return typeof value === 'object' && value !== null && marker in value && value[marker] === true
 }
 
 /** True for the abort errors produced by `AbortSignal`s and providers. */
 export function isAbortError(value: unknown): boolean {
-  return value instanceof Error && (value.name === 'AbortError' || (value as { code?: unknown }).code === 'FS_ABORTED')
+  return value instanceof Error && (value.name === 'AbortError' || ('code' in value && value.code === 'FS_ABORTED'))
+}
+
+/** The message of a thrown value, whatever was thrown. */
+export function errorMessage(value: unknown): string {
+  return value instanceof Error ? value.message : String(value)
+}
+
+/** The errno code of a thrown value (`ENOENT`, …), when it has one. */
+export function errnoCode(value: unknown): string | undefined {
+  return value instanceof Error && 'code' in value && typeof value.code === 'string' ? value.code : undefined
 }
 
 /** A DOM-style AbortError for aborted operations. */

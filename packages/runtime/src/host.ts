@@ -2,6 +2,7 @@
  * The host: one plugin-host root context with the kernel services (system prompt, tool
  * registry, optional filesystem), a session store, and agents started or resumed over it.
  */
+import { errorMessage } from './errors.ts'
 import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
 import type { ChatRequestBody, FileSystemPort, ModelProvider, ToolDefinition } from '@dsh/contracts'
@@ -20,7 +21,7 @@ export interface HostOptions {
   /** Filesystem provider; provided as the `fs` service when present. */
   readonly fs?: FileSystemPort
   /** Tools to register at start. */
-  readonly tools?: readonly ToolDefinition<never>[]
+  readonly tools?: readonly ToolDefinition[]
   /** Diagnostics sink (stderr in the CLI). */
   readonly log?: (line: string) => void
   /** Clock for timestamps (tests pin it). */
@@ -92,7 +93,7 @@ export function createHost(options: HostOptions): Promise<Host> {
         : sessions.open(start.resume)
     session.setOnCommitted((view, event) => {
       // session/event observers are contained: a failing listener is logged, the append stands.
-      ctx.parallel('session/event', view, event).catch((error: unknown) => log(`session/event listener failed: ${(error as Error).message}`))
+      ctx.parallel('session/event', view, event).catch((error: unknown) => log(`session/event listener failed: ${errorMessage(error)}`))
     })
     const agent = new Agent({
       ctx,

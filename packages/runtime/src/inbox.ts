@@ -4,6 +4,7 @@
  * same queues from its log (see `recoverInbox`).
  */
 import type { CoreSessionEventData, InboxMutations, InboxTarget, SessionEvent, UserMessage } from '@dsh/contracts'
+import { dataOf } from './event-data.ts'
 import type { Session } from './session.ts'
 
 type Splice = CoreSessionEventData['agent/inbox/spliced']
@@ -32,8 +33,9 @@ export function recoverInbox(events: readonly SessionEvent[]): RecoveredQueues {
   let nextTurn: UserMessage[] = []
   const claimed = new Map<string, { message: UserMessage; target: InboxTarget }>()
   for (const event of events) {
-    if (event.type === 'agent/inbox/spliced') {
-      const splice = event.data as Splice
+    const splice = dataOf(event, 'agent/inbox/spliced')
+    const entered = dataOf(event, 'user/message')
+    if (splice !== undefined) {
       const queue = splice.target === 'next-step' ? nextStep : nextTurn
       if (splice.outcome === 'claimed') {
         for (const message of queue) if (splice.removedIds.includes(message.id)) claimed.set(message.id, { message, target: splice.target })
@@ -41,8 +43,8 @@ export function recoverInbox(events: readonly SessionEvent[]): RecoveredQueues {
       const next = applySplice(queue, splice)
       if (splice.target === 'next-step') nextStep = next
       else nextTurn = next
-    } else if (event.type === 'user/message') {
-      claimed.delete((event.data as CoreSessionEventData['user/message']).message.id)
+    } else if (entered !== undefined) {
+      claimed.delete(entered.message.id)
     } else if (event.type === 'step/end' || event.type === 'turn/end') {
       // Claimed items that a finished step or turn did not enter were consumed by a decision (a veto or an empty batch).
       claimed.clear()

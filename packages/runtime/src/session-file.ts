@@ -9,7 +9,8 @@
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs'
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
-import { DshError } from './errors.ts'
+import { DshError, errorMessage } from './errors.ts'
+import { firstIssue, sessionEventSchema, sessionHeaderSchema } from './session-schema.ts'
 
 /** A parsed session file. */
 export interface ParsedSessionFile {
@@ -27,19 +28,18 @@ function parseLine(file: string, lineNumber: number, text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: invalid JSON (${(error as Error).message})`)
+    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: invalid JSON (${errorMessage(error)})`)
   }
 }
 
 function checkEvent(file: string, lineNumber: number, value: unknown, previousSeq: number): SessionEvent {
-  const event = value as Partial<SessionEvent>
-  if (typeof event !== 'object' || event === null || typeof event.type !== 'string' || typeof event.seq !== 'number') {
-    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: not a session event (needs "type" and "seq")`)
+  const parsed = sessionEventSchema.safeParse(value)
+  if (!parsed.success) throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: not a session event (${firstIssue(parsed.error)})`)
+  if (parsed.data.seq <= previousSeq) {
+    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: event seq ${parsed.data.seq} does not increase (previous ${previousSeq})`)
   }
-  if (event.seq <= previousSeq) {
-    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: event seq ${event.seq} does not increase (previous ${previousSeq})`)
-  }
-  return event as SessionEvent
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- validated by sessionEventSchema just above
+  return value as SessionEvent
 }
 
 /** Parses session file text. */
@@ -60,12 +60,11 @@ export function parseSessionText(file: string, text: string): ParsedSessionFile 
     }
   }
   if (lines.length === 0) throw new DshError('SESSION_MALFORMED', `${file}:1: header line is torn`)
-  const header = parseLine(file, 1, lines[0] ?? '') as Partial<SessionHeader>
-  if (header?.type !== 'session' || typeof header.id !== 'string') {
-    throw new DshError('SESSION_MALFORMED', `${file}:1: first line is not a session header`)
-  }
-  if (header.version !== 1) {
-    throw new DshError('SESSION_VERSION', `${file}:1: session format version ${String(header.version)} is not supported (expected 1)`)
+  const rawHeader = parseLine(file, 1, lines[0] ?? '')
+  const header = sessionHeaderSchema.safeParse(rawHeader)
+  if (!header.success) throw new DshError('SESSION_MALFORMED', `${file}:1: first line is not a session header (${firstIssue(header.error)})`)
+  if (header.data.version !== 1) {
+    throw new DshError('SESSION_VERSION', `${file}:1: session format version ${header.data.version} is not supported (expected 1)`)
   }
   const events: SessionEvent[] = []
   let previousSeq = 0
@@ -75,7 +74,8 @@ export function parseSessionText(file: string, text: string): ParsedSessionFile 
     events.push(event)
   }
   const validLength = Buffer.byteLength(lines.map((line) => `${line}\n`).join(''))
-  return { header: header as SessionHeader, events, validLength, ...(warning === undefined ? {} : { warning }) }
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- validated by sessionHeaderSchema above
+  return { header: rawHeader as SessionHeader, events, validLength, ...(warning === undefined ? {} : { warning }) }
 }
 
 /** Reads and parses a session file. */

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionHeader } from '@dsh/contracts'
-import { DshError } from './errors.ts'
+import { DshError, errorMessage } from './errors.ts'
+import { dataOf } from './event-data.ts'
 import { Session } from './session.ts'
 import { readSessionFile, SessionWriter } from './session-file.ts'
 
@@ -104,15 +105,15 @@ export class SessionStore {
       const file = join(this.directory, name)
       try {
         const parsed = readSessionFile(file)
-        const prompt = parsed.events.find((event) => event.type === 'user/message' && (event.data as { message?: { source?: { kind?: string } } }).message?.source?.kind === 'user')
-        const text = (prompt?.data as { message?: { content?: { text?: string }[] } } | undefined)?.message?.content?.[0]?.text
+        const prompt = parsed.events.map((event) => dataOf(event, 'user/message')?.message).find((message) => message?.source.kind === 'user')
+        const text = prompt?.content[0]?.text
         rows.push({ id: parsed.header.id, header: parsed.header, eventCount: parsed.events.length, modifiedAt: statSync(file).mtime, ...(text === undefined ? {} : { firstPrompt: text }) })
       } catch (error) {
         // A malformed file must not hide the others; say which one and why.
-        this.#warn(`skipping ${file}: ${(error as Error).message}`)
+        this.#warn(`skipping ${file}: ${errorMessage(error)}`)
       }
     }
-    return rows.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || b.id.localeCompare(a.id))
+    return rows.toSorted((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || b.id.localeCompare(a.id))
   }
 
   #existing(id: string): string {

@@ -5,6 +5,7 @@
  * Every failure the model should see becomes an error outcome whose text says how to recover:
  * unknown tool, malformed JSON, schema violations, denial, blocking, a thrown tool, cancellation.
  */
+import { errorMessage } from './errors.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle, FileSystemPort, PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput, ToolRunContext, UserMessage } from '@dsh/contracts'
 import type { ZodError } from 'zod'
@@ -39,7 +40,7 @@ export interface PipelineCall {
   /** Tool name. */
   readonly name: string
   /** Raw JSON text (model calls) or an already-parsed value (nested dispatches). */
-  readonly rawArguments: string | unknown
+  readonly rawArguments: unknown
   /** Cancellation. */
   readonly signal: AbortSignal
   /** Enclosing execution for nested dispatches. */
@@ -54,13 +55,13 @@ function describeZodError(error: ZodError): string {
   return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ')
 }
 
-function parseArguments(raw: string | unknown): { ok: true; value: unknown } | { ok: false; message: string } {
+function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
   if (typeof raw !== 'string') return { ok: true, value: raw }
   if (raw.trim() === '') return { ok: true, value: {} }
   try {
     return { ok: true, value: JSON.parse(raw) }
   } catch (error) {
-    return { ok: false, message: (error as Error).message }
+    return { ok: false, message: errorMessage(error) }
   }
 }
 
@@ -135,7 +136,7 @@ async function executeTool(
     return await execute(args, run)
   } catch (error) {
     // A thrown tool is a failure the model should see, not a crash of the loop.
-    return { isError: true, content: `The ${execution.name} tool failed: ${(error as Error).message ?? String(error)}. Check the arguments and try again, or use another tool.` }
+    return { isError: true, content: `The ${execution.name} tool failed: ${errorMessage(error)}. Check the arguments and try again, or use another tool.` }
   }
 }
 
@@ -156,7 +157,7 @@ async function publish(deps: PipelineDeps, execution: ToolExecution, outcome: To
     await deps.ctx.parallel('tools/result', execution, outcome)
   } catch (error) {
     // Observers of the final outcome cannot change it; a failing observer is logged and ignored.
-    deps.log(`tools/result listener failed for ${execution.name} (${execution.callId}): ${(error as Error).message}`)
+    deps.log(`tools/result listener failed for ${execution.name} (${execution.callId}): ${errorMessage(error)}`)
   }
   return outcome
 }

@@ -11,7 +11,7 @@ import type { AgentProgress } from './agent-events.ts'
 import { AssistantAssembler } from './assistant-assembly.ts'
 import { maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
 import { deriveMessages } from './derive-history.ts'
-import { isAbortError } from './errors.ts'
+import { isAbortError, errorMessage } from './errors.ts'
 import type { Inbox } from './inbox.ts'
 import { deepFreeze, messageText } from './message-factory.ts'
 import { buildChatRequestBody } from './request-body.ts'
@@ -73,7 +73,7 @@ export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal)
       outcome = await runStep(deps, turn, step, signal)
     } catch (error) {
       if (signal.aborted || isAbortError(error)) return end('cancelled')
-      end('error', (error as Error).message)
+      end('error', errorMessage(error))
       throw error
     }
     finalText = outcome.finalText === '' ? finalText : outcome.finalText
@@ -87,7 +87,6 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
     await maybeAutoCompact({ session, provider: deps.provider, body: requestBody(deps), settings: deps.autoCompact, signal, log: deps.log })
   }
   const claimed = inbox.claim(step === 1)
-  const system = deps.systemPrompt.assemble({ cwd: deps.handle.cwd })
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',
     { agent: deps.handle, messages: claimed, turn, step, firstOfInstance: deps.takeFirstOfInstance(), signal },

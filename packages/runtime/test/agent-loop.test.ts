@@ -1,8 +1,8 @@
 // The agent loop's event order, pre-step waterfall, additional contexts and cancellation.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PreStepDecision, ToolFinalOutcome } from '@dsh/contracts'
-import { deriveMessages, messageText } from '../src/index.ts'
-import { agentWith, fixture, note, type Fixture } from './helpers.ts'
+import { deriveMessages, eventMessage, messageText } from '../src/index.ts'
+import { agentWith, contents, fixture, note, type Fixture } from './helpers.ts'
 
 let f: Fixture
 afterEach(async () => f?.dispose())
@@ -43,8 +43,7 @@ describe('agent loop', () => {
     ])
     const history = deriveMessages(agent.session).map((m) => `${m.role}:${messageText(m)}`)
     expect(history).toEqual(['user:do it', 'user:baseline', 'assistant:', 'tool:echo: hi', 'user:after-echo', 'assistant:done'])
-    const second = f.requests[1] as { messages: { role: string; content: string | null }[] }
-    expect(second.messages.map((m) => m.content)).toContain('echo: hi')
+    expect(contents(f.requests[1])).toContain('echo: hi')
   })
 
   it('a pre-step listener that does not call next vetoes the inner listeners and ends the turn blocked', async () => {
@@ -74,7 +73,7 @@ describe('agent loop', () => {
     setTimeout(() => controller.abort(), 50)
     const result = await agent.prompt('wait', { signal: controller.signal })
     expect(result.reason).toBe('cancelled')
-    const texts = agent.session.events.filter((e) => e.type === 'user/message').map((e) => messageText((e.data as { message: { content: { type: string; text: string }[] } }).message))
+    const texts = agent.session.events.flatMap((e) => (e.type === 'user/message' ? [messageText(eventMessage(e)!)] : []))
     expect(texts).toEqual(['wait'])
     const stepEnd = agent.session.events.find((e) => e.type === 'step/end')
     expect(stepEnd?.data).toEqual({ turn: 1, step: 1, aborted: true })
@@ -96,8 +95,7 @@ describe('agent loop', () => {
     const agent = await agentWith(f, { responses: [{ text: 'first' }, { text: 'second' }] })
     const result = await agent.prompt('go')
     expect(result.finalText).toBe('second')
-    const last = f.requests[1] as { messages: { content: string }[] }
-    expect(last.messages.at(-1)?.content).toBe('keep going')
+    expect(contents(f.requests[1]).at(-1)).toBe('keep going')
   })
 
   it('running out of scripted responses is an error naming the step', async () => {

@@ -1,7 +1,7 @@
 // Compaction replaces visible history before the last turn with one checkpoint.
 import { afterEach, describe, expect, it } from 'vitest'
 import { deriveMessages, messageText } from '../src/index.ts'
-import { agentWith, fixture, type Fixture } from './helpers.ts'
+import { agentWith, contents, fixture, type Fixture } from './helpers.ts'
 
 let f: Fixture
 afterEach(async () => f?.dispose())
@@ -23,7 +23,6 @@ describe('compaction', () => {
       'assistant:answer two',
     ])
     await agent.prompt('prompt three')
-    const last = f.requests.at(-1) as { messages: { content: string }[] }
-    expect(last.messages.map((m) => m.content).slice(2)).toEqual(['prompt two', 'answer two', 'prompt three'])
+    expect(contents(f.requests.at(-1)).slice(1)).toEqual(['prompt two', 'answer two', 'prompt three'])
   })
 })

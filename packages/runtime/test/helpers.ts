@@ -1,6 +1,6 @@
 // Shared fixtures for runtime tests: a host over a temp home with a scripted model.
 import { z } from 'zod'
-import type { ToolDefinition, UserMessage } from '@dsh/contracts'
+import type { ChatRequestBody, ToolDefinition, UserMessage } from '@dsh/contracts'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { createHost, createUserMessage, type Host } from '../src/index.ts'
@@ -28,7 +28,7 @@ export const hangTool: ToolDefinition<Record<string, never>> = {
 export interface Fixture {
   readonly tree: TempTree
   readonly host: Host
-  readonly requests: unknown[]
+  readonly requests: ChatRequestBody[]
   dispose(): Promise<void>
 }
 
@@ -36,7 +36,7 @@ export interface Fixture {
 export async function fixture(): Promise<Fixture> {
   const tree = await tempTree({ 'work/': null })
   const logs: string[] = []
-  const host = await createHost({ dshHome: tree.path('home'), tools: [echoTool as ToolDefinition<never>, hangTool as ToolDefinition<never>], log: (line) => logs.push(line) })
+  const host = await createHost({ dshHome: tree.path('home'), tools: [echoTool, hangTool], log: (line) => logs.push(line) })
   return {
     tree,
     host,
@@ -51,6 +51,16 @@ export async function fixture(): Promise<Fixture> {
 /** Starts an agent over a script. */
 export function agentWith(f: Fixture, script: ModelScript, resume?: string) {
   return f.host.startAgent({ cwd: f.tree.path('work'), provider: createScriptedProvider(script), onRequest: (body) => f.requests.push(body), ...(resume === undefined ? {} : { resume }) })
+}
+
+/** The `text` argument of an echo execution. */
+export function echoText(args: unknown): string {
+  return z.object({ text: z.string() }).parse(args).text
+}
+
+/** Contents of a request's messages, after the system message. */
+export function contents(body: ChatRequestBody | undefined): (string | null)[] {
+  return (body?.messages ?? []).slice(1).map((message) => message.content)
 }
 
 /** A plugin-sourced context message. */

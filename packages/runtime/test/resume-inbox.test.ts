@@ -21,8 +21,7 @@ describe('resume and inbox recovery', () => {
     const result = await resumed.prompt('second prompt')
     expect(result).toMatchObject({ turn: 2, finalText: 'two' })
     expect(seen).toEqual([true])
-    const last = f.requests.at(-1) as { messages: { role: string; content: string }[] }
-    expect(last.messages.map((m) => `${m.role}:${m.content}`).slice(1)).toEqual(['user:first prompt', 'assistant:one', 'user:second prompt'])
+    expect(f.requests.at(-1)?.messages.slice(1).map((m) => `${m.role}:${m.content}`)).toEqual(['user:first prompt', 'assistant:one', 'user:second prompt'])
   })
 
   it('rebuilds queued items and puts back items claimed by a step that never started', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { PreExecuteVerdict, ToolDefinition, ToolExecution } from '@dsh/contracts'
 import { runToolCall, SystemPrompt, type PipelineDeps } from '../src/index.ts'
-import { fixture, note, type Fixture } from './helpers.ts'
+import { echoText, fixture, note, type Fixture } from './helpers.ts'
 
 let f: Fixture
 afterEach(async () => f?.dispose())
@@ -34,14 +34,14 @@ describe('tool pipeline', () => {
     })
     f.host.ctx.on('tools/pre-execute', async (exec: ToolExecution, next) => {
       const verdict = await next()
-      const text = (exec.arguments as { text: string }).text
+      const text = echoText(exec.arguments)
       if (text === 'deny') return { kind: 'deny', reason: 'not allowed here' } satisfies PreExecuteVerdict
       if (text === 'ask') return { kind: 'ask', reason: 'risky' } satisfies PreExecuteVerdict
       return verdict
     })
     f.host.ctx.on('tools/post-execute', async (exec, _output, next) => {
       const decision = await next()
-      return (exec.arguments as { text: string }).text === 'block' ? { kind: 'block', feedback: 'Blocked: write a test first.', additionalContexts: [note('why')] } : decision
+      return echoText(exec.arguments) === 'block' ? { kind: 'block', feedback: 'Blocked: write a test first.', additionalContexts: [note('why')] } : decision
     })
     const denied = await runToolCall(deps(), { callId: 'd', name: 'echo', rawArguments: '{"text":"deny"}', signal })
     expect(denied.content).toBe('The echo call was denied: not allowed here. Do not retry it unchanged; choose another approach or ask the user.')
@@ -58,7 +58,7 @@ describe('tool pipeline', () => {
   it('a thrown tool becomes an error result', async () => {
     f = await fixture()
     const boom: ToolDefinition<Record<string, never>> = { name: 'boom', description: 'x', parameters: z.object({}), execute: () => Promise.reject(new Error('disk on fire')) }
-    f.host.tools.register(boom as ToolDefinition<never>)
+    f.host.tools.register(boom)
     const outcome = await runToolCall(deps(), { callId: 'x', name: 'boom', rawArguments: '', signal })
     expect(outcome).toMatchObject({ isError: true, status: 'failed', content: 'The boom tool failed: disk on fire. Check the arguments and try again, or use another tool.' })
   })
@@ -69,7 +69,7 @@ describe('tool pipeline', () => {
     f.host.ctx.on('tools/post-execute', async (exec, _output, next) => {
       const decision = await next()
       parents.push(exec.parent)
-      return exec.name === 'echo' ? { ...decision, additionalContexts: [note(`ctx-${(exec.arguments as { text: string }).text}`)] } : decision
+      return exec.name === 'echo' ? { ...decision, additionalContexts: [note(`ctx-${echoText(exec.arguments)}`)] } : decision
     })
     const outer: ToolDefinition<Record<string, never>> = {
       name: 'outer',
@@ -81,7 +81,7 @@ describe('tool pipeline', () => {
         return { content: `nested said ${first.content}` }
       },
     }
-    f.host.tools.register(outer as ToolDefinition<never>)
+    f.host.tools.register(outer)
     const outcome = await runToolCall(deps(), { callId: 'o', name: 'outer', rawArguments: '{}', signal })
     expect(outcome.content).toBe('nested said echo: one')
     expect(outcome.additionalContexts.map((m) => m.content[0]?.text)).toEqual(['ctx-one', 'ctx-two'])

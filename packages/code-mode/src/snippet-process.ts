@@ -1,0 +1,193 @@
+/**
+ * Runs one snippet in a child Node process and supervises it: the IPC handshake, nested calls
+ * bridged to the caller, captured stdout/stderr, the time limit, cancellation, and cleanup.
+ *
+ * The child is spawned `detached`, so it leads its own process group; every way out (timeout,
+ * cancellation, normal exit) kills that group, which also removes processes the snippet started
+ * and left behind. The promise settles only after the child has exited and its pipes closed, and
+ * after nested calls still in flight have settled (bounded by a grace period when the snippet was
+ * stopped, since those calls share the run_code call's cancellation signal and may not stop).
+ */
+import { spawn } from 'node:child_process'
+import { BOOTSTRAP } from './bootstrap-source.ts'
+import { isChildMessage, type ChildMessage, type DoneMessage, type ReplyMessage } from './ipc-protocol.ts'
+import { OutputCapture } from './output-capture.ts'
+
+/** What a nested call resolved to, as the snippet will see it. */
+export interface NestedReply {
+  readonly isError: boolean
+  readonly content: string
+  readonly status: string
+}
+
+/** One nested call, in the order the snippet made them. */
+export interface NestedCallRecord {
+  /** Tool name as the snippet wrote it. */
+  readonly name: string
+  /** `ok`/`error` once settled; `running` when the snippet was stopped before it settled. */
+  state: 'running' | 'ok' | 'error'
+}
+
+/** How to run a snippet. */
+export interface SnippetRunOptions {
+  readonly code: string
+  readonly cwd: string
+  readonly nodePath: string
+  readonly timeoutMs: number
+  readonly maxOutputChars: number
+  readonly signal: AbortSignal
+  /** Runs one nested call (the pipeline); must not throw. */
+  readonly onCall: (name: string, args: unknown) => Promise<NestedReply>
+  /** How long to wait for nested calls still running after the snippet was stopped. */
+  readonly abandonGraceMs?: number
+}
+
+/** How the run ended. */
+export type SnippetEnd =
+  | { readonly kind: 'finished'; readonly done: DoneMessage }
+  | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'spawn-failed'; readonly message: string }
+
+/** Everything the tool needs to build its result. */
+export interface SnippetRun {
+  readonly end: SnippetEnd
+  /** Captured stdout + stderr in arrival order, head/tail capped. */
+  readonly output: string
+  readonly calls: readonly NestedCallRecord[]
+  /** Child process id (absent when spawning failed). */
+  readonly pid?: number
+  readonly durationMs: number
+}
+
+const closeGraceMs = 2_000
+
+/** Kills the child's process group; ESRCH (nothing left) is expected and ignored. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // ESRCH: the group is already gone, which is the goal. EPERM (a member changed user) cannot
+    // be fixed from here; the child itself is ours and always killable.
+  }
+}
+
+function refusal(name: string): NestedReply {
+  return {
+    isError: true,
+    status: 'refused',
+    content: `${name} cannot be called from inside a run_code snippet. Do that work in this snippet directly, or make a separate ${name} call after this one returns.`,
+  }
+}
+
+const identity = (reply: NestedReply): NestedReply => reply
+
+/** `onCall` must not reject; if it does anyway, the snippet sees an error instead of hanging. */
+function crashed(error: unknown): NestedReply {
+  return { isError: true, status: 'failed', content: `The nested call failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.` }
+}
+
+/** Runs the snippet to its end. Never rejects. */
+export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
+  const started = Date.now()
+  const capture = new OutputCapture(options.maxOutputChars)
+  const calls: NestedCallRecord[] = []
+  const inFlight = new Set<Promise<void>>()
+  let done: DoneMessage | undefined
+  let stopped: 'timeout' | 'cancelled' | undefined
+
+  const env = { ...process.env }
+  delete env.NODE_OPTIONS // injected loaders or inspectors of the host must not run inside snippets
+  const child = spawn(options.nodePath, ['--input-type=module', '-e', BOOTSTRAP], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
+    cwd: options.cwd,
+    env,
+  })
+  const { stdout, stderr } = child
+  // Both are 'pipe' above, so Node always creates them; the check only narrows the type.
+  if (stdout === null || stderr === null) throw new Error('run_code: the snippet process has no stdout/stderr pipes')
+
+  const reply = (message: ReplyMessage): void => {
+    if (!child.connected) return
+    child.send(message, (error) => {
+      // The child exited between the connected check and the write; it no longer needs the reply.
+      if (error !== null) return
+    })
+  }
+
+  const onMessage = (raw: unknown): void => {
+    if (!isChildMessage(raw)) return
+    const message: ChildMessage = raw
+    if (message.type === 'ready') {
+      if (child.connected) child.send({ type: 'start', code: options.code, maxReturnChars: options.maxOutputChars })
+      return
+    }
+    if (message.type === 'done') {
+      done = message
+      return
+    }
+    const record: NestedCallRecord = { name: message.name, state: 'running' }
+    calls.push(record)
+    const result = message.name === 'run_code' ? Promise.resolve(refusal('run_code')) : options.onCall(message.name, message.args)
+    const settled = result.then(identity, crashed).then((outcome) => {
+      record.state = outcome.isError ? 'error' : 'ok'
+      reply({ type: 'reply', id: message.id, ...outcome })
+    })
+    inFlight.add(settled)
+    void settled.finally(() => inFlight.delete(settled))
+  }
+
+  return new Promise<SnippetRun>((resolve) => {
+    let timer: NodeJS.Timeout | undefined
+    let settledOnce = false
+    const onAbort = (): void => {
+      stopped ??= 'cancelled'
+      killGroup(child.pid)
+    }
+    const finish = async (end: SnippetEnd): Promise<void> => {
+      if (settledOnce) return
+      settledOnce = true
+      clearTimeout(timer)
+      options.signal.removeEventListener('abort', onAbort)
+      const pending = Promise.all(inFlight)
+      if (end.kind === 'finished' || end.kind === 'exited') await pending
+      else await Promise.race([pending, new Promise((wake) => setTimeout(wake, options.abandonGraceMs ?? 2_000).unref())])
+      resolve({ end, output: capture.text(), calls, durationMs: Date.now() - started, ...(child.pid === undefined ? {} : { pid: child.pid }) })
+    }
+
+    child.on('error', (error) => {
+      // Only a failed spawn has no pid; other 'error' events (a failed kill or send) change nothing.
+      if (child.pid === undefined) void finish({ kind: 'spawn-failed', message: error.message })
+    })
+    stdout.setEncoding('utf8')
+    stderr.setEncoding('utf8')
+    stdout.on('data', (chunk: string) => capture.push(chunk))
+    stderr.on('data', (chunk: string) => capture.push(chunk))
+    child.on('message', onMessage)
+    child.on('exit', () => {
+      clearTimeout(timer)
+      killGroup(child.pid)
+      // Processes outside the group may still hold the pipes; do not wait for them forever.
+      setTimeout(() => {
+        stdout.destroy()
+        stderr.destroy()
+      }, closeGraceMs).unref()
+    })
+    child.on('close', (code, signal) => {
+      // A snippet that finished wins over a stop that raced with its exit.
+      if (done !== undefined) void finish({ kind: 'finished', done })
+      else if (stopped !== undefined) void finish({ kind: stopped })
+      else void finish({ kind: 'exited', code, signal })
+    })
+
+    if (options.signal.aborted) onAbort()
+    else options.signal.addEventListener('abort', onAbort, { once: true })
+    timer = setTimeout(() => {
+      stopped ??= 'timeout'
+      killGroup(child.pid)
+    }, options.timeoutMs)
+  })
+}

@@ -1,0 +1,80 @@
+// run_code limits: the time limit, cancellation killing the process group, and the output cap.
+import { existsSync, readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { ToolDefinition } from '@dsh/contracts'
+import { alive, erased, fixture, waitFor, type Fixture } from './helpers.ts'
+
+let f: Fixture | undefined
+afterEach(async () => {
+  await f?.dispose()
+  f = undefined
+})
+
+describe('run_code limits', () => {
+  it('stops a snippet that runs past timeout_ms and keeps the output it printed', async () => {
+    f = await fixture()
+    const started = Date.now()
+    const outcome = await f.call('run_code', { code: "console.log('before')\nawait new Promise((r) => setTimeout(r, 20000))", timeout_ms: 1500 })
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(outcome).toMatchObject({ isError: true, status: 'failed' })
+    expect(outcome.content).toBe(
+      'The snippet ran longer than 1500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nOutput:\nbefore\n\nNested tool calls: none',
+    )
+  })
+
+  it('a nested call still running when the snippet is stopped is listed as abandoned', async () => {
+    f = await fixture()
+    const hang: ToolDefinition<Record<string, never>> = { name: 'hang', description: 'Never finishes.', parameters: z.object({}), execute: () => new Promise(() => undefined) }
+    f.host.tools.register(erased(hang))
+    const outcome = await f.call('run_code', { code: 'await tools.hang({})', timeout_ms: 1500 })
+    expect(outcome.content).toBe(
+      'The snippet ran longer than 1500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nNested tool calls: hang … (… = still running when the snippet was stopped)',
+    )
+  })
+
+  it('rejects timeout_ms above the maximum before running anything', async () => {
+    f = await fixture()
+    const outcome = await f.call('run_code', { code: 'return 1', timeout_ms: 600_001 })
+    expect(outcome.status).toBe('invalid-arguments')
+    expect(outcome.content).toMatch(/^Invalid arguments for run_code: timeout_ms: /)
+  })
+
+  it('cancellation kills the snippet process and the processes it started', async () => {
+    f = await fixture()
+    const code = [
+      "const { spawn } = await import('node:child_process')",
+      "const { writeFileSync } = await import('node:fs')",
+      "const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' })",
+      "writeFileSync('pids', process.pid + ' ' + sleeper.pid)",
+      'await new Promise(() => {})',
+    ].join('\n')
+    const controller = new AbortController()
+    const pending = f.call('run_code', { code }, controller.signal)
+    const pidFile = `${f.cwd}/pids`
+    expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '))).toBe(true)
+    const [snippetPid = 0, sleeperPid = 0] = readFileSync(pidFile, 'utf8').split(' ').map(Number)
+    expect(alive(snippetPid)).toBe(true)
+    controller.abort()
+    const outcome = await pending
+    expect(outcome).toMatchObject({ isError: true, status: 'cancelled' })
+    expect(alive(snippetPid)).toBe(false)
+    expect(await waitFor(() => !alive(sleeperPid))).toBe(true)
+  })
+
+  it('caps output to head and tail with a marker, and caps a huge return value', async () => {
+    f = await fixture({}, { maxOutputChars: 1000 })
+    const code = "for (let i = 0; i < 2000; i++) console.log(String(i).padStart(5, '0') + 'y'.repeat(45))"
+    const outcome = await f.call('run_code', { code })
+    expect(outcome.isError).toBe(false)
+    expect(outcome.content.startsWith('Output:\n00000yyy')).toBe(true)
+    expect(outcome.content).toMatch(/\n\[… \d+ characters omitted …\]\n/)
+    expect(outcome.content).toContain('01999yyy')
+    expect(outcome.content.length).toBeLessThan(1200)
+
+    const huge = await f.call('run_code', { code: "return 'a'.repeat(50000) + 'THE END'" })
+    expect(huge.content).toMatch(/^Returned:\naaa/)
+    expect(huge.content).toContain('THE END\n\nNested tool calls: none')
+    expect(huge.content.length).toBeLessThan(1200)
+  })
+})

@@ -1,0 +1,102 @@
+/**
+ * `createLocalFileSystem`: the `FileSystemPort` on `node:fs`, composed from the probe, bounded
+ * reader, directory listing, writable-roots and atomic-write modules of this package.
+ */
+import { normalize, resolve as resolvePath } from 'node:path'
+import type { FileSystemPort, FsEditSpec, FsReadOptions, FsWriteResult } from '@dsh/contracts'
+import { applyEdit } from './edit-match.ts'
+import { writeAtomically } from './atomic-write.ts'
+import { canonicalPath, requireAbsolute } from './canonical-path.ts'
+import { throwIfAborted } from './fs-error.ts'
+import { listDirectory } from './list-dir.ts'
+import { infoOf, pathInfoOf } from './node-info.ts'
+import { probe } from './probe.ts'
+import { readWholeText, textChunks } from './text-reader.ts'
+import { WritableRoots } from './writable-roots.ts'
+
+/** Default read cap when a caller passes no `maxBytes` (64 MiB): no read is ever unbounded. */
+export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024
+
+/** Options of {@link createLocalFileSystem}. */
+export interface LocalFileSystemOptions {
+  /** Absolute directories writes are confined to. The OS temp dir is not added implicitly. */
+  readonly writableRoots: readonly string[]
+  /** Read cap used when a read passes no `maxBytes`; defaults to {@link DEFAULT_MAX_READ_BYTES}. */
+  readonly defaultMaxBytes?: number
+}
+
+/** Creates a `FileSystemPort` backed by the local disk. */
+export function createLocalFileSystem(options: LocalFileSystemOptions): FileSystemPort {
+  const roots = new WritableRoots()
+  for (const root of options.writableRoots) roots.add(root)
+  const defaultMaxBytes = options.defaultMaxBytes ?? DEFAULT_MAX_READ_BYTES
+
+  /** Canonical target of a write after the roots check. */
+  const writeTarget = (path: string, signal: AbortSignal | undefined): string => {
+    requireAbsolute(path)
+    throwIfAborted(signal, path)
+    const target = canonicalPath(path)
+    roots.requireInside(target, path)
+    return target
+  }
+
+  return {
+    async resolve(path, { cwd, signal }) {
+      throwIfAborted(signal, path)
+      requireAbsolute(cwd, 'cwd')
+      return { path: canonicalPath(resolvePath(cwd, path)), displayPath: normalize(path) }
+    },
+
+    async stat(path, signal) {
+      requireAbsolute(path)
+      throwIfAborted(signal, path)
+      const stats = probe(path, true)
+      return stats === undefined ? undefined : infoOf(stats)
+    },
+
+    async lstat(path, signal) {
+      requireAbsolute(path)
+      throwIfAborted(signal, path)
+      const stats = probe(path, false)
+      return stats === undefined ? undefined : pathInfoOf(stats)
+    },
+
+    streamText(path: string, readOptions: FsReadOptions = {}) {
+      return textChunks(path, readOptions, defaultMaxBytes)
+    },
+
+    readText(path: string, readOptions: FsReadOptions = {}) {
+      return readWholeText(path, readOptions, defaultMaxBytes)
+    },
+
+    listDir(path, signal) {
+      return listDirectory(path, signal)
+    },
+
+    async writeText(path, content, writeOptions): Promise<FsWriteResult> {
+      const signal = writeOptions?.signal
+      const target = writeTarget(path, signal)
+      const bytes = Buffer.from(content, 'utf8')
+      const { version, created } = await writeAtomically(target, bytes, { signal, displayPath: path })
+      return { version, bytes: bytes.length, created }
+    },
+
+    async editText(path, edit: FsEditSpec, editOptions): Promise<FsWriteResult> {
+      const signal = editOptions?.signal
+      const target = writeTarget(path, signal)
+      const readOptions = signal === undefined ? { keepBom: true } : { signal, keepBom: true }
+      const current = await readWholeText(target, readOptions, defaultMaxBytes)
+      const { text, replacements } = applyEdit(current.text, edit, path)
+      const bytes = Buffer.from(text, 'utf8')
+      const written = await writeAtomically(target, bytes, {
+        signal,
+        expectedVersion: current.version,
+        displayPath: path,
+      })
+      return { version: written.version, bytes: bytes.length, replacements, created: false }
+    },
+
+    writableRoots: () => roots.list(),
+    addWritableRoot: (root) => roots.add(root),
+  }
+}

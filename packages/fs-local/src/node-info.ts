@@ -1,0 +1,38 @@
+/**
+ * Converts bigint `Stats` into port metadata: node type and the opaque version string
+ * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed.
+ */
+import type { BigIntStats } from 'node:fs'
+import type { FsInfo, FsNodeType, FsPathInfo, FsVersion } from '@dsh/contracts'
+
+/** Opaque version of a node: device, inode, size and nanosecond mtime/ctime. */
+export function versionOf(stats: BigIntStats): FsVersion {
+  // The brand is only ever applied here; a plain string cannot be narrowed to it otherwise.
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` as FsVersion
+}
+
+/** File, directory or other (FIFO, socket, device) as seen through followed stats. */
+export function nodeTypeOf(stats: BigIntStats): FsNodeType {
+  if (stats.isFile()) return 'file'
+  if (stats.isDirectory()) return 'directory'
+  return 'other'
+}
+
+/** True for FIFOs, sockets and devices: nodes that must never be read or written as text. */
+export function isSpecialNode(stats: BigIntStats): boolean {
+  return stats.isFIFO() || stats.isSocket() || stats.isCharacterDevice() || stats.isBlockDevice()
+}
+
+/** Port metadata of followed stats; `size` only for regular files, where it means something. */
+export function infoOf(stats: BigIntStats): FsInfo {
+  const type = nodeTypeOf(stats)
+  const version = versionOf(stats)
+  return type === 'file' ? { type, size: Number(stats.size), version } : { type, version }
+}
+
+/** Port metadata of unfollowed stats (`symlink` for a link itself). */
+export function pathInfoOf(stats: BigIntStats): FsPathInfo {
+  if (stats.isSymbolicLink()) return { type: 'symlink', version: versionOf(stats) }
+  return infoOf(stats)
+}

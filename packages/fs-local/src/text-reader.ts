@@ -1,0 +1,115 @@
+/**
+ * Bounded streaming UTF-8 reads of regular files. Reads 64 KiB chunks, never more than
+ * `maxBytes + 1` bytes in total (so a growing file or one of unknown size is still capped),
+ * decodes with a fatal streaming decoder (invalid UTF-8, including UTF-16 files, is rejected,
+ * never turned into mojibake) and checks the signal between chunks. Always closes the descriptor.
+ */
+import type { FileHandle } from 'node:fs/promises'
+import { TextDecoder } from 'node:util'
+import type { FsReadOptions, FsVersion } from '@dsh/contracts'
+import { requireAbsolute } from './canonical-path.ts'
+import { FsError, throwIfAborted, toFsError } from './fs-error.ts'
+import { versionOf } from './node-info.ts'
+import { closeQuietly, openRegularFile, requireRegularFile } from './open-regular-file.ts'
+import { probe } from './probe.ts'
+
+const CHUNK_BYTES = 64 * 1024
+
+/** Read options plus internal switches. */
+export interface TextReadOptions extends FsReadOptions {
+  /** Keep a leading UTF-8 BOM as U+FEFF (edits must write it back); stripped by default. */
+  readonly keepBom?: boolean
+  /**
+   * Reject at once when `fstat` already reports more than the cap (whole-file reads). Streams
+   * leave this off so a consumer can still take a prefix of a huge file and stop early.
+   */
+  readonly rejectOversize?: boolean
+}
+
+function tooLarge(path: string, maxBytes: number): FsError {
+  return new FsError('FS_TOO_LARGE', path, `file is larger than the ${maxBytes}-byte read limit`)
+}
+
+function decodeOrReject(decoder: TextDecoder, bytes: Uint8Array | undefined, path: string): string {
+  try {
+    return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true })
+  } catch (error) {
+    throw new FsError('FS_NOT_UTF8', path, 'is not valid UTF-8 text (binary or another encoding)', {
+      cause: error,
+    })
+  }
+}
+
+/**
+ * Yields decoded text chunks of the regular file at absolute `path`. `onOpened` receives the
+ * version from `fstat` of the opened descriptor before the first chunk.
+ */
+export async function* textChunks(
+  path: string,
+  options: TextReadOptions,
+  defaultMaxBytes: number,
+  onOpened?: (version: FsVersion) => void,
+): AsyncGenerator<string, void, undefined> {
+  requireAbsolute(path)
+  const { signal } = options
+  const maxBytes = options.maxBytes ?? defaultMaxBytes
+  throwIfAborted(signal, path)
+  // Cheap pre-check (one stat) so a known FIFO or device is never even opened: opening some
+  // devices has side effects. The fstat after the open is still the authoritative check.
+  const before = probe(path, true)
+  if (before === undefined) throw new FsError('FS_NOT_FOUND', path, 'no such file')
+  requireRegularFile(before, path)
+  const { handle, stats } = await openRegularFile(path)
+  try {
+    if (options.rejectOversize === true && stats.size > BigInt(maxBytes)) throw tooLarge(path, maxBytes)
+    onOpened?.(versionOf(stats))
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: options.keepBom === true })
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1))
+    let total = 0
+    for (;;) {
+      throwIfAborted(signal, path)
+      const want = Math.min(buffer.length, maxBytes + 1 - total)
+      const { bytesRead } = await readChunk(handle, buffer, want, path)
+      if (bytesRead === 0) break
+      total += bytesRead
+      if (total > maxBytes) throw tooLarge(path, maxBytes)
+      const text = decodeOrReject(decoder, buffer.subarray(0, bytesRead), path)
+      if (text !== '') yield text
+    }
+    throwIfAborted(signal, path)
+    const tail = decodeOrReject(decoder, undefined, path)
+    if (tail !== '') yield tail
+  } finally {
+    await closeQuietly(handle)
+  }
+}
+
+async function readChunk(
+  handle: FileHandle,
+  buffer: Buffer,
+  length: number,
+  path: string,
+): Promise<{ bytesRead: number }> {
+  try {
+    return await handle.read(buffer, 0, length, null)
+  } catch (error) {
+    throw toFsError(error, path, 'read')
+  }
+}
+
+/** Reads a whole file with the guarantees of {@link textChunks}; version from the opened fd. */
+export async function readWholeText(
+  path: string,
+  options: TextReadOptions,
+  defaultMaxBytes: number,
+): Promise<{ readonly text: string; readonly version: FsVersion }> {
+  const opened: { version?: FsVersion } = {}
+  const parts: string[] = []
+  const whole = { ...options, rejectOversize: true }
+  for await (const chunk of textChunks(path, whole, defaultMaxBytes, (v) => (opened.version = v))) {
+    parts.push(chunk)
+  }
+  const { version } = opened
+  if (version === undefined) throw new FsError('FS_IO', path, 'read finished without opening the file')
+  return { text: parts.join(''), version }
+}

@@ -1,0 +1,50 @@
+/**
+ * Replaces a file's content atomically: write a temp file next to the target, flush it, then
+ * rename it over the target, so readers (and the hot-reload watcher) never see a half-written file.
+ */
+import { randomUUID } from 'node:crypto'
+import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { errnoCode } from './errno.ts'
+
+/**
+ * Writes `text` to `file` via temp + rename. A symlinked `file` is followed, so the link survives;
+ * an existing file's permission bits are kept. Creates the parent directory when missing.
+ */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const target = await resolveTarget(file)
+  const directory = dirname(target)
+  await mkdir(directory, { recursive: true })
+  const mode = await existingMode(target)
+  const temp = join(directory, `.${basename(target)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`)
+  try {
+    await writeFile(temp, text, { encoding: 'utf8', flush: true })
+    if (mode !== undefined) await chmod(temp, mode)
+    await rename(temp, target)
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {
+      // Swallowed: cleanup is best effort and the original write error is the one worth reporting.
+    })
+    throw error
+  }
+}
+
+async function resolveTarget(file: string): Promise<string> {
+  try {
+    return await realpath(file)
+  } catch (error) {
+    // Swallows only ENOENT: a file that does not exist yet is written at its own path.
+    if (errnoCode(error) === 'ENOENT') return file
+    throw error
+  }
+}
+
+async function existingMode(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).mode & 0o7777
+  } catch (error) {
+    // Swallows only ENOENT: a new file gets the default mode.
+    if (errnoCode(error) === 'ENOENT') return undefined
+    throw error
+  }
+}

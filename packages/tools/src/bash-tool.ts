@@ -1,0 +1,84 @@
+/**
+ * `bash`: runs a shell command in the session cwd (see process-group.ts for how it is run and
+ * killed). A non-zero exit is a normal result that shows the code; a timeout or a cancellation
+ * is an error result. Never reports touched paths.
+ */
+import type { ToolDefinition, ToolOutput } from '@dsh/contracts'
+import { z } from 'zod'
+import { runInProcessGroup, type ProcessGroupResult } from './process-group.ts'
+import { errorResult } from './tool-result.ts'
+
+/** Default timeout in milliseconds. */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000
+/** Largest accepted timeout in milliseconds. */
+export const BASH_MAX_TIMEOUT_MS = 600_000
+/** Output budget in characters (first and last halves kept). */
+export const BASH_MAX_OUTPUT_CHARS = 30_000
+/** Time between SIGTERM and SIGKILL when the command is stopped. */
+export const BASH_KILL_GRACE_MS = 2_000
+
+const parameters = z.strictObject({
+  command: z.string().min(1).describe('The command line to run with bash -c.'),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(BASH_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Kill the command after this many milliseconds. Default: ${BASH_DEFAULT_TIMEOUT_MS}; maximum: ${BASH_MAX_TIMEOUT_MS}.`),
+  description: z.string().optional().describe('A few words on what the command does, for the user.'),
+})
+
+/** Arguments of `bash`. */
+export type BashArgs = z.infer<typeof parameters>
+
+function shownOutput(run: ProcessGroupResult): string {
+  return run.output === '' ? '(no output)' : run.output.replace(/\n$/, '')
+}
+
+/** The model-visible result of a finished run. */
+export function bashResult(run: ProcessGroupResult, timeoutMs: number): ToolOutput {
+  const meta = { exitCode: run.exitCode, exitSignal: run.exitSignal, ended: run.ended, droppedChars: run.droppedChars }
+  switch (run.ended) {
+    case 'spawn-error':
+      return errorResult(`Could not start bash: ${run.error ?? 'unknown error'}. Check that the working directory exists.`, meta)
+    case 'timeout':
+      return errorResult(
+        `${shownOutput(run)}\n\n[Timed out after ${timeoutMs} ms; the command and every process it started were killed. ` +
+          `If it needs longer, pass a larger timeout_ms (max ${BASH_MAX_TIMEOUT_MS}), or run it in the background ` +
+          'with output redirected to a file and check the file later.]',
+        meta,
+      )
+    case 'aborted':
+      return errorResult(
+        `${shownOutput(run)}\n\n[Cancelled: the command and every process it started were killed before it finished.]`,
+        meta,
+      )
+    default: {
+      const status = run.exitCode !== null ? `Exit code: ${run.exitCode}` : `Terminated by signal ${run.exitSignal ?? 'unknown'}`
+      return { content: `${shownOutput(run)}\n\n[${status}]`, meta }
+    }
+  }
+}
+
+export const bashTool: ToolDefinition<BashArgs> = {
+  name: 'bash',
+  description:
+    'Runs a command with bash -c in the working directory and returns its combined stdout and stderr, ' +
+    'followed by the exit code. Stdin is closed, so interactive programs fail: use non-interactive flags. ' +
+    `The command and every process it started are killed after timeout_ms (default ${BASH_DEFAULT_TIMEOUT_MS}, ` +
+    `max ${BASH_MAX_TIMEOUT_MS}). Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. ` +
+    'A non-zero exit code is reported as output, not as a failure. Prefer read, glob and grep for files.',
+  parameters,
+  async execute(args, run) {
+    const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS
+    const result = await runInProcessGroup(args.command, {
+      cwd: run.cwd,
+      timeoutMs,
+      signal: run.signal,
+      maxOutputChars: BASH_MAX_OUTPUT_CHARS,
+      killGraceMs: BASH_KILL_GRACE_MS,
+    })
+    return bashResult(result, timeoutMs)
+  },
+}

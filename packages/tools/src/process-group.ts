@@ -1,0 +1,116 @@
+/**
+ * Runs `bash -c` as the leader of a new process group (`detached`) with stdin closed, combining
+ * stdout and stderr in order into a bounded buffer. On timeout or abort the whole group gets
+ * SIGTERM, then SIGKILL after a grace period, so background children die with the command.
+ */
+import { spawn } from 'node:child_process'
+import { StringDecoder } from 'node:string_decoder'
+import { CappedOutput } from './capped-output.ts'
+
+/** Options of {@link runInProcessGroup}. */
+export interface ProcessGroupOptions {
+  /** Working directory. */
+  readonly cwd: string
+  /** Kill the group after this many milliseconds. */
+  readonly timeoutMs: number
+  /** Kill the group when aborted. */
+  readonly signal: AbortSignal
+  /** Output budget in characters (head and tail kept). */
+  readonly maxOutputChars: number
+  /** Time between SIGTERM and SIGKILL. */
+  readonly killGraceMs: number
+}
+
+/** How a command run ended. */
+export interface ProcessGroupResult {
+  /** `exit`: ended by itself; `timeout` / `aborted`: killed by us; `spawn-error`: never started. */
+  readonly ended: 'exit' | 'timeout' | 'aborted' | 'spawn-error'
+  /** Combined output, capped, with a marker where the middle was dropped. */
+  readonly output: string
+  /** Characters dropped from the middle of the output. */
+  readonly droppedChars: number
+  /** Exit code, when the shell exited normally. */
+  readonly exitCode: number | null
+  /** Signal that ended the shell, if any. */
+  readonly exitSignal: NodeJS.Signals | null
+  /** The spawn error message for `spawn-error`. */
+  readonly error?: string
+}
+
+/** After the shell exits, how long to wait for background holders of the pipes before returning. */
+const DRAIN_MS = 200
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch (error) {
+    // ESRCH: the group is already gone, which is the goal. Anything else is unexpected and must
+    // not be hidden, but this runs in timers where a throw would crash the process: report it.
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined
+    if (code !== 'ESRCH') process.emitWarning(`dsh bash: could not signal process group ${pid}: ${String(error)}`)
+  }
+}
+
+/** Runs `command` with `bash -c` and resolves when it ended (never rejects). */
+export function runInProcessGroup(command: string, options: ProcessGroupOptions): Promise<ProcessGroupResult> {
+  const output = new CappedOutput(options.maxOutputChars)
+  if (options.signal.aborted) {
+    return Promise.resolve({ ended: 'aborted', output: '', droppedChars: 0, exitCode: null, exitSignal: null })
+  }
+  return new Promise((resolve) => {
+    // `exec 2>&1` first: both streams share one pipe, so their order is preserved.
+    const child = spawn('bash', ['-c', `exec 2>&1\n${command}`], {
+      cwd: options.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let ended: ProcessGroupResult['ended'] = 'exit'
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+    let settled = false
+    let killTimer: NodeJS.Timeout | undefined
+    let drainTimer: NodeJS.Timeout | undefined
+
+    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const
+    child.stdout.on('data', (chunk: Buffer) => output.append(decoders[0].write(chunk)))
+    child.stderr.on('data', (chunk: Buffer) => output.append(decoders[1].write(chunk)))
+
+    const stop = (reason: 'timeout' | 'aborted') => {
+      if (settled || exit !== undefined || child.pid === undefined) return
+      ended = reason
+      const pid = child.pid
+      killGroup(pid, 'SIGTERM')
+      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs)
+      killTimer.unref()
+    }
+    const timeout = setTimeout(() => stop('timeout'), options.timeoutMs)
+    const onAbort = () => stop('aborted')
+    options.signal.addEventListener('abort', onAbort, { once: true })
+
+    const finish = (error?: Error) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timeout)
+      clearTimeout(drainTimer)
+      options.signal.removeEventListener('abort', onAbort)
+      child.stdout.destroy()
+      child.stderr.destroy()
+      output.append(decoders[0].end() + decoders[1].end())
+      resolve({
+        ended: error === undefined ? ended : 'spawn-error',
+        output: output.text(),
+        droppedChars: output.dropped,
+        exitCode: exit?.code ?? null,
+        exitSignal: exit?.signal ?? null,
+        ...(error === undefined ? {} : { error: error.message }),
+      })
+    }
+
+    child.on('error', (error) => finish(error))
+    child.on('exit', (code, signal) => {
+      exit = { code, signal }
+      // A background process may keep the pipes open; give it a moment, then return anyway.
+      drainTimer = setTimeout(() => finish(), DRAIN_MS)
+    })
+    child.on('close', () => finish())
+  })
+}

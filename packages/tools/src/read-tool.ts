@@ -1,0 +1,96 @@
+/**
+ * `read`: a window of a UTF-8 text file as numbered lines, with paging hints when the output
+ * was limited. Expected failures (missing, directory, binary, too large) are error results.
+ */
+import type { ToolDefinition } from '@dsh/contracts'
+import { z } from 'zod'
+import { readLineWindow, type LineWindow } from './line-window.ts'
+import { errorResult, fsFailure } from './tool-result.ts'
+
+/** Lines returned when `limit` is not given. */
+export const READ_DEFAULT_LIMIT = 2000
+/** Characters kept of a single line. */
+export const READ_MAX_LINE_CHARS = 2000
+/** Output budget in bytes. */
+export const READ_MAX_OUTPUT_BYTES = 256 * 1024
+/** The read stops (too large) when the requested lines lie beyond this many bytes. */
+export const READ_MAX_SCAN_BYTES = 10 * 1024 * 1024
+
+const parameters = z.strictObject({
+  file_path: z.string().min(1).describe('Path of the file to read, absolute or relative to the working directory.'),
+  offset: z.number().int().min(1).optional().describe('Line number to start from (1-based). Default: 1.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Maximum number of lines to return. Default: ${READ_DEFAULT_LIMIT}.`),
+})
+
+/** Arguments of `read`. */
+export type ReadArgs = z.infer<typeof parameters>
+
+function notes(window: LineWindow): string[] {
+  const last = window.first + window.lines.length - 1
+  const out: string[] = []
+  if (window.cutLines > 0) {
+    out.push(`[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut.]`)
+  }
+  if (window.endedBy === 'limit') {
+    out.push(`[Showing lines ${window.first}-${last}; the file continues. Call read with offset=${last + 1} to read more.]`)
+  } else if (window.endedBy === 'budget') {
+    out.push(
+      `[Output stopped at ${READ_MAX_OUTPUT_BYTES / 1024} KiB after line ${last}. Call read with offset=${last + 1} to read more.]`,
+    )
+  }
+  return out
+}
+
+export const readTool: ToolDefinition<ReadArgs> = {
+  name: 'read',
+  description:
+    'Reads a UTF-8 text file and returns its lines numbered from 1, each as "<number><tab><text>". ' +
+    `Returns at most ${READ_DEFAULT_LIMIT} lines per call (page with offset and limit) and at most ` +
+    `${READ_MAX_OUTPUT_BYTES / 1024} KiB; lines longer than ${READ_MAX_LINE_CHARS} characters are cut with a marker. ` +
+    'The number and tab are not part of the file: leave them out of old_string when editing. ' +
+    'Binary and non-UTF-8 files are refused. Relative paths resolve against the working directory.',
+  parameters,
+  async execute(args, run) {
+    const shown = args.file_path
+    const offset = args.offset ?? 1
+    try {
+      const target = await run.fs.resolve(args.file_path, { cwd: run.cwd, signal: run.signal })
+      const window = await readLineWindow(run.fs, target.path, {
+        offset,
+        limit: args.limit ?? READ_DEFAULT_LIMIT,
+        maxLineChars: READ_MAX_LINE_CHARS,
+        maxOutputBytes: READ_MAX_OUTPUT_BYTES,
+        maxScanBytes: READ_MAX_SCAN_BYTES,
+        signal: run.signal,
+      })
+      if (window.binary) {
+        return errorResult(`${shown} looks binary (it contains NUL characters). Inspect it with bash (file, xxd | head).`)
+      }
+      const meta = { path: target.path, firstLine: offset, lines: window.lines.length, endedBy: window.endedBy }
+      const touched = [{ path: target.path, kind: 'read' as const }]
+      if (window.lines.length === 0) {
+        const total = window.totalLines ?? 0
+        if (total === 0) return { content: '[The file is empty.]', touched, meta }
+        return errorResult(
+          `Line ${offset} is past the end of ${shown}, which has ${total} line(s). Use an offset from 1 to ${total}.`,
+        )
+      }
+      return { content: [...window.lines, ...notes(window)].join('\n'), touched, meta }
+    } catch (error) {
+      const failure = fsFailure(error, shown, 'read', run)
+      if (failure.isError === true && failure.meta?.['code'] === 'FS_TOO_LARGE') {
+        return errorResult(
+          `The requested lines of ${shown} lie beyond the first ${READ_MAX_SCAN_BYTES / (1024 * 1024)} MiB, ` +
+            "further than read scans. Use grep to find them, or bash (tail, sed -n 'A,Bp').",
+          failure.meta,
+        )
+      }
+      return failure
+    }
+  },
+}

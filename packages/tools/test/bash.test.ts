@@ -1,0 +1,130 @@
+// bash tool: output and exit codes, process-group kill on timeout and abort, output cap.
+import { readFileSync } from 'node:fs'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { bashTool } from '../src/index.ts'
+import { runInProcessGroup } from '../src/process-group.ts'
+import { call, runContext, seen } from './helpers.ts'
+
+let tree: TempTree
+beforeEach(async () => {
+  tree = await tempTree({ 'f.txt': 'content\n' })
+})
+afterEach(async () => {
+  await tree.dispose()
+})
+
+const bash = (args: unknown, signal?: AbortSignal) =>
+  call(bashTool, args, runContext(signal === undefined ? { cwd: tree.root } : { cwd: tree.root, signal }))
+
+/** True while `pid` exists and is not a zombie waiting for a reaper. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    // ESRCH: no such process, which is exactly what "not alive" means here.
+    return false
+  }
+  const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+  return state !== 'Z'
+}
+
+async function eventuallyGone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50; i += 1) {
+    if (!isAlive(pid)) return true
+    await new Promise((done) => setTimeout(done, 50))
+  }
+  return false
+}
+
+const backgroundPid = (content: string) => Number(/bg:(\d+)/.exec(content)?.[1])
+
+describe('results', () => {
+  it('combines stdout and stderr in order and shows the exit code', async () => {
+    expect(seen(await bash({ command: 'echo one; echo two >&2; echo three' }))).toEqual({
+      isError: false,
+      content: 'one\ntwo\nthree\n\n[Exit code: 0]',
+    })
+  })
+
+  it('reports a non-zero exit as a normal result', async () => {
+    expect(seen(await bash({ command: 'cat f.txt; exit 3' }))).toEqual({
+      isError: false,
+      content: 'content\n\n[Exit code: 3]',
+    })
+  })
+
+  it('runs in the cwd with stdin closed', async () => {
+    expect(seen(await bash({ command: 'pwd; cat; echo done' })).content).toBe(`${tree.root}\ndone\n\n[Exit code: 0]`)
+    expect(seen(await bash({ command: 'true' })).content).toBe('(no output)\n\n[Exit code: 0]')
+  })
+
+  it('shows syntax errors in the output', async () => {
+    const output = seen(await bash({ command: 'if then' }))
+    expect(output.isError).toBe(false)
+    expect(output.content).toMatch(/syntax error[\s\S]*\[Exit code: 2\]$/)
+  })
+
+  it('caps long output keeping head and tail', async () => {
+    const output = seen(await bash({ command: 'seq 1 100000' }))
+    expect(output.content.length).toBeLessThan(30_200)
+    expect(output.content.startsWith('1\n2\n3\n')).toBe(true)
+    expect(output.content).toMatch(/\n\n\[\.\.\. \d+ characters of output omitted \.\.\.\]\n\n/)
+    expect(output.content.endsWith('99999\n100000\n\n[Exit code: 0]')).toBe(true)
+  })
+})
+
+describe('stopping the process group', () => {
+  it('kills the whole group on timeout', async () => {
+    const output = seen(await bash({ command: 'sleep 30 & echo "bg:$!"; sleep 30; wait', timeout_ms: 300 }))
+    expect(output.isError).toBe(true)
+    const pid = backgroundPid(output.content)
+    expect(output.content).toBe(
+      `bg:${pid}\n\n[Timed out after 300 ms; the command and every process it started were killed. ` +
+        'If it needs longer, pass a larger timeout_ms (max 600000), or run it in the background with output ' +
+        'redirected to a file and check the file later.]',
+    )
+    expect(await eventuallyGone(pid)).toBe(true)
+  })
+
+  it('kills the whole group on abort', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 300)
+    const output = seen(await bash({ command: 'sleep 30 & echo "bg:$!"; sleep 30; wait' }, controller.signal))
+    const pid = backgroundPid(output.content)
+    expect(output).toEqual({
+      isError: true,
+      content: `bg:${pid}\n\n[Cancelled: the command and every process it started were killed before it finished.]`,
+    })
+    expect(await eventuallyGone(pid)).toBe(true)
+  })
+
+  it('does not start when already aborted', async () => {
+    expect(seen(await bash({ command: 'echo never' }, AbortSignal.abort()))).toEqual({
+      isError: true,
+      content: '(no output)\n\n[Cancelled: the command and every process it started were killed before it finished.]',
+    })
+  })
+
+  it('follows SIGTERM with SIGKILL for a group that ignores it', async () => {
+    const started = performance.now()
+    const result = await runInProcessGroup("trap '' TERM; sleep 30 & echo \"bg:$!\"; sleep 30", {
+      cwd: tree.root,
+      timeoutMs: 200,
+      signal: new AbortController().signal,
+      maxOutputChars: 1000,
+      killGraceMs: 300,
+    })
+    expect(result.ended).toBe('timeout')
+    expect(await eventuallyGone(backgroundPid(result.output))).toBe(true)
+    expect(performance.now() - started).toBeLessThan(5000)
+  })
+
+  it('returns soon after the shell exits even if a background process keeps the pipe open', async () => {
+    const started = performance.now()
+    const output = seen(await bash({ command: 'sleep 5 & echo "bg:$!"' }))
+    expect(output.content).toMatch(/^bg:\d+\n\n\[Exit code: 0\]$/)
+    expect(performance.now() - started).toBeLessThan(2000)
+    process.kill(backgroundPid(output.content), 'SIGKILL')
+  })
+})

@@ -1,0 +1,128 @@
+// read tool: numbered output, paging, cut lines, budgets and error results (golden texts).
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readTool } from '../src/index.ts'
+import { call, runContext, seen } from './helpers.ts'
+
+let tree: TempTree
+beforeEach(async () => {
+  tree = await tempTree({ 'src/a.ts': 'const a = 1\n\tindented\nlast', 'empty.txt': '', 'dir/': null })
+})
+afterEach(async () => {
+  await tree.dispose()
+})
+
+const read = (args: unknown) => call(readTool, args, runContext({ cwd: tree.root }))
+const numbered = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${String(from + i).padStart(6)}\tline ${from + i}`).join('\n')
+
+describe('success', () => {
+  it('numbers lines and reports the canonical path as touched', async () => {
+    const output = await read({ file_path: 'src/a.ts' })
+    expect(seen(output)).toEqual({
+      isError: false,
+      content: '     1\tconst a = 1\n     2\t\tindented\n     3\tlast',
+    })
+    expect(output.isError !== true && output.touched).toEqual([{ path: tree.path('src/a.ts'), kind: 'read' }])
+  })
+
+  it('pages with offset and limit and says how to continue', async () => {
+    await tree.write({ 'many.txt': Array.from({ length: 30 }, (_, i) => `line ${i + 1}\n`).join('') })
+    expect(seen(await read({ file_path: 'many.txt', offset: 11, limit: 5 })).content).toBe(
+      `${numbered(11, 15)}\n[Showing lines 11-15; the file continues. Call read with offset=16 to read more.]`,
+    )
+    expect(seen(await read({ file_path: 'many.txt', offset: 26 })).content).toBe(numbered(26, 30))
+  })
+
+  it('returns 2000 lines by default', async () => {
+    await tree.write({ 'long.txt': Array.from({ length: 2500 }, (_, i) => `line ${i + 1}\n`).join('') })
+    const content = seen(await read({ file_path: 'long.txt' })).content
+    expect(content.split('\n')).toHaveLength(2001)
+    expect(content.endsWith('[Showing lines 1-2000; the file continues. Call read with offset=2001 to read more.]')).toBe(true)
+  })
+
+  it('cuts long lines with a marker', async () => {
+    await tree.write({ 'wide.txt': `${'x'.repeat(2005)}\nshort\n` })
+    expect(seen(await read({ file_path: 'wide.txt' })).content).toBe(
+      `     1\t${'x'.repeat(2000)}… [line cut: 5 more characters]\n     2\tshort\n` +
+        '[1 line(s) longer than 2000 characters were cut.]',
+    )
+  })
+
+  it('stops at the 256 KiB output budget and says where to continue', async () => {
+    await tree.write({ 'wide.txt': `${'y'.repeat(1900)}\n`.repeat(200) })
+    const content = seen(await read({ file_path: 'wide.txt' })).content
+    expect(content.length).toBeLessThan(270 * 1024)
+    expect(content).toMatch(/\n\[Output stopped at 256 KiB after line 137\. Call read with offset=138 to read more\.\]$/)
+  })
+
+  it('reads the start of a file larger than the scan limit', async () => {
+    writeFileSync(tree.path('huge.log'), `line 1\n${'line\n'.repeat(3 * 1024 * 1024)}`)
+    const content = seen(await read({ file_path: 'huge.log', limit: 1 })).content
+    expect(content).toBe('     1\tline 1\n[Showing lines 1-1; the file continues. Call read with offset=2 to read more.]')
+  })
+
+  it('says when a file is empty', async () => {
+    expect(seen(await read({ file_path: 'empty.txt' }))).toEqual({ isError: false, content: '[The file is empty.]' })
+  })
+})
+
+describe('error results', () => {
+  it('missing file', async () => {
+    expect(seen(await read({ file_path: 'src/nope.ts' }))).toEqual({
+      isError: true,
+      content: `Not found: src/nope.ts. Relative paths resolve against ${tree.root}; use glob to find the right path.`,
+    })
+  })
+
+  it('directory, FIFO and offset past the end', async () => {
+    execFileSync('mkfifo', [tree.path('pipe')])
+    expect(seen(await read({ file_path: 'dir' }))).toEqual({
+      isError: true,
+      content: 'dir is not a regular file (it is a directory or a dangling link). Use glob to list files in a directory.',
+    })
+    expect(seen(await read({ file_path: 'pipe' }))).toEqual({
+      isError: true,
+      content: 'pipe is a FIFO, socket or device, not a regular file; it was not opened.',
+    })
+    expect(seen(await read({ file_path: 'src/a.ts', offset: 9 }))).toEqual({
+      isError: true,
+      content: 'Line 9 is past the end of src/a.ts, which has 3 line(s). Use an offset from 1 to 3.',
+    })
+  })
+
+  it('UTF-16 and binary files', async () => {
+    await tree.write({
+      'utf16.txt': new Uint8Array([0xff, 0xfe, ...Buffer.from('hi', 'utf16le')]),
+      'nul.bin': new Uint8Array([0x61, 0x00, 0x62]),
+    })
+    expect(seen(await read({ file_path: 'utf16.txt' }))).toEqual({
+      isError: true,
+      content:
+        'utf16.txt is not UTF-8 text (binary, or another encoding such as UTF-16). Inspect it with bash (file, xxd | head, iconv).',
+    })
+    expect(seen(await read({ file_path: 'nul.bin' }))).toEqual({
+      isError: true,
+      content: 'nul.bin looks binary (it contains NUL characters). Inspect it with bash (file, xxd | head).',
+    })
+  })
+
+  it('lines beyond the scan limit', async () => {
+    await tree.write({ 'big.txt': `${'z'.repeat(1023)}\n`.repeat(11 * 1024) })
+    expect(seen(await read({ file_path: 'big.txt', offset: 11_000 }))).toEqual({
+      isError: true,
+      content:
+        "The requested lines of big.txt lie beyond the first 10 MiB, further than read scans. Use grep to find them, or bash (tail, sed -n 'A,Bp').",
+    })
+  })
+
+  it('cancellation', async () => {
+    const run = runContext({ cwd: tree.root, signal: AbortSignal.abort() })
+    expect(seen(await call(readTool, { file_path: 'src/a.ts' }, run))).toEqual({
+      isError: true,
+      content: 'Cancelled: the read of src/a.ts was aborted.',
+    })
+  })
+})

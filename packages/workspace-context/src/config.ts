@@ -1,0 +1,109 @@
+/**
+ * Configuration: the zod schema validated at mount, and `resolveConfig()`, the one place that
+ * turns raw options into the resolved settings every other module reads (absolute home, display
+ * form of the user-global path, filtered candidate lists, the enabled switch, the identity).
+ */
+import { z } from 'zod'
+import { dshHomeDisplay, resolveDshHome } from '@dsh/runtime'
+import { filterCandidateNames } from './candidate-names.ts'
+
+/** Mount options of the plugin (validated by the plugin host). */
+export const Config = z.object({
+  /** `$DSH_HOME`; `~`, `~/…` and `~\…` expand against the OS home. Default: `$DSH_HOME`, then `~/.dsh`. */
+  dshHome: z.string().optional(),
+  /** Names whose presence (file or directory) marks the project root. */
+  projectRootMarkers: z.array(z.string()).default(['.git']),
+  /** UTF-8 byte cap of one rendered message; non-positive or non-finite disables the plugin. */
+  maxBytes: z.custom<number>((value) => typeof value === 'number', { message: 'maxBytes is required and must be a number' }),
+  /** Per-file cap; larger files are unavailable (never truncated by the reader). */
+  maxSourceBytes: z.number().int().positive().default(1_048_576),
+  /** Per-directory candidates in precedence order. */
+  instructionFileCandidates: z.array(z.string()).default(['AGENTS.md', 'CLAUDE.md']),
+  /** Additive same-directory overlays, loaded after the base file. `[]` disables overlays. */
+  localInstructionFileCandidates: z.array(z.string()).default(['AGENTS.local.md', 'CLAUDE.local.md']),
+  /** `first`: the first existing candidate wins; `all`: every distinct candidate loads. */
+  candidatePolicy: z.enum(['first', 'all']).default('first'),
+  /** Follow a final-component symlink (false: a linked candidate is refused). */
+  followSymlinks: z.boolean().default(true),
+  /** `trusted-roots`: a followed link must stay inside the trusted roots. */
+  instructionReadPolicy: z.enum(['trusted-roots', 'follow-anywhere']).default('trusted-roots'),
+  /** Skip candidate probes in directories whose own version is unchanged. Disable on coarse-mtime filesystems. */
+  directoryVersions: z.boolean().default(true),
+  /** A cached version is trusted only when observed this long after it first appeared (racy timestamps). */
+  versionSettleMs: z.number().nonnegative().default(100),
+})
+
+/** Raw options as a composition passes them. */
+export type ConfigInput = z.input<typeof Config>
+
+/** Settings after defaults, filtering and home resolution. */
+export interface ResolvedConfig {
+  /** False when `maxBytes` is non-positive or non-finite: nothing is probed, read or injected. */
+  readonly enabled: boolean
+  /** Absolute `$DSH_HOME`. */
+  readonly dshHome: string
+  /** Model-visible path of the user-global file. */
+  readonly userGlobalDisplay: string
+  readonly projectRootMarkers: readonly string[]
+  readonly maxBytes: number
+  readonly maxSourceBytes: number
+  readonly instructionFileCandidates: readonly string[]
+  readonly localInstructionFileCandidates: readonly string[]
+  readonly candidatePolicy: 'first' | 'all'
+  readonly followSymlinks: boolean
+  readonly instructionReadPolicy: 'trusted-roots' | 'follow-anywhere'
+  readonly directoryVersions: boolean
+  readonly versionSettleMs: number
+}
+
+/** Where the home comes from when not configured. */
+export interface ResolveEnvironment {
+  /** Environment (reads `DSH_HOME`). */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** OS home override (tests). */
+  readonly home?: string
+}
+
+/** Validates raw options and resolves them. Throws a zod error for invalid input. */
+export function resolveConfig(input: ConfigInput, environment: ResolveEnvironment = {}): ResolvedConfig {
+  const parsed = Config.parse(input)
+  const env = environment.env ?? process.env
+  const configured = parsed.dshHome?.replace(/^~\\/u, '~/')
+  const homeOptions = environment.home === undefined ? {} : { home: environment.home }
+  const dshHome = resolveDshHome({ configured, env, ...homeOptions })
+  const display = dshHomeDisplay(dshHome, environment.home)
+  return {
+    enabled: parsed.maxBytes > 0 && Number.isFinite(parsed.maxBytes),
+    dshHome,
+    userGlobalDisplay: `${display}/AGENTS.md`,
+    projectRootMarkers: parsed.projectRootMarkers.filter((marker) => marker.trim() !== ''),
+    maxBytes: parsed.maxBytes,
+    maxSourceBytes: parsed.maxSourceBytes,
+    instructionFileCandidates: filterCandidateNames(parsed.instructionFileCandidates),
+    localInstructionFileCandidates: filterCandidateNames(parsed.localInstructionFileCandidates),
+    candidatePolicy: parsed.candidatePolicy,
+    followSymlinks: parsed.followSymlinks,
+    instructionReadPolicy: parsed.instructionReadPolicy,
+    directoryVersions: parsed.directoryVersions,
+    versionSettleMs: parsed.versionSettleMs,
+  }
+}
+
+/**
+ * Baseline identity: normalised discovery, precedence, root and budget semantics. A visible
+ * baseline whose identity differs is superseded. The home is deliberately not part of it: a
+ * changed home shows up as an ordinary change of the user-global scope.
+ */
+export function baselineIdentity(config: ResolvedConfig, projectRootFromCwd: string): string {
+  return JSON.stringify({
+    projectRoot: projectRootFromCwd,
+    projectRootMarkers: config.projectRootMarkers,
+    maxBytes: config.maxBytes,
+    maxSourceBytes: config.maxSourceBytes,
+    instructionFileCandidates: config.instructionFileCandidates,
+    localInstructionFileCandidates: config.localInstructionFileCandidates,
+    candidatePolicy: config.candidatePolicy,
+    followSymlinks: config.followSymlinks,
+    instructionReadPolicy: config.instructionReadPolicy,
+  })
+}

@@ -1,0 +1,52 @@
+/**
+ * Which directories a pass examines: the chain from the project root down to the cwd, the
+ * directories strictly below the cwd down to a touched file, and directories of scopes already
+ * loaded. Every directory carries its absolute path and its root-relative key (`/`-separated,
+ * `.` for the root) used in scope keys and model-visible paths.
+ */
+import { dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { isInsideRoot } from './trusted-roots.ts'
+
+/** One directory to examine. */
+export interface DirRef {
+  /** Absolute path. */
+  readonly abs: string
+  /** Root-relative key (`.` for the root). */
+  readonly rel: string
+}
+
+/** Root-relative key of `abs` (which must lie inside `root`). */
+export function relKey(root: string, abs: string): string {
+  const rel = relative(root, abs)
+  return rel === '' ? '.' : rel.split(sep).join('/')
+}
+
+/** Absolute directory of a root-relative key. */
+export const absOf = (root: string, rel: string): string => (rel === '.' ? root : join(root, ...rel.split('/')))
+
+/** Model-visible path of `name` in directory `rel`. */
+export const displayPath = (rel: string, name: string): string => (rel === '.' ? name : `${rel}/${name}`)
+
+/** Directories from `root` down to `cwd`, inclusive, broad to specific. Just `[cwd]` when cwd is outside root. */
+export function chainDirs(root: string, cwd: string): DirRef[] {
+  if (!isInsideRoot(root, cwd)) return [{ abs: cwd, rel: '.' }]
+  const dirs: DirRef[] = []
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    dirs.unshift({ abs: dir, rel: relKey(root, dir) })
+    if (dir === root || dirname(dir) === dir) break
+  }
+  return dirs
+}
+
+/**
+ * Directories strictly below `cwd` down to the parent of `file`, shallow first. Empty for a file
+ * directly in the cwd or outside it. Relative paths resolve against the cwd.
+ */
+export function descendantDirs(root: string, cwd: string, file: string): DirRef[] {
+  const absolute = isAbsolute(file) ? file : join(cwd, file)
+  const parent = dirname(absolute)
+  if (parent === cwd || !isInsideRoot(cwd, parent) || !isInsideRoot(root, parent)) return []
+  const dirs: DirRef[] = []
+  for (let dir = parent; dir !== cwd && dirname(dir) !== dir; dir = dirname(dir)) dirs.unshift({ abs: dir, rel: relKey(root, dir) })
+  return dirs
+}

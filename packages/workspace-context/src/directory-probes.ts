@@ -1,0 +1,76 @@
+/**
+ * Candidate probes of one directory, accelerated by directory versions: when the directory's own
+ * version is unchanged (and the cached fact has settled), the earlier results stand and only the
+ * present candidates are re-stat'ed (an in-place edit does not change the directory), plus any
+ * dangling link or unavailable entry (a link target can appear elsewhere without touching this
+ * directory). Anything surprising falls back to a full probe.
+ */
+import { join } from 'node:path'
+import type { FileSystemPort, FsVersion } from '@dsh/contracts'
+import { rethrowIfAborted } from './abort.ts'
+import { probeCandidate, type LinkPolicy } from './probe.ts'
+import type { CandidateProbe } from './types.ts'
+import type { VersionMemo } from './version-memo.ts'
+
+/** Inputs of a directory probe. */
+export interface DirectoryProbeInput {
+  readonly fs: FileSystemPort
+  readonly abs: string
+  readonly version: FsVersion
+  /** Candidate lists, each in precedence order. */
+  readonly lists: readonly (readonly string[])[]
+  /** Stop each list at its first non-absent candidate. */
+  readonly firstOnly: boolean
+  readonly link: LinkPolicy
+  readonly memo: VersionMemo | undefined
+  readonly now: () => number
+  readonly signal?: AbortSignal | undefined
+}
+
+async function fullProbe(input: DirectoryProbeInput): Promise<CandidateProbe[]> {
+  const probes: CandidateProbe[] = []
+  for (const list of input.lists) {
+    for (const name of list) {
+      const probe = await probeCandidate(input.fs, join(input.abs, name), name, input.link, input.signal)
+      probes.push(probe)
+      if (input.firstOnly && probe.state !== 'absent') break
+    }
+  }
+  return probes
+}
+
+const volatile = (probe: CandidateProbe): boolean => probe.state === 'unavailable' || (probe.state === 'absent' && probe.note === 'dangling-link')
+
+/** Re-checks a settled fact; `undefined` when it no longer holds. */
+async function recheck(input: DirectoryProbeInput, cached: readonly CandidateProbe[]): Promise<CandidateProbe[] | undefined> {
+  const probes: CandidateProbe[] = []
+  for (const probe of cached) {
+    if (volatile(probe)) {
+      const fresh = await probeCandidate(input.fs, probe.path, probe.name, input.link, input.signal)
+      if (fresh.state !== probe.state) return undefined
+      probes.push(fresh)
+    } else if (probe.state === 'present') {
+      try {
+        const info = await input.fs.stat(probe.path, input.signal)
+        if (info?.type !== 'file') return undefined
+        probes.push({ ...probe, info })
+      } catch (error) {
+        // The file may still be there; a full probe decides (and reports it unavailable).
+        rethrowIfAborted(error, input.signal)
+        return undefined
+      }
+    } else {
+      probes.push(probe)
+    }
+  }
+  return probes
+}
+
+/** Probes the candidates of a directory whose own version is `input.version`. */
+export async function probeDirectory(input: DirectoryProbeInput): Promise<CandidateProbe[]> {
+  const fact = input.memo?.directory(input.abs, input.version)
+  const reused = fact === undefined ? undefined : await recheck(input, fact.probes)
+  const probes = reused ?? (await fullProbe(input))
+  input.memo?.recordDirectory(input.abs, input.version, probes, input.now())
+  return probes
+}

@@ -1,0 +1,127 @@
+/**
+ * The engine behind the plugin's hooks: per-instance and per-session state, the pending window,
+ * and the three entry points (`preStep`, `touch`, `settle`/`observe`). Hook wiring lives in
+ * `plugin.ts`; this module holds no plugin-host specifics.
+ */
+import type { AgentHandle, FileSystemPort, PreStepDecision, PreStepPayload, SessionEvent, SessionView, ToolExecution, ToolFinalOutcome, UserMessage } from '@dsh/contracts'
+import type { ResolvedConfig } from './config.ts'
+import { deliverInBatch, queueForLater } from './delivery.ts'
+import { createInstance, type InstanceState } from './instance.ts'
+import { runPass, type PassMode } from './pass.ts'
+import { PendingWindow } from './pending-window.ts'
+import { SessionLock } from './session-lock.ts'
+import { VersionMemo } from './version-memo.ts'
+import { deriveVisibleState, hasLoggedBaseline, isInstructionMessage } from './visible-state.ts'
+
+/** Host services the engine uses. */
+export interface EngineHost {
+  readonly config: ResolvedConfig
+  readonly plugin: string
+  /** The filesystem provider, read lazily (absent: the plugin is a no-op). */
+  readonly fs: () => FileSystemPort | undefined
+  readonly now: () => number
+  /** Extra canonical roots a followed link may end in (additional workspace roots). */
+  readonly extraTrustedRoots: () => readonly string[]
+}
+
+/** State and behaviour of one mounted plugin. */
+export class Engine {
+  readonly #host: EngineHost
+  readonly #instances = new WeakMap<AgentHandle, InstanceState>()
+  readonly #memos = new WeakMap<SessionView, VersionMemo>()
+  readonly #lock = new SessionLock()
+  readonly pending = new PendingWindow()
+
+  constructor(host: EngineHost) {
+    this.#host = host
+  }
+
+  #memo(session: SessionView): VersionMemo {
+    let memo = this.#memos.get(session)
+    if (memo === undefined) {
+      memo = new VersionMemo(this.#host.config.versionSettleMs)
+      this.#memos.set(session, memo)
+    }
+    return memo
+  }
+
+  async #instance(fs: FileSystemPort, agent: AgentHandle, signal: AbortSignal | undefined): Promise<InstanceState> {
+    let instance = this.#instances.get(agent)
+    if (instance === undefined) {
+      instance = await createInstance(fs, this.#host.config, agent.cwd, this.#host.extraTrustedRoots(), signal)
+      this.#instances.set(agent, instance)
+    }
+    return instance
+  }
+
+  async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined): Promise<UserMessage[]> {
+    const instance = await this.#instance(fs, agent, signal)
+    return runPass(
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, overlays, signal },
+      mode,
+      touched,
+    )
+  }
+
+  /** Post-processes a pre-step decision: delivers the baseline or a restoration, or queues it. */
+  async preStep(payload: PreStepPayload, decision: PreStepDecision): Promise<PreStepDecision> {
+    const fs = this.#host.fs()
+    if (!this.#host.config.enabled || fs === undefined) return decision
+    const { agent, signal } = payload
+    return this.#lock.run(agent.session.header.id, async () => {
+      const entering = decision.kind === 'enter' && !(payload.step === 1 && decision.messages.length === 0)
+      const instance = this.#instances.get(agent)
+      const pendingOverlays = this.pending.overlays(agent.session.header.id)
+      if (instance === undefined || !instance.initialised) {
+        const entered = decision.kind === 'enter' && entering ? decision.messages.filter((m) => isInstructionMessage(m, this.#host.plugin)) : []
+        const messages = await this.#pass(fs, agent, 'initial', [...pendingOverlays, ...entered], [], signal)
+        signal.throwIfAborted()
+        const fresh = this.#instances.get(agent)
+        if (fresh !== undefined) fresh.checkedGeneration = agent.session.replaceGeneration
+        if (!entering || decision.kind !== 'enter') {
+          await queueForLater(agent, messages, this.#host.plugin)
+          return decision
+        }
+        if (fresh !== undefined) fresh.initialised = true
+        return deliverInBatch(decision, payload.messages, messages)
+      }
+      if (!entering || decision.kind !== 'enter' || instance.checkedGeneration === agent.session.replaceGeneration) return decision
+      instance.checkedGeneration = agent.session.replaceGeneration
+      const state = deriveVisibleState(agent.session, this.#host.plugin, [...pendingOverlays, ...decision.messages])
+      if (state.baseline !== undefined || !hasLoggedBaseline(agent.session, this.#host.plugin)) return decision
+      const messages = await this.#pass(fs, agent, 'restore', [...pendingOverlays, ...decision.messages], [], signal)
+      signal.throwIfAborted()
+      return deliverInBatch(decision, payload.messages, messages)
+    })
+  }
+
+  /**
+   * Reconciles after a successful touch by execution `token`; returns the change batch to attach,
+   * if any, already staged as provisional (inside the lock, so the next pass sees it).
+   */
+  async touch(agent: AgentHandle, token: symbol, paths: readonly string[], signal: AbortSignal): Promise<UserMessage | undefined> {
+    const fs = this.#host.fs()
+    if (!this.#host.config.enabled || fs === undefined || paths.length === 0) return undefined
+    const sessionId = agent.session.header.id
+    return this.#lock.run(sessionId, async () => {
+      const [message] = await this.#pass(fs, agent, 'touch', this.pending.overlays(sessionId), paths, signal)
+      if (message !== undefined) this.pending.stage(sessionId, token, message)
+      return message
+    })
+  }
+
+  /** Applies a final tool outcome to the pending window. */
+  settle(execution: ToolExecution, outcome: ToolFinalOutcome): void {
+    this.pending.settle(execution, outcome, execution.agent?.session)
+  }
+
+  /** Follows committed session events. */
+  observe(session: SessionView, event: SessionEvent): void {
+    this.pending.observe(session, event)
+  }
+
+  /** Drops in-memory state (plugin disposal). */
+  dispose(): void {
+    this.pending.clear()
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Per loop-instance facts: the project root (resolved once per instance, decision D5.1 "part of
+ * the baseline identity"), the canonical home, the trusted roots for the link policy, the
+ * baseline identity, and which baseline files the budget left out.
+ */
+import { relative, sep } from 'node:path'
+import type { FileSystemPort } from '@dsh/contracts'
+import { rethrowIfAborted } from './abort.ts'
+import { baselineIdentity, type ResolvedConfig } from './config.ts'
+import { findProjectRoot, type ProjectRoot } from './project-root.ts'
+
+/** State of one agent loop instance. */
+export interface InstanceState {
+  readonly cwd: string
+  readonly project: ProjectRoot
+  readonly dshHome: string
+  readonly trustedRoots: readonly string[]
+  readonly identity: string
+  /** Baseline scopes the budget left out, with the digest that was left out. */
+  readonly omitted: Map<string, string>
+  /** The first entering pre-step has run. */
+  initialised: boolean
+  /** Surface replace generation last checked for a shadowed baseline. */
+  checkedGeneration: number
+}
+
+/** Canonical form of `path` through the port; the input itself when it cannot be resolved. */
+export async function canonical(fs: FileSystemPort, path: string, signal?: AbortSignal): Promise<string> {
+  try {
+    return (await fs.resolve(path, { cwd: path, ...(signal === undefined ? {} : { signal }) })).path
+  } catch (error) {
+    // Resolution only canonicalises (links in parents); the plain absolute path is still usable.
+    rethrowIfAborted(error, signal)
+    return path
+  }
+}
+
+/** Resolves the facts of a new loop instance. */
+export async function createInstance(fs: FileSystemPort, config: ResolvedConfig, cwd: string, extraTrustedRoots: readonly string[], signal?: AbortSignal): Promise<InstanceState> {
+  const realCwd = await canonical(fs, cwd, signal)
+  const project = await findProjectRoot(fs, realCwd, config.projectRootMarkers, signal)
+  const dshHome = await canonical(fs, config.dshHome, signal)
+  const fromCwd = relative(realCwd, project.root).split(sep).join('/')
+  return {
+    cwd: realCwd,
+    project,
+    dshHome,
+    trustedRoots: [project.root, dshHome, ...extraTrustedRoots],
+    identity: baselineIdentity(config, fromCwd),
+    omitted: new Map(),
+    initialised: false,
+    checkedGeneration: -1,
+  }
+}

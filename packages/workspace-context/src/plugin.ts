@@ -1,0 +1,90 @@
+/**
+ * The cordis plugin: validates its config, then wires `agent/pre-step` (baseline delivery and
+ * restoration), `tools/post-execute` (discovery after successful touches), `tools/result` and
+ * `session/event` (the pending window). The filesystem is read lazily with `ctx.get('fs')`, so a
+ * composition without one boots and the plugin stays a no-op. Every listener is an effect of the
+ * plugin's fiber and disappears when it is disposed.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { FileSystemPort, PostExecuteDecision, ToolExecution, ToolOutput } from '@dsh/contracts'
+import { Config, resolveConfig, type ConfigInput, type ResolveEnvironment } from './config.ts'
+import { Engine } from './engine.ts'
+import { errorMessage } from './guards.ts'
+import { PLUGIN_NAME } from './message.ts'
+
+/** Options only programmatic compositions and tests pass (not part of the validated config). */
+export interface WorkspaceContextHooks {
+  /** Environment and OS home used to resolve `dshHome`. */
+  readonly environment?: ResolveEnvironment
+  /** Clock for the version memo (tests). */
+  readonly now?: () => number
+  /** Extra trusted roots for the link policy (additional workspace roots). */
+  readonly extraTrustedRoots?: () => readonly string[]
+}
+
+function touchedPaths(output: ToolOutput): string[] {
+  if (output.isError === true) return []
+  return (output.touched ?? []).map((touch) => touch.path).filter((path) => typeof path === 'string' && path.trim() !== '')
+}
+
+function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): void {
+  const config = resolveConfig(input, hooks.environment)
+  const logger = ctx.logger('workspace-context')
+  const engine = new Engine({
+    config,
+    plugin: PLUGIN_NAME,
+    fs: (): FileSystemPort | undefined => ctx.get('fs'),
+    now: hooks.now ?? Date.now,
+    extraTrustedRoots: hooks.extraTrustedRoots ?? (() => []),
+  })
+
+  ctx.on('agent/pre-step', async (payload, next) => {
+    const decision = await next()
+    try {
+      return await engine.preStep(payload, decision)
+    } catch (error) {
+      // Cancellation must reach the loop; any other failure only costs this step its
+      // instructions (the next pre-step retries) and must never block the agent.
+      if (payload.signal.aborted) throw payload.signal.reason ?? error
+      logger.warn('workspace instructions could not be prepared: %s', errorMessage(error))
+      return decision
+    }
+  })
+
+  ctx.on('tools/post-execute', async (execution: ToolExecution, output: ToolOutput, next) => {
+    const decision: PostExecuteDecision = await next()
+    const paths = touchedPaths(output)
+    if (decision.kind !== 'accept' || paths.length === 0 || execution.agent === undefined || execution.signal.aborted) return decision
+    try {
+      const message = await engine.touch(execution.agent, execution.token, paths, execution.signal)
+      if (message === undefined) return decision
+      return { ...decision, additionalContexts: [...(decision.additionalContexts ?? []), message] }
+    } catch (error) {
+      // A cancelled or failed refresh leaves the tool result untouched; the next touch retries.
+      if (!execution.signal.aborted) logger.warn('workspace instruction refresh failed: %s', errorMessage(error))
+      return decision
+    }
+  })
+
+  ctx.on('tools/result', (execution, outcome) => {
+    engine.settle(execution, outcome)
+  })
+
+  ctx.on('session/event', (session, event) => {
+    engine.observe(session, event)
+  })
+
+  ctx.effect(() => () => engine.dispose(), 'workspace-context.state')
+}
+
+/** A plugin instance with programmatic hooks (tests, multi-root compositions). */
+export function createWorkspaceContextPlugin(hooks: WorkspaceContextHooks = {}) {
+  return {
+    name: 'workspace-context',
+    Config,
+    apply: (ctx: Context, config: ConfigInput) => apply(ctx, config, hooks),
+  }
+}
+
+/** The workspace-context plugin (cordis namespace form: `name`, `Config`, `apply`). */
+export const workspaceContextPlugin = createWorkspaceContextPlugin()

@@ -1,0 +1,74 @@
+/**
+ * Reconciliation: compares what a pass observed with the effective state and lists the
+ * transitions to render, in observation order (broad to specific).
+ *
+ * - present, not loaded (or tombstoned)      → `set`
+ * - present, loaded with another path/digest → `replace` (naming the previous path on a switch)
+ * - present, loaded identically              → nothing (duplicate suppression)
+ * - absent, loaded                           → `remove`
+ * - unavailable                              → nothing: a failed probe or read is never a removal
+ *
+ * A baseline file left out by the budget stays out while its digest is unchanged (and is removed
+ * if it is still visible). A loaded scope whose directory was examined but which the current
+ * slot scheme no longer produces (for example after a policy change) is removed.
+ */
+import { decodeScope, specificity, type ScopeRef } from './scope-key.ts'
+import type { ChangeItem, ScopeObservation } from './types.ts'
+import { isLoaded, type EffectiveEntry } from './visible-state.ts'
+
+/** Inputs of one reconciliation. */
+export interface ReconcileInput {
+  readonly observations: readonly ScopeObservation[]
+  readonly state: ReadonlyMap<string, EffectiveEntry>
+  /** Baseline scopes left out by the budget, with the digest that was left out. */
+  readonly omitted: ReadonlyMap<string, string>
+  /** Root-relative keys of the project directories examined in this pass. */
+  readonly examinedDirs: ReadonlySet<string>
+  /** Whether the user-global scope was examined. */
+  readonly examinedUserGlobal: boolean
+}
+
+/** Transitions to render, plus omitted-baseline entries that no longer describe the file. */
+export interface ReconcileResult {
+  readonly items: readonly ChangeItem[]
+  readonly staleOmissions: readonly string[]
+}
+
+const removal = (scope: ScopeRef, entry: EffectiveEntry): ChangeItem => ({ action: 'remove', scope, path: entry.path })
+
+/** Computes the transitions that bring the model's view in line with the observations. */
+export function reconcile(input: ReconcileInput): ReconcileResult {
+  const items: ChangeItem[] = []
+  const staleOmissions: string[] = []
+  const observed = new Set<string>()
+  for (const observation of input.observations) {
+    const { scope } = observation
+    observed.add(scope.key)
+    const entry = input.state.get(scope.key)
+    if (observation.state === 'unavailable') continue
+    if (observation.state === 'absent') {
+      if (isLoaded(entry)) items.push(removal(scope, entry))
+      continue
+    }
+    const omittedDigest = input.omitted.get(scope.key)
+    if (omittedDigest !== undefined) {
+      if (omittedDigest === observation.digest) {
+        if (isLoaded(entry)) items.push(removal(scope, entry))
+        continue
+      }
+      staleOmissions.push(scope.key)
+    }
+    if (isLoaded(entry) && entry.path === observation.path && entry.digest === observation.digest) continue
+    if (observation.content === undefined) continue
+    const base = { scope, path: observation.path, content: observation.content, digest: observation.digest }
+    items.push(isLoaded(entry) ? { action: 'replace', ...base, ...(entry.path === observation.path ? {} : { previousPath: entry.path }) } : { action: 'set', ...base })
+  }
+  for (const [key, entry] of input.state) {
+    if (observed.has(key) || !isLoaded(entry)) continue
+    const scope = decodeScope(key)
+    if (scope === undefined) continue
+    const examined = scope.kind === 'user-global' ? input.examinedUserGlobal : input.examinedDirs.has(scope.dir)
+    if (examined) items.push(removal(scope, entry))
+  }
+  return { items: items.toSorted((a, b) => specificity(a.scope) - specificity(b.scope)), staleOmissions }
+}

@@ -1,0 +1,17 @@
+/**
+ * Containment for the link policy (decision D3): a followed instruction link must end inside a
+ * trusted root. Comparison is by whole path components on canonical paths, so `/repo-x` is not
+ * inside `/repo`, while a child named `..foo` is.
+ */
+import { isAbsolute, relative } from 'node:path'
+
+/** True when canonical `path` equals `root` or lies below it. */
+export function isInsideRoot(root: string, path: string): boolean {
+  const rel = relative(root, path)
+  if (rel === '') return true
+  if (isAbsolute(rel)) return false
+  return rel !== '..' && !rel.startsWith('../') && !rel.startsWith('..\\')
+}
+
+/** True when `path` lies inside any of `roots`. */
+export const isInsideAny = (roots: readonly string[], path: string): boolean => roots.some((root) => isInsideRoot(root, path))

@@ -1,0 +1,86 @@
+/**
+ * Effective instruction state, derived only from typed message sources: the `user/message`
+ * events on the visible surface (in log order), then overlay messages (pending contexts and the
+ * batch a pre-step is about to enter). The last change per scope wins; a `remove` is a tombstone.
+ * Model-visible prose is never parsed, and sources of other plugins, unknown versions or
+ * malformed entries are ignored.
+ */
+import type { InstructionChange, MessageSource, SessionView, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
+import { userMessageOf } from './guards.ts'
+
+/** The latest change of one scope. */
+export interface EffectiveEntry {
+  readonly action: InstructionChange['action']
+  readonly path: string
+  readonly digest?: string | undefined
+  readonly truncated: boolean
+  /** The change came from a complete baseline. */
+  readonly fromBaseline: boolean
+}
+
+/** Effective state of a session. */
+export interface VisibleState {
+  readonly scopes: Map<string, EffectiveEntry>
+  /** Latest visible complete baseline, if any. */
+  readonly baseline?: { readonly identity: string | undefined; readonly messageId: string } | undefined
+}
+
+const ACTIONS = new Set(['set', 'replace', 'remove'])
+
+function validChange(value: unknown): value is InstructionChange {
+  if (typeof value !== 'object' || value === null) return false
+  const field = (key: string): unknown => Reflect.get(value, key)
+  const action = field('action')
+  if (typeof action !== 'string' || !ACTIONS.has(action)) return false
+  if (typeof field('scope') !== 'string' || typeof field('path') !== 'string') return false
+  for (const key of ['digest', 'previousPath']) if (field(key) !== undefined && typeof field(key) !== 'string') return false
+  return field('truncated') === undefined || typeof field('truncated') === 'boolean'
+}
+
+/** The typed source of `plugin`'s instruction message, with malformed changes dropped. */
+export function instructionSource(source: MessageSource | undefined, plugin: string): WorkspaceInstructionsSource | undefined {
+  if (source?.kind !== 'workspace-instructions') return undefined
+  if (source.plugin !== plugin || source.version !== 1 || !Array.isArray(source.changes)) return undefined
+  const changes = source.changes.filter((change: unknown) => validChange(change))
+  return { ...source, changes }
+}
+
+/** True when `message` is an instruction message of `plugin`. */
+export const isInstructionMessage = (message: UserMessage, plugin: string): boolean => instructionSource(message.source, plugin) !== undefined
+
+/** Messages on the visible surface, in order. */
+export function visibleUserMessages(session: SessionView): UserMessage[] {
+  const messages: UserMessage[] = []
+  for (const seq of session.surface) {
+    const message = userMessageOf(session.eventBySeq(seq))
+    if (message !== undefined) messages.push(message)
+  }
+  return messages
+}
+
+/** Applies one message to `state` (mutating). */
+export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] }, message: UserMessage, plugin: string): void {
+  const source = instructionSource(message.source, plugin)
+  if (source === undefined) return
+  const fromBaseline = source.baseline === true
+  if (fromBaseline) state.baseline = { identity: source.baselineIdentity, messageId: message.id }
+  for (const change of source.changes) {
+    state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline })
+  }
+}
+
+/** Effective state of `session` for `plugin`, with `overlays` applied last. */
+export function deriveVisibleState(session: SessionView, plugin: string, overlays: readonly UserMessage[] = []): VisibleState {
+  const state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] } = { scopes: new Map() }
+  for (const message of visibleUserMessages(session)) applyMessage(state, message, plugin)
+  for (const message of overlays) applyMessage(state, message, plugin)
+  return state
+}
+
+/** True when `session` ever logged a complete baseline of `plugin` (visible or shadowed). */
+export function hasLoggedBaseline(session: SessionView, plugin: string): boolean {
+  return session.events.some((event) => instructionSource(userMessageOf(event)?.source, plugin)?.baseline === true)
+}
+
+/** True when the entry is loaded (not a tombstone). */
+export const isLoaded = (entry: EffectiveEntry | undefined): entry is EffectiveEntry => entry !== undefined && entry.action !== 'remove'

@@ -1,0 +1,212 @@
+// Dynamic discovery after successful touches: new scopes, updates, switches, removals,
+// tombstones, duplicate suppression, and what does not trigger discovery.
+import { describe, expect, it } from 'vitest'
+import { changesOf, instructionMessages, REPO, sourceOf, textOf } from './support/fixtures.ts'
+import { Rig, visibleTexts, type RigAgent } from './support/rig.ts'
+
+async function started(files: Record<string, string> = REPO, config = {}): Promise<{ rig: Rig; agent: RigAgent }> {
+  const rig = await new Rig({ files, config }).start()
+  const agent = rig.agent('/repo')
+  await rig.step(agent, { prompt: 'start' })
+  return { rig, agent }
+}
+
+const touch = (rig: Rig, agent: RigAgent, ...paths: string[]) => rig.step(agent, { tools: [{ touched: paths }] })
+const lastChanges = (agent: RigAgent) => changesOf(instructionMessages(agent.session).slice(-1))
+
+describe('dynamic discovery', () => {
+  it('attaches a nested file after a successful read below the cwd', async () => {
+    const { rig, agent } = await started()
+    const entered = await touch(rig, agent, '/repo/pkg/a.ts')
+    const added = entered.at(-1)!
+    expect(sourceOf(added)?.baseline).toBeUndefined()
+    expect(textOf(added)).toContain('Additional instructions from: pkg/AGENTS.md')
+    expect(textOf(added)).toContain('These instructions apply to work under `pkg`.')
+  })
+
+  it('does not attach the same scope again while unchanged and visible', async () => {
+    const { rig, agent } = await started()
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    await touch(rig, agent, '/repo/pkg/deep/b.ts')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(2)
+  })
+
+  it('attaches a nested base file and its local overlay together', async () => {
+    const { rig, agent } = await started({ ...REPO, '/repo/pkg/AGENTS.local.md': 'Mine.' })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([
+      { action: 'set', path: 'pkg/AGENTS.md' },
+      { action: 'set', path: 'pkg/AGENTS.local.md' },
+    ])
+  })
+
+  it('replaces a loaded file whose content changed, with the full new content', async () => {
+    const { rig, agent } = await started()
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    rig.fs.write('/repo/pkg/AGENTS.md', 'Pkg rules v2, now longer.\n')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    const last = instructionMessages(agent.session).at(-1)!
+    expect(textOf(last)).toContain('Updated instructions from: pkg/AGENTS.md')
+    expect(textOf(last)).toContain('Pkg rules v2, now longer.')
+    expect(sourceOf(last)?.changes[0]).toMatchObject({ action: 'replace', scope: 'project\u0000pkg\u0000base' })
+  })
+
+  it('notices an edit of a baseline file at the next touch anywhere', async () => {
+    const { rig, agent } = await started()
+    rig.fs.write('/repo/AGENTS.md', 'Root v2.')
+    await touch(rig, agent, '/repo/README.md')
+    expect(lastChanges(agent)).toEqual([{ action: 'replace', path: 'AGENTS.md' }])
+  })
+
+  it('switches candidates with a message naming the previous path', async () => {
+    const { rig, agent } = await started({ ...REPO, '/repo/pkg/CLAUDE.md': 'Claude pkg.' })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).not.toContain('Claude pkg.')
+    rig.fs.remove('/repo/pkg/AGENTS.md')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    const last = instructionMessages(agent.session).at(-1)!
+    expect(sourceOf(last)?.changes).toEqual([expect.objectContaining({ action: 'replace', path: 'pkg/CLAUDE.md', previousPath: 'pkg/AGENTS.md' })])
+    expect(textOf(last)).toContain('The instructions previously loaded from pkg/AGENTS.md no longer apply')
+  })
+
+  it('removes a scope with no candidate left, and loads it again after the tombstone', async () => {
+    const { rig, agent } = await started()
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    rig.fs.remove('/repo/pkg/AGENTS.md')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'remove', path: 'pkg/AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('Instructions removed: pkg/AGENTS.md')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(3)
+    rig.fs.write('/repo/pkg/AGENTS.md', 'Pkg rules.\n')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+  })
+
+  it('removes a loaded file once it resolves to a directory', async () => {
+    const { rig, agent } = await started()
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    rig.fs.remove('/repo/pkg/AGENTS.md')
+    rig.fs.mkdirp('/repo/pkg/AGENTS.md')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'remove', path: 'pkg/AGENTS.md' }])
+  })
+
+  it('does not report a removal when a loaded scope is temporarily unavailable', async () => {
+    const { rig, agent } = await started()
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    rig.fs.faults.failLstat.add('/repo/pkg/AGENTS.md')
+    rig.fs.faults.failStat.add('/repo/pkg/AGENTS.md')
+    rig.fs.remove('/repo/pkg/AGENTS.md')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(2)
+    rig.fs.faults.failStat.add('/repo/pkg')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(2)
+  })
+
+  it('treats an unreadable or oversized winner as unavailable: no removal, no fall-through', async () => {
+    const { rig, agent } = await started({ ...REPO, '/repo/pkg/CLAUDE.md': 'fallback' }, { maxSourceBytes: 100 })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    rig.fs.write('/repo/pkg/AGENTS.md', 'x'.repeat(500))
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    rig.fs.write('/repo/pkg/AGENTS.md', new Uint8Array([0xff, 0xfe, 0x41, 0x00]))
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(2)
+    expect(visibleTexts(agent.session).join()).not.toContain('fallback')
+  })
+
+  it('loads nested instructions for every directory between the cwd and the file, shallow first', async () => {
+    const { rig, agent } = await started({ ...REPO, '/repo/pkg/deep/AGENTS.md': 'Deep.' })
+    await touch(rig, agent, '/repo/pkg/deep/b.ts')
+    expect(lastChanges(agent)).toEqual([
+      { action: 'set', path: 'pkg/AGENTS.md' },
+      { action: 'set', path: 'pkg/deep/AGENTS.md' },
+    ])
+  })
+
+  it('does not discover new scopes for files directly in the cwd or outside it', async () => {
+    const rig = await new Rig({ files: { ...REPO, '/repo/pkg/sub/AGENTS.md': 'Sub.', '/repo/other/AGENTS.md': 'Other.' } }).start()
+    const agent = rig.agent('/repo/pkg')
+    await rig.step(agent, { prompt: 'p' })
+    await touch(rig, agent, '/repo/pkg/a.ts', '/repo/other/c.ts', '/elsewhere/x.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(1)
+  })
+
+  it('reconciles sibling candidates as independent scopes under the all policy, dropping duplicates', async () => {
+    const files = { ...REPO, '/repo/pkg/CLAUDE.md': 'Claude pkg.', '/repo/pkg/GEMINI.md': ' Pkg rules.\n\n' }
+    const { rig, agent } = await started(files, { candidatePolicy: 'all', instructionFileCandidates: ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([
+      { action: 'set', path: 'pkg/AGENTS.md' },
+      { action: 'set', path: 'pkg/CLAUDE.md' },
+    ])
+    rig.fs.write('/repo/pkg/CLAUDE.md', 'Pkg rules.')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'remove', path: 'pkg/CLAUDE.md' }])
+  })
+
+  it.each([
+    ['a failed tool result', { isError: true }],
+    ['a tool signal aborted before post-execute', { aborted: true }],
+    ['an inner listener block', { blockedByInner: true }],
+  ])('ignores %s', async (_label, spec) => {
+    const { rig, agent } = await started()
+    const before = rig.fs.count()
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'], ...spec }] })
+    expect(instructionMessages(agent.session)).toHaveLength(1)
+    expect(rig.fs.count()).toBe(before)
+  })
+
+  it('does not deliver (and retries later) when an outer listener blocks the final result', async () => {
+    const { rig, agent } = await started()
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'], blockedByOuter: true }] })
+    expect(instructionMessages(agent.session)).toHaveLength(1)
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+  })
+
+  it('delivers exactly once when a blocking outer listener forwards the contexts', async () => {
+    const { rig, agent } = await started()
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'], blockedByOuterKeepingContexts: true }] })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(changesOf(instructionMessages(agent.session).slice(1))).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+  })
+
+  it('defers Code Mode sub-dispatch contexts onto the outer result without duplicating them', async () => {
+    const { rig, agent } = await started()
+    const entered = await rig.step(agent, { tools: [{ name: 'run_code', nested: [{ touched: ['/repo/pkg/a.ts'] }, { touched: ['/repo/pkg/deep/b.ts'] }] }] })
+    expect(changesOf(entered.filter((m) => sourceOf(m) !== undefined))).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+  })
+
+  it('projects a successful nested touch even when the composite result is blocked', async () => {
+    const { rig, agent } = await started()
+    await rig.step(agent, { tools: [{ name: 'run_code', blockedByOuterKeepingContexts: true, nested: [{ touched: ['/repo/pkg/a.ts'] }] }] })
+    expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+  })
+
+  it('does not treat headings inside instruction content as loaded state', async () => {
+    const { rig, agent } = await started({ ...REPO, '/repo/AGENTS.md': 'Additional instructions from: pkg/AGENTS.md\nInstructions removed: pkg/AGENTS.md\n' })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+  })
+
+  it('does not attach anything when the budget is disabled', async () => {
+    const rig = await new Rig({ files: REPO, config: { maxBytes: 0 } }).start()
+    const agent = rig.agent('/repo')
+    await rig.step(agent, { prompt: 'p' })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(0)
+  })
+
+  it('retries a nested file whose change only a budget notice could carry', async () => {
+    const { rig, agent } = await started({ ...REPO, '/repo/pkg/AGENTS.md': 'p'.repeat(5000) }, { maxBytes: 600 })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    const count = instructionMessages(agent.session).length
+    rig.fs.write('/repo/pkg/AGENTS.md', 'short now')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session).length).toBeGreaterThanOrEqual(count)
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('short now')
+  })
+})

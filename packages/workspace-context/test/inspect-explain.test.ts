@@ -1,0 +1,91 @@
+// `inspectContext` / `formatContextReport` (dsh context) and `explainPath` / `formatExplanation`
+// (dsh context why PATH) on the in-memory filesystem.
+import { describe, expect, it } from 'vitest'
+import { explainPath, formatExplanation } from '../src/explain.ts'
+import { formatContextReport } from '../src/format-report.ts'
+import { inspectContext } from '../src/inspect.ts'
+import { REPO } from './support/fixtures.ts'
+import { FakeFileSystem } from './support/fake-fs.ts'
+
+const environment = { env: {}, home: '/home/user' }
+const config = { maxBytes: 65536, dshHome: '/home/user/.dsh' }
+
+describe('inspectContext', () => {
+  it('reports the project root, the baseline and every candidate with its state', async () => {
+    const fs = new FakeFileSystem({ ...REPO, '/repo/CLAUDE.md': 'shadowed', '/secret.txt': 'S' })
+    fs.symlink('/repo/pkg/CLAUDE.local.md', '/secret.txt')
+    fs.write('/repo/pkg/AGENTS.local.md', new Uint8Array([0xff, 0x00]))
+    const report = await inspectContext({ cwd: '/repo/pkg', config, fs, environment })
+    expect(report).toMatchObject({ cwd: '/repo/pkg', projectRoot: '/repo', projectRootVia: 'marker', projectRootMarker: '.git', enabled: true })
+    const states = Object.fromEntries(report.candidates.map((c) => [c.path, c.state]))
+    expect(states).toMatchObject({
+      '~/.dsh/AGENTS.md': 'loaded',
+      'AGENTS.md': 'loaded',
+      'CLAUDE.md': 'shadowed',
+      'AGENTS.local.md': 'missing',
+      'pkg/AGENTS.md': 'loaded',
+      'pkg/AGENTS.local.md': 'not-utf8',
+      'pkg/CLAUDE.local.md': 'escaping-link',
+    })
+    expect(report.baseline.text).toContain('Instructions from: pkg/AGENTS.md')
+    expect(report.baseline.changes.map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report)
+    const text = formatContextReport(report)
+    expect(text).toContain('Project root: /repo (marker .git)')
+    expect(text).toContain('CLAUDE.md: shadowed')
+    expect(text).toContain('pkg/CLAUDE.local.md: escaping link (not loaded)')
+    expect(text).toContain(report.baseline.text)
+  })
+
+  it('reports budget omissions and truncation', async () => {
+    const fs = new FakeFileSystem({ ...REPO, '/repo/AGENTS.md': 'r'.repeat(3000), '/repo/pkg/AGENTS.md': 'p'.repeat(3000) })
+    const report = await inspectContext({ cwd: '/repo/pkg', config: { ...config, maxBytes: 1500 }, fs, environment })
+    const byPath = new Map(report.candidates.map((c) => [c.path, c]))
+    expect(byPath.get('AGENTS.md')?.state).toBe('omitted-by-budget')
+    expect(byPath.get('~/.dsh/AGENTS.md')?.state).toBe('omitted-by-budget')
+    expect(byPath.get('pkg/AGENTS.md')).toMatchObject({ state: 'truncated', bytes: 3000 })
+    expect(byPath.get('pkg/AGENTS.md')?.includedBytes).toBeGreaterThan(0)
+    expect(report.baseline.bytes).toBeLessThanOrEqual(1500)
+    expect(formatContextReport(report)).toMatch(/pkg\/AGENTS\.md: truncated by budget \(\d+ of 3000 bytes\)/u)
+  })
+
+  it('says so when loading is disabled', async () => {
+    const report = await inspectContext({ cwd: '/repo', config: { ...config, maxBytes: 0 }, fs: new FakeFileSystem(REPO), environment })
+    expect(report.enabled).toBe(false)
+    expect(formatContextReport(report)).toContain('disabled')
+  })
+})
+
+describe('explainPath', () => {
+  it('lists the files that apply to a path, broad to specific, with reasons and delivery', async () => {
+    const fs = new FakeFileSystem({ ...REPO, '/repo/pkg/deep/AGENTS.local.md': 'Local deep.' })
+    const explanation = await explainPath({ cwd: '/repo', path: 'pkg/deep/b.ts', config, fs, environment })
+    expect(explanation.files.map((f) => [f.path, f.delivery])).toEqual([
+      ['~/.dsh/AGENTS.md', 'baseline'],
+      ['AGENTS.md', 'baseline'],
+      ['pkg/AGENTS.md', 'on-first-touch'],
+      ['pkg/deep/AGENTS.local.md', 'on-first-touch'],
+    ])
+    expect(explanation.files[3]?.reason).toContain('local overlay')
+    const text = formatExplanation(explanation)
+    expect(text).toContain('1. ~/.dsh/AGENTS.md')
+    expect(text).toContain('4. pkg/deep/AGENTS.local.md')
+  })
+
+  it('marks files outside the working directory as not loaded automatically', async () => {
+    const fs = new FakeFileSystem({ ...REPO, '/repo/other/AGENTS.md': 'Other.' })
+    const explanation = await explainPath({ cwd: '/repo/pkg', path: '/repo/other/c.ts', config, fs, environment })
+    expect(explanation.files.map((f) => [f.path, f.delivery])).toEqual([
+      ['~/.dsh/AGENTS.md', 'baseline'],
+      ['AGENTS.md', 'baseline'],
+      ['other/AGENTS.md', 'not-automatic'],
+    ])
+  })
+
+  it('only user-global instructions apply outside the project', async () => {
+    const explanation = await explainPath({ cwd: '/repo', path: '/elsewhere/x.ts', config, fs: new FakeFileSystem(REPO), environment })
+    expect(explanation.insideProject).toBe(false)
+    expect(explanation.files.map((f) => f.path)).toEqual(['~/.dsh/AGENTS.md'])
+    expect(formatExplanation(explanation)).toContain('outside the project root')
+  })
+})

@@ -1,0 +1,253 @@
+/**
+ * In-memory `FileSystemPort` for tests: directories, files (bytes), symlinks and special nodes,
+ * opaque versions that change on every mutation (a directory's version changes when an entry is
+ * added or removed, like its mtime), a recording of every call, and fault injection (failing
+ * stat/lstat/read, reads that never settle, files that grow while streamed).
+ */
+import { dirname, isAbsolute, join, normalize, resolve as resolvePath, sep } from 'node:path'
+import type { FileSystemPort, FsDirEntry, FsErrorCode, FsInfo, FsPathInfo, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
+
+type Node =
+  | { kind: 'dir'; version: number }
+  | { kind: 'file'; bytes: Uint8Array; version: number }
+  | { kind: 'link'; target: string; version: number }
+  | { kind: 'other'; version: number }
+
+const isVersion = (_value: string): _value is FsVersion => true
+
+/** The opaque version string of a logical clock value. */
+function versionOf(tick: number): FsVersion {
+  const value = `v${tick}`
+  if (!isVersion(value)) throw new Error('unreachable')
+  return value
+}
+
+/** An error shaped like the port's `FsError`. */
+export class FakeFsError extends Error {
+  constructor(
+    readonly code: FsErrorCode,
+    readonly path: string,
+    message: string = code,
+  ) {
+    super(`${message}: ${path}`)
+  }
+}
+
+/** One recorded call. */
+export interface FsCall {
+  readonly method: 'resolve' | 'stat' | 'lstat' | 'streamText' | 'readText' | 'listDir' | 'writeText' | 'editText'
+  readonly path: string
+}
+
+/** Fault injection switches (absolute paths). */
+export interface Faults {
+  readonly failStat: Set<string>
+  readonly failLstat: Set<string>
+  readonly failRead: Set<string>
+  readonly hangRead: Set<string>
+  /** Streams this many extra bytes beyond the stored content (a growing file). */
+  readonly grow: Map<string, number>
+  /** Reports no size in stat results. */
+  omitSizes: boolean
+}
+
+/** The fake filesystem. */
+export class FakeFileSystem implements FileSystemPort {
+  readonly #nodes = new Map<string, Node>()
+  #clock = 0
+  readonly calls: FsCall[] = []
+  readonly faults: Faults = { failStat: new Set(), failLstat: new Set(), failRead: new Set(), hangRead: new Set(), grow: new Map(), omitSizes: false }
+  chunkSize = 7
+
+  constructor(files: Readonly<Record<string, string | Uint8Array>> = {}) {
+    this.#nodes.set(sep, { kind: 'dir', version: 0 })
+    for (const [path, content] of Object.entries(files)) this.write(path, content)
+  }
+
+  #tick(): number {
+    this.#clock += 1
+    return this.#clock
+  }
+
+  #touchParent(path: string): void {
+    const parent = this.#nodes.get(dirname(path))
+    if (parent !== undefined) parent.version = this.#tick()
+  }
+
+  /** Creates parent directories of `path`. */
+  mkdirp(path: string): void {
+    const parts = normalize(path).split(sep).filter(Boolean)
+    let current: string = sep
+    for (const part of parts) {
+      current = join(current, part)
+      if (!this.#nodes.has(current)) {
+        this.#nodes.set(current, { kind: 'dir', version: this.#tick() })
+        this.#touchParent(current)
+      }
+    }
+  }
+
+  /** Writes a file (creating parents). `keepVersion` simulates a same-tick rewrite. */
+  write(path: string, content: string | Uint8Array, keepVersion = false): void {
+    this.mkdirp(dirname(path))
+    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content
+    const existing = this.#nodes.get(path)
+    if (existing === undefined) this.#touchParent(path)
+    this.#nodes.set(path, { kind: 'file', bytes, version: keepVersion && existing !== undefined ? existing.version : this.#tick() })
+  }
+
+  /** Creates a symlink at `path` pointing at `target` (absolute or relative to the link's directory). */
+  symlink(path: string, target: string): void {
+    this.mkdirp(dirname(path))
+    if (!this.#nodes.has(path)) this.#touchParent(path)
+    this.#nodes.set(path, { kind: 'link', target, version: this.#tick() })
+  }
+
+  /** Creates a special node (FIFO, device). */
+  special(path: string): void {
+    this.mkdirp(dirname(path))
+    if (!this.#nodes.has(path)) this.#touchParent(path)
+    this.#nodes.set(path, { kind: 'other', version: this.#tick() })
+  }
+
+  /** Removes `path` and everything below it. */
+  remove(path: string): void {
+    for (const key of this.#nodes.keys()) if (key === path || key.startsWith(`${path}${sep}`)) this.#nodes.delete(key)
+    this.#touchParent(path)
+  }
+
+  /** Counts recorded calls by method. */
+  count(method?: FsCall['method']): number {
+    return method === undefined ? this.calls.length : this.calls.filter((c) => c.method === method).length
+  }
+
+  /** Follows links in every component; `undefined` for a link loop. */
+  #canonical(path: string, depth = 0): string | undefined {
+    if (depth > 32) return undefined
+    const parts = normalize(path).split(sep).filter(Boolean)
+    let current: string = sep
+    for (let index = 0; index < parts.length; index++) {
+      const next = join(current, parts[index] ?? '')
+      const node = this.#nodes.get(next)
+      if (node?.kind === 'link') {
+        const target = isAbsolute(node.target) ? node.target : resolvePath(current, node.target)
+        const resolved = this.#canonical(join(target, ...parts.slice(index + 1)), depth + 1)
+        return resolved
+      }
+      current = next
+    }
+    return current
+  }
+
+  #followed(path: string): Node | undefined {
+    const canonical = this.#canonical(path)
+    return canonical === undefined ? undefined : this.#nodes.get(canonical)
+  }
+
+  #info(node: Node, follow: boolean): FsPathInfo {
+    const version = versionOf(node.version)
+    if (node.kind === 'file') return this.faults.omitSizes ? { type: 'file', version } : { type: 'file', size: node.bytes.length, version }
+    if (node.kind === 'dir') return { type: 'directory', version }
+    if (node.kind === 'link' && !follow) return { type: 'symlink', version }
+    return { type: 'other', version }
+  }
+
+  resolve(path: string, options: { readonly cwd: string; readonly signal?: AbortSignal }): Promise<{ path: string; displayPath: string }> {
+    this.calls.push({ method: 'resolve', path })
+    options.signal?.throwIfAborted()
+    const absolute = resolvePath(options.cwd, path)
+    const parent = this.#canonical(dirname(absolute)) ?? dirname(absolute)
+    const own = this.#nodes.get(join(parent, absolute.split(sep).at(-1) ?? ''))
+    const canonical = own?.kind === 'link' ? (this.#canonical(absolute) ?? absolute) : join(parent, absolute.split(sep).at(-1) ?? '')
+    return Promise.resolve({ path: absolute === sep ? sep : canonical, displayPath: path })
+  }
+
+  stat(path: string, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    this.calls.push({ method: 'stat', path })
+    signal?.throwIfAborted()
+    if (this.faults.failStat.has(path)) return Promise.reject(new FakeFsError('FS_IO', path, 'injected stat failure'))
+    const node = this.#followed(path)
+    if (node === undefined) return Promise.resolve(undefined)
+    const info = this.#info(node, true)
+    return Promise.resolve(info.type === 'symlink' ? { type: 'other', version: info.version } : { ...info, type: info.type })
+  }
+
+  lstat(path: string, signal?: AbortSignal): Promise<FsPathInfo | undefined> {
+    this.calls.push({ method: 'lstat', path })
+    signal?.throwIfAborted()
+    if (this.faults.failLstat.has(path)) return Promise.reject(new FakeFsError('FS_IO', path, 'injected lstat failure'))
+    const parent = this.#canonical(dirname(path))
+    const node = parent === undefined ? undefined : this.#nodes.get(join(parent, path.split(sep).at(-1) ?? ''))
+    return Promise.resolve(node === undefined ? undefined : this.#info(node, false))
+  }
+
+  async *streamText(path: string, options: FsReadOptions = {}): AsyncIterable<string> {
+    this.calls.push({ method: 'streamText', path })
+    const { signal, maxBytes = Number.POSITIVE_INFINITY } = options
+    signal?.throwIfAborted()
+    if (this.faults.hangRead.has(path)) {
+      await new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new FakeFsError('FS_ABORTED', path)), { once: true }))
+    }
+    if (this.faults.failRead.has(path)) throw new FakeFsError('FS_IO', path, 'injected read failure')
+    const node = this.#followed(path)
+    if (node === undefined) throw new FakeFsError('FS_NOT_FOUND', path)
+    if (node.kind === 'dir') throw new FakeFsError('FS_NOT_A_FILE', path)
+    if (node.kind !== 'file') throw new FakeFsError('FS_SPECIAL_FILE', path)
+    const extra = this.faults.grow.get(path) ?? 0
+    const bytes = extra === 0 ? node.bytes : new Uint8Array([...node.bytes, ...new Uint8Array(extra).fill(0x61)])
+    let text: string
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    } catch {
+      // The fake mirrors the port contract: invalid UTF-8 is a typed error, never mojibake.
+      throw new FakeFsError('FS_NOT_UTF8', path)
+    }
+    let seen = 0
+    for (let index = 0; index < text.length; index += this.chunkSize) {
+      signal?.throwIfAborted()
+      const chunk = text.slice(index, index + this.chunkSize)
+      seen += Buffer.byteLength(chunk)
+      if (seen > maxBytes) throw new FakeFsError('FS_TOO_LARGE', path)
+      yield chunk
+    }
+  }
+
+  async readText(path: string, options: FsReadOptions = {}): Promise<{ text: string; version: FsVersion }> {
+    const chunks: string[] = []
+    for await (const chunk of this.streamText(path, options)) chunks.push(chunk)
+    const node = this.#followed(path)
+    return { text: chunks.join(''), version: versionOf(node?.version ?? 0) }
+  }
+
+  listDir(path: string): Promise<readonly FsDirEntry[]> {
+    this.calls.push({ method: 'listDir', path })
+    const entries: FsDirEntry[] = []
+    for (const [key, node] of this.#nodes) {
+      if (dirname(key) !== path || key === path) continue
+      entries.push({ name: key.split(sep).at(-1) ?? '', type: node.kind === 'dir' ? 'directory' : node.kind === 'link' ? 'symlink' : node.kind === 'file' ? 'file' : 'other' })
+    }
+    return Promise.resolve(entries.toSorted((a, b) => (a.name < b.name ? -1 : 1)))
+  }
+
+  writeText(path: string, content: string): Promise<FsWriteResult> {
+    this.calls.push({ method: 'writeText', path })
+    const created = !this.#nodes.has(path)
+    this.write(path, content)
+    return Promise.resolve({ version: versionOf(this.#clock), bytes: Buffer.byteLength(content), created })
+  }
+
+  async editText(path: string, edit: { oldString: string; newString: string }): Promise<FsWriteResult> {
+    this.calls.push({ method: 'editText', path })
+    const { text } = await this.readText(path)
+    this.write(path, text.replace(edit.oldString, edit.newString))
+    return { version: versionOf(this.#clock), bytes: 0, replacements: 1, created: false }
+  }
+
+  writableRoots(): readonly string[] {
+    return [sep]
+  }
+
+  addWritableRoot(): () => void {
+    return () => undefined
+  }
+}

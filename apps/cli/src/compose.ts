@@ -3,9 +3,11 @@
  */
 import { tmpdir } from 'node:os'
 import { createLocalFileSystem } from '@dsh/fs-local'
+import type { ModelProvider, ToolDefinition } from '@dsh/contracts'
+import { createRunCodeTool } from '@dsh/code-mode'
 import { createHost, type AskPermission, type Host } from '@dsh/runtime'
+import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools } from '@dsh/tools'
-import type { ToolDefinition } from '@dsh/contracts'
 import type { ConfigFile } from './config-file.ts'
 
 /** Inputs of a composition. */
@@ -20,7 +22,12 @@ export interface ComposeOptions {
   readonly log: (line: string) => void
   /** Approval for `ask` verdicts. */
   readonly askPermission?: AskPermission
+  /** The model provider (subagents share it). */
+  readonly provider: ModelProvider
 }
+
+/** Default delegation depth of subagents. */
+export const defaultSubagentDepth = 2
 
 /** Builds the host with every product plugin mounted. */
 export async function composeHost(options: ComposeOptions): Promise<Host> {
@@ -28,9 +35,17 @@ export async function composeHost(options: ComposeOptions): Promise<Host> {
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: coreTools() as unknown as ToolDefinition<never>[],
+    tools: [...coreTools(), ...codeModeTools(options.config)],
     log: options.log,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
   })
+  const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
+  if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider }) }))
   return host
+}
+
+function codeModeTools(config: ConfigFile): ToolDefinition[] {
+  if (config.agent?.codeMode === false) return []
+  const timeoutMs = config.agent?.runCodeTimeoutMs
+  return [createRunCodeTool(timeoutMs === undefined ? {} : { timeoutMs })]
 }

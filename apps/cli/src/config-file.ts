@@ -17,9 +17,16 @@ const modelSchema = z.strictObject({
   autoCompactShare: z.number().gt(0).max(1).optional().describe('Share of the context window that triggers automatic compaction'),
 })
 
+const agentSchema = z.strictObject({
+  maxSubagentDepth: z.number().int().min(0).max(8).optional().describe('How deep subagents may delegate (0 disables the subagent tool)'),
+  runCodeTimeoutMs: z.number().int().positive().max(600_000).optional().describe('Default time limit of run_code snippets'),
+  codeMode: z.boolean().optional().describe('Offer the run_code tool (default true)'),
+})
+
 /** Schema of the whole file. */
 export const configFileSchema = z.strictObject({
   model: modelSchema.optional(),
+  agent: agentSchema.optional(),
   workspaceContext: z.looseObject({}).optional(),
   multiRootWorkspace: z.strictObject({}).optional(),
   maintainerDocGuard: z.strictObject({}).optional(),

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { CliError } from './cli-error.ts'
+import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
 import { runCommand, type RunOptions } from './commands/run.ts'
@@ -42,6 +43,20 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--max-steps <n>', 'step limit per turn', positiveInt)
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       setExit(await runCommand(io, words.join(' '), command.optsWithGlobals<RunOptions>()))
+    })
+
+  program
+    .command('chat')
+    .description('interactive session in the terminal (streams answers, shows tool calls, /help for commands)')
+    .option('--cwd <dir>', 'working directory of the session')
+    .option('--model <spec>', 'deepseek:<model> (default deepseek:deepseek-chat), openai:<model>, or scripted:<file.json>')
+    .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
+    .option('--config <file>', 'YAML config file')
+    .option('--resume <id>', 'continue a stored session')
+    .option('--yes', 'run bash commands without asking')
+    .option('--request-log <file>', 'append every model request body as one JSON line')
+    .action(async (_options: ChatOptions, command: Command) => {
+      setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
     })
 
   const sessions = program.command('sessions').description('stored sessions')

@@ -2,18 +2,11 @@
  * `dsh run PROMPT`: runs one turn (new or resumed session), prints the final answer on stdout
  * and `session: <id>` on stderr.
  */
-import { appendFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import type { ChatRequestBody } from '@dsh/contracts'
 import { CliError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
-import { composeHost } from '../compose.ts'
-import { loadConfigFile, type ConfigFile } from '../config-file.ts'
-import { cwdFrom, dshHomeFrom } from '../global-options.ts'
-import { createProvider, defaultModelSpec, parseModelSpec } from '../model-spec.ts'
+import { prepareAgentSetup } from '../agent-setup.ts'
 
-/** Share of the context window past which history is compacted automatically. */
-export const defaultAutoCompactShare = 0.8
+export { configFrom, defaultAutoCompactShare } from '../agent-setup.ts'
 
 /** Options of `dsh run`. */
 export interface RunOptions {
@@ -28,40 +21,11 @@ export interface RunOptions {
   readonly dshHome?: string
 }
 
-/** Reads the config file, or an empty config. */
-export function configFrom(io: CliIo, file: string | undefined): ConfigFile {
-  return file === undefined ? {} : loadConfigFile(resolve(io.cwd, file))
-}
-
 /** Runs the command; returns the exit code. */
 export async function runCommand(io: CliIo, prompt: string, options: RunOptions): Promise<number> {
-  const dshHome = dshHomeFrom(io, options.dshHome)
-  const cwd = cwdFrom(io, options.cwd)
-  const config = configFrom(io, options.config)
-  const log = (line: string): void => errLine(io, line)
-  const spec = parseModelSpec(options.model ?? config.model?.spec ?? defaultModelSpec)
-  const provider = createProvider({
-    spec,
-    cwd: io.cwd,
-    env: io.env,
-    baseUrl: options.baseUrl ?? config.model?.baseUrl,
-    apiKeyEnv: config.model?.apiKeyEnv,
-    timeoutMs: config.model?.timeoutMs,
-    maxRetries: config.model?.maxRetries,
-    contextWindow: config.model?.contextWindow,
-    log,
-  })
-  const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
-  const host = await composeHost({ dshHome, cwd, config, log })
+  const { host, startOptions } = await prepareAgentSetup(io, options)
   try {
-    const agent = await host.startAgent({
-      cwd,
-      provider,
-      ...(options.resume === undefined ? {} : { resume: options.resume }),
-      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-      autoCompact: { share: config.model?.autoCompactShare ?? defaultAutoCompactShare, useModel: spec.kind !== 'scripted' },
-      ...(requestLog === undefined ? {} : { onRequest: (body: ChatRequestBody) => appendFileSync(requestLog, `${JSON.stringify(body)}\n`) }),
-    })
+    const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
     const controller = new AbortController()
     const onSigint = (): void => controller.abort()

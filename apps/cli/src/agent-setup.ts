@@ -1,0 +1,84 @@
+/**
+ * Shared setup of the commands that run an agent (`dsh run`, `dsh chat`): resolves the home, the
+ * working directory, the config file and the model, creates the provider, composes the host and
+ * builds the options `startAgent` needs (request log, step limit, automatic compaction).
+ */
+import { appendFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
+import type { AskPermission, Host, StartAgentOptions } from '@dsh/runtime'
+import { errLine, type CliIo } from './cli-io.ts'
+import { composeHost } from './compose.ts'
+import { loadConfigFile, type ConfigFile } from './config-file.ts'
+import { cwdFrom, dshHomeFrom } from './global-options.ts'
+import { createProvider, defaultModelSpec, parseModelSpec, type ModelSpec } from './model-spec.ts'
+
+/** Default share of the context window that triggers automatic compaction. */
+export const defaultAutoCompactShare = 0.8
+
+/** Command-line options that shape the setup. */
+export interface AgentSetupOptions {
+  readonly dshHome?: string
+  readonly cwd?: string
+  readonly model?: string
+  readonly baseUrl?: string
+  readonly config?: string
+  readonly requestLog?: string
+  readonly maxSteps?: number
+}
+
+/** A composed host with its provider, ready to start agents. */
+export interface AgentSetup {
+  /** Resolved home. */
+  readonly dshHome: string
+  /** Canonical working directory. */
+  readonly cwd: string
+  /** Validated config (empty when none). */
+  readonly config: ConfigFile
+  /** The parsed model spec. */
+  readonly spec: ModelSpec
+  /** The model provider. */
+  readonly provider: ModelProvider
+  /** The composed host (dispose it when done). */
+  readonly host: Host
+  /** Diagnostics sink (stderr). */
+  readonly log: (line: string) => void
+  /** Options of `host.startAgent`; `resume` continues a stored session. */
+  readonly startOptions: (resume?: string) => StartAgentOptions
+}
+
+/** Reads the config file, or an empty config. */
+export function configFrom(io: CliIo, file: string | undefined): ConfigFile {
+  return file === undefined ? {} : loadConfigFile(resolve(io.cwd, file))
+}
+
+/** Resolves everything and composes the host; `askPermission` decides `ask` verdicts. */
+export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, extras: { readonly askPermission?: AskPermission } = {}): Promise<AgentSetup> {
+  const dshHome = dshHomeFrom(io, options.dshHome)
+  const cwd = cwdFrom(io, options.cwd)
+  const config = configFrom(io, options.config)
+  const log = (line: string): void => errLine(io, line)
+  const spec = parseModelSpec(options.model ?? config.model?.spec ?? defaultModelSpec)
+  const provider = createProvider({
+    spec,
+    cwd: io.cwd,
+    env: io.env,
+    baseUrl: options.baseUrl ?? config.model?.baseUrl,
+    apiKeyEnv: config.model?.apiKeyEnv,
+    timeoutMs: config.model?.timeoutMs,
+    maxRetries: config.model?.maxRetries,
+    contextWindow: config.model?.contextWindow,
+    log,
+  })
+  const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
+  const host = await composeHost({ dshHome, cwd, config, log, provider, ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }) })
+  const startOptions = (resume?: string): StartAgentOptions => ({
+    cwd,
+    provider,
+    ...(resume === undefined ? {} : { resume }),
+    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    autoCompact: { share: config.model?.autoCompactShare ?? defaultAutoCompactShare, useModel: spec.kind !== 'scripted' },
+    ...(requestLog === undefined ? {} : { onRequest: (body: ChatRequestBody) => appendFileSync(requestLog, `${JSON.stringify(body)}\n`) }),
+  })
+  return { dshHome, cwd, config, spec, provider, host, log, startOptions }
+}

@@ -1,0 +1,44 @@
+/**
+ * `dsh chat`: an interactive session in the terminal. Decides the terminal mode (colour and
+ * readline editing only on a terminal without `NO_COLOR`; plain lines for pipes), composes the
+ * host with the terminal's permission prompt, starts (or resumes) the agent, prints
+ * `session: <id>` on stderr and runs the loop until the chat ends.
+ */
+import { errLine, type CliIo } from '../cli-io.ts'
+import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
+import { createStyles, isTty, terminalMode } from './ansi.ts'
+import { LineInput } from './line-input.ts'
+import { guardBash, terminalAskPermission, type PermissionTerminal } from './permission.ts'
+import { ChatRenderer } from './renderer.ts'
+import { ChatLoop } from './session-loop.ts'
+
+/** Options of `dsh chat`. */
+export interface ChatOptions extends AgentSetupOptions {
+  /** Continue a stored session. */
+  readonly resume?: string
+  /** Approve every `bash` call (and every other ask) without a question. */
+  readonly yes?: boolean
+}
+
+/** Runs the chat; returns the exit code. `input` is the terminal (stdin unless a test embeds it). */
+export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+  const mode = terminalMode(io, input)
+  const renderer = new ChatRenderer({ out: io.stdout, err: io.stderr, styles: createStyles(mode.color), showReasoning: isTty(io.stdout) })
+  let terminal: PermissionTerminal | undefined
+  const setup: AgentSetup = await prepareAgentSetup(io, options, { askPermission: terminalAskPermission(() => terminal, options.yes === true) })
+  let lineInput: LineInput | undefined
+  try {
+    if (options.yes !== true) guardBash(setup.host.ctx)
+    const agent = await setup.host.startAgent(setup.startOptions(options.resume))
+    errLine(io, `session: ${agent.session.id}`)
+    let loop: ChatLoop | undefined
+    lineInput = new LineInput({ input, output: io.stdout, editing: mode.editing, showPrompts: mode.interactive, onInterrupt: () => loop?.interrupt() })
+    terminal = { input: lineInput, renderer }
+    loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive })
+    if (mode.interactive) renderer.notice('dsh chat: type a message, /help for commands, Ctrl-D to exit')
+    return await loop.run()
+  } finally {
+    lineInput?.close()
+    await setup.host.dispose()
+  }
+}

@@ -1,0 +1,46 @@
+// End to end through the built binary: subagent delegation and Code Mode's run_code.
+import { readdirSync, readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
+
+let tree: TempTree
+afterEach(async () => tree?.dispose())
+
+describe('agentic tools through dsh run', () => {
+  it('a subagent runs as a child session and its answer reaches the parent', async () => {
+    tree = await tempTree({ 'repo/data.txt': 'forty-two\n', 'scripts/': null })
+    const script = writeScript(tree.path('scripts'), 'delegate.json', {
+      responses: [
+        { toolCalls: [{ name: 'subagent', arguments: { prompt: 'Read data.txt and report its content.' } }] },
+        { toolCalls: [{ name: 'read', arguments: { file_path: 'data.txt' } }] },
+        { text: 'The file says forty-two.' },
+        { text: 'My helper found: forty-two.' },
+      ],
+    })
+    const log = tree.path('requests.jsonl')
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, 'what is in data.txt?'], { cwd: tree.root })
+    expect(result).toMatchObject({ code: 0, stdout: 'My helper found: forty-two.\n' })
+    const parentId = sessionIdOf(result.stderr)
+    const files = readdirSync(tree.path('home/sessions'))
+    expect(files).toHaveLength(2)
+    const childFile = files.find((name) => name !== `${parentId}.jsonl`)!
+    const header = JSON.parse(readFileSync(tree.path(`home/sessions/${childFile}`), 'utf8').split('\n')[0]!) as Record<string, unknown>
+    expect(header).toMatchObject({ origin: 'subagent', parentSession: parentId, delegationDepth: 1 })
+    const parentRequests = readRequests(log).filter((body) => body.messages[1]?.content === 'what is in data.txt?')
+    const toolResult = parentRequests.at(-1)?.messages.find((m) => m.role === 'tool')
+    expect(toolResult?.content).toContain('The file says forty-two.')
+  })
+
+  it('run_code dispatches nested tool calls through the pipeline', async () => {
+    tree = await tempTree({ 'repo/a.txt': 'alpha\n', 'scripts/': null })
+    const code = "const text = await tools.read({ file_path: 'a.txt' }); console.log(text.includes('alpha') ? 'found alpha' : 'missing'); return 7"
+    const script = writeScript(tree.path('scripts'), 'code.json', { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'ok' }] })
+    const log = tree.path('requests.jsonl')
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, 'use code'], { cwd: tree.root })
+    expect(result).toMatchObject({ code: 0, stdout: 'ok\n' })
+    const toolResult = readRequests(log)[1]?.messages.find((m) => m.role === 'tool')?.content ?? ''
+    expect(toolResult).toContain('found alpha')
+    expect(toolResult).toContain('7')
+  })
+})

@@ -1,0 +1,116 @@
+// The chat's pure parts: tool-call summaries, slash parsing, the /context report, the permission
+// question, styles and terminal-mode detection.
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { Message, ToolExecution, ToolFinalOutcome, WorkspaceInstructionsSource } from '@dsh/contracts'
+import { createStyles, noColorRequested, sanitize, terminalMode } from '../src/chat/ansi.ts'
+import { activeInstructions, contextReport, instructionMessages } from '../src/chat/context-report.ts'
+import { isYes, permissionQuestion } from '../src/chat/permission.ts'
+import { ChatRenderer } from '../src/chat/renderer.ts'
+import { parseSlash, promptText } from '../src/chat/slash-commands.ts'
+import { argumentSummary, outcomeSummary } from '../src/chat/tool-summary.ts'
+
+const outcome = (status: ToolFinalOutcome['status'], content: string): ToolFinalOutcome => ({ isError: status !== 'ok', content, touched: [], additionalContexts: [], status })
+
+const execution = (name: string, args: unknown): ToolExecution => ({ callId: 'c1', name, arguments: args, signal: new AbortController().signal, token: Symbol('c1') })
+
+function instructions(changes: WorkspaceInstructionsSource['changes'], baseline = false): Message {
+  return { id: 'm', role: 'user', content: [{ type: 'text', text: 'rules' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'workspace-context', baseline, changes } }
+}
+
+describe('tool summaries', () => {
+  it('pick the most telling argument and stay on one short line', () => {
+    expect(argumentSummary('{"file_path":"src/a.ts","offset":3}')).toBe('src/a.ts')
+    expect(argumentSummary('{"description":"list","command":"ls -la\\n  | head"}')).toBe('ls -la | head')
+    expect(argumentSummary('{"pattern":"TODO","path":"src"}')).toBe('TODO in src')
+    expect(argumentSummary('{"other":"x"}')).toBe('x')
+    expect(argumentSummary('{}')).toBe('')
+    expect(argumentSummary('{"file_path":')).toBe('{"file_path":')
+    expect(argumentSummary(JSON.stringify({ command: 'x'.repeat(200) }))).toHaveLength(80)
+    expect(argumentSummary('{"command":"echo \\u001b[31mred"}')).toBe('echo [31mred')
+  })
+
+  it('say ok with the first line and a line count, or the error kind with its first line', () => {
+    expect(outcomeSummary(outcome('ok', 'one\ntwo\nthree\n'))).toEqual({ ok: true, text: 'ok: one (3 lines)' })
+    expect(outcomeSummary(outcome('ok', 'done'))).toEqual({ ok: true, text: 'ok: done' })
+    expect(outcomeSummary(outcome('ok', ''))).toEqual({ ok: true, text: 'ok' })
+    expect(outcomeSummary(outcome('failed', 'No such file: a.txt\nhint'))).toEqual({ ok: false, text: 'error: No such file: a.txt' })
+    expect(outcomeSummary(outcome('denied', 'The bash call was not approved'))).toEqual({ ok: false, text: 'denied: The bash call was not approved' })
+    expect(outcomeSummary(outcome('cancelled', 'The read call was cancelled.')).text).toBe('cancelled: The read call was cancelled.')
+  })
+})
+
+describe('slash commands', () => {
+  it('parse names and arguments; // escapes a leading slash', () => {
+    expect(parseSlash('/resume  abc ')).toEqual({ name: 'resume', args: ['abc'] })
+    expect(parseSlash('  /EXIT')).toEqual({ name: 'exit', args: [] })
+    expect(parseSlash('hello /there')).toBeUndefined()
+    expect(parseSlash('//etc/hosts')).toBeUndefined()
+    expect(promptText('//etc/hosts')).toBe('/etc/hosts')
+    expect(promptText('plain')).toBe('plain')
+  })
+})
+
+describe('/context report', () => {
+  it('lists visible instruction messages and folds them into the active files', () => {
+    const messages: Message[] = [
+      { id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } },
+      instructions([{ action: 'set', scope: 'dir:', path: 'AGENTS.md' }, { action: 'set', scope: 'dir:api', path: 'api/CLAUDE.md' }], true),
+      instructions([{ action: 'replace', scope: 'dir:api', path: 'api/AGENTS.md', previousPath: 'api/CLAUDE.md' }, { action: 'set', scope: 'dir:web', path: 'web/AGENTS.md', truncated: true }]),
+      instructions([{ action: 'remove', scope: 'dir:web', path: 'web/AGENTS.md' }]),
+    ]
+    expect(instructionMessages(messages)).toHaveLength(3)
+    expect(activeInstructions(instructionMessages(messages)).map((file) => file.path)).toEqual(['AGENTS.md', 'api/AGENTS.md'])
+    expect(contextReport(messages)).toEqual([
+      'instruction messages visible in this session: 3',
+      '  1. workspace-context baseline: set AGENTS.md, set api/CLAUDE.md',
+      '  2. workspace-context: replace api/AGENTS.md (was api/CLAUDE.md), set web/AGENTS.md (truncated)',
+      '  3. workspace-context: remove web/AGENTS.md',
+      'active instruction files:',
+      '  AGENTS.md',
+      '  api/AGENTS.md',
+    ])
+    const rebased = [...messages, instructions([{ action: 'set', scope: 'dir:', path: 'CLAUDE.md' }], true)]
+    expect(activeInstructions(instructionMessages(rebased)).map((file) => file.path)).toEqual(['CLAUDE.md'])
+    expect(contextReport([])).toEqual(['no workspace instruction files are visible in this session yet'])
+  })
+})
+
+describe('permission question', () => {
+  it('shows the bash command, in full above the question when it has several lines', () => {
+    expect(permissionQuestion(execution('bash', { command: 'rm -rf build' }), 'r')).toEqual({ preamble: [], question: 'Run bash: rm -rf build? [y/N] ' })
+    expect(permissionQuestion(execution('bash', { command: 'cd a\nmake\n' }), 'r')).toEqual({ preamble: ['  cd a', '  make'], question: 'Run bash: cd a (+1 lines)? [y/N] ' })
+    expect(permissionQuestion(execution('write', { file_path: 'x.ts', content: '…' }), 'outside the workspace').question).toBe('Allow write x.ts (outside the workspace)? [y/N] ')
+    expect(['y', 'Y', ' yes ', 'YES'].map(isYes)).toEqual([true, true, true, true])
+    expect(['', 'n', 'no', 'yy', undefined].map(isYes)).toEqual([false, false, false, false, false])
+  })
+})
+
+describe('styles and terminal mode', () => {
+  it('NO_COLOR (any non-empty value) and pipes turn escape codes off', () => {
+    expect(createStyles(false).red('x')).toBe('x')
+    expect(createStyles(true).red('x')).toBe('\x1b[31mx\x1b[39m')
+    expect(noColorRequested({ NO_COLOR: '1' })).toBe(true)
+    expect(noColorRequested({ NO_COLOR: '' })).toBe(false)
+    expect(sanitize('a\x1b[2Jb\r\n\tc\x07')).toBe('a[2Jb\n\tc')
+    const tty = Object.assign(new PassThrough(), { isTTY: true })
+    const pipe = new PassThrough()
+    const io = (stdout: NodeJS.WritableStream, env: Record<string, string> = {}) => ({ stdout, stderr: pipe, env, cwd: '/' })
+    expect(terminalMode(io(tty), tty)).toEqual({ color: true, editing: true, interactive: true })
+    expect(terminalMode(io(tty, { NO_COLOR: 'yes' }), tty)).toEqual({ color: false, editing: false, interactive: true })
+    expect(terminalMode(io(pipe), pipe)).toEqual({ color: false, editing: false, interactive: false })
+  })
+
+  it('the renderer keeps reasoning apart from the answer and tool lines on their own lines', () => {
+    const out = new PassThrough()
+    const renderer = new ChatRenderer({ out, err: out, styles: createStyles(false), showReasoning: true })
+    renderer.handle({ type: 'step-start', turn: 1, step: 1 })
+    renderer.handle({ type: 'reasoning', text: 'hmm' })
+    renderer.handle({ type: 'text', text: 'Let me look' })
+    renderer.handle({ type: 'tool-start', callId: 'c', name: 'read', arguments: '{"file_path":"a"}' })
+    renderer.handle({ type: 'tool-end', callId: 'c', name: 'read', outcome: outcome('ok', 'x') })
+    renderer.handle({ type: 'text', text: 'Done.' })
+    renderer.handle({ type: 'turn-end', turn: 1, reason: 'completed' })
+    expect(String(out.read())).toBe('thinking: hmm\nLet me look\n→ read a\n  ✓ ok: x\nDone.\n')
+  })
+})

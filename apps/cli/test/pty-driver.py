@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Drives a command under a pseudo-terminal for the chat tests (no tmux needed).
+
+Usage: pty-driver.py STEPS_JSON COMMAND [ARG...]
+
+STEPS_JSON is a JSON list of steps, run in order:
+  {"send": "text"}                      write text to the terminal ("\r" is Enter, "\u0003" Ctrl-C)
+  {"expect": "regex", "timeout": 10}    wait until the output after the previous match matches
+  {"sleep": 0.5}                        wait
+  {"exit": 0, "timeout": 10}            wait for the command to exit with this code
+Expectations match the output with ANSI escape sequences and carriage returns removed. The
+driver prints one JSON object: {"ok", "failed", "transcript" (raw output), "exitCode"}; it exits
+1 when a step failed. The command inherits the driver's environment; the terminal is 120x40.
+"""
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+
+
+def main():
+    steps = json.loads(sys.argv[1])
+    command = sys.argv[2:]
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execvp(command[0], command)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    state = {"raw": b"", "cursor": 0, "status": None}
+
+    def plain():
+        return ANSI.sub("", state["raw"].decode("utf-8", "replace")).replace("\r", "")
+
+    def pump(timeout):
+        """Reads what is available within timeout; False once the terminal is closed."""
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            # EIO: the child closed its side of the terminal (it exited).
+            return False
+        if not data:
+            return False
+        state["raw"] += data
+        return True
+
+    def reap(block):
+        if state["status"] is None:
+            done, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            if done == pid:
+                state["status"] = os.waitstatus_to_exitcode(status)
+        return state["status"]
+
+    failed = None
+    for index, step in enumerate(steps):
+        if "send" in step:
+            os.write(fd, step["send"].encode("utf-8"))
+        elif "sleep" in step:
+            end = time.monotonic() + step["sleep"]
+            while time.monotonic() < end and pump(max(0.0, end - time.monotonic())):
+                pass
+        elif "expect" in step:
+            pattern = re.compile(step["expect"])
+            end = time.monotonic() + step.get("timeout", 10)
+            open_ = True
+            while True:
+                match = pattern.search(plain(), state["cursor"])
+                if match:
+                    state["cursor"] = match.end()
+                    break
+                if time.monotonic() >= end or not open_:
+                    failed = {"step": index, "expect": step["expect"], "after": plain()[state["cursor"]:]}
+                    break
+                open_ = pump(min(0.1, max(0.0, end - time.monotonic())))
+        elif "exit" in step:
+            end = time.monotonic() + step.get("timeout", 10)
+            while reap(False) is None and time.monotonic() < end:
+                pump(0.05)
+            if reap(False) != step["exit"]:
+                failed = {"step": index, "exit": step["exit"], "got": state["status"]}
+        if failed:
+            break
+    end = time.monotonic() + 0.3
+    while time.monotonic() < end and pump(0.05):
+        pass
+    if reap(False) is None:
+        os.kill(pid, signal.SIGKILL)
+        reap(True)
+    print(json.dumps({"ok": failed is None, "failed": failed, "transcript": state["raw"].decode("utf-8", "replace"), "exitCode": state["status"]}))
+    sys.exit(0 if failed is None else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -2,6 +2,7 @@
  * The `--config FILE` YAML: one top-level key per plugin plus `model`. Unknown keys and wrong
  * types are one-line errors naming the file and the key.
  */
+import { errnoCode, errorMessage } from '@dsh/runtime'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { z } from 'zod'
@@ -52,13 +53,13 @@ export function loadConfigFile(file: string): ConfigFile {
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    throw usageError(`${file}: cannot read config (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw usageError(`${file}: cannot read config (${errnoCode(error) ?? errorMessage(error)})`)
   }
   let value: unknown
   try {
     value = parse(text)
   } catch (error) {
-    throw usageError(`${file}: invalid YAML (${(error as Error).message.split('\n')[0]})`)
+    throw usageError(`${file}: invalid YAML (${errorMessage(error).split('\n')[0]})`)
   }
   return parseConfig(value, file)
 }

@@ -3,7 +3,7 @@
  */
 import { realpathSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { resolveDshHome } from '@dsh/runtime'
+import { resolveDshHome, errnoCode, errorMessage } from '@dsh/runtime'
 import { usageError } from './cli-error.ts'
 import type { CliIo } from './cli-io.ts'
 
@@ -19,7 +19,7 @@ export function cwdFrom(io: CliIo, value: string | undefined): string {
   try {
     isDirectory = statSync(path).isDirectory()
   } catch (error) {
-    throw usageError(`--cwd ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}`)
+    throw usageError(`--cwd ${path}: ${errnoCode(error) === 'ENOENT' ? 'no such directory' : errorMessage(error)}`)
   }
   if (!isDirectory) throw usageError(`--cwd ${path}: not a directory`)
   return realpathSync(path)

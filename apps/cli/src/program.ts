@@ -2,6 +2,7 @@
  * The `dsh` command tree (ARCHITECTURE §4). Commands receive a {@link CliIo}; parsing errors
  * become exit code 2, failures exit code 1, each as one line on stderr.
  */
+import { errorMessage } from '@dsh/runtime'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { CliError } from './cli-error.ts'
 import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
@@ -107,7 +108,7 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
       io.stderr.write(`dsh: ${error.message}\n`)
       return error.exitCode
     }
-    io.stderr.write(`dsh: ${(error as Error).message ?? String(error)}\n`)
+    io.stderr.write(`dsh: ${errorMessage(error)}\n`)
     return 1
   }
 }

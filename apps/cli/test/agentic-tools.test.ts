@@ -25,7 +25,7 @@ describe('agentic tools through dsh run', () => {
     const files = readdirSync(tree.path('home/sessions'))
     expect(files).toHaveLength(2)
     const childFile = files.find((name) => name !== `${parentId}.jsonl`)!
-    const header = JSON.parse(readFileSync(tree.path(`home/sessions/${childFile}`), 'utf8').split('\n')[0]!) as Record<string, unknown>
+    const header: unknown = JSON.parse(readFileSync(tree.path(`home/sessions/${childFile}`), 'utf8').split('\n')[0]!)
     expect(header).toMatchObject({ origin: 'subagent', parentSession: parentId, delegationDepth: 1 })
     const parentRequests = readRequests(log).filter((body) => body.messages[1]?.content === 'what is in data.txt?')
     const toolResult = parentRequests.at(-1)?.messages.find((m) => m.role === 'tool')

@@ -46,12 +46,22 @@ export function writeScript(dir: string, name: string, script: ModelScript): str
   return file
 }
 
+/** One logged request body. */
+export interface RequestBody {
+  readonly model: string
+  readonly messages: readonly { readonly role: string; readonly content: string | null; readonly tool_calls?: unknown[]; readonly tool_call_id?: string }[]
+  readonly tools?: readonly unknown[]
+}
+
 /** Reads a request log (one JSON body per line). */
-export function readRequests(file: string): { model: string; messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[]; tools?: unknown[] }[] {
+export function readRequests(file: string): RequestBody[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as never)
+    .map((line): RequestBody => {
+      // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the request log is written by dsh itself with this shape
+      return JSON.parse(line) as RequestBody
+    })
 }
 
 /** The `session: <id>` line of stderr. */

@@ -3,7 +3,7 @@
  * turn with a checkpoint. With a model the summary is model-written (falling back to the
  * deterministic summary if the call fails); without one it is deterministic.
  */
-import { compactSession, planCompaction, summarizeWithModel } from '@dsh/runtime'
+import { compactSession, planCompaction, summarizeWithModel, errorMessage } from '@dsh/runtime'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { createProvider, parseModelSpec } from '../model-spec.ts'
 import { configFrom } from './run.ts'
@@ -26,7 +26,7 @@ async function modelSummary(io: CliIo, options: CompactOptions, messages: Parame
     return await summarizeWithModel(provider, messages, new AbortController().signal)
   } catch (error) {
     // The checkpoint still has value without the model: say why and use the deterministic summary.
-    errLine(io, `warning: model summary failed (${(error as Error).message}); using the deterministic summary`)
+    errLine(io, `warning: model summary failed (${errorMessage(error)}); using the deterministic summary`)
     return undefined
   }
 }

@@ -11,6 +11,7 @@ import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
+import { registerAgentSettings } from './live-settings.ts'
 import { createProvider, defaultModelSpec, parseModelSpec, type ModelSpec } from './model-spec.ts'
 
 /** Default share of the context window that triggers automatic compaction. */
@@ -72,12 +73,19 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const host = await composeHost({ dshHome, cwd, config, log, provider, ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }) })
+  const agentSettings = registerAgentSettings(host, { autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare })
+  const useModel = spec.kind !== 'scripted'
   const startOptions = (resume?: string): StartAgentOptions => ({
     cwd,
     provider,
     ...(resume === undefined ? {} : { resume }),
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-    autoCompact: { share: config.model?.autoCompactShare ?? defaultAutoCompactShare, useModel: spec.kind !== 'scripted' },
+    autoCompact: {
+      get share() {
+        return agentSettings.get().autoCompactShare
+      },
+      useModel,
+    },
     ...(requestLog === undefined ? {} : { onRequest: (body: ChatRequestBody) => appendFileSync(requestLog, `${JSON.stringify(body)}\n`) }),
   })
   return { dshHome, cwd, config, spec, provider, host, log, startOptions }

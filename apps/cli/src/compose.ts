@@ -2,10 +2,12 @@
  * Composition of the CLI product: the local filesystem, the core tools and the plugins on one host.
  */
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import type { ModelProvider, ToolDefinition } from '@dsh/contracts'
 import { createRunCodeTool } from '@dsh/code-mode'
 import { createHost, type AskPermission, type Host } from '@dsh/runtime'
+import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools } from '@dsh/tools'
 import type { ConfigFile } from './config-file.ts'
@@ -39,6 +41,7 @@ export async function composeHost(options: ComposeOptions): Promise<Host> {
     log: options.log,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
   })
+  await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider }) }))
   return host

@@ -30,7 +30,7 @@ export const Config = z.object({
   /** Skip candidate probes in directories whose own version is unchanged. Disable on coarse-mtime filesystems. */
   directoryVersions: z.boolean().default(true),
   /** A cached version is trusted only when observed this long after it first appeared (racy timestamps). */
-  versionSettleMs: z.number().nonnegative().default(100),
+  versionSettleMs: z.number().nonnegative().default(20),
 })
 
 /** Raw options as a composition passes them. */

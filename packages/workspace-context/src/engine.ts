@@ -22,6 +22,16 @@ export interface EngineHost {
   readonly now: () => number
   /** Extra canonical roots a followed link may end in (additional workspace roots). */
   readonly extraTrustedRoots: () => readonly string[]
+  /** Diagnostics (a candidate that exists but cannot be used is reported once per reason). */
+  readonly warn: (message: string) => void
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  'not-utf8': 'is not UTF-8 text',
+  binary: 'contains NUL bytes',
+  'too-large': 'is larger than maxSourceBytes',
+  'escaping-link': 'links outside the trusted roots',
+  'symlink-refused': 'is a symlink and followSymlinks is false',
 }
 
 /** State and behaviour of one mounted plugin. */
@@ -31,6 +41,7 @@ export class Engine {
   readonly #memos = new WeakMap<SessionView, VersionMemo>()
   readonly #lock = new SessionLock()
   readonly pending = new PendingWindow()
+  readonly #reported = new Set<string>()
 
   constructor(host: EngineHost) {
     this.#host = host
@@ -57,10 +68,18 @@ export class Engine {
   async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined): Promise<UserMessage[]> {
     const instance = await this.#instance(fs, agent, signal)
     return runPass(
-      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, overlays, signal },
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, overlays, signal, onUnavailable: (path, reason) => this.#report(path, reason) },
       mode,
       touched,
     )
+  }
+
+  #report(path: string, reason: string): void {
+    const why = REASONS[reason]
+    const key = `${path}\u0000${reason}`
+    if (why === undefined || this.#reported.has(key)) return
+    this.#reported.add(key)
+    this.#host.warn(`instruction file ${path} ${why}; it is not loaded`)
   }
 
   /** Post-processes a pre-step decision: delivers the baseline or a restoration, or queues it. */

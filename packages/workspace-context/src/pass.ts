@@ -32,6 +32,8 @@ export interface PassContext {
   readonly now: () => number
   /** Messages that count as seen although not yet on the surface (pending, claimed). */
   readonly overlays: readonly UserMessage[]
+  /** Told about every candidate that exists but could not be used. */
+  readonly onUnavailable?: ((path: string, reason: string) => void) | undefined
   readonly signal?: AbortSignal | undefined
 }
 
@@ -96,6 +98,7 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
   const plan = { config, root: instance.project.root, dshHome: instance.dshHome, trustedRoots: instance.trustedRoots }
   const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest }
   const found = await discover(plan, pass, all, true)
+  for (const o of found.observations) if (o.state === 'unavailable') ctx.onUnavailable?.(o.path, o.reason)
   const messages: UserMessage[] = []
   if (mode !== 'touch') {
     const files: LoadedFile[] = []

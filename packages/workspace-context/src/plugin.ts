@@ -20,6 +20,8 @@ export interface WorkspaceContextHooks {
   readonly now?: () => number
   /** Extra trusted roots for the link policy (additional workspace roots). */
   readonly extraTrustedRoots?: () => readonly string[]
+  /** Diagnostics sink; defaults to the plugin's logger. */
+  readonly warn?: (message: string) => void
 }
 
 function touchedPaths(output: ToolOutput): string[] {
@@ -36,6 +38,7 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): 
     fs: (): FileSystemPort | undefined => ctx.get('fs'),
     now: hooks.now ?? Date.now,
     extraTrustedRoots: hooks.extraTrustedRoots ?? (() => []),
+    warn: hooks.warn ?? ((message) => logger.warn(message)),
   })
 
   ctx.on('agent/pre-step', async (payload, next) => {

@@ -2,7 +2,7 @@
 // context enters history only after the outer run_code result.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolDefinition } from '@dsh/contracts'
-import { createRunCodeTool } from '../../code-mode/src/index.ts'
+import { createRunCodeTool } from '@dsh/code-mode'
 import { hostFixture, type HostFixture } from './support/host.ts'
 
 let fixture: HostFixture | undefined

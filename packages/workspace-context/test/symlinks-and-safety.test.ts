@@ -120,7 +120,9 @@ describe('special files, bounded reads and encodings', () => {
     rig.fs.write('/repo/a/AGENTS.md', new Uint8Array([0xff, 0xfe, 0x48, 0x00, 0x69, 0x00]))
     const agent = rig.agent('/repo/a')
     await rig.step(agent, { prompt: 'p' })
+    await rig.step(agent, { tools: [{ touched: ['/repo/a/x.ts'] }] })
     expect(instructionMessages(agent.session)).toHaveLength(0)
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md contains NUL bytes; it is not loaded', 'instruction file a/AGENTS.md is not UTF-8 text; it is not loaded'])
   })
 
   it('skips a candidate whose probe fails while still loading its available siblings', async () => {

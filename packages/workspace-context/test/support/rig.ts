@@ -174,7 +174,7 @@ export class Rig {
       if (verdict === 'keep') return { kind: 'block', feedback: 'blocked by policy', ...(decision.additionalContexts === undefined ? {} : { additionalContexts: decision.additionalContexts }) }
       return decision
     })
-    const plugin = createWorkspaceContextPlugin({ environment: { env: {}, home: '/home/user' }, now: () => this.clock })
+    const plugin = createWorkspaceContextPlugin({ environment: { env: {}, home: '/home/user' }, now: () => this.clock, warn: (line) => this.warnings.push(line) })
     const config: ConfigInput = { maxBytes: 65536, dshHome: '/home/user/.dsh', projectRootMarkers: ['.git'], ...this.options.config }
     this.pluginFiber = await this.ctx.plugin(plugin, config)
     this.ctx.on('tools/post-execute', async (execution, _output, next) => {

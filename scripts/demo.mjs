@@ -16,9 +16,8 @@ cpSync(join(repo, 'examples/demo-home'), home, { recursive: true })
 const run = (args) => execFileSync(dsh, ['--dsh-home', home, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 
 console.log(`workspace: ${workspace} (a copy of examples/monorepo)\n`)
-const cwd = join(workspace, 'packages/api')
+const cwd = workspace
 let answer
-let stderr = ''
 try {
   answer = execFileSync(dsh, ['--dsh-home', home, 'run', '--cwd', cwd, '--model', `scripted:${join(repo, 'examples/demo-script.json')}`, 'Make the API server say which service is listening.'], {
     encoding: 'utf8',
@@ -33,4 +32,5 @@ const sessions = JSON.parse(run(['sessions', 'list', '--json']))
 const id = sessions[0]?.id
 console.log(`== what the model saw in session ${id} ==`)
 console.log(run(['sessions', 'show', id, '--messages']))
-void stderr
+console.log(`== dsh context for packages/api ==`)
+console.log(run(['context', '--cwd', join(workspace, 'packages/api')]))

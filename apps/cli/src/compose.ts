@@ -10,7 +10,9 @@ import { createHost, type AskPermission, type Host } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools } from '@dsh/tools'
+import { workspaceContextPlugin } from '@dsh/workspace-context'
 import type { ConfigFile } from './config-file.ts'
+import { instructionConfig } from './instruction-config.ts'
 
 /** Inputs of a composition. */
 export interface ComposeOptions {
@@ -41,6 +43,7 @@ export async function composeHost(options: ComposeOptions): Promise<Host> {
     log: options.log,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
   })
+  await host.ctx.plugin(workspaceContextPlugin, instructionConfig(options.config.workspaceContext, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider }) }))

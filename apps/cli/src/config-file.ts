@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { z } from 'zod'
 import { usageError } from './cli-error.ts'
+import { workspaceContextSectionSchema } from './instruction-config.ts'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -28,7 +29,7 @@ const agentSchema = z.strictObject({
 export const configFileSchema = z.strictObject({
   model: modelSchema.optional(),
   agent: agentSchema.optional(),
-  workspaceContext: z.looseObject({}).optional(),
+  workspaceContext: workspaceContextSectionSchema.optional(),
   multiRootWorkspace: z.strictObject({}).optional(),
   maintainerDocGuard: z.strictObject({}).optional(),
 })

@@ -8,6 +8,7 @@ import { CliError } from './cli-error.ts'
 import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
+import { contextCommand, contextWhyCommand } from './commands/context.ts'
 import { runCommand, type RunOptions } from './commands/run.ts'
 import { listSessions, showSession } from './commands/sessions.ts'
 import { version } from './version.ts'
@@ -58,6 +59,24 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .action(async (_options: ChatOptions, command: Command) => {
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
+    })
+
+  const context = program
+    .command('context')
+    .description('the instruction baseline a new session would get, and every candidate examined')
+    .option('--cwd <dir>', 'working directory to inspect')
+    .option('--config <file>', 'YAML config file (its workspaceContext section applies)')
+    .option('--json', 'machine-readable output')
+    .action(async (_options: unknown, command: Command) => {
+      setExit(await contextCommand(io, command.optsWithGlobals()))
+    })
+  context
+    .command('why')
+    .description('which instruction files apply to work on PATH, in order, and why')
+    .argument('<path>', 'file or directory (relative to --cwd)')
+    .option('--json', 'machine-readable output')
+    .action(async (path: string, _options: unknown, command: Command) => {
+      setExit(await contextWhyCommand(io, path, command.optsWithGlobals()))
     })
 
   const sessions = program.command('sessions').description('stored sessions')

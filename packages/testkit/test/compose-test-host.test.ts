@@ -9,8 +9,9 @@ afterEach(async () => tree?.dispose())
 describe('composeTestHost', () => {
   it('reads and edits real files and records every request', async () => {
     tree = await tempTree({ 'ws/a.txt': 'one\n' })
-    const { host, requests, start } = await composeTestHost({ dshHome: tree.path('home'), writableRoots: [tree.path('ws')] })
-    const agent = await start({
+    const testHost = await composeTestHost({ dshHome: tree.path('home'), writableRoots: [tree.path('ws')] })
+    const { host, requests } = testHost
+    const agent = await testHost.start({
       cwd: tree.path('ws'),
       script: { responses: [{ toolCalls: [{ name: 'edit', arguments: { file_path: 'a.txt', old_string: 'one', new_string: 'two' } }] }, { text: 'edited' }] },
     })

@@ -2,7 +2,7 @@
  * `dsh run PROMPT`: runs one turn (new or resumed session), prints the final answer on stdout
  * and `session: <id>` on stderr.
  */
-import { CliError } from '../cli-error.ts'
+import { CliError, usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup } from '../agent-setup.ts'
 
@@ -23,6 +23,9 @@ export interface RunOptions {
 
 /** Runs the command; returns the exit code. */
 export async function runCommand(io: CliIo, prompt: string, options: RunOptions): Promise<number> {
+  if (options.addDir !== undefined && options.addDir.length > 0) {
+    throw usageError('--add-dir: additional workspace roots are not available yet (the multi-root workspace plugin is not built)')
+  }
   const { host, startOptions } = await prepareAgentSetup(io, options)
   try {
     const agent = await host.startAgent(startOptions(options.resume))

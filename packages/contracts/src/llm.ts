@@ -6,16 +6,36 @@ import type { Usage } from './messages.ts'
 
 /** One OpenAI-compatible chat message as sent on the wire. */
 export type WireMessage =
-  | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
   | {
+      /** The system prompt (always first, exactly once). */
+      readonly role: 'system'
+      /** Assembled system prompt text. */
+      readonly content: string
+    }
+  | {
+      /** A user-role message (typed prompts and every injected context). */
+      readonly role: 'user'
+      /** The message text, verbatim. */
+      readonly content: string
+    }
+  | {
+      /** A model response. */
       readonly role: 'assistant'
+      /** Answer text; `null` when the response only calls tools. */
       readonly content: string | null
+      /** Tool calls, in the order the model made them. */
       readonly tool_calls?: readonly WireToolCall[]
       /** DeepSeek reasoning, sent back only when the provider requires it. */
       readonly reasoning_content?: string
     }
-  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string }
+  | {
+      /** A tool result. */
+      readonly role: 'tool'
+      /** The call it answers. */
+      readonly tool_call_id: string
+      /** Result text the model sees. */
+      readonly content: string
+    }
 
 /** A tool call on the wire. */
 export interface WireToolCall {
@@ -57,17 +77,36 @@ export interface ModelRequest {
 
 /** One streamed event. */
 export type ModelStreamEvent =
-  | { /** Visible answer text. */ readonly type: 'text'; readonly text: string }
-  | { /** Reasoning text (never the answer). */ readonly type: 'reasoning'; readonly text: string }
+  | {
+      /** Visible answer text. */
+      readonly type: 'text'
+      /** The next piece of the answer. */
+      readonly text: string
+    }
+  | {
+      /** Reasoning text (never the answer). */
+      readonly type: 'reasoning'
+      /** The next piece of reasoning. */
+      readonly text: string
+    }
   | {
       /** A piece of a tool call; pieces with the same `index` are concatenated. */
       readonly type: 'tool-call-delta'
+      /** Position of the call in the response (0-based); groups pieces. */
       readonly index: number
+      /** Call id; sent once (usually with the first piece). */
       readonly id?: string
+      /** Tool name (or a piece of it). */
       readonly name?: string
+      /** The next piece of the raw JSON argument text. */
       readonly argumentsDelta?: string
     }
-  | { /** Token usage (usually last). */ readonly type: 'usage'; readonly usage: Usage }
+  | {
+      /** Token usage (usually last). */
+      readonly type: 'usage'
+      /** Counts for the whole call. */
+      readonly usage: Usage
+    }
 
 /** A model provider. */
 export interface ModelProvider {

@@ -81,7 +81,10 @@ export interface WorkspaceInstructionsSource {
 
 /** Who or what produced a message. Discriminated by `kind`; readers must handle every kind. */
 export type MessageSource =
-  | { /** A person typed it. */ readonly kind: 'user' }
+  | {
+      /** A person typed it. */
+      readonly kind: 'user'
+    }
   | {
       /** Plugin-contributed context. */
       readonly kind: 'plugin'
@@ -109,8 +112,14 @@ export type MessageSource =
       /** Parent tool call id that started the child. */
       readonly parentCallId: string
     }
-  | { /** Produced by the model. */ readonly kind: 'model' }
-  | { /** Produced by a tool. */ readonly kind: 'tool' }
+  | {
+      /** Produced by the model. */
+      readonly kind: 'model'
+    }
+  | {
+      /** Produced by a tool. */
+      readonly kind: 'tool'
+    }
 
 /** A user-role message (typed prompts and every kind of injected context). */
 export interface UserMessage {

@@ -42,43 +42,113 @@ export type TurnEndReason = 'completed' | 'blocked' | 'cancelled' | 'error' | 'm
 /** Which inbox queue an item belongs to. */
 export type InboxTarget = 'next-step' | 'next-turn'
 
+/** Position of an event inside the loop. */
+export interface TurnStep {
+  /** 1-based turn number. */
+  readonly turn: number
+  /** 1-based step number within the turn. */
+  readonly step: number
+}
+
+/** Payload of `turn/end`. */
+export interface TurnEndData {
+  /** 1-based turn number. */
+  readonly turn: number
+  /** Why the turn ended. */
+  readonly reason: TurnEndReason
+  /** One-line failure message when `reason` is `error`. */
+  readonly error?: string
+}
+
+/** Payload of `step/end`. */
+export interface StepEndData extends TurnStep {
+  /** True when the step was cancelled or failed and its additional contexts were discarded. */
+  readonly aborted?: boolean
+}
+
+/** Payload of `user/message`. */
+export interface UserMessageData {
+  /** The message, as the model sees it (`content`) with its provenance (`source`). */
+  readonly message: UserMessage
+  /** Turn that entered it (absent for compaction checkpoints appended outside a turn). */
+  readonly turn?: number
+  /** Step that entered it. */
+  readonly step?: number
+}
+
+/** Payload of `assistant/message`. */
+export interface AssistantMessageData extends TurnStep {
+  /** The assembled response. */
+  readonly message: AssistantMessage
+  /** Token usage reported by the provider. */
+  readonly usage?: Usage
+  /** True when the stream was cut off before it finished. */
+  readonly interrupted?: boolean
+}
+
+/** Payload of `tool/call`. */
+export interface ToolCallData extends TurnStep {
+  /** Provider call id. */
+  readonly callId: string
+  /** Tool name as the model wrote it. */
+  readonly name: string
+  /** Raw JSON argument text. */
+  readonly arguments: string
+}
+
+/** Payload of `tool/result`. */
+export interface ToolResultData extends TurnStep {
+  /** The result the model sees. */
+  readonly message: ToolResultMessage
+}
+
+/**
+ * Payload of `agent/inbox/spliced`: an inbox mutation, logged before it takes effect. Removes
+ * `removedIds`, then inserts `inserted` at `start` (`-1` meaning the end).
+ */
+export interface InboxSpliceData {
+  /** Which queue changed. */
+  readonly target: InboxTarget
+  /** Insert position after the removal; `-1` appends. */
+  readonly start: number
+  /** Ids removed from the queue. */
+  readonly removedIds: readonly string[]
+  /** Messages inserted. */
+  readonly inserted: readonly UserMessage[]
+  /** `claimed`: taken by a step; `canceled`: removed without running. Absent for plain inserts. */
+  readonly outcome?: 'claimed' | 'canceled'
+}
+
+/** Payload of `request/header`. */
+export interface RequestHeaderData extends TurnStep {
+  /** Model name sent. */
+  readonly model: string
+  /** Provider id. */
+  readonly provider: string
+}
+
 /** Payloads of the core session event types. Plugins add their own types; readers skip unknown ones. */
 export interface CoreSessionEventData {
   /** A turn began. */
-  'turn/start': { readonly turn: number }
+  'turn/start': { /** 1-based turn number. */ readonly turn: number }
   /** A turn ended. */
-  'turn/end': { readonly turn: number; readonly reason: TurnEndReason; readonly error?: string }
+  'turn/end': TurnEndData
   /** A step began (after the pre-step waterfall entered a batch). */
-  'step/start': { readonly turn: number; readonly step: number }
-  /** A step ended; `aborted` when its additional contexts were discarded. */
-  'step/end': { readonly turn: number; readonly step: number; readonly aborted?: boolean }
+  'step/start': TurnStep
+  /** A step ended. */
+  'step/end': StepEndData
   /** A user-role message entered history. */
-  'user/message': { readonly message: UserMessage; readonly turn?: number; readonly step?: number }
+  'user/message': UserMessageData
   /** A model response. */
-  'assistant/message': {
-    readonly turn: number
-    readonly step: number
-    readonly message: AssistantMessage
-    readonly usage?: Usage
-    readonly interrupted?: boolean
-  }
-  /** A tool call was dispatched. `arguments` is the raw JSON text. */
-  'tool/call': { readonly turn: number; readonly step: number; readonly callId: string; readonly name: string; readonly arguments: string }
+  'assistant/message': AssistantMessageData
+  /** A tool call was dispatched. */
+  'tool/call': ToolCallData
   /** The final outcome of a tool call. */
-  'tool/result': { readonly turn: number; readonly step: number; readonly message: ToolResultMessage }
-  /**
-   * An inbox mutation, logged before it takes effect. Removes `removedIds` then inserts `inserted`
-   * at `start` (`-1` meaning the end). A claim is a removal with `outcome: 'claimed'`.
-   */
-  'agent/inbox/spliced': {
-    readonly target: InboxTarget
-    readonly start: number
-    readonly removedIds: readonly string[]
-    readonly inserted: readonly UserMessage[]
-    readonly outcome?: 'claimed' | 'canceled'
-  }
-  /** Model and reason of a request, for diagnostics. */
-  'request/header': { readonly turn: number; readonly step: number; readonly model: string; readonly provider: string }
+  'tool/result': ToolResultData
+  /** An inbox mutation. */
+  'agent/inbox/spliced': InboxSpliceData
+  /** Model and provider of a request, for diagnostics. */
+  'request/header': RequestHeaderData
 }
 
 /** A core event type name. */

@@ -99,13 +99,17 @@ export type PostExecuteDecision =
   | {
       /** Keep the result (optionally with replaced content). */
       readonly kind: 'accept'
+      /** Replacement text for the model; absent keeps the tool's own. */
       readonly content?: string
+      /** Context messages to enter history after the step's tool results (in order). */
       readonly additionalContexts?: readonly UserMessage[]
     }
   | {
       /** Turn the result into an error whose text is `feedback`. */
       readonly kind: 'block'
+      /** What the model is told instead of the result, with a way forward. */
       readonly feedback: string
+      /** Context messages to enter history after the step's tool results (in order). */
       readonly additionalContexts?: readonly UserMessage[]
     }
 

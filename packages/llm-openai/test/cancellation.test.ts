@@ -6,7 +6,7 @@
 import { getEventListeners } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOpenAiProvider } from '../src/index.ts'
-import { startSseServer, type SseServer } from './sse-server.ts'
+import { startSseServer, type SseServer } from '@dsh/testkit'
 import { collect, collectFailure, finish, request, testProvider, text } from './helpers.ts'
 
 let server: SseServer | undefined

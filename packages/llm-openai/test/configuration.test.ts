@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOpenAiProvider, isModelError, ModelError } from '../src/index.ts'
 import { DEEPSEEK_BASE_URL, isLoopbackHost, OPENAI_BASE_URL, resolveConnection } from '../src/connection-config.ts'
-import { startSseServer, type SseServer } from './sse-server.ts'
+import { startSseServer, type SseServer } from '@dsh/testkit'
 import { collect, finish, messageOf, text } from './helpers.ts'
 
 let server: SseServer | undefined

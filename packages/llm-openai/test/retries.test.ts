@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { isModelError } from '../src/index.ts'
-import { startSseServer, type SseServer } from './sse-server.ts'
+import { startSseServer, type SseServer } from '@dsh/testkit'
 import { collect, collectFailure, finish, joinText, messageOf, testProvider, text } from './helpers.ts'
 
 let server: SseServer | undefined

@@ -3,7 +3,7 @@
  * tool-call deltas, usage), and the request on the wire is the runtime's body plus stream flags.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { startSseServer, type SseServer } from './sse-server.ts'
+import { startSseServer, type SseServer } from '@dsh/testkit'
 import { assembleToolCalls, collect, finish, joinText, reasoning, request, testProvider, text, toolPiece, usage } from './helpers.ts'
 
 let server: SseServer | undefined

@@ -1,0 +1,47 @@
+// The real OpenAI-compatible provider through the built binary, against a loopback SSE server.
+import { afterEach, describe, expect, it } from 'vitest'
+import { finish, reasoning, startSseServer, tempTree, text, toolPiece, usage, type SseServer, type TempTree } from '@dsh/testkit'
+import { runDsh } from './run-dsh.ts'
+
+let tree: TempTree
+let server: SseServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+  await tree?.dispose()
+})
+
+describe('dsh run with an OpenAI-compatible endpoint', () => {
+  it('streams DeepSeek reasoning apart from the answer, runs the tool call and sends its result back', async () => {
+    tree = await tempTree({ 'repo/notes.txt': 'alpha\n' })
+    server = await startSseServer([
+      { kind: 'sse', chunks: [reasoning('I should read the file.'), toolPiece(0, { id: 'call_1', name: 'read' }), toolPiece(0, { args: '{"file_path":' }), toolPiece(0, { args: '"notes.txt"}' }), finish('tool_calls'), usage({ prompt_tokens: 10, completion_tokens: 5, prompt_cache_hit_tokens: 4 })] },
+      { kind: 'sse', chunks: [text('The notes say '), text('alpha.'), finish(), usage({ prompt_tokens: 20, completion_tokens: 4 })] },
+    ])
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', 'deepseek:deepseek-chat', '--base-url', server.baseUrl, 'what do the notes say?'], {
+      cwd: tree.root,
+      env: { DEEPSEEK_API_KEY: 'sk-test-key' },
+    })
+    expect(result).toMatchObject({ code: 0, stdout: 'The notes say alpha.\n' })
+    expect(server.requests).toHaveLength(2)
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-test-key')
+    expect(server.requests[0]?.body).toMatchObject({ model: 'deepseek-chat', stream: true })
+    const second = JSON.stringify(server.requests[1]?.body)
+    expect(server.requests[1]?.body).toMatchObject({ messages: expect.arrayContaining([expect.objectContaining({ role: 'tool', tool_call_id: 'call_1', content: expect.stringContaining('alpha') })]) })
+    expect(second).not.toContain('reasoning_content')
+    expect(second).not.toContain('I should read the file.')
+  })
+
+  it('a server that keeps failing ends with one clear error line and exit code 1', async () => {
+    tree = await tempTree({ 'repo/': null })
+    server = await startSseServer([{ kind: 'json', status: 401, body: { error: { message: 'bad key' } } }])
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', 'openai:local-model', '--base-url', server.baseUrl, 'hi'], {
+      cwd: tree.root,
+      env: { OPENAI_API_KEY: 'wrong' },
+    })
+    expect(result.code).toBe(1)
+    const lines = result.stderr.trim().split('\n').filter((line) => !line.startsWith('session: '))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^dsh: .*bad key.*OPENAI_API_KEY/)
+  })
+})

@@ -1,0 +1,77 @@
+// CI gate on the workspace-context plugin's filesystem COUNTS (deterministic; wall time is never
+// gated): a small generated monorepo, one scripted session of three passes over the same read
+// targets (discovery, first revisit, settled), the plugin's port calls counted per step and
+// compared with the oracle. The issue-4 bound (stat-like calls <= examined directories + loaded
+// files, no reads) is enforced on every settled step; the first revisit may only add the
+// racy-timestamp confirmation the oracle computes. Failures list every offending step's counts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compareSteps, explainedBySettle, type StepComparison } from './count-comparison.ts'
+import { planMonorepo, writeMonorepo, type GeneratedMonorepo, type MonorepoOptions } from './generate-monorepo.ts'
+import { InstructionOracle } from './instruction-oracle.ts'
+import { runSession, type SessionMeasurement } from './session-runner.ts'
+
+const SMALL: MonorepoOptions = { seed: 11, directories: 160, minLeafDepth: 4, maxDepth: 6, instructionFiles: 12, offPathInstructionFiles: 2, targetDirectories: 6, reads: 18 }
+/** Far above the plugin's settle window, so the counts do not depend on machine speed. */
+const MODEL_STEP_MS = 1000
+
+let repo: GeneratedMonorepo
+let session: SessionMeasurement
+let steps: StepComparison[]
+let expectedLoaded: string[]
+
+function describeStep(step: StepComparison): string {
+  const { measured, expected } = step
+  return (
+    `step ${step.step} (${expected.kind}): stat-like ${step.statLike} (stat ${measured.stat}, lstat ${measured.lstat}, resolve ${measured.resolve}) ` +
+    `vs bound ${expected.targetBound} (${expected.examinedDirectories} examined directories + ${expected.loadedFiles} loaded files); reads ${step.reads}`
+  )
+}
+
+beforeAll(async () => {
+  repo = writeMonorepo(planMonorepo(SMALL))
+  session = await runSession({ repo, plugin: true, modelStepMs: MODEL_STEP_MS })
+  const oracle = new InstructionOracle({ root: repo.root, instructionFiles: repo.plan.instructionFiles })
+  oracle.baseline()
+  steps = compareSteps(
+    repo.readTargets.map((target) => oracle.touch(target)),
+    session.stepCounts,
+    1,
+  )
+  expectedLoaded = oracle.loadedPaths().toSorted()
+})
+
+afterAll(() => repo?.dispose())
+
+describe('workspace-context fs-call counts on a generated monorepo', () => {
+  it('loads exactly the instruction files the oracle expects (the counts below are not vacuous)', () => {
+    expect(session.loadedPaths.toSorted()).toEqual(expectedLoaded)
+    expect(expectedLoaded.length).toBeGreaterThanOrEqual(6)
+  })
+
+  it('settled reads in unchanged directories: stat-like calls <= examined directories + loaded files, and no reads', () => {
+    const settled = steps.filter((step) => step.expected.kind === 'settled')
+    expect(settled.length, 'the workload must contain settled steps').toBeGreaterThanOrEqual(6)
+    const offending = settled.filter((step) => step.statLike > step.expected.targetBound || step.reads > 0).map(describeStep)
+    expect(offending, `settled steps over the issue-4 bound:\n${offending.join('\n')}`).toEqual([])
+  })
+
+  it('first revisit adds at most the racy-timestamp confirmation (once-seen directories probed again, their files read again)', () => {
+    const revisits = steps.filter((step) => step.expected.kind === 'first-revisit')
+    expect(revisits.length).toBeGreaterThan(0)
+    const offending = revisits
+      .filter((step) => !explainedBySettle(step))
+      .map((step) => `${describeStep(step)}; allowance +${step.expected.settleStatLike + step.expected.settleReads} stat-like, ${step.expected.settleReads} reads`)
+    expect(offending, `first-revisit steps beyond the confirmation allowance:\n${offending.join('\n')}`).toEqual([])
+  })
+
+  it('reads every instruction file at most twice over the whole session (load, then one confirmation)', () => {
+    const total = steps.reduce((sum, step) => sum + step.reads, 0) + session.baselineCounts.streamText + session.baselineCounts.readText
+    expect(total, `${total} reads for ${expectedLoaded.length} loaded files`).toBeLessThanOrEqual(2 * expectedLoaded.length)
+  })
+
+  it('counts are identical when the same session runs again', async () => {
+    const again = await runSession({ repo, plugin: true, modelStepMs: MODEL_STEP_MS })
+    expect(again.baselineCounts).toEqual(session.baselineCounts)
+    expect(again.stepCounts).toEqual(session.stepCounts)
+  })
+})

@@ -1,7 +1,8 @@
 // The real OpenAI-compatible provider through the built binary, against a loopback SSE server.
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { finish, reasoning, startSseServer, tempTree, text, toolPiece, usage, type SseServer, type TempTree } from '@dsh/testkit'
-import { runDsh } from './run-dsh.ts'
+import { runDsh, sessionIdOf } from './run-dsh.ts'
 
 let tree: TempTree
 let server: SseServer | undefined
@@ -30,6 +31,11 @@ describe('dsh run with an OpenAI-compatible endpoint', () => {
     expect(server.requests[1]?.body).toMatchObject({ messages: expect.arrayContaining([expect.objectContaining({ role: 'tool', tool_call_id: 'call_1', content: expect.stringContaining('alpha') })]) })
     expect(second).not.toContain('reasoning_content')
     expect(second).not.toContain('I should read the file.')
+    const log = readFileSync(tree.path(`home/sessions/${sessionIdOf(result.stderr)}.jsonl`), 'utf8')
+    const assistant = log.split('\n').filter((line) => line.includes('"assistant/message"')).map((line): unknown => JSON.parse(line))
+    expect(assistant[0]).toMatchObject({
+      data: { usage: { inputTokens: 10, outputTokens: 5, cacheHitTokens: 4 }, message: { content: [{ type: 'reasoning', text: 'I should read the file.' }, { type: 'tool-call', callId: 'call_1' }] } },
+    })
   })
 
   it('a server that keeps failing ends with one clear error line and exit code 1', async () => {

@@ -17,6 +17,8 @@
  * memo's settle rule depends on the time between passes. With `modelStepMs` well above the settle
  * window the counts are deterministic; with 0 they depend on machine speed.
  */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { composeTestHost } from '@dsh/testkit'
@@ -70,9 +72,13 @@ function loadedPathsOf(text: string): string[] {
 export async function runSession(options: SessionOptions): Promise<SessionMeasurement> {
   const { repo } = options
   const targets = options.targets ?? repo.readTargets
+  // A home that has held sessions before: the first session must not change the user-global directory mid-measurement.
+  mkdirSync(join(repo.home, 'sessions'), { recursive: true })
   const test = await composeTestHost({ dshHome: repo.home, writableRoots: [repo.root] })
   const counter = countingFileSystem(createLocalFileSystem({ writableRoots: [repo.root] }))
-  let simulatedMs = 0
+  // Start one model step ahead: the repository existed before the session (a freshly generated tree
+  // would otherwise still be inside the racy-timestamp window at the first step).
+  let simulatedMs = options.modelStepMs
   const marks: Mark[] = []
   test.host.ctx.on(
     'agent/pre-step',

@@ -28,6 +28,12 @@ export interface FsInfo {
   readonly size?: number
   /** Opaque version for cache invalidation. */
   readonly version: FsVersion
+  /**
+   * The later of the node's mtime and ctime, in epoch milliseconds (may be fractional), when the
+   * provider knows it. Used only to judge whether a node can still change within the same
+   * timestamp tick without changing `version` (git's racy-timestamp rule); never for ordering.
+   */
+  readonly changedAtMs?: number
 }
 
 /** Metadata of a path without following a final link. */
@@ -38,6 +44,8 @@ export interface FsPathInfo {
   readonly size?: number
   /** Opaque version. */
   readonly version: FsVersion
+  /** As {@link FsInfo.changedAtMs}, of the link itself for a `symlink`. */
+  readonly changedAtMs?: number
 }
 
 /** Stable error codes of the fs port. */

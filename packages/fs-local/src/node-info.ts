@@ -1,6 +1,7 @@
 /**
- * Converts bigint `Stats` into port metadata: node type and the opaque version string
- * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed.
+ * Converts bigint `Stats` into port metadata: node type, the opaque version string
+ * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed, and
+ * `changedAtMs`, the later of mtime and ctime (from the same stats: no extra syscall).
  */
 import type { BigIntStats } from 'node:fs'
 import type { FsInfo, FsNodeType, FsPathInfo, FsVersion } from '@dsh/contracts'
@@ -10,6 +11,16 @@ export function versionOf(stats: BigIntStats): FsVersion {
   // The brand is only ever applied here; a plain string cannot be narrowed to it otherwise.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` as FsVersion
+}
+
+/**
+ * The later of mtime and ctime in epoch milliseconds, kept to the microsecond (a bigint division
+ * first, so the float keeps every digit that matters). ctime cannot be set from user space, so a
+ * back-dated mtime (`touch -d`, archive extraction) does not make a fresh change look old.
+ */
+export function changedAtMsOf(stats: BigIntStats): number {
+  const latest = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs
+  return Number(latest / 1000n) / 1000
 }
 
 /** File, directory or other (FIFO, socket, device) as seen through followed stats. */
@@ -28,11 +39,12 @@ export function isSpecialNode(stats: BigIntStats): boolean {
 export function infoOf(stats: BigIntStats): FsInfo {
   const type = nodeTypeOf(stats)
   const version = versionOf(stats)
-  return type === 'file' ? { type, size: Number(stats.size), version } : { type, version }
+  const changedAtMs = changedAtMsOf(stats)
+  return type === 'file' ? { type, size: Number(stats.size), version, changedAtMs } : { type, version, changedAtMs }
 }
 
 /** Port metadata of unfollowed stats (`symlink` for a link itself). */
 export function pathInfoOf(stats: BigIntStats): FsPathInfo {
-  if (stats.isSymbolicLink()) return { type: 'symlink', version: versionOf(stats) }
+  if (stats.isSymbolicLink()) return { type: 'symlink', version: versionOf(stats), changedAtMs: changedAtMsOf(stats) }
   return infoOf(stats)
 }

@@ -1,5 +1,5 @@
 // resolve, stat, lstat and listDir on real temp trees: links, missing paths, errors vs absence.
-import { symlinkSync } from 'node:fs'
+import { lstatSync, statSync, symlinkSync, utimesSync } from 'node:fs'
 import { isAbsolute, relative, sep } from 'node:path'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import * as fc from 'fast-check'
@@ -18,6 +18,8 @@ afterEach(async () => {
 })
 
 const fs = () => createLocalFileSystem({ writableRoots: [tree.root] })
+/** The later of mtime and ctime in milliseconds (microsecond precision), the oracle of `changedAtMs`. */
+const latestMs = (s: { mtimeNs: bigint; ctimeNs: bigint }): number => Number((s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs) / 1000n) / 1000
 
 describe('resolve', () => {
   it('normalises a relative path against cwd and follows links', async () => {
@@ -72,6 +74,23 @@ describe('stat and lstat', () => {
     const after = await port.stat(tree.path('real/a.txt'))
     expect(after?.version).not.toBe(before?.version)
     expect(after?.version).toMatch(/^\d+:\d+:2:\d+:\d+$/)
+  })
+
+  it('reports changedAtMs as the later of mtime and ctime, from the same stats', async () => {
+    const port = fs()
+    const file = tree.path('real/a.txt')
+    expect((await port.stat(file))?.changedAtMs).toBe(latestMs(statSync(file, { bigint: true })))
+    expect((await port.stat(tree.path('real')))?.changedAtMs).toBe(latestMs(statSync(tree.path('real'), { bigint: true })))
+    // lstat of a link reports the link's own timestamps, stat the target's.
+    expect((await port.lstat(tree.path('link.txt')))?.changedAtMs).toBe(latestMs(lstatSync(tree.path('link.txt'), { bigint: true })))
+    expect((await port.stat(tree.path('link.txt')))?.changedAtMs).toBe(latestMs(statSync(file, { bigint: true })))
+    // A back-dated mtime does not hide a fresh change (ctime moves with it); a future one shows.
+    const before = Date.now()
+    utimesSync(file, new Date('2001-01-01T00:00:00Z'), new Date('2001-01-01T00:00:00Z'))
+    expect((await port.stat(file))?.changedAtMs).toBeGreaterThanOrEqual(before - 1000)
+    const future = new Date(Date.now() + 86_400_000)
+    utimesSync(file, future, future)
+    expect((await port.stat(file))?.changedAtMs).toBeCloseTo(future.getTime(), 0)
   })
 
   it('reports a dangling link as absent through stat but present through lstat', async () => {

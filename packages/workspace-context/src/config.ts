@@ -27,9 +27,14 @@ export const Config = z.object({
   followSymlinks: z.boolean().default(true),
   /** `trusted-roots`: a followed link must stay inside the trusted roots. */
   instructionReadPolicy: z.enum(['trusted-roots', 'follow-anywhere']).default('trusted-roots'),
-  /** Skip candidate probes in directories whose own version is unchanged. Disable on coarse-mtime filesystems. */
+  /** Skip candidate probes in directories whose own version is unchanged. Disable on unreliable-mtime filesystems. */
   directoryVersions: z.boolean().default(true),
-  /** A cached version is trusted only when observed this long after it first appeared (racy timestamps). */
+  /**
+   * Racy-timestamp window: a cached version is trusted once its timestamp (`changedAtMs`) is this
+   * much older than an observation, or, from providers without timestamps, once re-confirmed this
+   * long after it was first seen. Must exceed the filesystem's timestamp granularity (raise it on
+   * coarse-mtime filesystems, e.g. 2500 for FAT's 2 s).
+   */
   versionSettleMs: z.number().nonnegative().default(20),
 })
 

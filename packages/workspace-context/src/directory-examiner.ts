@@ -29,6 +29,7 @@ export interface ExamineOptions {
   readonly memo?: VersionMemo | undefined
   /** Use directory versions to skip candidate probes. */
   readonly directoryVersions: boolean
+  /** Wall clock in epoch milliseconds (comparable with the provider's `changedAtMs`). */
   readonly now: () => number
   /** Digest the model already has for a scope at a path; lets an unchanged file skip its read. */
   readonly knownDigest?: ((scopeKey: string, path: string) => string | undefined) | undefined
@@ -58,7 +59,7 @@ export interface DirectoryExamination {
 
 type Loaded = { readonly observation: ScopeObservation; readonly trimmed?: string }
 
-async function load(options: ExamineOptions, probe: CandidateProbe & { state: 'present' }, scope: ScopeRef, path: string): Promise<Loaded> {
+async function load(options: ExamineOptions, probe: CandidateProbe & { state: 'present' }, scope: ScopeRef, path: string, startedAt: number): Promise<Loaded> {
   if (options.claimed.has(probe.path)) return { observation: { state: 'absent', scope, note: 'same-as-user-global', path } }
   const known = options.knownDigest?.(scope.key, path)
   const fact = options.memo?.file(probe.path, probe.info.version)
@@ -72,7 +73,7 @@ async function load(options: ExamineOptions, probe: CandidateProbe & { state: 'p
     return { observation: { state: 'unavailable', scope, reason: read.reason, path, detail: read.detail } }
   }
   const digests = { digest: contentDigest(read.text), trimmedDigest: trimmedDigest(read.text), bytes: read.bytes }
-  options.memo?.recordFile(probe.path, probe.info.version, digests, options.now())
+  options.memo?.recordFile(probe.path, probe.info.version, digests, { startedAt, finishedAt: options.now(), changedAtMs: probe.info.changedAtMs })
   options.claimed.add(probe.path)
   return { observation: { state: 'present', scope, path, absPath: probe.path, digest: digests.digest, bytes: read.bytes, content: read.text }, trimmed: digests.trimmedDigest }
 }
@@ -87,6 +88,8 @@ function settled(scope: ScopeRef, winner: CandidateProbe | undefined, spec: Dire
 export async function examineDirectory(options: ExamineOptions, spec: DirectorySpec): Promise<DirectoryExamination> {
   const local = spec.local.filter((name) => !spec.base.includes(name))
   const slots = options.policy === 'first' ? [{ slot: 'base', names: spec.base }, { slot: 'local', names: local }].filter((s) => s.names.length > 0) : [...spec.base, ...local].map((name) => ({ slot: `=${name}`, names: [name] }))
+  // Taken before anything is stat'ed: the version memo judges every fact of this examination by it.
+  const startedAt = options.now()
   let info
   try {
     info = await options.fs.stat(spec.abs, options.signal)
@@ -104,6 +107,8 @@ export async function examineDirectory(options: ExamineOptions, spec: DirectoryS
     firstOnly: options.policy === 'first' && options.probeAll !== true,
     link: options.link,
     memo: options.directoryVersions ? options.memo : undefined,
+    startedAt,
+    changedAtMs: info.changedAtMs,
     now: options.now,
     signal: options.signal,
   })
@@ -119,7 +124,7 @@ export async function examineDirectory(options: ExamineOptions, spec: DirectoryS
       if (early !== undefined) observations.push(early)
       continue
     }
-    const loaded = await load(options, winner, scope, spec.displayOf(winner.name))
+    const loaded = await load(options, winner, scope, spec.displayOf(winner.name), startedAt)
     if (options.policy === 'all' && loaded.trimmed !== undefined && loaded.observation.state === 'present') {
       if (keptTrimmed.has(loaded.trimmed)) {
         observations.push({ state: 'absent', scope, note: 'duplicate', path: loaded.observation.path })

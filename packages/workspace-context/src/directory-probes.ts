@@ -1,6 +1,6 @@
 /**
  * Candidate probes of one directory, accelerated by directory versions: when the directory's own
- * version is unchanged (and the cached fact has settled), the earlier results stand and only the
+ * version is unchanged (and the cached fact is trusted, see `version-memo.ts`), the earlier results stand and only the
  * present candidates are re-stat'ed (an in-place edit does not change the directory), plus any
  * dangling link or unavailable entry (a link target can appear elsewhere without touching this
  * directory). Anything surprising falls back to a full probe.
@@ -23,6 +23,10 @@ export interface DirectoryProbeInput {
   readonly firstOnly: boolean
   readonly link: LinkPolicy
   readonly memo: VersionMemo | undefined
+  /** Clock reading taken before the directory was stat'ed. */
+  readonly startedAt: number
+  /** The directory's `changedAtMs`, when the provider reports it. */
+  readonly changedAtMs?: number | undefined
   readonly now: () => number
   readonly signal?: AbortSignal | undefined
 }
@@ -71,6 +75,6 @@ export async function probeDirectory(input: DirectoryProbeInput): Promise<Candid
   const fact = input.memo?.directory(input.abs, input.version)
   const reused = fact === undefined ? undefined : await recheck(input, fact.probes)
   const probes = reused ?? (await fullProbe(input))
-  input.memo?.recordDirectory(input.abs, input.version, probes, input.now())
+  input.memo?.recordDirectory(input.abs, input.version, probes, { startedAt: input.startedAt, finishedAt: input.now(), changedAtMs: input.changedAtMs })
   return probes
 }

@@ -2,11 +2,17 @@
  * Discovery over a set of directories: the user-global file first, then project directories
  * broad to specific, each examined once. This is the reusable entry point (the multi-root plugin
  * runs it per additional root with its own root and trusted roots).
+ *
+ * With a shared record (the touches of one step, see `step-share.ts`), a directory already
+ * examined in the step is taken from the record without any fs call, unless that examination
+ * found something unavailable (retried) or skipped a read because the model had the file and the
+ * model no longer has it (re-examined, so the content is there to offer again).
  */
 import type { ResolvedConfig } from './config.ts'
 import { displayPath, type DirRef } from './directories.ts'
-import { examineDirectory, type DirectoryExamination, type ExamineOptions } from './directory-examiner.ts'
+import { examineDirectory, type DirectoryExamination, type DirectorySpec, type ExamineOptions } from './directory-examiner.ts'
 import { projectScope, userGlobalScope } from './scope-key.ts'
+import type { SharedExaminations } from './step-share.ts'
 import type { ScopeObservation } from './types.ts'
 
 /** Where discovery runs. */
@@ -21,7 +27,10 @@ export interface DiscoveryPlan {
 }
 
 /** Per-pass settings (the rest comes from the plan). */
-export type PassOptions = Omit<ExamineOptions, 'claimed' | 'policy' | 'link' | 'maxSourceBytes'>
+export type PassOptions = Omit<ExamineOptions, 'claimed' | 'policy' | 'link' | 'maxSourceBytes'> & {
+  /** Examinations shared with earlier passes of the same step (read and extended). */
+  readonly shared?: SharedExaminations | undefined
+}
 
 /** Result of discovering a set of directories. */
 export interface DiscoveryResult {
@@ -42,17 +51,35 @@ export function orderDirs(dirs: readonly DirRef[]): DirRef[] {
   return [...unique.values()].toSorted((a, b) => depth(a.rel) - depth(b.rel) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
 }
 
+/** Whether a recorded examination can stand in for a fresh one in this pass. */
+function reusable(examination: DirectoryExamination, knownDigest: ExamineOptions['knownDigest']): boolean {
+  return examination.observations.every((o) => o.state === 'absent' || (o.state === 'present' && (o.content !== undefined || knownDigest?.(o.scope.key, o.path) === o.digest)))
+}
+
 /** Examines the user-global file (when asked) and `dirs`. Rethrows only cancellation. */
 export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: readonly DirRef[], includeUserGlobal: boolean): Promise<DiscoveryResult> {
   const { config } = plan
+  const { shared, ...rest } = pass
   const claimed = new Set<string>()
-  const base = { ...pass, claimed, maxSourceBytes: config.maxSourceBytes }
+  const base = { ...rest, claimed, maxSourceBytes: config.maxSourceBytes }
   const observations: ScopeObservation[] = []
   const details = new Map<string, DirectoryExamination>()
+  const examine = async (key: string, options: ExamineOptions, spec: DirectorySpec): Promise<DirectoryExamination> => {
+    const recorded = shared?.get(key)
+    if (recorded !== undefined && reusable(recorded, pass.knownDigest)) {
+      // A file loads at most once per pass, also when its examination is reused.
+      for (const o of recorded.observations) if (o.state === 'present') claimed.add(o.absPath)
+      return recorded
+    }
+    const result = await examineDirectory(options, spec)
+    shared?.set(key, result)
+    return result
+  }
   if (includeUserGlobal) {
     // The user-global file is user-owned configuration, not repository content: its link (for
     // example into a dotfiles checkout) is followed without the trusted-roots check.
-    const home = await examineDirectory(
+    const home = await examine(
+      `\u0000user-global\u0000${plan.dshHome}`,
       { ...base, policy: 'first', link: { followSymlinks: config.followSymlinks, trustedRoots: undefined } },
       { abs: plan.dshHome, base: ['AGENTS.md'], local: [], scopeOf: userGlobalScope, displayOf: () => config.userGlobalDisplay },
     )
@@ -62,7 +89,8 @@ export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: rea
   const link = { followSymlinks: config.followSymlinks, trustedRoots: config.instructionReadPolicy === 'trusted-roots' ? plan.trustedRoots : undefined }
   const examined = new Set<string>()
   for (const dir of orderDirs(dirs)) {
-    const result = await examineDirectory(
+    const result = await examine(
+      `${dir.rel}\u0000${dir.abs}`,
       { ...base, policy: config.candidatePolicy, link },
       {
         abs: dir.abs,

@@ -1,15 +1,16 @@
 /**
- * The engine behind the plugin's hooks: per-instance and per-session state, the pending window,
- * and the three entry points (`preStep`, `touch`, `settle`/`observe`). Hook wiring lives in
- * `plugin.ts`; this module holds no plugin-host specifics.
+ * The engine behind the plugin's hooks: per-instance and per-session state (version memo, step
+ * record), the pending window, and the entry points (`preStep`, `touch`, `starting`,
+ * `settle`/`observe`). Hook wiring lives in `plugin.ts`; this module holds no plugin-host specifics.
  */
-import type { AgentHandle, FileSystemPort, PreStepDecision, PreStepPayload, SessionEvent, SessionView, ToolExecution, ToolFinalOutcome, UserMessage } from '@dsh/contracts'
+import type { AgentHandle, FileSystemPort, PreStepDecision, PreStepPayload, SessionEvent, SessionView, ToolExecution, ToolFinalOutcome, TouchedPath, UserMessage } from '@dsh/contracts'
 import type { ResolvedConfig } from './config.ts'
 import { deliverInBatch, queueForLater } from './delivery.ts'
 import { createInstance, type InstanceState } from './instance.ts'
 import { runPass, type PassMode } from './pass.ts'
 import { PendingWindow } from './pending-window.ts'
 import { SessionLock } from './session-lock.ts'
+import { StepShare, type SharedExaminations } from './step-share.ts'
 import { VersionMemo } from './version-memo.ts'
 import { deriveVisibleState, hasLoggedBaseline, isInstructionMessage } from './visible-state.ts'
 
@@ -19,6 +20,7 @@ export interface EngineHost {
   readonly plugin: string
   /** The filesystem provider, read lazily (absent: the plugin is a no-op). */
   readonly fs: () => FileSystemPort | undefined
+  /** Wall clock in epoch milliseconds, comparable with the provider's `changedAtMs` (`Date.now`). */
   readonly now: () => number
   /** Extra canonical roots a followed link may end in (additional workspace roots). */
   readonly extraTrustedRoots: () => readonly string[]
@@ -39,6 +41,7 @@ export class Engine {
   readonly #host: EngineHost
   readonly #instances = new WeakMap<AgentHandle, InstanceState>()
   readonly #memos = new WeakMap<SessionView, VersionMemo>()
+  readonly #shares = new WeakMap<SessionView, StepShare>()
   readonly #lock = new SessionLock()
   readonly pending = new PendingWindow()
   readonly #reported = new Set<string>()
@@ -56,6 +59,15 @@ export class Engine {
     return memo
   }
 
+  #share(session: SessionView): StepShare {
+    let share = this.#shares.get(session)
+    if (share === undefined) {
+      share = new StepShare()
+      this.#shares.set(session, share)
+    }
+    return share
+  }
+
   async #instance(fs: FileSystemPort, agent: AgentHandle, signal: AbortSignal | undefined): Promise<InstanceState> {
     let instance = this.#instances.get(agent)
     if (instance === undefined) {
@@ -65,10 +77,10 @@ export class Engine {
     return instance
   }
 
-  async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined): Promise<UserMessage[]> {
+  async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined, shared?: SharedExaminations): Promise<UserMessage[]> {
     const instance = await this.#instance(fs, agent, signal)
     return runPass(
-      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, overlays, signal, onUnavailable: (path, reason) => this.#report(path, reason) },
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, shared, overlays, signal, onUnavailable: (path, reason) => this.#report(path, reason) },
       mode,
       touched,
     )
@@ -115,27 +127,40 @@ export class Engine {
   }
 
   /**
-   * Reconciles after a successful touch by execution `token`; returns the change batch to attach,
-   * if any, already staged as provisional (inside the lock, so the next pass sees it).
+   * Reconciles after `execution` of `agent` touched `touches` successfully; returns the change
+   * batch to attach, if any, already staged as provisional (inside the lock, so the next pass
+   * sees it). Read-only touches share the step's examinations (`step-share.ts`).
    */
-  async touch(agent: AgentHandle, token: symbol, paths: readonly string[], signal: AbortSignal): Promise<UserMessage | undefined> {
+  async touch(agent: AgentHandle, execution: ToolExecution, touches: readonly TouchedPath[]): Promise<UserMessage | undefined> {
     const fs = this.#host.fs()
-    if (!this.#host.config.enabled || fs === undefined || paths.length === 0) return undefined
+    if (!this.#host.config.enabled || fs === undefined || touches.length === 0) return undefined
     const sessionId = agent.session.header.id
     return this.#lock.run(sessionId, async () => {
-      const [message] = await this.#pass(fs, agent, 'touch', this.pending.overlays(sessionId), paths, signal)
-      if (message !== undefined) this.pending.stage(sessionId, token, message)
+      // Decided inside the lock, right before the pass: a tool that started meanwhile counts.
+      const shared = this.#share(agent.session).forTouch(agent.session, execution, touches)
+      const paths = touches.map((touch) => touch.path)
+      const [message] = await this.#pass(fs, agent, 'touch', this.pending.overlays(sessionId), paths, execution.signal, shared)
+      if (message !== undefined) this.pending.stage(sessionId, execution.token, message)
       return message
     })
   }
 
-  /** Applies a final tool outcome to the pending window. */
+  /** A tool is about to run (`tools/pre-execute`). */
+  starting(execution: ToolExecution): void {
+    const session = execution.agent?.session
+    if (this.#host.config.enabled && session !== undefined) this.#share(session).starting(execution)
+  }
+
+  /** Applies a final tool outcome to the pending window and the step record. */
   settle(execution: ToolExecution, outcome: ToolFinalOutcome): void {
-    this.pending.settle(execution, outcome, execution.agent?.session)
+    const session = execution.agent?.session
+    if (session !== undefined) this.#shares.get(session)?.finished(execution)
+    this.pending.settle(execution, outcome, session)
   }
 
   /** Follows committed session events. */
   observe(session: SessionView, event: SessionEvent): void {
+    if (event.type === 'step/end' || event.type === 'turn/end') this.#shares.get(session)?.stepEnded()
     this.pending.observe(session, event)
   }
 

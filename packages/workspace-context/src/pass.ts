@@ -6,7 +6,8 @@
  *   composed (unless every file in it is already visible unchanged).
  * - `restore` (a later pre-step after compaction shadowed the baseline): one complete baseline.
  * - `touch` (after a successful read/write/edit): the root-to-cwd chain, the directories down to
- *   each touched file and every loaded scope are reconciled into one change batch.
+ *   each touched file and every loaded scope are reconciled into one change batch; directories
+ *   an earlier touch of the same step examined come from the step's shared record when given.
  */
 import type { FileSystemPort, InstructionChange, SessionView, UserMessage } from '@dsh/contracts'
 import type { ResolvedConfig } from './config.ts'
@@ -17,6 +18,7 @@ import { instructionMessage } from './message.ts'
 import { reconcile } from './reconcile.ts'
 import { renderBaseline, renderChangeBatch } from './render.ts'
 import { decodeScope } from './scope-key.ts'
+import type { SharedExaminations } from './step-share.ts'
 import type { LoadedFile } from './types.ts'
 import type { VersionMemo } from './version-memo.ts'
 import { applyMessage, deriveVisibleState, isLoaded, type VisibleState } from './visible-state.ts'
@@ -29,7 +31,10 @@ export interface PassContext {
   readonly session: SessionView
   readonly instance: InstanceState
   readonly memo: VersionMemo
+  /** Wall clock in epoch milliseconds (comparable with file timestamps). */
   readonly now: () => number
+  /** Examinations shared by the touches of the open step (touch passes only). */
+  readonly shared?: SharedExaminations | undefined
   /** Messages that count as seen although not yet on the surface (pending, claimed). */
   readonly overlays: readonly UserMessage[]
   /** Told about every candidate that exists but could not be used. */
@@ -96,7 +101,8 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     return isLoaded(entry) && entry.path === path ? entry.digest : instance.omitted.get(key)
   }
   const plan = { config, root: instance.project.root, dshHome: instance.dshHome, trustedRoots: instance.trustedRoots }
-  const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest }
+  const shared = mode === 'touch' ? ctx.shared : undefined
+  const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest, shared }
   const found = await discover(plan, pass, all, true)
   for (const o of found.observations) if (o.state === 'unavailable') ctx.onUnavailable?.(o.path, o.reason)
   const messages: UserMessage[] = []

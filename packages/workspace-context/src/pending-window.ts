@@ -18,16 +18,23 @@ interface Entry {
   token: symbol | undefined
 }
 
-/** True when the latest step marker of `session` is an open `step/start`. */
-export function hasOpenStep(session: SessionView): boolean {
+/**
+ * The `seq` of the open step's `step/start` event (it identifies the step, like its `{ turn, step }`
+ * data, but stays unique across resumes); `undefined` when the latest step marker of `session`
+ * is a `step/end` or `turn/end`, or there is none.
+ */
+export function openStepSeq(session: SessionView): number | undefined {
   const events = session.events
   for (let index = events.length - 1; index >= 0; index--) {
-    const type = events[index]?.type
-    if (type === 'step/start') return true
-    if (type === 'step/end' || type === 'turn/end') return false
+    const event = events[index]
+    if (event?.type === 'step/start') return event.seq
+    if (event?.type === 'step/end' || event?.type === 'turn/end') return undefined
   }
-  return false
+  return undefined
 }
+
+/** True when the latest step marker of `session` is an open `step/start`. */
+export const hasOpenStep = (session: SessionView): boolean => openStepSeq(session) !== undefined
 
 /** Provisional and pending contexts of every session. */
 export class PendingWindow {

@@ -1,12 +1,13 @@
 /**
  * The cordis plugin: validates its config, then wires `agent/pre-step` (baseline delivery and
- * restoration), `tools/post-execute` (discovery after successful touches), `tools/result` and
- * `session/event` (the pending window). The filesystem is read lazily with `ctx.get('fs')`, so a
+ * restoration), `tools/post-execute` (discovery after successful touches), `tools/pre-execute`
+ * and `tools/result` (the step's shared examinations, the pending window) and `session/event`
+ * (the pending window). The filesystem is read lazily with `ctx.get('fs')`, so a
  * composition without one boots and the plugin stays a no-op. Every listener is an effect of the
  * plugin's fiber and disappears when it is disposed.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { FileSystemPort, PostExecuteDecision, ToolExecution, ToolOutput } from '@dsh/contracts'
+import type { FileSystemPort, PostExecuteDecision, ToolExecution, ToolOutput, TouchedPath } from '@dsh/contracts'
 import { Config, resolveConfig, type ConfigInput, type ResolveEnvironment } from './config.ts'
 import { Engine } from './engine.ts'
 import { errorMessage } from './guards.ts'
@@ -16,7 +17,10 @@ import { PLUGIN_NAME } from './message.ts'
 export interface WorkspaceContextHooks {
   /** Environment and OS home used to resolve `dshHome`. */
   readonly environment?: ResolveEnvironment
-  /** Clock for the version memo (tests). */
+  /**
+   * Wall clock in epoch milliseconds for the version memo (default `Date.now`). It is compared
+   * with file timestamps, so it must be the wall clock, not a monotonic one; tests inject theirs.
+   */
   readonly now?: () => number
   /** Extra trusted roots for the link policy (additional workspace roots). */
   readonly extraTrustedRoots?: () => readonly string[]
@@ -24,9 +28,9 @@ export interface WorkspaceContextHooks {
   readonly warn?: (message: string) => void
 }
 
-function touchedPaths(output: ToolOutput): string[] {
+function touchedPaths(output: ToolOutput): TouchedPath[] {
   if (output.isError === true) return []
-  return (output.touched ?? []).map((touch) => touch.path).filter((path) => typeof path === 'string' && path.trim() !== '')
+  return (output.touched ?? []).filter((touch) => typeof touch.path === 'string' && touch.path.trim() !== '')
 }
 
 function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): void {
@@ -56,10 +60,10 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): 
 
   ctx.on('tools/post-execute', async (execution: ToolExecution, output: ToolOutput, next) => {
     const decision: PostExecuteDecision = await next()
-    const paths = touchedPaths(output)
-    if (decision.kind !== 'accept' || paths.length === 0 || execution.agent === undefined || execution.signal.aborted) return decision
+    const touches = touchedPaths(output)
+    if (decision.kind !== 'accept' || touches.length === 0 || execution.agent === undefined || execution.signal.aborted) return decision
     try {
-      const message = await engine.touch(execution.agent, execution.token, paths, execution.signal)
+      const message = await engine.touch(execution.agent, execution, touches)
       if (message === undefined) return decision
       return { ...decision, additionalContexts: [...(decision.additionalContexts ?? []), message] }
     } catch (error) {
@@ -67,6 +71,12 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): 
       if (!execution.signal.aborted) logger.warn('workspace instruction refresh failed: %s', errorMessage(error))
       return decision
     }
+  })
+
+  ctx.on('tools/pre-execute', (execution, next) => {
+    // Only bookkeeping: a tool that may change files suspends the step's shared examinations.
+    engine.starting(execution)
+    return next()
   })
 
   ctx.on('tools/result', (execution, outcome) => {

@@ -1,16 +1,19 @@
-// Property test: random sequences of creations, edits, deletions, touches, compactions, resumes
-// and probe failures. After every step: (a) no rendered message exceeds the budget, (b) the
-// model-visible state of every examined scope equals the files on disk, (c) nothing unchanged
-// and visible is injected again, (d) no removal is emitted for a scope whose probe failed.
+// Property test: random sequences of creations, edits, deletions, touches, compactions, resumes,
+// probe failures and steps with several tool calls where shell commands change files between
+// reads, with and without provider timestamps. After every step: (a) no rendered message exceeds
+// the budget, (b) the model-visible state of every examined scope equals the files on disk as of
+// the last touch that examined it, (c) nothing unchanged and visible is injected again, (d) no
+// removal is emitted for a scope whose probe failed.
+import { dirname } from 'node:path'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { UserMessage } from '@dsh/contracts'
 import { contentDigest } from '../src/digest.ts'
 import { PLUGIN_NAME } from '../src/message.ts'
-import { projectScope, userGlobalScope } from '../src/scope-key.ts'
-import { deriveVisibleState, isLoaded } from '../src/visible-state.ts'
+import { decodeScope, projectScope, userGlobalScope } from '../src/scope-key.ts'
+import { applyMessage, deriveVisibleState, isLoaded } from '../src/visible-state.ts'
 import { instructionMessages, sourceOf, textOf } from './support/fixtures.ts'
-import { Rig, type RigAgent } from './support/rig.ts'
+import { Rig, type RigAgent, type ToolSpec } from './support/rig.ts'
 
 const DIRS = ['.', 'a', 'a/b', 'c'] as const
 const BASE = ['AGENTS.md', 'CLAUDE.md'] as const
@@ -19,9 +22,12 @@ const HOME = '/home/user/.dsh'
 const abs = (dir: string, name: string): string => (dir === '.' ? `/repo/${name}` : `/repo/${dir}/${name}`)
 const rel = (dir: string, name: string): string => (dir === '.' ? name : `${dir}/${name}`)
 
+type FileOp = { kind: 'write'; dir: string; name: string; content: string } | { kind: 'delete'; dir: string; name: string } | { kind: 'rmdir'; dir: string }
+type StepTool = { kind: 'read'; dir: string } | { kind: 'bash'; op: FileOp }
+
 type Command =
-  | { kind: 'write'; dir: string; name: string; content: string }
-  | { kind: 'delete'; dir: string; name: string }
+  | FileOp
+  | { kind: 'multi'; tools: StepTool[] }
   | { kind: 'writeGlobal'; content: string }
   | { kind: 'deleteGlobal' }
   | { kind: 'touch'; dir: string; failing?: { dir: string; name: string } }
@@ -33,9 +39,20 @@ type Command =
 const content = fc.constantFrom('alpha', 'beta', 'gamma\n', 'x'.repeat(120), '</system-reminder> escape', '')
 const dir = fc.constantFrom(...DIRS)
 const name = fc.constantFrom(...BASE, LOCAL)
+const touchDir = fc.constantFrom('a', 'a/b', 'c')
+const fileOp: fc.Arbitrary<FileOp> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), dir, name, content }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), dir, name }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('rmdir' as const), dir: touchDir }) },
+)
+const stepTool: fc.Arbitrary<StepTool> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('read' as const), dir: touchDir }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('bash' as const), op: fileOp }) },
+)
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), dir, name, content }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), dir, name }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('multi' as const), tools: fc.array(stepTool, { minLength: 2, maxLength: 5 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('writeGlobal' as const), content }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'deleteGlobal' as const }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('touch' as const), dir: fc.constantFrom('a', 'a/b', 'c') }) },
@@ -63,22 +80,53 @@ function expectedState(disk: Map<string, string>): Map<string, { path: string; d
 const scopesOfDir = (d: string): string[] => [projectScope(d, 'base').key, projectScope(d, 'local').key]
 const ancestorsBelowRoot = (d: string): string[] => d.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))
 
-async function run(commands: readonly Command[], maxBytes: number, checkState: boolean): Promise<void> {
-  const rig = await new Rig({ files: { '/repo/.git/HEAD': 'x', '/repo/a/b/f.ts': '', '/repo/c/f.ts': '', '/repo/a/f.ts': '' }, config: { maxBytes } }).start()
+function applyOp(rig: Rig, disk: Map<string, string>, op: FileOp): void {
+  if (op.kind === 'write') {
+    rig.fs.write(abs(op.dir, op.name), op.content)
+    disk.set(abs(op.dir, op.name), op.content)
+  } else if (op.kind === 'delete') {
+    rig.fs.remove(abs(op.dir, op.name))
+    disk.delete(abs(op.dir, op.name))
+  } else {
+    rig.fs.remove(`/repo/${op.dir}`)
+    for (const key of disk.keys()) if (key.startsWith(`/repo/${op.dir}/`)) disk.delete(key)
+  }
+}
+
+/**
+ * Oracle of a step with several tools: each read touch examines the user-global scope, the root,
+ * the directories down to its file and the directories of the scopes loaded so far, and leaves
+ * them as the disk was when it ran. Returns every scope examined and its expected final state.
+ */
+function expectedAfterReads(before: ReturnType<typeof deriveVisibleState>, reads: readonly { dir: string; disk: Map<string, string> }[]) {
+  const model = new Map<string, { path: string; digest: string } | undefined>()
+  for (const [key, entry] of before.scopes) if (isLoaded(entry)) model.set(key, { path: entry.path, digest: entry.digest ?? '' })
+  const examined = new Set<string>()
+  for (const read of reads) {
+    const keys = new Set([userGlobalScope().key, ...scopesOfDir('.'), ...ancestorsBelowRoot(read.dir).flatMap(scopesOfDir)])
+    for (const [key, entry] of model) {
+      const scope = decodeScope(key)
+      if (entry !== undefined && scope?.kind === 'project') for (const k of scopesOfDir(scope.dir)) keys.add(k)
+    }
+    const want = expectedState(read.disk)
+    for (const key of keys) {
+      model.set(key, want.get(key))
+      examined.add(key)
+    }
+  }
+  return { model, examined }
+}
+
+async function run(commands: readonly Command[], maxBytes: number, checkState: boolean, timestamps: boolean): Promise<void> {
+  const rig = await new Rig({ files: { '/repo/.git/HEAD': 'x', '/repo/a/b/f.ts': '', '/repo/c/f.ts': '', '/repo/a/f.ts': '' }, config: { maxBytes }, timestamps }).start()
   const disk = new Map<string, string>()
   let agent: RigAgent = rig.agent('/repo')
   let resumed = false
   await rig.step(agent, { prompt: 'start' })
   for (const cmd of commands) {
     rig.clock += 1
-    if (cmd.kind === 'write') {
-      rig.fs.write(abs(cmd.dir, cmd.name), cmd.content)
-      disk.set(abs(cmd.dir, cmd.name), cmd.content)
-      continue
-    }
-    if (cmd.kind === 'delete') {
-      rig.fs.remove(abs(cmd.dir, cmd.name))
-      disk.delete(abs(cmd.dir, cmd.name))
+    if (cmd.kind === 'write' || cmd.kind === 'delete' || cmd.kind === 'rmdir') {
+      applyOp(rig, disk, cmd)
       continue
     }
     if (cmd.kind === 'writeGlobal') {
@@ -107,10 +155,21 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
     const before = deriveVisibleState(agent.session, PLUGIN_NAME)
     const countBefore = instructionMessages(agent.session).length
     const failingPath = cmd.kind === 'touch' && cmd.failing !== undefined ? abs(cmd.failing.dir, cmd.failing.name) : undefined
+    // A failing probe inside a directory that is gone is never reached: the directory's own stat confirms the absence.
+    const failingReachable = failingPath === undefined || (await rig.fs.stat(dirname(failingPath)))?.type === 'directory'
     if (failingPath !== undefined) rig.fs.faults.failLstat.add(failingPath)
     if (failingPath !== undefined) rig.fs.faults.failStat.add(failingPath)
     const examined = new Set<string>([userGlobalScope().key, ...scopesOfDir('.')])
-    if (cmd.kind === 'touch') {
+    let oracle: ReturnType<typeof expectedAfterReads> | undefined
+    if (cmd.kind === 'multi') {
+      // A resumed instance examines the root and the loaded scopes in its first pre-step, before any tool.
+      const reads: { dir: string; disk: Map<string, string> }[] = resumed ? [{ dir: '.', disk: new Map(disk) }] : []
+      const tools: ToolSpec[] = cmd.tools.map((tool) =>
+        tool.kind === 'read' ? { touched: [`/repo/${tool.dir}/f.ts`], effect: () => void reads.push({ dir: tool.dir, disk: new Map(disk) }) } : { name: 'bash', effect: () => applyOp(rig, disk, tool.op) },
+      )
+      await rig.step(agent, { prompt: 'turn', tools })
+      oracle = expectedAfterReads(before, reads)
+    } else if (cmd.kind === 'touch') {
       await rig.step(agent, { prompt: 'turn', tools: [{ touched: [`/repo/${cmd.dir}/f.ts`] }] })
       for (const d of ancestorsBelowRoot(cmd.dir)) for (const key of scopesOfDir(d)) examined.add(key)
       for (const [key, entry] of before.scopes) if (isLoaded(entry)) examined.add(key)
@@ -118,23 +177,34 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
       await rig.step(agent, { prompt: 'turn' })
       if (resumed) for (const [key, entry] of before.scopes) if (isLoaded(entry)) examined.add(key)
     }
-    const examinedThisStep = cmd.kind === 'touch' || resumed
+    const examinedThisStep = cmd.kind === 'touch' || (resumed && cmd.kind !== 'multi')
     resumed = false
     rig.fs.faults.failLstat.clear()
     rig.fs.faults.failStat.clear()
     const added: UserMessage[] = instructionMessages(agent.session).slice(countBefore)
     // (a) budget
     for (const m of added) expect(Buffer.byteLength(textOf(m))).toBeLessThanOrEqual(maxBytes)
+    const running = { scopes: new Map(before.scopes) }
     for (const m of added) {
       for (const change of sourceOf(m)?.changes ?? []) {
-        const prior = before.scopes.get(change.scope)
+        const prior = running.scopes.get(change.scope)
         // (c) no re-injection of an unchanged, visible scope
         if (change.action !== 'remove' && sourceOf(m)?.baseline !== true) expect(isLoaded(prior) && prior.path === change.path && prior.digest === change.digest).toBe(false)
         // (d) no removal for a scope whose probe failed
-        if (change.action === 'remove' && failingPath !== undefined && cmd.kind === 'touch' && cmd.failing !== undefined) {
+        if (change.action === 'remove' && failingPath !== undefined && failingReachable && cmd.kind === 'touch' && cmd.failing !== undefined) {
           const failedScope = projectScope(cmd.failing.dir, cmd.failing.name === LOCAL ? 'local' : 'base').key
           expect(change.scope).not.toBe(failedScope)
         }
+      }
+      applyMessage(running, m, PLUGIN_NAME)
+    }
+    if (checkState && oracle !== undefined) {
+      const after = deriveVisibleState(agent.session, PLUGIN_NAME)
+      for (const key of oracle.examined) {
+        const want = oracle.model.get(key)
+        const have = after.scopes.get(key)
+        if (want === undefined) expect(isLoaded(have), `scope ${JSON.stringify(key)} should be unloaded`).toBe(false)
+        else expect({ path: have?.path, digest: have?.digest, loaded: isLoaded(have) }, `scope ${JSON.stringify(key)}`).toEqual({ ...want, loaded: true })
       }
     }
     // (b) visible state equals disk for every examined scope (no budget pressure, no failures)
@@ -155,14 +225,14 @@ describe('property: instruction state follows the files', () => {
 
   it('with an ample budget, every examined scope matches the disk after every step', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 40, size: 'max' }), (commands) => run(commands, 1_000_000, true)),
+      fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 40, size: 'max' }), fc.boolean(), (commands, timestamps) => run(commands, 1_000_000, true, timestamps)),
       { numRuns: 150 },
     )
   })
 
   it('under a tight budget, messages never exceed it and nothing is re-injected or wrongly removed', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 40, size: 'max' }), fc.integer({ min: 1, max: 1200 }), (commands, maxBytes) => run(commands, maxBytes, false)),
+      fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 40, size: 'max' }), fc.integer({ min: 1, max: 1200 }), fc.boolean(), (commands, maxBytes, timestamps) => run(commands, maxBytes, false, timestamps)),
       { numRuns: 150 },
     )
   })

@@ -1,17 +1,20 @@
 /**
  * In-memory `FileSystemPort` for tests: directories, files (bytes), symlinks and special nodes,
  * opaque versions that change on every mutation (a directory's version changes when an entry is
- * added or removed, like its mtime), a recording of every call, and fault injection (failing
- * stat/lstat/read, reads that never settle, files that grow while streamed).
+ * added or removed, like its mtime), optional `changedAtMs` timestamps taken from a test clock at
+ * every mutation (a same-version rewrite keeps its timestamp), a recording of every call, and
+ * fault injection (failing stat/lstat/read, reads that never settle, files that grow while
+ * streamed).
  */
 import { dirname, isAbsolute, join, normalize, resolve as resolvePath, sep } from 'node:path'
 import type { FileSystemPort, FsDirEntry, FsErrorCode, FsInfo, FsPathInfo, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
 
-type Node =
+type Node = (
   | { kind: 'dir'; version: number }
   | { kind: 'file'; bytes: Uint8Array; version: number }
   | { kind: 'link'; target: string; version: number }
   | { kind: 'other'; version: number }
+) & { changedAtMs?: number }
 
 const isVersion = (_value: string): _value is FsVersion => true
 
@@ -58,9 +61,12 @@ export class FakeFileSystem implements FileSystemPort {
   readonly calls: FsCall[] = []
   readonly faults: Faults = { failStat: new Set(), failLstat: new Set(), failRead: new Set(), hangRead: new Set(), grow: new Map(), omitSizes: false }
   chunkSize = 7
+  /** When set, every mutation stamps the node with this clock's reading as `changedAtMs`. */
+  readonly #stampClock: (() => number) | undefined
 
-  constructor(files: Readonly<Record<string, string | Uint8Array>> = {}) {
-    this.#nodes.set(sep, { kind: 'dir', version: 0 })
+  constructor(files: Readonly<Record<string, string | Uint8Array>> = {}, stampClock?: () => number) {
+    this.#stampClock = stampClock
+    this.#nodes.set(sep, this.#stamped({ kind: 'dir', version: 0 }))
     for (const [path, content] of Object.entries(files)) this.write(path, content)
   }
 
@@ -69,9 +75,22 @@ export class FakeFileSystem implements FileSystemPort {
     return this.#clock
   }
 
+  #stamped<N extends Node>(node: N): N {
+    if (this.#stampClock !== undefined) node.changedAtMs = this.#stampClock()
+    return node
+  }
+
   #touchParent(path: string): void {
     const parent = this.#nodes.get(dirname(path))
-    if (parent !== undefined) parent.version = this.#tick()
+    if (parent === undefined) return
+    parent.version = this.#tick()
+    this.#stamped(parent)
+  }
+
+  /** Sets the timestamp of `path` without changing its version (clock skew, `touch -d`). */
+  setChangedAt(path: string, changedAtMs: number): void {
+    const node = this.#nodes.get(path)
+    if (node !== undefined) node.changedAtMs = changedAtMs
   }
 
   /** Creates parent directories of `path`. */
@@ -81,7 +100,7 @@ export class FakeFileSystem implements FileSystemPort {
     for (const part of parts) {
       current = join(current, part)
       if (!this.#nodes.has(current)) {
-        this.#nodes.set(current, { kind: 'dir', version: this.#tick() })
+        this.#nodes.set(current, this.#stamped({ kind: 'dir', version: this.#tick() }))
         this.#touchParent(current)
       }
     }
@@ -93,21 +112,23 @@ export class FakeFileSystem implements FileSystemPort {
     const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content
     const existing = this.#nodes.get(path)
     if (existing === undefined) this.#touchParent(path)
-    this.#nodes.set(path, { kind: 'file', bytes, version: keepVersion && existing !== undefined ? existing.version : this.#tick() })
+    const node: Node = { kind: 'file', bytes, version: keepVersion && existing !== undefined ? existing.version : this.#tick() }
+    if (keepVersion && existing?.changedAtMs !== undefined) node.changedAtMs = existing.changedAtMs
+    this.#nodes.set(path, keepVersion && existing !== undefined ? node : this.#stamped(node))
   }
 
   /** Creates a symlink at `path` pointing at `target` (absolute or relative to the link's directory). */
   symlink(path: string, target: string): void {
     this.mkdirp(dirname(path))
     if (!this.#nodes.has(path)) this.#touchParent(path)
-    this.#nodes.set(path, { kind: 'link', target, version: this.#tick() })
+    this.#nodes.set(path, this.#stamped({ kind: 'link', target, version: this.#tick() }))
   }
 
   /** Creates a special node (FIFO, device). */
   special(path: string): void {
     this.mkdirp(dirname(path))
     if (!this.#nodes.has(path)) this.#touchParent(path)
-    this.#nodes.set(path, { kind: 'other', version: this.#tick() })
+    this.#nodes.set(path, this.#stamped({ kind: 'other', version: this.#tick() }))
   }
 
   /** Removes `path` and everything below it. */
@@ -146,10 +167,11 @@ export class FakeFileSystem implements FileSystemPort {
 
   #info(node: Node, follow: boolean): FsPathInfo {
     const version = versionOf(node.version)
-    if (node.kind === 'file') return this.faults.omitSizes ? { type: 'file', version } : { type: 'file', size: node.bytes.length, version }
-    if (node.kind === 'dir') return { type: 'directory', version }
-    if (node.kind === 'link' && !follow) return { type: 'symlink', version }
-    return { type: 'other', version }
+    const stamp = node.changedAtMs === undefined ? {} : { changedAtMs: node.changedAtMs }
+    if (node.kind === 'file') return this.faults.omitSizes ? { type: 'file', version, ...stamp } : { type: 'file', size: node.bytes.length, version, ...stamp }
+    if (node.kind === 'dir') return { type: 'directory', version, ...stamp }
+    if (node.kind === 'link' && !follow) return { type: 'symlink', version, ...stamp }
+    return { type: 'other', version, ...stamp }
   }
 
   resolve(path: string, options: { readonly cwd: string; readonly signal?: AbortSignal }): Promise<{ path: string; displayPath: string }> {
@@ -169,7 +191,7 @@ export class FakeFileSystem implements FileSystemPort {
     const node = this.#followed(path)
     if (node === undefined) return Promise.resolve(undefined)
     const info = this.#info(node, true)
-    return Promise.resolve(info.type === 'symlink' ? { type: 'other', version: info.version } : { ...info, type: info.type })
+    return Promise.resolve(info.type === 'symlink' ? { ...info, type: 'other' } : { ...info, type: info.type })
   }
 
   lstat(path: string, signal?: AbortSignal): Promise<FsPathInfo | undefined> {

@@ -1,9 +1,9 @@
 /**
  * A small, deterministic stand-in for the agent loop, driving the plugin's hooks the way the
  * runtime does (ARCHITECTURE §3.3): claim the inbox, run the `agent/pre-step` waterfall, append
- * the entered batch, run tool results through `tools/post-execute` and `tools/result`, append the
- * surviving contexts before `step/end` (discarded when the step aborts), and compact through a
- * surface `replace`. Only the model is absent: tests say which tool results a step produces.
+ * the entered batch, run each tool through `tools/pre-execute`, its effect, `tools/post-execute`
+ * and `tools/result`, append the surviving contexts before `step/end` (discarded when the step
+ * aborts), and compact through a surface `replace`. Tests say which tool results a step produces.
  */
 import { randomUUID } from 'node:crypto'
 import { Context } from '@deepseek-ai/cordis'
@@ -104,8 +104,9 @@ class FakeInbox implements InboxMutations {
 /** One tool result a step produces. */
 export interface ToolSpec {
   readonly name?: string
-  /** Absolute paths the tool touched successfully. */
+  /** Absolute paths the tool touched successfully, and how (`touchKind`, default `read`). */
   readonly touched?: readonly string[]
+  readonly touchKind?: 'read' | 'write' | 'edit'
   readonly isError?: boolean
   /** An outer post-execute listener (registered before the plugin) blocks the result, dropping contexts. */
   readonly blockedByOuter?: boolean
@@ -117,6 +118,8 @@ export interface ToolSpec {
   readonly nested?: readonly ToolSpec[]
   /** Abort the tool signal before post-execute. */
   readonly aborted?: boolean
+  /** What the tool does to the files while it runs (after pre-execute, before post-execute). */
+  readonly effect?: () => void
 }
 
 /** What a step should do. */
@@ -145,8 +148,9 @@ export interface RigAgent {
 export interface RigOptions {
   readonly files?: Readonly<Record<string, string | Uint8Array>>
   readonly config?: Partial<ConfigInput>
-  readonly home?: string
   readonly withFs?: boolean
+  /** The fake filesystem reports `changedAtMs` from the rig clock at each mutation. */
+  readonly timestamps?: boolean
 }
 
 /** The rig: a plugin host with the plugin mounted and a fake filesystem. */
@@ -161,7 +165,7 @@ export class Rig {
   #inner: ((execution: ToolExecution) => boolean) | undefined
 
   constructor(readonly options: RigOptions = {}) {
-    this.fs = new FakeFileSystem(options.files ?? {})
+    this.fs = new FakeFileSystem(options.files ?? {}, options.timestamps === true ? () => this.clock : undefined)
   }
 
   /** Mounts listeners and the plugin; call once. */
@@ -217,9 +221,11 @@ export class Rig {
     const controller = new AbortController()
     if (spec.aborted === true) controller.abort(new Error('tool aborted'))
     const execution: ToolExecution = { callId: randomUUID(), name: spec.name ?? 'read', arguments: {}, agent: agent.handle, signal: spec.aborted === true ? controller.signal : signal, token: Symbol('exec'), ...(parent === undefined ? {} : { parent: parent.token }) }
+    await this.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve({ kind: 'allow' as const }))
+    spec.effect?.()
     const deferred: UserMessage[] = []
     for (const nested of spec.nested ?? []) deferred.push(...(await this.#runTool(agent, nested, signal, execution)).additionalContexts)
-    const output: ToolOutput = spec.isError === true ? { isError: true, content: 'failed' } : { content: 'ok', touched: (spec.touched ?? []).map((path) => ({ path, kind: 'read' as const })) }
+    const output: ToolOutput = spec.isError === true ? { isError: true, content: 'failed' } : { content: 'ok', touched: (spec.touched ?? []).map((path) => ({ path, kind: spec.touchKind ?? 'read' })) }
     this.#outer = (e) => (e !== execution ? undefined : spec.blockedByOuter === true ? 'drop' : spec.blockedByOuterKeepingContexts === true ? 'keep' : undefined)
     this.#inner = (e) => e === execution && spec.blockedByInner === true
     const decision: PostExecuteDecision = await this.ctx.waterfall('tools/post-execute', execution, output, () => Promise.resolve<PostExecuteDecision>({ kind: 'accept' }))

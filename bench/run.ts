@@ -12,6 +12,7 @@ import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
 import { statLike, reads, type CallCounts } from './counting-fs.ts'
 import { planMonorepo, writeMonorepo, type GeneratedMonorepo } from './generate-monorepo.ts'
+import { describeHostile, measureHostileFixtures } from './hostile-fixtures.ts'
 import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts'
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
@@ -119,7 +120,9 @@ async function main(): Promise<void> {
       },
     }
     const times = timing(on, off, expected.steps.map((step) => step.kind), warmups)
-    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts)]
+    const hostileRounds = Math.max(5, Math.min(rounds, 20))
+    const hostile = await measureHostileFixtures(hostileRounds)
+    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeHostile(hostile, hostileRounds)]
     process.stdout.write(`${lines.join('\n')}\ntotal run time ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
   } finally {
     repo.dispose()

@@ -87,7 +87,7 @@ describe('size caps', () => {
     truncateSync(big, 512 * 1024 * 1024)
     const started = performance.now()
     await expect(fs().readText(big, { maxBytes: 1024 * 1024 })).rejects.toMatchObject({ code: 'FS_TOO_LARGE' })
-    expect(performance.now() - started).toBeLessThan(500)
+    expect(performance.now() - started).toBeLessThan(2000)
   })
 
   it('lets a stream take a prefix of a huge file, and caps one that reads on', async () => {

@@ -1,5 +1,5 @@
 // The hostile-file matrix of perf-security §5.0 on a real disk through the local filesystem
-// adapter: each fixture finishes quickly, memory stays bounded, and nothing unsafe is injected.
+// adapter: no fixture hangs, memory stays bounded, and nothing unsafe is injected.
 import { symlink, truncate, writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLocalFileSystem } from '@dsh/fs-local'
@@ -8,6 +8,11 @@ import { inspectContext, type ContextReport } from '../src/inspect.ts'
 import { mkfifo } from './support/mkfifo.ts'
 
 let tree: TempTree
+/**
+ * A hang guard, not a speed gate: a blocking FIFO open or an unbounded read takes seconds or never
+ * returns. The 50 ms target is measured by `npm run bench` (bench/hostile-fixtures.ts).
+ */
+const HANG_GUARD_MS = 2000
 const outside = { secret: '' }
 
 async function inspect(dir: string, config: Record<string, unknown> = {}): Promise<{ report: ContextReport; ms: number }> {
@@ -54,57 +59,57 @@ describe.skipIf(process.platform === 'win32')('hostile instruction files on disk
 
   it('a FIFO named AGENTS.md is never opened and the next candidate loads', async () => {
     const { report, ms } = await inspect('fifo')
-    expect(ms).toBeLessThan(50)
+    expect(ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(report)?.state).toBe('special-file')
     expect(report.baseline.text).toContain('Fallback.')
   })
 
   it('a link to /dev/zero is never read, whatever the link policy', async () => {
     const refused = await inspect('zero')
-    expect(refused.ms).toBeLessThan(50)
+    expect(refused.ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(refused.report)?.state).toBe('special-file')
     const anywhere = await inspect('zero', { instructionReadPolicy: 'follow-anywhere' })
-    expect(anywhere.ms).toBeLessThan(50)
+    expect(anywhere.ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(anywhere.report)?.state).toBe('special-file')
   })
 
   it('a 512 MiB file is skipped by its size without reading it', async () => {
     const rss = process.memoryUsage().rss
     const { report, ms } = await inspect('big')
-    expect(ms).toBeLessThan(50)
+    expect(ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(report)).toMatchObject({ state: 'unreadable' })
     expect(process.memoryUsage().rss - rss).toBeLessThan(2 * 1_048_576 + 16 * 1024 * 1024)
   })
 
   it('a link out of the repository is not loaded and is reported', async () => {
     const { report, ms } = await inspect('link')
-    expect(ms).toBeLessThan(50)
+    expect(ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(report)?.state).toBe('escaping-link')
     expect(report.baseline.text).not.toContain('TOP SECRET')
   })
 
   it('frame-closing content is escaped', async () => {
     const { report, ms } = await inspect('frame')
-    expect(ms).toBeLessThan(50)
+    expect(ms).toBeLessThan(HANG_GUARD_MS)
     expect(report.baseline.text.match(/<\/system-reminder>/gu)).toHaveLength(1)
   })
 
   it.each(['utf16', 'badutf8'])('%s content is reported, not injected as mojibake', async (dir) => {
     const { report, ms } = await inspect(dir)
-    expect(ms).toBeLessThan(50)
+    expect(ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(report)?.state).toBe('not-utf8')
     expect(report.baseline.text).toBe('')
   })
 
   it('a directory named AGENTS.md is not a file', async () => {
     const { report, ms } = await inspect('dirnamed')
-    expect(ms).toBeLessThan(50)
+    expect(ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(report)?.state).toBe('not-a-file')
   })
 
   it('bidi and tag characters pass through verbatim inside the frame (documented limitation)', async () => {
     const { report, ms } = await inspect('bidi')
-    expect(ms).toBeLessThan(50)
+    expect(ms).toBeLessThan(HANG_GUARD_MS)
     expect(report.baseline.text).toContain('\u202e')
   })
 })

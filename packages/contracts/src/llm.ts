@@ -117,6 +117,12 @@ export interface ModelProvider {
   /** Context window in tokens, for automatic compaction. */
   readonly contextWindow: number
   /**
+   * How earlier reasoning must be sent back. `tool-segments`: on every assistant message of a
+   * segment (the messages between two user-role messages) in which the model called a tool
+   * (DeepSeek thinking mode answers 400 otherwise). Absent: reasoning is never sent back.
+   */
+  readonly reasoningEcho?: 'tool-segments'
+  /**
    * Streams one response. Must stop promptly and reject with an AbortError-like error when
    * `signal` aborts. Rejects with a {@link ModelErrorShape} on other failures.
    */

@@ -29,16 +29,13 @@ export function contextWindowFor(model: string): number {
 }
 
 /**
- * Whether assistant messages in the request body must carry their earlier `reasoning_content`.
+ * How earlier reasoning must be sent back, as `ModelProvider.reasoningEcho`.
  *
- * Always false. DeepSeek documents that reasoning from previous turns must not be sent back to
- * `deepseek-reasoner` (a 400 if it is); its newer thinking-mode models want reasoning echoed
- * only for tool-call continuation inside the same turn, which the shared body builder cannot
- * express per message yet. OpenAI and local servers ignore or reject the field. See the README,
- * "Known limitations".
+ * DeepSeek (thinking mode is on by default for its current models): reasoning of assistant
+ * messages in a stretch between two user messages where the model called tools must be sent back
+ * in every later request, or the API answers 400; elsewhere it is ignored, so it is not sent.
+ * OpenAI and other OpenAI-compatible servers do not define the field: never sent.
  */
-export function requiresReasoningEcho(provider: OpenAiProviderKind, model: string): boolean {
-  void provider
-  void model
-  return false
+export function reasoningEchoFor(provider: OpenAiProviderKind): 'tool-segments' | undefined {
+  return provider === 'deepseek' ? 'tool-segments' : undefined
 }

@@ -11,7 +11,7 @@ import { resolveConnection } from './connection-config.ts'
 import { linkSignal, sleepUnlessAborted } from './cancellation.ts'
 import { createAbortError } from './errors.ts'
 import { classifyFailure, midStreamError, toModelError, type FailureContext } from './failure-classification.ts'
-import { contextWindowFor, type OpenAiProviderKind } from './model-capabilities.ts'
+import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind } from './model-capabilities.ts'
 import { abortableSleep, DEFAULT_MAX_RETRIES, retryDelayMs, type Sleep } from './retry-policy.ts'
 
 /** Time allowed until response headers arrive (the SDK's `timeout`); streaming after that is unbounded. */
@@ -62,10 +62,12 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     log: options.logger ?? (() => undefined),
     sleep: options.sleep ?? abortableSleep,
   }
+  const reasoningEcho = reasoningEchoFor(options.provider)
   return {
     id: options.provider,
     model: options.model,
     contextWindow: options.contextWindow ?? contextWindowFor(options.model),
+    ...(reasoningEcho === undefined ? {} : { reasoningEcho }),
     stream: (request, signal) => streamWithRetries(settings, request, signal),
   }
 }

@@ -5,7 +5,7 @@
 import { APIConnectionError, APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
 import { classifyFailure, retryAfterFromHeaders } from '../src/failure-classification.ts'
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, requiresReasoningEcho } from '../src/index.ts'
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, reasoningEchoFor } from '../src/index.ts'
 import { BASE_DELAY_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, retryDelayMs } from '../src/retry-policy.ts'
 
 describe('retryDelayMs', () => {
@@ -83,9 +83,8 @@ describe('model capabilities', () => {
     expect(contextWindowFor('toString')).toBe(DEFAULT_CONTEXT_WINDOW)
   })
 
-  it('never asks for reasoning to be echoed back', () => {
-    expect(requiresReasoningEcho('deepseek', 'deepseek-reasoner')).toBe(false)
-    expect(requiresReasoningEcho('deepseek', 'deepseek-chat')).toBe(false)
-    expect(requiresReasoningEcho('openai', 'gpt-4o')).toBe(false)
+  it('asks DeepSeek, and only DeepSeek, for reasoning of tool-calling segments', () => {
+    expect(reasoningEchoFor('deepseek')).toBe('tool-segments')
+    expect(reasoningEchoFor('openai')).toBeUndefined()
   })
 })

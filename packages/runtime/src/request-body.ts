@@ -15,8 +15,8 @@ export interface RequestBodyInput {
   readonly messages: readonly Message[]
   /** Offered tools. */
   readonly tools: readonly WireTool[]
-  /** Send reasoning back on assistant messages (off for DeepSeek; see the provider README). */
-  readonly echoReasoning?: boolean
+  /** Which assistant messages carry their reasoning back (see `ModelProvider.reasoningEcho`); absent: none. */
+  readonly reasoningEcho?: 'tool-segments' | undefined
 }
 
 function toWire(message: Message, echoReasoning: boolean): WireMessage {
@@ -45,8 +45,33 @@ function toWire(message: Message, echoReasoning: boolean): WireMessage {
   }
 }
 
+/**
+ * Indexes of assistant messages whose reasoning goes back under `tool-segments`: every assistant
+ * message of a segment between two user-role messages in which some assistant called a tool.
+ */
+function toolSegmentAssistants(messages: readonly Message[]): Set<number> {
+  const chosen = new Set<number>()
+  let segment: number[] = []
+  let calledTool = false
+  const close = (): void => {
+    if (calledTool) for (const index of segment) chosen.add(index)
+    segment = []
+    calledTool = false
+  }
+  messages.forEach((message, index) => {
+    if (message.role === 'user') close()
+    else if (message.role === 'assistant') {
+      segment.push(index)
+      if (message.content.some((block) => block.type === 'tool-call')) calledTool = true
+    }
+  })
+  close()
+  return chosen
+}
+
 /** Builds the request body. */
 export function buildChatRequestBody(input: RequestBodyInput): ChatRequestBody {
-  const messages: WireMessage[] = [{ role: 'system', content: input.system }, ...input.messages.map((message) => toWire(message, input.echoReasoning ?? false))]
+  const echo = input.reasoningEcho === 'tool-segments' ? toolSegmentAssistants(input.messages) : new Set<number>()
+  const messages: WireMessage[] = [{ role: 'system', content: input.system }, ...input.messages.map((message, index) => toWire(message, echo.has(index)))]
   return { model: input.model, messages, ...(input.tools.length > 0 ? { tools: input.tools } : {}) }
 }

@@ -129,6 +129,7 @@ function requestBody(deps: TurnDeps): ChatRequestBody {
     system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }),
     messages: deriveMessages(deps.session),
     tools: deps.registry.list().map(wireTool),
+    reasoningEcho: deps.provider.reasoningEcho,
   })
 }
 

@@ -67,6 +67,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     baseUrl: options.baseUrl ?? config.model?.baseUrl,
     apiKeyEnv: config.model?.apiKeyEnv,
     timeoutMs: config.model?.timeoutMs,
+    idleTimeoutMs: config.model?.idleTimeoutMs,
     maxRetries: config.model?.maxRetries,
     contextWindow: config.model?.contextWindow,
     log,

@@ -39,6 +39,7 @@ export interface ProviderInputs {
   readonly baseUrl?: string | undefined
   readonly apiKeyEnv?: string | undefined
   readonly timeoutMs?: number | undefined
+  readonly idleTimeoutMs?: number | undefined
   readonly maxRetries?: number | undefined
   readonly contextWindow?: number | undefined
   readonly log: (line: string) => void
@@ -60,6 +61,7 @@ export function createProvider(inputs: ProviderInputs): ModelProvider {
     ...(inputs.baseUrl === undefined ? {} : { baseUrl: inputs.baseUrl }),
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(inputs.timeoutMs === undefined ? {} : { timeoutMs: inputs.timeoutMs }),
+    ...(inputs.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: inputs.idleTimeoutMs }),
     ...(inputs.maxRetries === undefined ? {} : { maxRetries: inputs.maxRetries }),
     ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }),
   })

@@ -10,6 +10,8 @@ import type { Sleep } from './retry-policy.ts'
 export interface LinkedSignal extends Disposable {
   /** Signal to hand the SDK for one attempt. */
   readonly signal: AbortSignal
+  /** Ends this attempt alone (the parent stays live), e.g. when the stream went idle. */
+  abort(reason: Error): void
 }
 
 /** Links a fresh controller to `parent`; disposing aborts the child and unhooks it from the parent. */
@@ -20,6 +22,7 @@ export function linkSignal(parent: AbortSignal): LinkedSignal {
   else parent.addEventListener('abort', forward, { once: true })
   return {
     signal: controller.signal,
+    abort: (reason) => controller.abort(reason),
     [Symbol.dispose]: () => {
       parent.removeEventListener('abort', forward)
       // Releases the connection if the attempt is still open; a no-op after a clean finish.

@@ -8,7 +8,7 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'o
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '@dsh/contracts'
 import { ChunkMapper } from './chunk-mapping.ts'
 import { resolveConnection } from './connection-config.ts'
-import { linkSignal, sleepUnlessAborted } from './cancellation.ts'
+import { linkSignal, sleepUnlessAborted, type LinkedSignal } from './cancellation.ts'
 import { createAbortError } from './errors.ts'
 import { classifyFailure, midStreamError, toModelError, type FailureContext } from './failure-classification.ts'
 import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind } from './model-capabilities.ts'
@@ -31,6 +31,8 @@ export interface OpenAiProviderOptions {
   readonly env: Readonly<Record<string, string | undefined>>
   /** Milliseconds to wait for response headers; default {@link DEFAULT_TIMEOUT_MS}. */
   readonly timeoutMs?: number | undefined
+  /** Longest silence allowed between two stream chunks before the attempt fails (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
+  readonly idleTimeoutMs?: number | undefined
   /** Retries before the first event (429, 408, 5xx, network); default {@link DEFAULT_MAX_RETRIES}. */
   readonly maxRetries?: number | undefined
   /** Context window override; default from `model-capabilities.ts`. */
@@ -61,6 +63,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     maxRetries: Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES)),
     log: options.logger ?? (() => undefined),
     sleep: options.sleep ?? abortableSleep,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   }
   const reasoningEcho = reasoningEchoFor(options.provider)
   return {
@@ -78,6 +81,18 @@ interface StreamSettings {
   readonly maxRetries: number
   readonly log: (line: string) => void
   readonly sleep: Sleep
+  readonly idleTimeoutMs: number
+}
+
+/** Default longest silence between two stream chunks. Thinking models stream reasoning, so a long silence means a stalled connection. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000
+
+/** Raised when an open stream sends nothing for too long: the connection stalled. */
+class IdleStreamError extends Error {
+  constructor(ms: number) {
+    super(`no data from the server for ${ms} ms`)
+    this.name = 'IdleStreamError'
+  }
 }
 
 /** Raised when a stream ends without a `finish_reason`: the server hung up early but cleanly. */
@@ -103,7 +118,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
       if ('error' in opened) failed = opened
       else {
         for (;;) {
-          const read = await readChunk(opened.chunks)
+          const read = await readWithIdleLimit(opened.chunks, settings.idleTimeoutMs, attempt)
           if ('error' in read) {
             failed = read
             break
@@ -146,6 +161,23 @@ async function openChunks(client: OpenAI, body: ChatCompletionCreateParamsStream
   } catch (error) {
     // Swallows the failure to open (HTTP error status, refused connection, abort): returned for classification.
     return { error }
+  }
+}
+
+/** Reads one chunk, failing the attempt (not the caller's signal) when the stream stays silent too long. */
+async function readWithIdleLimit(chunks: AsyncIterator<ChatCompletionChunk>, idleMs: number, attempt: LinkedSignal): Promise<IteratorResult<ChatCompletionChunk> | { readonly error: unknown }> {
+  let timer: NodeJS.Timeout | undefined
+  const silent = new Promise<{ readonly error: unknown }>((resolve) => {
+    timer = setTimeout(() => {
+      const error = new IdleStreamError(idleMs)
+      attempt.abort(error)
+      resolve({ error })
+    }, idleMs)
+  })
+  try {
+    return await Promise.race([readChunk(chunks), silent])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

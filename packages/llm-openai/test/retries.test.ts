@@ -140,3 +140,24 @@ describe('failures that are not retried', () => {
     expect(server.requests).toHaveLength(1)
   })
 })
+
+describe('stalled streams', () => {
+  it('a stream that opens and then stays silent fails the attempt and is retried when nothing was yielded', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [], hangAfter: 0 }, ok])
+    const { provider, logs } = testProvider(server.baseUrl, { idleTimeoutMs: 150 })
+    const events = await collect(provider)
+    expect(joinText(events)).toBe('hello')
+    expect(server.requests).toHaveLength(2)
+    expect(logs[0]).toMatch(/MODEL_NETWORK \(.*no data from the server for 150 ms.*\); retry 1\//)
+  })
+
+  it('a stream that stalls after output fails with MODEL_NETWORK and is not retried', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('partial')], hangAfter: 1 }, ok])
+    const { provider } = testProvider(server.baseUrl, { idleTimeoutMs: 150 })
+    const { events, error } = await collectFailure(provider)
+    expect(joinText(events)).toBe('partial')
+    expect(isModelError(error) && error.code).toBe('MODEL_NETWORK')
+    expect(messageOf(error)).toContain('no data from the server for 150 ms')
+    expect(server.requests).toHaveLength(1)
+  })
+})

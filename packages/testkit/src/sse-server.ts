@@ -95,6 +95,8 @@ async function answer(reply: Reply, res: ServerResponse): Promise<boolean> {
     return true
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+  // Headers go out at once, as a streaming server sends them before its first event.
+  res.flushHeaders()
   for (const [index, chunk] of reply.chunks.entries()) {
     if (index === reply.dropAfter) return drop(res)
     if (index === reply.hangAfter) return false

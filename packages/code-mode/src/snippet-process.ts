@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process'
 import { BOOTSTRAP } from './bootstrap-source.ts'
 import { isChildMessage, type ChildMessage, type DoneMessage, type ReplyMessage } from './ipc-protocol.ts'
-import { OutputCapture } from './output-capture.ts'
+import { createOutputCapture } from './output-capture.ts'
 
 /** What a nested call resolved to, as the snippet will see it. */
 export interface NestedReply {
@@ -92,7 +92,7 @@ function crashed(error: unknown): NestedReply {
 /** Runs the snippet to its end. Never rejects. */
 export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
   const started = Date.now()
-  const capture = new OutputCapture(options.maxOutputChars)
+  const capture = createOutputCapture(options.maxOutputChars)
   const calls: NestedCallRecord[] = []
   const inFlight = new Set<Promise<void>>()
   let done: DoneMessage | undefined
@@ -164,8 +164,8 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     })
     stdout.setEncoding('utf8')
     stderr.setEncoding('utf8')
-    stdout.on('data', (chunk: string) => capture.push(chunk))
-    stderr.on('data', (chunk: string) => capture.push(chunk))
+    stdout.on('data', (chunk: string) => capture.append(chunk))
+    stderr.on('data', (chunk: string) => capture.append(chunk))
     child.on('message', onMessage)
     child.on('exit', () => {
       clearTimeout(timer)

@@ -11,6 +11,10 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff
 }
 
+function defaultMarker(dropped: number): string {
+  return `\n\n[... ${dropped} characters of output omitted ...]\n\n`
+}
+
 /** Keeps `maxChars` characters: half from the start, half from the end. */
 export class CappedOutput {
   readonly #headMax: number
@@ -19,9 +23,13 @@ export class CappedOutput {
   #tail = ''
   #dropped = 0
 
-  constructor(maxChars: number) {
+  readonly #marker: (dropped: number) => string
+
+  /** `marker` renders what stands where the middle was dropped (default: the bash tool's wording). */
+  constructor(maxChars: number, marker: (dropped: number) => string = defaultMarker) {
     this.#headMax = Math.floor(maxChars / 2)
     this.#tailMax = maxChars - this.#headMax
+    this.#marker = marker
   }
 
   /** Appends text in arrival order. */
@@ -51,6 +59,6 @@ export class CappedOutput {
   /** The kept text, with a marker where the middle was dropped. */
   text(): string {
     if (this.#dropped === 0) return this.#head + this.#tail
-    return `${this.#head}\n\n[... ${this.#dropped} characters of output omitted ...]\n\n${this.#tail}`
+    return `${this.#head}${this.#marker(this.#dropped)}${this.#tail}`
   }
 }

@@ -1,6 +1,6 @@
 // End to end through the built binary: dsh run, --resume, sessions, compact, usage errors.
 import { afterEach, describe, expect, it } from 'vitest'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
 
@@ -51,6 +51,23 @@ describe('dsh run', () => {
     const listed = await runDsh(['--dsh-home', w.home, 'sessions', 'list'], { cwd: tree.root })
     expect(listed.stdout).toContain(`${id}  `)
     expect(listed.stdout).toContain('first question')
+  })
+
+  it('a resumed session keeps working in its own directory when dsh runs elsewhere', async () => {
+    const w = await workspace()
+    const first = writeScript(tree.path('scripts'), 'first.json', { responses: [{ text: 'ready' }] })
+    const second = writeScript(tree.path('scripts'), 'second.json', {
+      responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'written on resume\n' } }] }, { text: 'wrote it' }],
+    })
+    const run1 = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${first}`, 'start'], { cwd: tree.root })
+    const id = sessionIdOf(run1.stderr)
+    // TMPDIR moves the temp-directory root away from the tree, so only the session's cwd can make repo/ writable.
+    const run2 = await runDsh(['--dsh-home', w.home, 'run', '--model', `scripted:${second}`, '--resume', id, '--request-log', w.log, 'write the file'], {
+      cwd: tree.path('scripts'),
+      env: { TMPDIR: tree.path('scripts') },
+    })
+    expect(run2).toMatchObject({ code: 0, stdout: 'wrote it\n' })
+    expect(readFileSync(tree.path('repo/out.txt'), 'utf8')).toBe('written on resume\n')
   })
 
   it('bad usage exits 2 with one line naming the problem', async () => {

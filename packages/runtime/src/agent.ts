@@ -32,6 +32,8 @@ export interface AgentOptions {
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
   readonly askPermission?: AskPermission | undefined
   readonly autoCompact?: AutoCompactSettings | undefined
+  /** Runs once when the agent is disposed (the host releases what it acquired for the session). */
+  readonly onDispose?: (() => void) | undefined
 }
 
 /** A running agent. */
@@ -46,6 +48,7 @@ export class Agent {
   #running: Promise<TurnResult | undefined> | undefined
   #controller: AbortController | undefined
   #provider: ModelProvider
+  #disposed = false
 
   constructor(options: AgentOptions) {
     this.#options = options
@@ -127,9 +130,12 @@ export class Agent {
 
   /** Stops and closes the session file. */
   dispose(): void {
+    if (this.#disposed) return
+    this.#disposed = true
     this.cancel('agent disposed')
     this.session.setOnCommitted(undefined)
     this.session.close()
+    this.#options.onDispose?.()
   }
 
   async #drain(external: AbortSignal | undefined): Promise<TurnResult | undefined> {

@@ -95,9 +95,16 @@ export function createHost(options: HostOptions): Promise<Host> {
       // session/event observers are contained: a failing listener is logged, the append stands.
       ctx.parallel('session/event', view, event).catch((error: unknown) => log(`session/event listener failed: ${errorMessage(error)}`))
     })
+    // The session's own directory is writable for as long as its agent lives, whichever directory
+    // the process runs in (a resumed session keeps the cwd it was created with).
+    const releaseRoot = options.fs?.addWritableRoot(session.header.cwd)
     const agent = new Agent({
       ctx,
       session,
+      onDispose: () => {
+        releaseRoot?.()
+        agents.delete(agent)
+      },
       provider: start.provider,
       registry: tools,
       systemPrompt,

@@ -57,6 +57,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--resume <id>', 'continue a stored session')
     .option('--yes', 'run bash commands without asking')
     .option('--request-log <file>', 'append every model request body as one JSON line')
+    .option('--max-steps <n>', 'step limit per turn', positiveInt)
     .action(async (_options: ChatOptions, command: Command) => {
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
     })

@@ -34,6 +34,16 @@ describe('dsh chat with piped input', () => {
     expect(requests.at(-1)?.messages.at(-1)?.content).toBe('/etc is a directory')
   })
 
+  it('--max-steps stops a turn at the step limit and says so', async () => {
+    const w = await workspace()
+    const read = { toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }
+    const script = writeScript(tree.path('scripts'), 'steps.json', { responses: [read, read, { text: 'never reached' }] })
+    const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, '--max-steps', '2'], 'keep reading\n', { cwd: tree.root })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('stopped at the step limit; send another message to continue')
+    expect(result.stdout).not.toContain('never reached')
+  })
+
   it('a permission question takes the next line as its answer; "y" runs bash', async () => {
     const w = await workspace()
     const script = writeScript(tree.path('scripts'), 'bash.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo made > made.txt && echo done' } }] }, { text: 'Created it.' }] })

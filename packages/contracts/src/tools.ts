@@ -57,6 +57,15 @@ export type ToolOutput =
       readonly meta?: Readonly<Record<string, unknown>>
     }
 
+/** Options of a nested dispatch. */
+export interface DispatchOptions {
+  /**
+   * Also cancels the nested call (combined with the enclosing execution's signal), e.g. when a
+   * composite tool's own time limit expires while the nested call is still running.
+   */
+  readonly signal?: AbortSignal
+}
+
 /** Everything a running tool may use. */
 export interface ToolRunContext {
   /** Session working directory (absolute). */
@@ -71,7 +80,7 @@ export interface ToolRunContext {
    * Composite tools (run_code) dispatch nested calls through the full pipeline with this
    * execution as parent. Nested additional contexts are deferred onto this execution's result.
    */
-  dispatch(name: string, args: unknown): Promise<ToolFinalOutcome>
+  dispatch(name: string, args: unknown, options?: DispatchOptions): Promise<ToolFinalOutcome>
   /** Defers a context message onto this execution's own result (composite tools). */
   deferContext(message: UserMessage): void
 }

@@ -122,9 +122,10 @@ async function executeTool(
     },
     signal: execution.signal,
     execution,
-    dispatch: async (name, nestedArgs) => {
+    dispatch: async (name, nestedArgs, options) => {
       nested += 1
-      const outcome = await runToolCall(deps, { callId: `${execution.callId}:code:${nested}`, name, rawArguments: nestedArgs, signal: execution.signal, parent: execution })
+      const signal = options?.signal === undefined ? execution.signal : AbortSignal.any([execution.signal, options.signal])
+      const outcome = await runToolCall(deps, { callId: `${execution.callId}:code:${nested}`, name, rawArguments: nestedArgs, signal, parent: execution })
       deferred.push(...outcome.additionalContexts)
       return outcome
     },

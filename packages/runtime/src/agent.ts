@@ -11,6 +11,7 @@ import { compactSession } from './compaction.ts'
 import { abortError, DshError, errorMessage } from './errors.ts'
 import { dataOf } from './event-data.ts'
 import { Inbox, recoverInbox } from './inbox.ts'
+import { closeInterruptedTurn } from './interrupted-turn.ts'
 import { createUserMessage } from './message-factory.ts'
 import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
@@ -54,7 +55,10 @@ export class Agent {
     this.#options = options
     this.session = options.session
     this.#provider = options.provider
-    this.#inbox = new Inbox(options.session, recoverInbox(options.session.events))
+    const recovered = recoverInbox(options.session.events)
+    closeInterruptedTurn(options.session)
+    this.#inbox = new Inbox(options.session, recovered)
+    for (const item of recovered.lost.toReversed()) void this.#inbox.prepend(item.target, item.message)
     this.#turn = lastTurn(options.session.events)
     this.handle = {
       id: options.session.id,

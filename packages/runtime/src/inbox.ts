@@ -11,10 +11,12 @@ type Splice = CoreSessionEventData['agent/inbox/spliced']
 
 /** Queues rebuilt from a log. */
 export interface RecoveredQueues {
-  /** Next-step queue. */
+  /** Next-step queue (without `lost` items). */
   readonly nextStep: UserMessage[]
-  /** Next-turn queue. */
+  /** Next-turn queue (without `lost` items). */
   readonly nextTurn: UserMessage[]
+  /** Items claimed by a step that never entered them (a crash in between), in queue order; the caller puts them back. */
+  readonly lost: readonly { readonly message: UserMessage; readonly target: InboxTarget }[]
 }
 
 function applySplice(queue: UserMessage[], splice: Splice): UserMessage[] {
@@ -26,7 +28,8 @@ function applySplice(queue: UserMessage[], splice: Splice): UserMessage[] {
 
 /**
  * Rebuilds the queues from a log. Items that were claimed but never entered history (a crash
- * between the claim and the step) are put back at the front of their queue.
+ * between the claim and the step) are returned as `lost`, for the caller to put back at the front
+ * of their queue with a logged splice (so the repair itself is durable).
  */
 export function recoverInbox(events: readonly SessionEvent[]): RecoveredQueues {
   let nextStep: UserMessage[] = []
@@ -50,10 +53,7 @@ export function recoverInbox(events: readonly SessionEvent[]): RecoveredQueues {
       claimed.clear()
     }
   }
-  const lost = [...claimed.values()]
-  nextStep = [...lost.filter((item) => item.target === 'next-step').map((item) => item.message), ...nextStep]
-  nextTurn = [...lost.filter((item) => item.target === 'next-turn').map((item) => item.message), ...nextTurn]
-  return { nextStep, nextTurn }
+  return { nextStep, nextTurn, lost: [...claimed.values()] }
 }
 
 /** The live inbox of one agent. */

@@ -11,6 +11,7 @@ import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeS
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
 import { DshError, errorMessage } from './errors.ts'
 import { firstIssue, sessionEventSchema, sessionHeaderSchema } from './session-schema.ts'
+import { applySurfaceOp, emptySurface } from './surface.ts'
 
 /** A parsed session file. */
 export interface ParsedSessionFile {
@@ -20,6 +21,8 @@ export interface ParsedSessionFile {
   readonly events: readonly SessionEvent[]
   /** Byte length of the well-formed prefix (the torn tail starts here). */
   readonly validLength: number
+  /** True when the last kept line has no trailing newline (it must get one before the next append). */
+  readonly missingNewline: boolean
   /** Set when a torn final line was dropped. */
   readonly warning?: string
 }
@@ -68,14 +71,24 @@ export function parseSessionText(file: string, text: string): ParsedSessionFile 
   }
   const events: SessionEvent[] = []
   let previousSeq = 0
+  let surface = emptySurface
   for (let index = 1; index < lines.length; index++) {
     const event = checkEvent(file, index + 1, parseLine(file, index + 1, lines[index] ?? ''), previousSeq)
+    if (event.surfaceOp !== undefined) {
+      try {
+        surface = applySurfaceOp(surface, event.seq, event.surfaceOp)
+      } catch (error) {
+        // An impossible replace range is a malformed line like any other: name the file and line.
+        throw new DshError('SESSION_MALFORMED', `${file}:${index + 1}: ${errorMessage(error)}`)
+      }
+    }
     previousSeq = event.seq
     events.push(event)
   }
-  const validLength = Buffer.byteLength(lines.map((line) => `${line}\n`).join(''))
+  const missingNewline = !endsWithNewline && warning === undefined
+  const validLength = Buffer.byteLength(lines.join('\n')) + (missingNewline ? 0 : 1)
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- validated by sessionHeaderSchema above
-  return { header: rawHeader as SessionHeader, events, validLength, ...(warning === undefined ? {} : { warning }) }
+  return { header: rawHeader as SessionHeader, events, validLength, missingNewline, ...(warning === undefined ? {} : { warning }) }
 }
 
 /** Reads and parses a session file. */
@@ -86,25 +99,29 @@ export function readSessionFile(file: string): ParsedSessionFile {
 /** An open append handle. */
 export class SessionWriter {
   readonly #fd: number
+  readonly #release: () => void
 
-  private constructor(fd: number) {
+  private constructor(fd: number, release: () => void) {
     this.#fd = fd
+    this.#release = release
   }
 
-  /** Creates a new file with its header; fails if it exists. */
-  static create(file: string, header: SessionHeader): SessionWriter {
+  /** Creates a new file with its header; fails if it exists. `release` runs on close (the session lock). */
+  static create(file: string, header: SessionHeader, release: () => void): SessionWriter {
     const fd = openSync(file, 'wx', 0o600)
     writeSync(fd, `${JSON.stringify(header)}\n`)
     fdatasyncSync(fd)
-    return new SessionWriter(fd)
+    return new SessionWriter(fd, release)
   }
 
-  /** Opens an existing file for appending, cutting a torn tail at `validLength` first. */
-  static reopen(file: string, validLength: number): SessionWriter {
+  /** Opens an existing file for appending: cuts a torn tail, and ends an unterminated last line. */
+  static reopen(file: string, parsed: Pick<ParsedSessionFile, 'validLength' | 'missingNewline'>, release: () => void): SessionWriter {
     const fd = openSync(file, 'r+')
-    ftruncateSync(fd, validLength)
+    ftruncateSync(fd, parsed.validLength)
     closeSync(fd)
-    return new SessionWriter(openSync(file, 'a'))
+    const writer = new SessionWriter(openSync(file, 'a'), release)
+    if (parsed.missingNewline) writeSync(writer.#fd, '\n')
+    return writer
   }
 
   /** Appends one record as a line (written before returning). */
@@ -123,6 +140,10 @@ export class SessionWriter {
   close(): void {
     if (this.#closed) return
     this.#closed = true
-    closeSync(this.#fd)
+    try {
+      closeSync(this.#fd)
+    } finally {
+      this.#release()
+    }
   }
 }

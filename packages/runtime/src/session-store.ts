@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { SessionHeader } from '@dsh/contracts'
 import { DshError, errorMessage } from './errors.ts'
 import { dataOf } from './event-data.ts'
+import { lockSession } from './session-lock.ts'
 import { Session } from './session.ts'
 import { readSessionFile, SessionWriter } from './session-file.ts'
 
@@ -75,7 +76,8 @@ export class SessionStore {
       ...(options.parentSession === undefined ? {} : { parentSession: options.parentSession }),
       ...(options.origin === undefined ? {} : { origin: options.origin }),
     }
-    const writer = SessionWriter.create(this.fileOf(header.id), header)
+    const release = lockSession(this.#lockOf(header.id), header.id)
+    const writer = this.#guard(release, () => SessionWriter.create(this.fileOf(header.id), header, release))
     return new Session({ header, events: [], writer, clock: this.#clock })
   }
 
@@ -90,9 +92,10 @@ export class SessionStore {
   /** Opens a session for appending (resume); a torn tail is cut after a warning. */
   open(id: string): Session {
     const file = this.#existing(id)
-    const parsed = readSessionFile(file)
+    const release = lockSession(this.#lockOf(id), id)
+    const parsed = this.#guard(release, () => readSessionFile(file))
     if (parsed.warning !== undefined) this.#warn(parsed.warning)
-    const writer = SessionWriter.reopen(file, parsed.validLength)
+    const writer = this.#guard(release, () => SessionWriter.reopen(file, parsed, release))
     return new Session({ header: parsed.header, events: parsed.events, writer, clock: this.#clock })
   }
 
@@ -114,6 +117,20 @@ export class SessionStore {
       }
     }
     return rows.toSorted((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || b.id.localeCompare(a.id))
+  }
+
+  #lockOf(id: string): string {
+    return `${this.fileOf(id).slice(0, -'.jsonl'.length)}.lock`
+  }
+
+  /** Runs `step`; releases the session lock if it throws (nothing was opened then). */
+  #guard<T>(release: () => void, step: () => T): T {
+    try {
+      return step()
+    } catch (error) {
+      release()
+      throw error
+    }
   }
 
   #existing(id: string): string {

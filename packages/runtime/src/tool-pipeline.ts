@@ -89,21 +89,45 @@ export async function runToolCall(deps: PipelineDeps, call: PipelineCall): Promi
     ...(deps.agent === undefined ? {} : { agent: deps.agent }),
     ...(call.parent === undefined ? {} : { parent: call.parent.token }),
   })
-  const verdict = await deps.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve<PreExecuteVerdict>({ kind: 'allow' }))
-  if (verdict.kind === 'deny') return publish(deps, execution, failure('denied', `The ${call.name} call was denied: ${verdict.reason}. Do not retry it unchanged; choose another approach or ask the user.`))
-  if (verdict.kind === 'ask') {
-    const approved = deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason)
-    if (!approved) {
-      const why = verdict.reason === undefined ? 'it needs the user\'s approval' : verdict.reason
-      return publish(deps, execution, failure('denied', `The ${call.name} call was not approved (${why}). Ask the user how to proceed or choose another approach.`))
-    }
-  }
-  if (call.signal.aborted) return publish(deps, execution, failure('cancelled', `The ${call.name} call was cancelled before it ran.`))
+  const refused = await guard(deps, execution)
+  if (refused !== undefined) return publish(deps, execution, refused)
   const deferred: UserMessage[] = []
   const output = await executeTool(deps, tool.execute.bind(tool), validated.data, execution, deferred)
-  if (call.signal.aborted) return publish(deps, execution, failure('cancelled', `The ${call.name} call was cancelled.`))
-  const decision = await deps.ctx.waterfall('tools/post-execute', execution, deepFreeze(output), () => Promise.resolve<PostExecuteDecision>({ kind: 'accept' }))
-  return publish(deps, execution, finalOutcome(output, decision, deferred))
+  const decision = await postExecute(deps, execution, output)
+  return publish(deps, execution, finalOutcome(output, decision, deferred, call.signal.aborted))
+}
+
+/** Runs the `tools/pre-execute` guards and any approval; an outcome means the tool must not run. */
+async function guard(deps: PipelineDeps, execution: ToolExecution): Promise<ToolFinalOutcome | undefined> {
+  const { name, signal } = execution
+  try {
+    const verdict = await deps.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve<PreExecuteVerdict>({ kind: 'allow' }))
+    if (verdict.kind === 'deny') return failure('denied', `The ${name} call was denied: ${verdict.reason}. Do not retry it unchanged; choose another approach or ask the user.`)
+    if (verdict.kind === 'ask') {
+      const approved = deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason)
+      if (!approved) {
+        const why = verdict.reason === undefined ? 'it needs the user\'s approval' : verdict.reason
+        return failure('denied', `The ${name} call was not approved (${why}). Ask the user how to proceed or choose another approach.`)
+      }
+    }
+  } catch (error) {
+    // A guard or the approval prompt failed: the call must not run, and the model must still get a result.
+    if (signal.aborted) return failure('cancelled', `The ${name} call was cancelled before it ran.`)
+    deps.log(`tools/pre-execute failed for ${name} (${execution.callId}): ${errorMessage(error)}`)
+    return failure('failed', `The ${name} call was not run because a guard failed (${errorMessage(error)}). Try again, or choose another approach.`)
+  }
+  return signal.aborted ? failure('cancelled', `The ${name} call was cancelled before it ran.`) : undefined
+}
+
+/** Runs the `tools/post-execute` policy; a failing listener is logged and the tool's own result kept. */
+async function postExecute(deps: PipelineDeps, execution: ToolExecution, output: ToolOutput): Promise<PostExecuteDecision> {
+  try {
+    return await deps.ctx.waterfall('tools/post-execute', execution, deepFreeze(output), () => Promise.resolve<PostExecuteDecision>({ kind: 'accept' }))
+  } catch (error) {
+    // The tool already ran: its result must reach the model even when a policy listener breaks.
+    if (!execution.signal.aborted) deps.log(`tools/post-execute failed for ${execution.name} (${execution.callId}): ${errorMessage(error)}`)
+    return { kind: 'accept' }
+  }
 }
 
 async function executeTool(
@@ -141,14 +165,18 @@ async function executeTool(
   }
 }
 
-function finalOutcome(output: ToolOutput, decision: PostExecuteDecision, deferred: readonly UserMessage[]): ToolFinalOutcome {
+/**
+ * The outcome of a call that ran. A tool that finished keeps its result even when the step was
+ * cancelled meanwhile (its effects happened); an error it returned after the cancel is `cancelled`.
+ */
+function finalOutcome(output: ToolOutput, decision: PostExecuteDecision, deferred: readonly UserMessage[], aborted: boolean): ToolFinalOutcome {
   const meta = output.meta === undefined ? {} : { meta: output.meta }
   if (decision.kind === 'block') {
     return deepFreeze({ isError: true, content: decision.feedback, touched: [], additionalContexts: [...deferred, ...(decision.additionalContexts ?? [])], status: 'blocked', ...meta })
   }
   const contexts = [...deferred, ...(decision.additionalContexts ?? [])]
   if (output.isError === true) {
-    return deepFreeze({ isError: true, content: decision.content ?? output.content, touched: [], additionalContexts: contexts, status: 'failed', ...meta })
+    return deepFreeze({ isError: true, content: decision.content ?? output.content, touched: [], additionalContexts: contexts, status: aborted ? 'cancelled' : 'failed', ...meta })
   }
   return deepFreeze({ isError: false, content: decision.content ?? output.content, touched: output.touched ?? [], additionalContexts: contexts, status: 'ok', ...meta })
 }

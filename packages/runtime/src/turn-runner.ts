@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Context } from '@deepseek-ai/cordis'
-import type { AgentHandle, ChatRequestBody, CoreSessionEventData, ModelProvider, PreStepDecision, ToolCallBlock, ToolResultMessage, TurnEndReason, UserMessage } from '@dsh/contracts'
+import type { AgentHandle, ChatRequestBody, CoreSessionEventData, ToolFinalOutcome, ModelProvider, PreStepDecision, ToolCallBlock, ToolResultMessage, TurnEndReason, UserMessage } from '@dsh/contracts'
 import type { AgentProgress } from './agent-events.ts'
 import { AssistantAssembler } from './assistant-assembly.ts'
 import { maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
@@ -152,12 +152,20 @@ async function callModel(deps: TurnDeps, turn: number, step: number, signal: Abo
   return { text: messageText(message), toolCalls }
 }
 
+function crashedOutcome(name: string, error: unknown): ToolFinalOutcome {
+  return { isError: true, content: `The ${name} call failed inside dsh (${errorMessage(error)}). Try again, or choose another approach.`, touched: [], additionalContexts: [], status: 'failed' }
+}
+
 async function runCalls(deps: TurnDeps, turn: number, step: number, calls: readonly ToolCallBlock[], signal: AbortSignal): Promise<UserMessage[]> {
   const contexts: UserMessage[] = []
   for (const call of calls) {
     deps.session.append('tool/call', { turn, step, callId: call.callId, name: call.name, arguments: call.arguments })
     deps.progress({ type: 'tool-start', callId: call.callId, name: call.name, arguments: call.arguments })
-    const outcome = await runToolCall(deps.pipeline, { callId: call.callId, name: call.name, rawArguments: call.arguments, signal })
+    const outcome = await runToolCall(deps.pipeline, { callId: call.callId, name: call.name, rawArguments: call.arguments, signal }).catch((error: unknown) => {
+      // Backstop: every tool call must get a result, or later requests are invalid for the API.
+      deps.log(`tool ${call.name} (${call.callId}) failed outside the pipeline: ${errorMessage(error)}`)
+      return crashedOutcome(call.name, error)
+    })
     const message: ToolResultMessage = deepFreeze({
       id: randomUUID(),
       role: 'tool',

@@ -1,12 +1,53 @@
 // Resume over a persisted log: history continues, the inbox is rebuilt, crash recovery.
 import { afterEach, describe, expect, it } from 'vitest'
-import { createUserMessage, deriveMessages, messageText, recoverInbox } from '../src/index.ts'
+import { createUserMessage, deriveMessages, interruptedCallText, messageText, recoverInbox } from '../src/index.ts'
 import { agentWith, fixture, type Fixture } from './helpers.ts'
 
 let f: Fixture
 afterEach(async () => f?.dispose())
 
 describe('resume and inbox recovery', () => {
+  it('a turn interrupted mid-tool is closed on resume: the dangling call gets an error result and the prompt survives', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [] })
+    const { session } = agent
+    const prompt = createUserMessage({ text: 'do the thing', source: { kind: 'user' } })
+    // What the log holds when the process is killed while the tool runs.
+    session.append('agent/inbox/spliced', { target: 'next-turn', start: -1, removedIds: [], inserted: [prompt] })
+    session.append('turn/start', { turn: 1 })
+    session.append('agent/inbox/spliced', { target: 'next-turn', start: 0, removedIds: [prompt.id], inserted: [], outcome: 'claimed' })
+    session.append('step/start', { turn: 1, step: 1 })
+    session.append('user/message', { message: prompt, turn: 1, step: 1 }, { surfaceOp: 'append' })
+    const call = { type: 'tool-call' as const, callId: 'c1', name: 'hang', arguments: '{}' }
+    session.append('assistant/message', { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [call], source: { kind: 'model' } } }, { surfaceOp: 'append' })
+    session.append('tool/call', { turn: 1, step: 1, callId: 'c1', name: 'hang', arguments: '{}' })
+    agent.dispose()
+    const resumed = await agentWith(f, { responses: [{ text: 'recovered' }] }, session.id)
+    expect(resumed.session.events.slice(-3).map((e) => e.type)).toEqual(['tool/result', 'step/end', 'turn/end'])
+    expect(resumed.session.events.at(-1)?.data).toEqual({ turn: 1, reason: 'error', error: 'interrupted: dsh stopped during this turn' })
+    const result = await resumed.prompt('continue')
+    expect(result).toMatchObject({ turn: 2, finalText: 'recovered' })
+    const body = f.requests.at(-1)
+    expect(body?.messages.slice(1).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user'])
+    expect(body?.messages[3]).toEqual({ role: 'tool', tool_call_id: 'c1', content: interruptedCallText('hang') })
+  })
+
+  it('a prompt claimed by a turn that died before its step is put back, durably', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [] })
+    const prompt = createUserMessage({ text: 'lost?', source: { kind: 'user' } })
+    agent.session.append('agent/inbox/spliced', { target: 'next-turn', start: -1, removedIds: [], inserted: [prompt] })
+    agent.session.append('turn/start', { turn: 1 })
+    agent.session.append('agent/inbox/spliced', { target: 'next-turn', start: 0, removedIds: [prompt.id], inserted: [], outcome: 'claimed' })
+    agent.dispose()
+    const resumed = await agentWith(f, { responses: [] }, agent.session.id)
+    expect(resumed.handle.inbox.nextTurn.map((m) => m.id)).toEqual([prompt.id])
+    resumed.dispose()
+    const again = await agentWith(f, { responses: [{ text: 'answered' }] }, agent.session.id)
+    expect(again.handle.inbox.nextTurn.map((m) => m.id)).toEqual([prompt.id])
+    expect((await again.run())?.finalText).toBe('answered')
+  })
+
   it('a resumed agent continues the persisted history in a new loop instance', async () => {
     f = await fixture()
     const first = await agentWith(f, { responses: [{ text: 'one' }] })
@@ -34,7 +75,8 @@ describe('resume and inbox recovery', () => {
     // Simulate a crash right after the claim splice: no step/start, no user/message.
     agent.session.append('agent/inbox/spliced', { target: 'next-turn', start: 0, removedIds: [claimed.id], inserted: [], outcome: 'claimed' })
     const recovered = recoverInbox(agent.session.events)
-    expect(recovered.nextTurn.map((m) => m.id)).toEqual([claimed.id])
+    expect(recovered.lost.map((item) => [item.target, item.message.id])).toEqual([['next-turn', claimed.id]])
+    expect(recovered.nextTurn).toEqual([])
     expect(recovered.nextStep.map((m) => m.id)).toEqual([queued.id])
     agent.dispose()
     const resumed = await agentWith(f, { responses: [{ text: 'recovered' }] }, agent.session.id)

@@ -1,5 +1,5 @@
 // Session log loading: torn final lines, malformed middle lines, surface replacement.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { computeSurface, SessionStore } from '../src/index.ts'
@@ -45,6 +45,47 @@ describe('session log', () => {
     const before = readFileSync(file, 'utf8')
     expect(() => store().open(session.id)).toThrow(`${file}:2: invalid JSON`)
     expect(readFileSync(file, 'utf8')).toBe(before)
+  })
+
+  it('a complete last line without its newline gets one before the next append', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    session.append('turn/start', { turn: 1 })
+    session.close()
+    const file = store().fileOf(session.id)
+    truncateSync(file, statSync(file).size - 1)
+    const warnings: string[] = []
+    const reopened = store(warnings).open(session.id)
+    expect(warnings).toEqual([])
+    reopened.append('turn/end', { turn: 1, reason: 'completed' })
+    reopened.close()
+    expect(readFileSync(file, 'utf8')).not.toContain('\0')
+    expect(store().load(session.id).events.map((e) => e.type)).toEqual(['turn/start', 'turn/end'])
+  })
+
+  it('an impossible replace range is a malformed line naming the file and line', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    session.append('user/message', { message: { id: 'a' } }, { surfaceOp: 'append' })
+    session.close()
+    const file = store().fileOf(session.id)
+    appendFileSync(file, `${JSON.stringify({ type: 'user/message', seq: 2, time: 't', data: {}, surfaceOp: { op: 'replace', start: 0, end: 9 } })}\n`)
+    expect(() => store().load(session.id)).toThrow(`${file}:3: surface replace [0, 9) is outside a surface of 1 nodes`)
+  })
+
+  it('one writer per session: a second open is refused until the first closes, and a crashed writer\'s lock is taken over', async () => {
+    tree = await tempTree()
+    const first = store().create({ cwd: tree.root })
+    expect(() => store().open(first.id)).toThrow(new RegExp(`^session ${first.id} is open in this process; close it there first`))
+    expect(store().load(first.id).id).toBe(first.id)
+    first.close()
+    const second = store().open(first.id)
+    second.close()
+    writeFileSync(tree.path(`sessions/${first.id}.lock`), '999999999\n')
+    const third = store().open(first.id)
+    third.append('turn/start', { turn: 1 })
+    third.close()
+    expect(existsSync(tree.path(`sessions/${first.id}.lock`))).toBe(false)
   })
 
   it('rejects ids that would escape the sessions directory', async () => {

@@ -55,6 +55,41 @@ describe('tool pipeline', () => {
     expect(published).toEqual(['d:denied', 'a:ok', 'r:denied', 'b:blocked'])
   })
 
+  it('a failing guard stops the call with an error result; a failing post-execute listener keeps the tool result', async () => {
+    f = await fixture()
+    const logs: string[] = []
+    f.host.ctx.on('tools/pre-execute', async (exec, next) => {
+      if (echoText(exec.arguments) === 'guard-breaks') throw new Error('guard exploded')
+      return next()
+    })
+    f.host.ctx.on('tools/post-execute', async (exec, _output, next) => {
+      if (echoText(exec.arguments) === 'policy-breaks') throw new Error('policy exploded')
+      return next()
+    })
+    const guarded = await runToolCall(deps({ log: (line) => logs.push(line) }), { callId: 'g', name: 'echo', rawArguments: '{"text":"guard-breaks"}', signal })
+    expect(guarded).toMatchObject({ isError: true, status: 'failed', content: 'The echo call was not run because a guard failed (guard exploded). Try again, or choose another approach.' })
+    const kept = await runToolCall(deps({ log: (line) => logs.push(line) }), { callId: 'p', name: 'echo', rawArguments: '{"text":"policy-breaks"}', signal })
+    expect(kept).toMatchObject({ isError: false, status: 'ok', content: 'echo: policy-breaks' })
+    expect(logs).toEqual(['tools/pre-execute failed for echo (g): guard exploded', 'tools/post-execute failed for echo (p): policy exploded'])
+  })
+
+  it('a tool that finished keeps its result when the step is cancelled afterwards', async () => {
+    f = await fixture()
+    const controller = new AbortController()
+    const finishing: ToolDefinition<Record<string, never>> = {
+      name: 'finishing',
+      description: 'x',
+      parameters: z.object({}),
+      execute: () => {
+        controller.abort()
+        return Promise.resolve({ content: 'wrote the file', touched: [{ path: '/w/a.txt', kind: 'write' as const }] })
+      },
+    }
+    f.host.tools.register(finishing)
+    const outcome = await runToolCall(deps(), { callId: 'f', name: 'finishing', rawArguments: '{}', signal: controller.signal })
+    expect(outcome).toMatchObject({ isError: false, status: 'ok', content: 'wrote the file', touched: [{ path: '/w/a.txt', kind: 'write' }] })
+  })
+
   it('a thrown tool becomes an error result', async () => {
     f = await fixture()
     const boom: ToolDefinition<Record<string, never>> = { name: 'boom', description: 'x', parameters: z.object({}), execute: () => Promise.reject(new Error('disk on fire')) }

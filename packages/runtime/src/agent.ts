@@ -50,6 +50,8 @@ export class Agent {
   #controller: AbortController | undefined
   #provider: ModelProvider
   #disposed = false
+  /** A steer arrived that the running drain may not have seen yet. */
+  #steered = false
 
   constructor(options: AgentOptions) {
     this.#options = options
@@ -69,6 +71,7 @@ export class Agent {
       inject: (message) => this.#inbox.append('next-step', message),
       steer: async (message) => {
         await this.#inbox.append('next-step', message)
+        this.#steered = true
         this.#wake()
       },
       followup: async (message) => {
@@ -118,6 +121,8 @@ export class Agent {
     } finally {
       this.#running = undefined
       this.#controller = undefined
+      // A steer that landed after the drain's last check (e.g. from a turn-stopping listener) still wakes the agent.
+      if (this.#steered && !this.#disposed) this.#wake()
     }
   }
 
@@ -144,7 +149,7 @@ export class Agent {
 
   async #drain(external: AbortSignal | undefined): Promise<TurnResult | undefined> {
     let last: TurnResult | undefined
-    while (this.#inbox.nextTurn.length > 0 || (last === undefined && this.#inbox.nextStep.length > 0)) {
+    while (this.#inbox.nextTurn.length > 0 || (this.#takeSteer(last === undefined) && this.#inbox.nextStep.length > 0)) {
       const controller = new AbortController()
       this.#controller = controller
       const signal = external === undefined ? controller.signal : AbortSignal.any([external, controller.signal])
@@ -153,6 +158,13 @@ export class Agent {
       if (last.reason === 'cancelled') break
     }
     return last
+  }
+
+  /** True for the first turn of a drain, or when a steer asked for another turn since the last check. */
+  #takeSteer(firstTurn: boolean): boolean {
+    const steered = this.#steered
+    this.#steered = false
+    return firstTurn || steered
   }
 
   #wake(): void {

@@ -30,23 +30,29 @@ export async function maybeAutoCompact(options: {
   readonly settings: AutoCompactSettings
   readonly signal: AbortSignal
   readonly log: (line: string) => void
+  /** Receives the summary call's request body (the request log). */
+  readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
 }): Promise<boolean> {
   const threshold = options.settings.share * options.provider.contextWindow
   const estimate = estimateTokens(options.body)
   if (estimate <= threshold) return false
-  const plan = planCompaction(options.session)
-  if (plan === undefined) return false
+  // Earlier turns go first; a single long turn compacts its completed steps instead.
+  const plan = planCompaction(options.session) ?? planCompaction(options.session, { scope: 'completed-steps' })
+  if (plan === undefined) {
+    options.log(`automatic compaction: about ${estimate} tokens passed the threshold, but nothing can be compacted yet`)
+    return false
+  }
   let summary: string | undefined
   if (options.settings.useModel) {
     try {
-      summary = await summarizeWithModel(options.provider, plan.messages, options.signal)
+      summary = await summarizeWithModel(options.provider, plan.messages, options.signal, options.onRequest)
     } catch (error) {
       if (isAbortError(error) || options.signal.aborted) throw error
       // A failed summary call must not stop the turn: fall back to the deterministic summary.
       options.log(`automatic compaction: model summary failed (${errorMessage(error)}); using the deterministic summary`)
     }
   }
-  const compacted = compactSession(options.session, summary === undefined ? {} : { summary, summarizer: 'model' })
+  const compacted = compactSession(options.session, { plan, ...(summary === undefined ? {} : { summary, summarizer: 'model' as const }) })
   if (compacted) options.log(`automatic compaction: about ${estimate} tokens passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window`)
   return compacted
 }

@@ -19,12 +19,31 @@ export interface CompactionPlan {
   readonly messages: readonly Message[]
 }
 
-/** Plans a compaction of everything visible before the last turn; undefined when nothing qualifies. */
-export function planCompaction(session: Session): CompactionPlan | undefined {
-  const lastTurnStart = session.events.findLast((event) => event.type === 'turn/start')
-  if (lastTurnStart === undefined) return undefined
-  const seqs = session.surface.filter((seq) => seq < lastTurnStart.seq)
+/** What a compaction may cover. */
+export interface PlanOptions {
+  /**
+   * `before-last-turn` (default): everything visible before the last turn starts.
+   * `completed-steps`: everything visible before the last `step/end` — used between the steps of
+   * a long turn, where every tool call already has its result.
+   */
+  readonly scope?: 'before-last-turn' | 'completed-steps'
+}
+
+function isCheckpoint(session: Session, seq: number): boolean {
+  const event = session.eventBySeq(seq)
+  const message = event === undefined ? undefined : eventMessage(event)
+  return message?.role === 'user' && message.source.kind === 'compaction'
+}
+
+/** Plans a compaction; undefined when nothing qualifies (nothing visible, or only a checkpoint). */
+export function planCompaction(session: Session, options: PlanOptions = {}): CompactionPlan | undefined {
+  const boundaryType = options.scope === 'completed-steps' ? 'step/end' : 'turn/start'
+  const boundary = session.events.findLast((event) => event.type === boundaryType)
+  if (boundary === undefined) return undefined
+  const seqs = session.surface.filter((seq) => seq < boundary.seq)
   if (seqs.length === 0) return undefined
+  // Replacing a lone checkpoint with a summary of itself gains nothing and would repeat every step.
+  if (seqs.length === 1 && seqs[0] !== undefined && isCheckpoint(session, seqs[0])) return undefined
   const messages = seqs.flatMap((seq) => {
     const event = session.eventBySeq(seq)
     const message = event === undefined ? undefined : eventMessage(event)
@@ -63,8 +82,8 @@ export function checkpointText(summary: string): string {
 }
 
 /** Applies a compaction; returns false when there is nothing to compact. */
-export function compactSession(session: Session, options: { readonly summary?: string; readonly summarizer?: 'deterministic' | 'model' } = {}): boolean {
-  const plan = planCompaction(session)
+export function compactSession(session: Session, options: { readonly summary?: string; readonly summarizer?: 'deterministic' | 'model'; readonly plan?: CompactionPlan } = {}): boolean {
+  const plan = options.plan ?? planCompaction(session)
   if (plan === undefined) return false
   const summary = options.summary ?? deterministicSummary(plan.messages)
   const message = createUserMessage({

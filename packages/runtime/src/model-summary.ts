@@ -2,7 +2,7 @@
  * Model-written compaction summaries: one extra model call over a plain-text transcript of the
  * messages being compacted. Callers fall back to the deterministic summary when it fails.
  */
-import type { Message, ModelProvider } from '@dsh/contracts'
+import type { ChatRequestBody, Message, ModelProvider } from '@dsh/contracts'
 import { AssistantAssembler } from './assistant-assembly.ts'
 import { messageText } from './message-factory.ts'
 
@@ -34,7 +34,7 @@ export function transcriptOf(messages: readonly Message[]): string {
 }
 
 /** Asks the model for a summary; rejects on provider failure or an empty answer. */
-export async function summarizeWithModel(provider: ModelProvider, messages: readonly Message[], signal: AbortSignal): Promise<string> {
+export async function summarizeWithModel(provider: ModelProvider, messages: readonly Message[], signal: AbortSignal, onRequest?: (body: ChatRequestBody) => void): Promise<string> {
   const assembler = new AssistantAssembler()
   const body = {
     model: provider.model,
@@ -43,6 +43,7 @@ export async function summarizeWithModel(provider: ModelProvider, messages: read
       { role: 'user' as const, content: `Summarize this session transcript:\n\n${transcriptOf(messages)}` },
     ],
   }
+  onRequest?.(body)
   for await (const event of provider.stream({ body, turn: 0, step: 0 }, signal)) assembler.push(event)
   const text = assembler.text.trim()
   if (text === '') throw new Error('the model returned an empty summary')

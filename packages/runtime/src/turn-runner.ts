@@ -83,10 +83,11 @@ export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal)
 
 async function runStep(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
   const { session, inbox, ctx } = deps
-  if (deps.autoCompact !== undefined) {
-    await maybeAutoCompact({ session, provider: deps.provider, body: requestBody(deps), settings: deps.autoCompact, signal, log: deps.log })
-  }
+  // Claim first: a cancel during the summary call below must not leave this turn's prompt queued.
   const claimed = inbox.claim(step === 1)
+  if (deps.autoCompact !== undefined) {
+    await maybeAutoCompact({ session, provider: deps.provider, body: requestBody(deps), settings: deps.autoCompact, signal, log: deps.log, onRequest: deps.onRequest })
+  }
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',
     { agent: deps.handle, messages: claimed, turn, step, firstOfInstance: deps.takeFirstOfInstance(), signal },

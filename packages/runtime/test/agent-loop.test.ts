@@ -1,5 +1,5 @@
 // The agent loop's event order, pre-step waterfall, additional contexts and cancellation.
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PreStepDecision, ToolFinalOutcome } from '@dsh/contracts'
 import { deriveMessages, eventMessage, messageText } from '../src/index.ts'
 import { agentWith, contents, fixture, note, type Fixture } from './helpers.ts'
@@ -103,5 +103,24 @@ describe('agent loop', () => {
     const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'echo', arguments: { text: 'a' } }] }] })
     await expect(agent.prompt('go')).rejects.toThrow(/turn 1, step 2/)
     expect(agent.session.events.at(-1)?.data).toMatchObject({ reason: 'error' })
+  })
+})
+
+describe('waking', () => {
+  it('a steer from a turn-stopping listener starts another turn once the current one ends', async () => {
+    f = await fixture()
+    let steered = false
+    const agent = await agentWith(f, { responses: [{ text: 'first' }, { text: 'after steer' }] })
+    f.host.ctx.on('agent/turn-stopping', async () => {
+      if (!steered) {
+        steered = true
+        await agent.handle.steer(note('also check the tests'))
+      }
+      return undefined
+    })
+    await agent.prompt('go')
+    await vi.waitFor(() => expect(f.requests).toHaveLength(2))
+    await vi.waitFor(() => expect(agent.busy).toBe(false))
+    expect(contents(f.requests[1]).at(-1)).toBe('also check the tests')
   })
 })

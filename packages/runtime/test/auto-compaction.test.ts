@@ -42,3 +42,34 @@ describe('automatic compaction', () => {
     expect(deriveMessages(calm.session).map(messageText)).toEqual(['one', 'a', 'two', 'b'])
   })
 })
+
+describe('automatic compaction inside one long turn', () => {
+  it('compacts the completed steps of the current turn, logs the summary request, and does not repeat on a lone checkpoint', async () => {
+    f = await fixture()
+    const read = { toolCalls: [{ name: 'echo', arguments: { text: long } }] }
+    const provider = createScriptedProvider(
+      { responses: [read, { text: 'SUMMARY: echoed a lot' }, read, { text: 'SUMMARY: echoed more' }, { text: 'done' }] },
+      { contextWindow: 1000 },
+    )
+    const agent = await f.host.startAgent({ cwd: f.tree.path('work'), provider, autoCompact: { share: 0.5, useModel: true }, onRequest: (body) => f.requests.push(body) })
+    const result = await agent.prompt('echo things')
+    expect(result).toMatchObject({ reason: 'completed', finalText: 'done' })
+    const checkpoints = agent.session.events.filter((event) => event.surfaceOp !== undefined && event.surfaceOp !== 'append')
+    expect(checkpoints).toHaveLength(2)
+    expect(f.requests.filter((body) => body.messages[0]?.content.startsWith('You write checkpoint summaries'))).toHaveLength(2)
+    const history = deriveMessages(agent.session).map(messageText)
+    expect(history[0]).toContain('SUMMARY: echoed more')
+    expect(history.at(-1)).toBe('done')
+  })
+
+  it('a cancel during the summary call ends the turn without leaving its prompt queued', async () => {
+    f = await fixture()
+    const provider = createScriptedProvider({ responses: [{ text: `first ${long}` }, { text: 'never', delayMs: 5_000 }, { text: 'third' }] }, { contextWindow: 1000 })
+    const agent = await f.host.startAgent({ cwd: f.tree.path('work'), provider, autoCompact: { share: 0.5, useModel: true } })
+    await agent.prompt('one')
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 50)
+    expect((await agent.prompt('two', { signal: controller.signal })).reason).toBe('cancelled')
+    expect(agent.handle.inbox.hasPending).toBe(false)
+  })
+})

@@ -1,7 +1,8 @@
 /**
  * Shared setup of the commands that run an agent (`dsh run`, `dsh chat`): resolves the home, the
  * working directory, the config file and the model, creates the provider, composes the host and
- * builds the options `startAgent` needs (request log, step limit, automatic compaction).
+ * builds the options `startAgent` needs (request log, step limit, automatic compaction; the
+ * composition gives subagents the same ones).
  */
 import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -11,7 +12,6 @@ import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
-import { registerAgentSettings } from './live-settings.ts'
 import { createProvider, defaultModelSpec, parseModelSpec, type ModelSpec } from './model-spec.ts'
 
 /** Default share of the context window that triggers automatic compaction. */
@@ -44,6 +44,8 @@ export interface AgentSetup {
   readonly host: Host
   /** Diagnostics sink (stderr). */
   readonly log: (line: string) => void
+  /** The request log (`--request-log`), for model calls made outside a turn (`/compact`). */
+  readonly onRequest?: (body: ChatRequestBody) => void
   /** Options of `host.startAgent`; `resume` continues a stored session. */
   readonly startOptions: (resume?: string) => StartAgentOptions
 }
@@ -73,21 +75,16 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     log,
   })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
-  const host = await composeHost({ dshHome, cwd, config, log, provider, ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }) })
-  const agentSettings = registerAgentSettings(host, { autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare })
-  const useModel = spec.kind !== 'scripted'
-  const startOptions = (resume?: string): StartAgentOptions => ({
+  const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
+  const { host, agentOptions } = await composeHost({
+    dshHome,
     cwd,
+    config,
+    log,
     provider,
-    ...(resume === undefined ? {} : { resume }),
-    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-    autoCompact: {
-      get share() {
-        return agentSettings.get().autoCompactShare
-      },
-      useModel,
-    },
-    ...(requestLog === undefined ? {} : { onRequest: (body: ChatRequestBody) => appendFileSync(requestLog, `${JSON.stringify(body)}\n`) }),
+    agents: { maxSteps: options.maxSteps, onRequest, autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare, autoCompactUseModel: spec.kind !== 'scripted' },
+    ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
   })
-  return { dshHome, cwd, config, spec, provider, host, log, startOptions }
+  const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
+  return { dshHome, cwd, config, spec, provider, host, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }) }
 }

@@ -1,18 +1,44 @@
 /**
- * Composition of the CLI product: the local filesystem, the core tools and the plugins on one host.
+ * Composition of the CLI product: the local filesystem, the core tools and the plugins on one host,
+ * and the options every agent on it runs with (step limit, request log, automatic compaction with
+ * the live `agent.autoCompactShare` setting). Top-level agents and subagents get the same ones.
  */
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLocalFileSystem } from '@dsh/fs-local'
-import type { ModelProvider, ToolDefinition } from '@dsh/contracts'
+import type { ChatRequestBody, ModelProvider, ToolDefinition } from '@dsh/contracts'
 import { createRunCodeTool } from '@dsh/code-mode'
-import { createHost, type AskPermission, type Host } from '@dsh/runtime'
+import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools } from '@dsh/tools'
 import { workspaceContextPlugin } from '@dsh/workspace-context'
 import type { ConfigFile } from './config-file.ts'
 import { instructionConfig } from './instruction-config.ts'
+import { registerAgentSettings } from './live-settings.ts'
+
+/** How every agent of the composition runs. */
+export interface AgentRunSettings {
+  /** Step limit per turn (`--max-steps`; the runtime default when absent). */
+  readonly maxSteps?: number | undefined
+  /** Receives every request body before it is sent (`--request-log`). */
+  readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
+  /** Base share of the context window that triggers automatic compaction (live-overridable). */
+  readonly autoCompactShare: number
+  /** Ask the model for compaction summaries (else the deterministic one). */
+  readonly autoCompactUseModel: boolean
+}
+
+/** The `startAgent` options shared by top-level agents and subagents. */
+export type AgentRunOptions = Pick<StartAgentOptions, 'maxSteps' | 'onRequest' | 'autoCompact'>
+
+/** A composed host and the options its agents start with. */
+export interface Composition {
+  /** The host (dispose it when done). */
+  readonly host: Host
+  /** Spread into every top-level `startAgent`; subagents already get them. */
+  readonly agentOptions: AgentRunOptions
+}
 
 /** Inputs of a composition. */
 export interface ComposeOptions {
@@ -28,13 +54,15 @@ export interface ComposeOptions {
   readonly askPermission?: AskPermission
   /** The model provider (subagents share it). */
   readonly provider: ModelProvider
+  /** How every agent runs, subagents included. */
+  readonly agents: AgentRunSettings
 }
 
 /** Default delegation depth of subagents. */
 export const defaultSubagentDepth = 2
 
-/** Builds the host with every product plugin mounted. */
-export async function composeHost(options: ComposeOptions): Promise<Host> {
+/** Builds the host with every product plugin mounted, and the options its agents run with. */
+export async function composeHost(options: ComposeOptions): Promise<Composition> {
   const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()] })
   const host = await createHost({
     dshHome: options.dshHome,
@@ -45,9 +73,25 @@ export async function composeHost(options: ComposeOptions): Promise<Host> {
   })
   await host.ctx.plugin(workspaceContextPlugin, instructionConfig(options.config.workspaceContext, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
+  const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
-  if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider }) }))
-  return host
+  if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider, ...agentOptions }) }))
+  return { host, agentOptions }
+}
+
+function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOptions {
+  const live = registerAgentSettings(host, { autoCompactShare: settings.autoCompactShare })
+  return {
+    ...(settings.maxSteps === undefined ? {} : { maxSteps: settings.maxSteps }),
+    ...(settings.onRequest === undefined ? {} : { onRequest: settings.onRequest }),
+    autoCompact: {
+      // Read at every step, so an edit of settings.yaml applies to running agents.
+      get share() {
+        return live.get().autoCompactShare
+      },
+      useModel: settings.autoCompactUseModel,
+    },
+  }
 }
 
 function codeModeTools(config: ConfigFile): ToolDefinition[] {

@@ -1,8 +1,21 @@
 #!/usr/bin/env node
 /**
- * Process entry of the `dsh` binary: wires the real process streams into the CLI.
+ * Process entry of the `dsh` binary: wires the real process streams into the CLI. A reader that
+ * goes away (`dsh sessions list | head -1`) ends the process quietly with the exit code set so
+ * far, as SIGPIPE ends other command-line tools, instead of an unhandled `EPIPE` stack trace.
  */
+import { errnoCode } from '@dsh/runtime'
 import { runCli } from './program.ts'
 
+function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: Error) => {
+    // Any other write error is a real failure: let it surface as before.
+    if (errnoCode(error) !== 'EPIPE') throw error
+    process.exit()
+  })
+}
+
+exitOnBrokenPipe(process.stdout)
+exitOnBrokenPipe(process.stderr)
 const code = await runCli({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, process.argv.slice(2))
 process.exitCode = code

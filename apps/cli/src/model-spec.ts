@@ -52,14 +52,15 @@ export function createProvider(inputs: ProviderInputs): ModelProvider {
     const file = resolve(inputs.cwd, spec.file)
     return createScriptedProvider(loadScript(file), { origin: file, ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }) })
   }
-  const apiKey = inputs.apiKeyEnv === undefined ? undefined : inputs.env[inputs.apiKeyEnv]
   return createOpenAiProvider({
     provider: spec.kind,
     model: spec.model,
     env: inputs.env,
     logger: inputs.log,
     ...(inputs.baseUrl === undefined ? {} : { baseUrl: inputs.baseUrl }),
-    ...(apiKey === undefined ? {} : { apiKey }),
+    // A named key variable is the only source of the key: the provider fails at creation when it
+    // is unset instead of falling back to DEEPSEEK_API_KEY / OPENAI_API_KEY.
+    ...(inputs.apiKeyEnv === undefined ? {} : { apiKeyEnv: inputs.apiKeyEnv }),
     ...(inputs.timeoutMs === undefined ? {} : { timeoutMs: inputs.timeoutMs }),
     ...(inputs.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: inputs.idleTimeoutMs }),
     ...(inputs.maxRetries === undefined ? {} : { maxRetries: inputs.maxRetries }),

@@ -55,7 +55,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file')
     .option('--resume <id>', 'continue a stored session')
-    .option('--yes', 'run bash commands without asking')
+    .option('--yes', 'run bash commands and run_code snippets without asking')
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .option('--max-steps <n>', 'step limit per turn', positiveInt)
     .action(async (_options: ChatOptions, command: Command) => {

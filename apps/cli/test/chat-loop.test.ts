@@ -10,7 +10,7 @@ import { tempTree, type TempTree } from '@dsh/testkit'
 import type { AgentSetup } from '../src/agent-setup.ts'
 import { createStyles } from '../src/chat/ansi.ts'
 import { LineInput } from '../src/chat/line-input.ts'
-import { guardBash, terminalAskPermission, type PermissionTerminal } from '../src/chat/permission.ts'
+import { guardCodeRunners, terminalAskPermission, type PermissionTerminal } from '../src/chat/permission.ts'
 import { ChatRenderer } from '../src/chat/renderer.ts'
 import { ChatLoop } from '../src/chat/session-loop.ts'
 
@@ -44,7 +44,7 @@ async function chat(script: ModelScript) {
   const ran: string[] = []
   let terminal: PermissionTerminal | undefined
   host = await createHost({ dshHome: tree.path('home'), tools: [fakeBash(ran)], log: () => undefined, askPermission: terminalAskPermission(() => terminal, false) })
-  guardBash(host.ctx)
+  guardCodeRunners(host.ctx)
   const provider = createScriptedProvider(script)
   const setup: AgentSetup = { dshHome: tree.path('home'), cwd: tree.path('work'), config: {}, spec: { kind: 'scripted', file: 'x.json' }, provider, host, log: () => undefined, startOptions: (resume) => ({ cwd: tree.path('work'), provider, ...(resume === undefined ? {} : { resume }) }) }
   const agent = await host.startAgent(setup.startOptions())

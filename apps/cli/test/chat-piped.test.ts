@@ -1,5 +1,7 @@
 // dsh chat with stdin and stdout as pipes: plain lines in, the answers out, no prompts and no
 // escape codes; permission questions take the next input line; --yes runs bash without asking.
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { runDshPiped } from './chat-harness.ts'
@@ -52,6 +54,40 @@ describe('dsh chat with piped input', () => {
     expect(result.stdout).toContain('Run bash: echo made > made.txt && echo done? [y/N] y\n')
     expect(result.stdout).toMatch(/✓ ok: .*done/)
     expect(readRequests(w.log)[1]?.messages.find((message) => message.role === 'tool')?.content).toContain('done')
+  })
+
+  it('run_code asks first; a denied snippet creates nothing and the model sees "not approved"', async () => {
+    const w = await workspace()
+    const code = "const { writeFileSync } = await import('node:fs')\nwriteFileSync('made.txt', 'x')"
+    const script = writeScript(tree.path('scripts'), 'code.json', { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'Not run.' }] })
+    const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log], 'make a file\nn\n', { cwd: tree.root })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain("  const { writeFileSync } = await import('node:fs')\n  writeFileSync('made.txt', 'x')\nRun JavaScript (run_code): const { writeFileSync } = await import('node:fs') (+1 lines)? [y/N] n\n")
+    expect(result.stdout).toContain('✗ denied: The run_code call was not approved')
+    expect(existsSync(join(w.repo, 'made.txt'))).toBe(false)
+    const toolResult = readRequests(w.log)[1]?.messages.find((message) => message.role === 'tool')
+    expect(toolResult?.content).toContain('not approved')
+  })
+
+  it('--yes runs run_code without a question; a nested bash in the snippet still runs through the pipeline', async () => {
+    const w = await workspace()
+    const code = "return await tools.bash({ command: 'echo nested > nested.txt && echo ok' })"
+    const script = writeScript(tree.path('scripts'), 'code-yes.json', { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'Ran it.' }] })
+    const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, '--yes'], 'go\n', { cwd: tree.root })
+    expect(result.code).toBe(0)
+    expect(result.stdout).not.toContain('[y/N]')
+    expect(readFileSync(join(w.repo, 'nested.txt'), 'utf8')).toBe('nested\n')
+  })
+
+  it('an approved run_code snippet still asks separately for the bash it calls', async () => {
+    const w = await workspace()
+    const code = "return await tools.bash({ command: 'echo nested > nested.txt' })"
+    const script = writeScript(tree.path('scripts'), 'code-nested.json', { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'Done.' }] })
+    const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`], 'go\ny\nn\n', { cwd: tree.root })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(`Run JavaScript (run_code): ${code}? [y/N] y\n`)
+    expect(result.stdout).toContain('Run bash: echo nested > nested.txt? [y/N] n\n')
+    expect(existsSync(join(w.repo, 'nested.txt'))).toBe(false)
   })
 
   it('--yes runs bash without a question; a failed turn is reported and makes the exit code 1', async () => {

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { finish, reasoning, startSseServer, tempTree, text, toolPiece, usage, type SseServer, type TempTree } from '@dsh/testkit'
-import { runDsh, sessionIdOf } from './run-dsh.ts'
+import { runDshPiped } from './chat-harness.ts'
+import { readRequests, runDsh, sessionIdOf } from './run-dsh.ts'
 
 let tree: TempTree
 let server: SseServer | undefined
@@ -50,5 +51,41 @@ describe('dsh run with an OpenAI-compatible endpoint', () => {
     const lines = result.stderr.trim().split('\n').filter((line) => !line.startsWith('session: '))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^dsh: .*bad key.*OPENAI_API_KEY/)
+  })
+
+  it('model.apiKeyEnv: the key comes from the named variable, never from OPENAI_API_KEY', async () => {
+    tree = await tempTree({ 'repo/': null, 'dsh.yaml': 'model:\n  apiKeyEnv: MY_PROXY_KEY\n' })
+    server = await startSseServer([{ kind: 'sse', chunks: [text('proxied'), finish()] }])
+    const args = ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--config', tree.path('dsh.yaml'), '--model', 'openai:proxy-model', '--base-url', server.baseUrl, 'hi']
+    const result = await runDsh(args, { cwd: tree.root, env: { OPENAI_API_KEY: 'sk-default', MY_PROXY_KEY: 'sk-proxy' } })
+    expect(result).toMatchObject({ code: 0, stdout: 'proxied\n' })
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-proxy')
+  })
+
+  it('model.apiKeyEnv naming an unset variable fails with one line before any request, even with OPENAI_API_KEY set and a loopback URL', async () => {
+    tree = await tempTree({ 'repo/': null, 'dsh.yaml': 'model:\n  apiKeyEnv: MY_PROXY_KEY\n' })
+    server = await startSseServer([{ kind: 'sse', chunks: [text('must not be asked'), finish()] }])
+    const args = ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--config', tree.path('dsh.yaml'), '--model', 'openai:proxy-model', '--base-url', server.baseUrl, 'hi']
+    const result = await runDsh(args, { cwd: tree.root, env: { OPENAI_API_KEY: 'sk-default' } })
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: `dsh: MY_PROXY_KEY (model.apiKeyEnv) is not set: export it (needed for ${server.baseUrl})\n` })
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('dsh chat /compact asks the model for the summary and --request-log records that call too', async () => {
+    tree = await tempTree({ 'repo/': null })
+    server = await startSseServer([
+      { kind: 'sse', chunks: [text('first answer'), finish()] },
+      { kind: 'sse', chunks: [text('second answer'), finish()] },
+      { kind: 'sse', chunks: [text('The user asked twice.'), finish()] },
+    ])
+    const log = tree.path('requests.jsonl')
+    const args = ['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', 'openai:local-model', '--base-url', server.baseUrl, '--request-log', log]
+    const result = await runDshPiped(args, 'one\ntwo\n/compact\n', { cwd: tree.root })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('compacted: ')
+    const requests = readRequests(log)
+    expect(requests).toHaveLength(3)
+    expect(requests[2]?.messages[0]?.content).toMatch(/^You write checkpoint summaries/)
+    expect(server.requests).toHaveLength(3)
   })
 })

@@ -104,6 +104,22 @@ describe('dsh run', () => {
     expect(result.stderr).toContain(`dsh: ${script}: ran out of responses at turn 1, step 2`)
   })
 
+  it('stopping at the step limit prints the partial answer, says how to continue and exits 1', async () => {
+    const w = await workspace()
+    const read = { toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }
+    const script = writeScript(tree.path('scripts'), 'steps.json', { responses: [read, { text: 'Read it once, reading again.', ...read }, { text: 'never reached' }] })
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--max-steps', '2', 'keep reading'], { cwd: tree.root })
+    const id = sessionIdOf(result.stderr)
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: 'Read it once, reading again.\n',
+      stderr: `session: ${id}\ndsh: stopped at the step limit (2 steps) before the model finished; continue with --resume ${id}\n`,
+    })
+    const more = writeScript(tree.path('scripts'), 'more.json', { responses: [{ text: 'Both lines read.' }] })
+    const resumed = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${more}`, '--resume', id, 'go on'], { cwd: tree.root })
+    expect(resumed).toMatchObject({ code: 0, stdout: 'Both lines read.\n' })
+  })
+
   it('--help and --version succeed', async () => {
     await workspace()
     const help = await runDsh(['--help'], { cwd: tree.root })

@@ -17,13 +17,15 @@ export interface ResultLimits {
 }
 
 const footerEntries = 50
-const marks = { ok: '✓', error: '✗', running: '…' } as const
+const marks = { ok: '✓', error: '✗', stopped: '⊘', running: '…' } as const
+const legends = { stopped: '⊘ = cancelled when the snippet ended', running: '… = still running when the snippet ended' } as const
 
 function footer(calls: readonly NestedCallRecord[]): string {
   if (calls.length === 0) return 'Nested tool calls: none'
   const shown = calls.slice(0, footerEntries).map((call) => `${call.name} ${marks[call.state]}`)
   const more = calls.length > footerEntries ? `, … and ${calls.length - footerEntries} more` : ''
-  const legend = calls.some((call) => call.state === 'running') ? ' (… = still running when the snippet was stopped)' : ''
+  const used = (['stopped', 'running'] as const).filter((state) => calls.some((call) => call.state === state))
+  const legend = used.length === 0 ? '' : ` (${used.map((state) => legends[state]).join('; ')})`
   return `Nested tool calls: ${shown.join(', ')}${more}${legend}`
 }
 

@@ -3,6 +3,7 @@
  * `tools` object dispatches nested calls through the full tool pipeline with this execution as
  * their parent. Nested additional contexts are deferred by `run.dispatch` onto this call's outer
  * result, so they enter history only after it; nested `touched` paths stay on the nested outcomes.
+ * Every nested dispatch also gets the run's stop signal, so it is cancelled when the snippet ends.
  */
 import type { ToolDefinition } from '@dsh/contracts'
 import { z } from 'zod'
@@ -75,8 +76,8 @@ export function createRunCodeTool(options: RunCodeOptions = {}): ToolDefinition<
         timeoutMs,
         maxOutputChars,
         signal: run.signal,
-        onCall: async (name, nestedArgs): Promise<NestedReply> => {
-          const outcome = await run.dispatch(name, nestedArgs)
+        onCall: async (name, nestedArgs, stop): Promise<NestedReply> => {
+          const outcome = await run.dispatch(name, nestedArgs, { signal: stop })
           return { isError: outcome.isError, content: outcome.content, status: outcome.status }
         },
       })

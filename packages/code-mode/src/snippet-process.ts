@@ -4,9 +4,10 @@
  *
  * The child is spawned `detached`, so it leads its own process group; every way out (timeout,
  * cancellation, normal exit) kills that group, which also removes processes the snippet started
- * and left behind. The promise settles only after the child has exited and its pipes closed, and
- * after nested calls still in flight have settled (bounded by a grace period when the snippet was
- * stopped, since those calls share the run_code call's cancellation signal and may not stop).
+ * and left behind. Each run has a stop signal that every nested call receives; it aborts on the
+ * same three ways out, so a nested call (a long `bash`) ends with the snippet instead of outliving
+ * it. The promise settles only after the child has exited and its pipes closed, and after nested
+ * calls still in flight have settled (bounded by a grace period for tools that ignore the signal).
  */
 import { spawn } from 'node:child_process'
 import { BOOTSTRAP } from './bootstrap-source.ts'
@@ -24,8 +25,11 @@ export interface NestedReply {
 export interface NestedCallRecord {
   /** Tool name as the snippet wrote it. */
   readonly name: string
-  /** `ok`/`error` once settled; `running` when the snippet was stopped before it settled. */
-  state: 'running' | 'ok' | 'error'
+  /**
+   * `ok`/`error` once settled; `stopped` when it was cancelled because the snippet ended (timeout,
+   * cancellation or exit); `running` when it had not settled even a grace period after that.
+   */
+  state: 'running' | 'ok' | 'error' | 'stopped'
 }
 
 /** How to run a snippet. */
@@ -36,9 +40,12 @@ export interface SnippetRunOptions {
   readonly timeoutMs: number
   readonly maxOutputChars: number
   readonly signal: AbortSignal
-  /** Runs one nested call (the pipeline); must not throw. */
-  readonly onCall: (name: string, args: unknown) => Promise<NestedReply>
-  /** How long to wait for nested calls still running after the snippet was stopped. */
+  /**
+   * Runs one nested call (the pipeline); must not throw. `stop` aborts when the snippet ends (time
+   * limit, cancellation, process exit): the call must be cancelled with it.
+   */
+  readonly onCall: (name: string, args: unknown, stop: AbortSignal) => Promise<NestedReply>
+  /** How long to wait for nested calls still running after the snippet ended. */
   readonly abandonGraceMs?: number
 }
 
@@ -97,6 +104,8 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
   const inFlight = new Set<Promise<void>>()
   let done: DoneMessage | undefined
   let stopped: 'timeout' | 'cancelled' | undefined
+  // Aborted on every way out of the run; nested calls get its signal.
+  const stop = new AbortController()
 
   const env = { ...process.env }
   delete env.NODE_OPTIONS // injected loaders or inspectors of the host must not run inside snippets
@@ -131,9 +140,9 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     }
     const record: NestedCallRecord = { name: message.name, state: 'running' }
     calls.push(record)
-    const result = message.name === 'run_code' ? Promise.resolve(refusal('run_code')) : options.onCall(message.name, message.args)
+    const result = message.name === 'run_code' ? Promise.resolve(refusal('run_code')) : options.onCall(message.name, message.args, stop.signal)
     const settled = result.then(identity, crashed).then((outcome) => {
-      record.state = outcome.isError ? 'error' : 'ok'
+      record.state = outcome.status === 'cancelled' && stop.signal.aborted ? 'stopped' : outcome.isError ? 'error' : 'ok'
       reply({ type: 'reply', id: message.id, ...outcome })
     })
     inFlight.add(settled)
@@ -145,6 +154,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     let settledOnce = false
     const onAbort = (): void => {
       stopped ??= 'cancelled'
+      stop.abort()
       killGroup(child.pid)
     }
     const finish = async (end: SnippetEnd): Promise<void> => {
@@ -152,9 +162,9 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
       settledOnce = true
       clearTimeout(timer)
       options.signal.removeEventListener('abort', onAbort)
-      const pending = Promise.all(inFlight)
-      if (end.kind === 'finished' || end.kind === 'exited') await pending
-      else await Promise.race([pending, new Promise((wake) => setTimeout(wake, options.abandonGraceMs ?? 2_000).unref())])
+      stop.abort()
+      // Every nested call was told to stop; one whose tool ignores its signal is abandoned.
+      await Promise.race([Promise.all(inFlight), new Promise((wake) => setTimeout(wake, options.abandonGraceMs ?? 2_000).unref())])
       resolve({ end, output: capture.text(), calls, durationMs: Date.now() - started, ...(child.pid === undefined ? {} : { pid: child.pid }) })
     }
 
@@ -169,6 +179,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     child.on('message', onMessage)
     child.on('exit', () => {
       clearTimeout(timer)
+      stop.abort()
       killGroup(child.pid)
       // Processes outside the group may still hold the pipes; do not wait for them forever.
       setTimeout(() => {
@@ -187,6 +198,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     else options.signal.addEventListener('abort', onAbort, { once: true })
     timer = setTimeout(() => {
       stopped ??= 'timeout'
+      stop.abort()
       killGroup(child.pid)
     }, options.timeoutMs)
   })

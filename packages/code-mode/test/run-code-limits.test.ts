@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
+import { bashTool } from '@dsh/tools'
 import { alive, erased, fixture, waitFor, type Fixture } from './helpers.ts'
 
 let f: Fixture | undefined
@@ -23,13 +24,60 @@ describe('run_code limits', () => {
     )
   })
 
-  it('a nested call still running when the snippet is stopped is listed as abandoned', async () => {
+  it('the time limit cancels a nested call that honours its signal, and the footer says so', async () => {
+    f = await fixture()
+    let sawAbort = false
+    const wait: ToolDefinition<Record<string, never>> = {
+      name: 'wait',
+      description: 'Waits until cancelled.',
+      parameters: z.object({}),
+      execute: (_args, run) =>
+        new Promise((resolve) => {
+          run.signal.addEventListener('abort', () => {
+            sawAbort = true
+            resolve({ isError: true, content: 'Stopped waiting.' })
+          })
+        }),
+    }
+    f.host.tools.register(erased(wait))
+    const started = Date.now()
+    const outcome = await f.call('run_code', { code: 'await tools.wait({})', timeout_ms: 500 })
+    expect(Date.now() - started).toBeLessThan(1_500)
+    expect(sawAbort).toBe(true)
+    expect(outcome.content).toBe(
+      'The snippet ran longer than 500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nNested tool calls: wait ⊘ (⊘ = cancelled when the snippet ended)',
+    )
+  })
+
+  it('the time limit kills a nested bash: its command never finishes and the run ends promptly', async () => {
+    f = await fixture()
+    f.host.tools.register(erased(bashTool))
+    const started = Date.now()
+    const outcome = await f.call('run_code', { code: "await tools.bash({ command: 'sleep 4; touch late' })", timeout_ms: 500 })
+    expect(Date.now() - started).toBeLessThan(1_800)
+    expect(outcome.content).toMatch(/^The snippet ran longer than 500 ms and was stopped .*\n\nNested tool calls: bash ⊘ \(⊘ = cancelled when the snippet ended\)$/s)
+    await new Promise((wake) => setTimeout(wake, Math.max(0, started + 4_800 - Date.now())))
+    expect(existsSync(`${f.cwd}/late`)).toBe(false)
+  })
+
+  it('a nested bash the snippet did not await is killed when the snippet exits', async () => {
+    f = await fixture()
+    f.host.tools.register(erased(bashTool))
+    const started = Date.now()
+    const outcome = await f.call('run_code', { code: "void tools.bash({ command: 'sleep 4; touch late' }).catch(() => undefined)\nreturn 'left early'" })
+    expect(Date.now() - started).toBeLessThan(1_800)
+    expect(outcome).toMatchObject({ isError: false, content: 'Returned:\nleft early\n\nNested tool calls: bash ⊘ (⊘ = cancelled when the snippet ended)' })
+    await new Promise((wake) => setTimeout(wake, Math.max(0, started + 4_800 - Date.now())))
+    expect(existsSync(`${f.cwd}/late`)).toBe(false)
+  })
+
+  it('a nested call that ignores its signal is abandoned after the grace period and listed as still running', async () => {
     f = await fixture()
     const hang: ToolDefinition<Record<string, never>> = { name: 'hang', description: 'Never finishes.', parameters: z.object({}), execute: () => new Promise(() => undefined) }
     f.host.tools.register(erased(hang))
-    const outcome = await f.call('run_code', { code: 'await tools.hang({})', timeout_ms: 1500 })
+    const outcome = await f.call('run_code', { code: 'await tools.hang({})', timeout_ms: 500 })
     expect(outcome.content).toBe(
-      'The snippet ran longer than 1500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nNested tool calls: hang … (… = still running when the snippet was stopped)',
+      'The snippet ran longer than 500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nNested tool calls: hang … (… = still running when the snippet ended)',
     )
   })
 

@@ -2,6 +2,9 @@
  * Resolves where a provider connects and with which key: explicit options first, then the
  * environment, then per-provider defaults. A loopback server may run without a key; anything
  * else without a key is a `MODEL_CONFIG` error raised at creation, naming the variable to set.
+ * A named key variable (`apiKeyEnv`) is the only place the key is read from: it never falls back
+ * to the provider's default variable (that key belongs to another host), and it must be set even
+ * for a loopback server, since naming it says a key is wanted.
  */
 import { ModelError } from './errors.ts'
 import type { OpenAiProviderKind } from './model-capabilities.ts'
@@ -18,6 +21,8 @@ export interface ConnectionOptions {
   readonly provider: OpenAiProviderKind
   readonly baseUrl?: string | undefined
   readonly apiKey?: string | undefined
+  /** Variable that holds the key instead of the provider's default one (`model.apiKeyEnv`). */
+  readonly apiKeyEnv?: string | undefined
   readonly env: Readonly<Record<string, string | undefined>>
 }
 
@@ -29,6 +34,8 @@ export interface Connection {
   readonly apiKey: string
   /** Environment variable that supplies the key for this provider, for error hints. */
   readonly keyVariable: string
+  /** How to name the key in error hints, e.g. `MY_KEY (model.apiKeyEnv)`. */
+  readonly keyHint: string
 }
 
 /** Resolves base URL and key, or throws a one-line `MODEL_CONFIG` error. */
@@ -37,9 +44,17 @@ export function resolveConnection(options: ConnectionOptions): Connection {
   const keyVariable = isDeepSeek ? 'DEEPSEEK_API_KEY' : 'OPENAI_API_KEY'
   const baseUrl = nonEmpty(options.baseUrl) ?? (isDeepSeek ? DEEPSEEK_BASE_URL : (nonEmpty(options.env.OPENAI_BASE_URL) ?? OPENAI_BASE_URL))
   const host = parseHost(baseUrl)
+  const named = nonEmpty(options.apiKeyEnv)
+  if (named !== undefined) {
+    const key = nonEmpty(options.apiKey) ?? nonEmpty(options.env[named])
+    const keyHint = `${named} (model.apiKeyEnv)`
+    if (key !== undefined) return { baseUrl, apiKey: key, keyVariable: named, keyHint }
+    throw new ModelError('MODEL_CONFIG', `${keyHint} is not set: export it (needed for ${baseUrl})`)
+  }
+  const keyHint = `${keyVariable} (or model.apiKeyEnv in the config file)`
   const key = nonEmpty(options.apiKey) ?? nonEmpty(options.env[keyVariable])
-  if (key !== undefined) return { baseUrl, apiKey: key, keyVariable }
-  if (isLoopbackHost(host)) return { baseUrl, apiKey: LOOPBACK_PLACEHOLDER_KEY, keyVariable }
+  if (key !== undefined) return { baseUrl, apiKey: key, keyVariable, keyHint }
+  if (isLoopbackHost(host)) return { baseUrl, apiKey: LOOPBACK_PLACEHOLDER_KEY, keyVariable, keyHint }
   throw new ModelError('MODEL_CONFIG', `${keyVariable} is not set: export it, or name another variable with model.apiKeyEnv in the config file (needed for ${baseUrl})`)
 }
 

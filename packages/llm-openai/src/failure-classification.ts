@@ -11,7 +11,11 @@ import { ModelError, oneLine } from './errors.ts'
 export interface Failure {
   /** Code to report if this failure ends the stream. */
   readonly code: ModelErrorCode
-  /** True for 408/429/5xx and transport failures: worth another attempt if nothing was yielded. */
+  /**
+   * True for 408/429/5xx and transport failures (refused or reset connections, timeouts, a
+   * resolver that could not answer): worth another attempt if nothing was yielded. A host name
+   * that does not exist (ENOTFOUND) is not.
+   */
   readonly retryable: boolean
   /** HTTP status, when the server answered. */
   readonly status?: number
@@ -27,12 +31,19 @@ export interface FailureContext {
   readonly provider: string
   /** Base URL in use. */
   readonly baseUrl: string
-  /** Environment variable holding the key. */
-  readonly keyVariable: string
+  /** How to name the key in hints (its variable, and where it is configured). */
+  readonly keyHint: string
 }
 
 /** Classifies an error thrown while opening or reading a stream. */
 export function classifyFailure(error: unknown): Failure {
+  const unresolved = unresolvedHost(error)
+  if (unresolved !== undefined) {
+    // The name does not exist (a mistyped base URL): asking again gives the same answer, so no
+    // retries. EAI_AGAIN (the resolver could not answer now) stays retryable below.
+    const host = unresolved === '' ? 'the host name' : `the host name ${unresolved}`
+    return { code: 'MODEL_NETWORK', retryable: false, detail: `${host} does not resolve (DNS lookup failed: ENOTFOUND); check the base URL` }
+  }
   if (error instanceof APIConnectionError) {
     return { code: 'MODEL_NETWORK', retryable: true, detail: describeCause(error) }
   }
@@ -60,11 +71,11 @@ export function classifyFailure(error: unknown): Failure {
 export function toModelError(failure: Failure, context: FailureContext, retries: number, cause: unknown): ModelError {
   const http = failure.status === undefined ? '' : ` (HTTP ${failure.status})`
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : ''
-  const { provider, baseUrl, keyVariable } = context
+  const { provider, baseUrl, keyHint } = context
   const text = ((): string => {
     switch (failure.code) {
       case 'MODEL_AUTH':
-        return `${provider} rejected the API key${http}: ${failure.detail}; check ${keyVariable} (or model.apiKeyEnv in the config file)`
+        return `${provider} rejected the API key${http}: ${failure.detail}; check ${keyHint}`
       case 'MODEL_RATE_LIMIT':
         return `${provider} kept rate-limiting${http}${after}: ${failure.detail}`
       case 'MODEL_SERVER':
@@ -106,6 +117,19 @@ function serverMessage(error: APIError): string {
   }
   // The SDK prefixes the status ("400 …"); drop it, the caller prints the status itself.
   return oneLine(error.message.replace(/^\d{3}\s+/, '')) || 'no error message from the server'
+}
+
+/**
+ * The host name of a DNS `ENOTFOUND` anywhere in the cause chain ('' when the error does not
+ * name it), or undefined when the failure is something else.
+ */
+function unresolvedHost(error: unknown): string | undefined {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    if ('code' in current && current.code === 'ENOTFOUND') return 'hostname' in current && typeof current.hostname === 'string' ? current.hostname : ''
+    current = current.cause
+  }
+  return undefined
 }
 
 function describeCause(error: unknown): string {

@@ -27,6 +27,11 @@ export interface OpenAiProviderOptions {
   readonly baseUrl?: string | undefined
   /** Key override; otherwise `DEEPSEEK_API_KEY` / `OPENAI_API_KEY` from `env`. */
   readonly apiKey?: string | undefined
+  /**
+   * Variable of `env` to read the key from instead (`model.apiKeyEnv`). When it is unset, creation
+   * fails with `MODEL_CONFIG`, also for a loopback URL; the default variable is never used.
+   */
+  readonly apiKeyEnv?: string | undefined
   /** Environment to read keys and `OPENAI_BASE_URL` from (normally `process.env`). */
   readonly env: Readonly<Record<string, string | undefined>>
   /** Milliseconds to wait for response headers; default {@link DEFAULT_TIMEOUT_MS}. */
@@ -59,7 +64,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   })
   const settings: StreamSettings = {
     client,
-    context: { provider: options.provider, baseUrl: connection.baseUrl, keyVariable: connection.keyVariable },
+    context: { provider: options.provider, baseUrl: connection.baseUrl, keyHint: connection.keyHint },
     maxRetries: Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES)),
     log: options.logger ?? (() => undefined),
     sleep: options.sleep ?? abortableSleep,

@@ -42,6 +42,19 @@ describe('missing key', () => {
     expect(messageOf(error)).toMatch(/^OPENAI_API_KEY is not set/)
   })
 
+  it('a named key variable (apiKeyEnv) is the only source of the key: unset is an error, never the default variable', () => {
+    const env = { DEEPSEEK_API_KEY: 'sk-deepseek', OPENAI_API_KEY: 'sk-openai' }
+    const error = creationError(() => createOpenAiProvider({ provider: 'openai', model: 'm', baseUrl: 'https://proxy.example/v1', apiKeyEnv: 'MY_PROXY_KEY', env }))
+    expect(error).toMatchObject({ code: 'MODEL_CONFIG' })
+    expect(messageOf(error)).toBe('MY_PROXY_KEY (model.apiKeyEnv) is not set: export it (needed for https://proxy.example/v1)')
+    expect(messageOf(creationError(() => createOpenAiProvider({ provider: 'deepseek', model: 'm', apiKeyEnv: 'MY_PROXY_KEY', env: { ...env, MY_PROXY_KEY: ' ' } })))).toMatch(/^MY_PROXY_KEY \(model\.apiKeyEnv\) is not set/)
+  })
+
+  it('a named key variable must be set even for a loopback server', () => {
+    const error = creationError(() => createOpenAiProvider({ provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:8000/v1', apiKeyEnv: 'LOCAL_KEY', env: {} }))
+    expect(messageOf(error)).toBe('LOCAL_KEY (model.apiKeyEnv) is not set: export it (needed for http://127.0.0.1:8000/v1)')
+  })
+
   it('rejects a base URL that is not http(s)', () => {
     const error = creationError(() => createOpenAiProvider({ provider: 'openai', model: 'm', baseUrl: 'not a url', env: {} }))
     expect(error).toMatchObject({ code: 'MODEL_CONFIG' })
@@ -54,8 +67,18 @@ describe('endpoint and key resolution', () => {
       baseUrl: DEEPSEEK_BASE_URL,
       apiKey: 'sk-env',
       keyVariable: 'DEEPSEEK_API_KEY',
+      keyHint: 'DEEPSEEK_API_KEY (or model.apiKeyEnv in the config file)',
     })
     expect(resolveConnection({ provider: 'deepseek', apiKey: 'sk-flag', env: { DEEPSEEK_API_KEY: 'sk-env' } }).apiKey).toBe('sk-flag')
+  })
+
+  it('reads the key from the named variable (apiKeyEnv) when it is set', () => {
+    expect(resolveConnection({ provider: 'deepseek', apiKeyEnv: 'MY_PROXY_KEY', env: { DEEPSEEK_API_KEY: 'sk-env', MY_PROXY_KEY: 'sk-proxy' } })).toEqual({
+      baseUrl: DEEPSEEK_BASE_URL,
+      apiKey: 'sk-proxy',
+      keyVariable: 'MY_PROXY_KEY',
+      keyHint: 'MY_PROXY_KEY (model.apiKeyEnv)',
+    })
   })
 
   it('resolves the openai base URL from the option, then OPENAI_BASE_URL, then the public endpoint', () => {

@@ -70,6 +70,23 @@ describe('classifyFailure', () => {
     })
   })
 
+  it('does not retry a host name that does not resolve (ENOTFOUND), and names the host', () => {
+    const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND api.deepseek.invalid'), { code: 'ENOTFOUND', hostname: 'api.deepseek.invalid' })
+    const error = new APIConnectionError({ message: 'Connection error.', cause: new TypeError('fetch failed', { cause: lookup }) })
+    expect(classifyFailure(error)).toEqual({
+      code: 'MODEL_NETWORK',
+      retryable: false,
+      detail: 'the host name api.deepseek.invalid does not resolve (DNS lookup failed: ENOTFOUND); check the base URL',
+    })
+  })
+
+  it('keeps EAI_AGAIN, ECONNRESET, ETIMEDOUT and ECONNREFUSED retryable', () => {
+    for (const code of ['EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'ECONNREFUSED']) {
+      const cause = new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) })
+      expect(classifyFailure(new APIConnectionError({ message: 'Connection error.', cause }))).toMatchObject({ code: 'MODEL_NETWORK', retryable: true })
+    }
+  })
+
   it('does not retry an unparseable chunk', () => {
     expect(classifyFailure(new SyntaxError('Unexpected token'))).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false })
   })

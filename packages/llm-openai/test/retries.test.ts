@@ -3,10 +3,16 @@
  * output are retried (logged, bounded), failures after output are not, and non-transient HTTP
  * errors map straight to their codes.
  */
+import { lookup } from 'node:dns/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isModelError } from '../src/index.ts'
 import { startSseServer, type SseServer } from '@dsh/testkit'
 import { collect, collectFailure, finish, joinText, messageOf, testProvider, text } from './helpers.ts'
+
+const resolverSaysNotFound = await lookup('dsh-probe.invalid').then(
+  () => false,
+  (error: unknown) => error instanceof Error && 'code' in error && error.code === 'ENOTFOUND',
+)
 
 let server: SseServer | undefined
 afterEach(async () => {
@@ -68,6 +74,20 @@ describe('retries before output', () => {
     expect(logs[0]).toMatch(/MODEL_NETWORK \(Request timed out\)/)
   })
 
+  // .invalid names never resolve (RFC 6761); only the local resolver is asked. Where no resolver
+  // answers at all (EAI_AGAIN), policy.test.ts covers the classification with a constructed error.
+  it.skipIf(!resolverSaysNotFound)('does not retry a base URL whose host name does not resolve (.invalid, RFC 6761)', async () => {
+    const { provider, logs, sleeps } = testProvider('http://dsh-mistyped.invalid/v1')
+    const { events, error } = await collectFailure(provider)
+    expect(events).toEqual([])
+    expect(error).toMatchObject({ code: 'MODEL_NETWORK' })
+    expect(messageOf(error)).toBe(
+      'cannot reach http://dsh-mistyped.invalid/v1: the host name dsh-mistyped.invalid does not resolve (DNS lookup failed: ENOTFOUND); check the base URL',
+    )
+    expect(sleeps).toEqual([])
+    expect(logs).toEqual([])
+  })
+
   it('gives up after maxRetries with the code of the last failure', async () => {
     server = await startSseServer([status(503, 'overloaded')])
     const { provider, logs } = testProvider(server.baseUrl, { maxRetries: 2 })
@@ -121,6 +141,14 @@ describe('failures that are not retried', () => {
     await server.close()
     server = await startSseServer([status(403, 'forbidden')])
     expect((await collectFailure(testProvider(server.baseUrl).provider)).error).toMatchObject({ code: 'MODEL_AUTH' })
+  })
+
+  it('a 401 with apiKeyEnv names that variable and sends its key', async () => {
+    server = await startSseServer([status(401, 'bad key')])
+    const { provider } = testProvider(server.baseUrl, { apiKeyEnv: 'MY_PROXY_KEY', env: { DEEPSEEK_API_KEY: 'sk-default', MY_PROXY_KEY: 'sk-proxy' } })
+    const { error } = await collectFailure(provider)
+    expect(messageOf(error)).toMatch(/bad key; check MY_PROXY_KEY \(model\.apiKeyEnv\)$/)
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-proxy')
   })
 
   it("maps 400 to MODEL_BAD_RESPONSE carrying the server's message", async () => {

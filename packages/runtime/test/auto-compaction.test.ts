@@ -56,7 +56,7 @@ describe('automatic compaction inside one long turn', () => {
     expect(result).toMatchObject({ reason: 'completed', finalText: 'done' })
     const checkpoints = agent.session.events.filter((event) => event.surfaceOp !== undefined && event.surfaceOp !== 'append')
     expect(checkpoints).toHaveLength(2)
-    expect(f.requests.filter((body) => body.messages[0]?.content.startsWith('You write checkpoint summaries'))).toHaveLength(2)
+    expect(f.requests.filter((body) => (body.messages[0]?.content ?? '').startsWith('You write checkpoint summaries'))).toHaveLength(2)
     const history = deriveMessages(agent.session).map(messageText)
     expect(history[0]).toContain('SUMMARY: echoed more')
     expect(history.at(-1)).toBe('done')

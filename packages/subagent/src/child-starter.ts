@@ -3,9 +3,11 @@
  * in the parent's working directory, with a child session header (`origin: 'subagent'`,
  * `parentSession`, `delegationDepth` + 1). The delegation is queued as its first message, the
  * child runs to the end of its turn under the parent's cancellation signal, and is disposed.
+ * The product passes what its own agents run with (step limit, request log, automatic
+ * compaction), so a child is limited, logged and compacted like its parent.
  */
 import type { ModelProvider } from '@dsh/contracts'
-import { isAbortError, type Host } from '@dsh/runtime'
+import { isAbortError, type Host, type StartAgentOptions } from '@dsh/runtime'
 import type { ChildResult, StartChild } from './child-request.ts'
 import { delegationMessage } from './delegation-message.ts'
 
@@ -15,6 +17,10 @@ export interface ChildStarterOptions {
   readonly provider: ModelProvider | (() => ModelProvider)
   /** Step limit of the child's turn (the runtime default when absent). */
   readonly maxSteps?: number
+  /** Receives each of the child's request bodies before it is sent (e.g. a request log). */
+  readonly onRequest?: StartAgentOptions['onRequest']
+  /** Automatic compaction of the child's session; absent disables it. */
+  readonly autoCompact?: StartAgentOptions['autoCompact']
 }
 
 /** Creates a {@link StartChild} over `host`. */
@@ -27,6 +33,8 @@ export function createChildStarter(host: Host, options: ChildStarterOptions): St
       parentSession: request.parent.id,
       delegationDepth: request.parent.delegationDepth + 1,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+      ...(options.autoCompact === undefined ? {} : { autoCompact: options.autoCompact }),
     })
     const sessionId = child.session.id
     try {

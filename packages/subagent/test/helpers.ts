@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import type { ChatRequestBody, ToolDefinition } from '@dsh/contracts'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
-import { createHost, readSessionFile, type Agent, type Host } from '@dsh/runtime'
+import { createHost, readSessionFile, type Agent, type AutoCompactSettings, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { createChildStarter, createSubagentTool } from '../src/index.ts'
 
@@ -40,6 +40,8 @@ export interface FixtureOptions {
   readonly childScript: ModelScript
   readonly maxDepth?: number
   readonly childMaxSteps?: number
+  /** Automatic compaction of every child. */
+  readonly childAutoCompact?: AutoCompactSettings
   readonly extraTools?: readonly ToolDefinition<never>[]
 }
 
@@ -50,6 +52,8 @@ export interface Fixture {
   readonly cwd: string
   /** Request bodies of the parent agent. */
   readonly requests: ChatRequestBody[]
+  /** Request bodies of every child (the starter's `onRequest`). */
+  readonly childRequests: ChatRequestBody[]
   /** Starts the top-level agent over `script`. */
   parent(script: ModelScript): Promise<Agent>
   dispose(): Promise<void>
@@ -59,9 +63,12 @@ export interface Fixture {
 export async function fixture(options: FixtureOptions): Promise<Fixture> {
   const tree = await tempTree({ 'work/': null })
   const host = await createHost({ dshHome: tree.path('home'), tools: [erased(noopTool), ...(options.extraTools ?? [])], log: () => undefined })
+  const childRequests: ChatRequestBody[] = []
   const startChild = createChildStarter(host, {
     provider: () => createScriptedProvider(options.childScript, { origin: 'child script' }),
+    onRequest: (body) => childRequests.push(body),
     ...(options.childMaxSteps === undefined ? {} : { maxSteps: options.childMaxSteps }),
+    ...(options.childAutoCompact === undefined ? {} : { autoCompact: options.childAutoCompact }),
   })
   host.tools.register(erased(createSubagentTool({ startChild, ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }) })))
   const cwd = tree.path('work')
@@ -71,6 +78,7 @@ export async function fixture(options: FixtureOptions): Promise<Fixture> {
     host,
     cwd,
     requests,
+    childRequests,
     parent: (script) => host.startAgent({ cwd, provider: createScriptedProvider(script, { origin: 'parent script' }), onRequest: (body) => requests.push(body) }),
     dispose: async () => {
       await host.dispose()

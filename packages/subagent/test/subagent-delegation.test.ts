@@ -36,6 +36,20 @@ describe('subagent delegation', () => {
     expect(toolMessage).toEqual({ role: 'tool', tool_call_id: 'call_t1s1_1', content: `The answer is 42, in answer.txt.\n\nSubagent session: ${childId}` })
   })
 
+  it("passes the starter's onRequest and autoCompact to the child: its requests are reported, its history compacted", async () => {
+    const childScript = { responses: [{ toolCalls: [{ name: 'noop', arguments: {} }] }, { text: 'Summary: the child ran noop.' }, { text: 'child done' }] }
+    f = await fixture({ childScript, childAutoCompact: { share: 0.0001, useModel: true } })
+    const parent = await f.parent({ responses: [{ toolCalls: [delegate] }, { text: 'parent done' }] })
+    expect(await parent.prompt('delegate')).toMatchObject({ reason: 'completed', finalText: 'parent done' })
+    expect(f.requests).toHaveLength(2)
+    expect(f.childRequests).toHaveLength(3)
+    expect(f.childRequests[0]?.messages.at(-1)?.content).toContain('This is a delegated task')
+    expect(f.childRequests[1]?.messages[0]?.content).toMatch(/^You write checkpoint summaries/)
+    const child = childrenOf(f, parent.session.id)[0]
+    const checkpoint = child?.events.map((event) => eventMessage(event)).find((message) => message?.role === 'user' && message.source.kind === 'compaction')
+    expect(checkpoint === undefined ? '' : messageText(checkpoint)).toContain('Summary: the child ran noop.')
+  })
+
   it('tells the child it is a delegated task whose final answer goes back to the parent', () => {
     const text = delegationText({ prompt: 'Count the TODOs.', parentSession: 'p-1' })
     expect(text).toBe(

@@ -8,7 +8,7 @@ import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
 import { createStyles, isTty, terminalMode } from './ansi.ts'
 import { LineInput } from './line-input.ts'
-import { guardBash, terminalAskPermission, type PermissionTerminal } from './permission.ts'
+import { guardCodeRunners, terminalAskPermission, type PermissionTerminal } from './permission.ts'
 import { ChatRenderer } from './renderer.ts'
 import { ChatLoop } from './session-loop.ts'
 
@@ -16,7 +16,7 @@ import { ChatLoop } from './session-loop.ts'
 export interface ChatOptions extends AgentSetupOptions {
   /** Continue a stored session. */
   readonly resume?: string
-  /** Approve every `bash` call (and every other ask) without a question. */
+  /** Approve every `bash` and `run_code` call (and every other ask) without a question. */
   readonly yes?: boolean
 }
 
@@ -28,7 +28,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS
   const setup: AgentSetup = await prepareAgentSetup(io, options, { askPermission: terminalAskPermission(() => terminal, options.yes === true) })
   let lineInput: LineInput | undefined
   try {
-    if (options.yes !== true) guardBash(setup.host.ctx)
+    if (options.yes !== true) guardCodeRunners(setup.host.ctx)
     const agent = await setup.host.startAgent(setup.startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
     let loop: ChatLoop | undefined

@@ -129,6 +129,7 @@ export class ChatLoop {
       renderer: this.#options.renderer,
       signal,
       modelSummaries: this.#options.setup.spec.kind !== 'scripted',
+      ...(this.#options.setup.onRequest === undefined ? {} : { onRequest: this.#options.setup.onRequest }),
       inspectWorkspace: () => {
         const { setup } = this.#options
         const fs = setup.host.ctx.get('fs')

@@ -3,6 +3,7 @@
  * `/sessions`, `/resume ID`, `/help` and `/exit`. Commands talk to the session through
  * {@link SlashContext}; an unknown command gets a one-line hint. `//text` sends `/text` as a prompt.
  */
+import type { ChatRequestBody } from '@dsh/contracts'
 import { deriveMessages, isAbortError, planCompaction, summarizeWithModel, type Agent, type Host } from '@dsh/runtime'
 import { contextReport } from './context-report.ts'
 import { problemText, type ChatRenderer } from './renderer.ts'
@@ -41,6 +42,8 @@ export interface SlashContext {
   readonly signal: AbortSignal
   /** Ask the model for compaction summaries (else the deterministic one). */
   readonly modelSummaries: boolean
+  /** Receives the summary call's request body (the request log). */
+  readonly onRequest?: (body: ChatRequestBody) => void
   /** The workspace-context inspection of the working directory (report lines). */
   inspectWorkspace(): Promise<string[]>
   /** Switches to a stored session. */
@@ -67,7 +70,7 @@ async function compact(context: SlashContext): Promise<void> {
   if (context.modelSummaries) {
     renderer.notice('asking the model for a summary…')
     try {
-      summary = await summarizeWithModel(agent.provider, plan.messages, context.signal)
+      summary = await summarizeWithModel(agent.provider, plan.messages, context.signal, context.onRequest)
     } catch (error) {
       // A cancelled summary cancels the compaction; any other failure falls back to the deterministic summary.
       if (context.signal.aborted || isAbortError(error)) {

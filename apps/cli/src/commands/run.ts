@@ -1,7 +1,9 @@
 /**
  * `dsh run PROMPT`: runs one turn (new or resumed session), prints the final answer on stdout
- * and `session: <id>` on stderr.
+ * and `session: <id>` on stderr. A turn that stopped at the step limit prints what text it has and
+ * fails (exit 1) with a line saying how to continue.
  */
+import type { SessionEvent } from '@dsh/contracts'
 import { CliError, usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup } from '../agent-setup.ts'
@@ -37,8 +39,11 @@ export async function runCommand(io: CliIo, prompt: string, options: RunOptions)
       const result = await agent.prompt(prompt, { signal: controller.signal })
       if (result.reason === 'cancelled') throw new CliError('cancelled')
       if (result.reason === 'blocked') throw new CliError('the turn was blocked before the model was called')
-      if (result.reason === 'max-steps') errLine(io, `warning: stopped after the step limit (${options.maxSteps ?? 200})`)
       io.stdout.write(result.finalText.endsWith('\n') || result.finalText === '' ? result.finalText : `${result.finalText}\n`)
+      if (result.reason === 'max-steps') {
+        const steps = stepsOfTurn(agent.session.events, result.turn)
+        throw new CliError(`stopped at the step limit (${steps} ${steps === 1 ? 'step' : 'steps'}) before the model finished; continue with --resume ${agent.session.id}`)
+      }
       return 0
     } finally {
       process.removeListener('SIGINT', onSigint)
@@ -46,4 +51,9 @@ export async function runCommand(io: CliIo, prompt: string, options: RunOptions)
   } finally {
     await host.dispose()
   }
+}
+
+/** How many steps turn `turn` ran (its `step/end` events). */
+function stepsOfTurn(events: readonly SessionEvent[], turn: number): number {
+  return events.filter((event) => event.type === 'step/end' && typeof event.data === 'object' && event.data !== null && 'turn' in event.data && event.data.turn === turn).length
 }

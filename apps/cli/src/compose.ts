@@ -12,7 +12,7 @@ import { createHost, type AskPermission, type Host, type StartAgentOptions } fro
 import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools } from '@dsh/tools'
-import { workspaceContextPlugin } from '@dsh/workspace-context'
+import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import type { ConfigFile } from './config-file.ts'
 import { instructionConfig } from './instruction-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
@@ -71,7 +71,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
     log: options.log,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
   })
-  await host.ctx.plugin(workspaceContextPlugin, instructionConfig(options.config.workspaceContext, options.dshHome))
+  await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth

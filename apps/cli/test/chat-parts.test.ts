@@ -56,7 +56,7 @@ describe('/context report', () => {
     const messages: Message[] = [
       { id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } },
       instructions([{ action: 'set', scope: 'dir:', path: 'AGENTS.md' }, { action: 'set', scope: 'dir:api', path: 'api/CLAUDE.md' }], true),
-      instructions([{ action: 'replace', scope: 'dir:api', path: 'api/AGENTS.md', previousPath: 'api/CLAUDE.md' }, { action: 'set', scope: 'dir:web', path: 'web/AGENTS.md', truncated: true }]),
+      instructions([{ action: 'replace', scope: 'dir:api', path: 'api/AGENTS.md', previousPath: 'api/CLAUDE.md', digest: 'd2' }, { action: 'set', scope: 'dir:web', path: 'web/AGENTS.md', truncated: true }]),
       instructions([{ action: 'remove', scope: 'dir:web', path: 'web/AGENTS.md' }]),
     ]
     expect(instructionMessages(messages)).toHaveLength(3)
@@ -71,7 +71,7 @@ describe('/context report', () => {
       '  api/AGENTS.md',
     ])
     const rebased = [...messages, instructions([{ action: 'set', scope: 'dir:', path: 'CLAUDE.md' }], true)]
-    expect(activeInstructions(instructionMessages(rebased)).map((file) => file.path)).toEqual(['CLAUDE.md'])
+    expect(activeInstructions(instructionMessages(rebased)).map((file) => file.path)).toEqual(['CLAUDE.md', 'api/AGENTS.md'])
     expect(contextReport([])).toEqual(['no workspace instruction files are visible in this session yet'])
   })
 })
@@ -83,6 +83,17 @@ describe('permission question', () => {
     expect(permissionQuestion(execution('write', { file_path: 'x.ts', content: '…' }), 'outside the workspace').question).toBe('Allow write x.ts (outside the workspace)? [y/N] ')
     expect(['y', 'Y', ' yes ', 'YES'].map(isYes)).toEqual([true, true, true, true])
     expect(['', 'n', 'no', 'yy', undefined].map(isYes)).toEqual([false, false, false, false, false])
+  })
+
+  it('shows run_code snippets the same way, trimmed to 40 lines and 300 characters a line with markers', () => {
+    expect(permissionQuestion(execution('run_code', { code: 'return 1' }), 'r')).toEqual({ preamble: [], question: 'Run JavaScript (run_code): return 1? [y/N] ' })
+    const long = Array.from({ length: 45 }, (_, i) => `console.log(${i})`).join('\n')
+    const { preamble, question } = permissionQuestion(execution('run_code', { code: long }), 'r')
+    expect(question).toBe('Run JavaScript (run_code): console.log(0) (+44 lines)? [y/N] ')
+    expect(preamble).toHaveLength(41)
+    expect(preamble.at(39)).toBe('  console.log(39)')
+    expect(preamble.at(40)).toBe('  … 5 more lines not shown')
+    expect(permissionQuestion(execution('run_code', { code: 'x'.repeat(350) }), 'r').question).toBe(`Run JavaScript (run_code): ${'x'.repeat(300)}… (+50 characters)? [y/N] `)
   })
 })
 

@@ -136,6 +136,16 @@ describe('workspace instructions end to end', () => {
     expect(parsed).toMatchObject({ candidates: expect.arrayContaining([expect.objectContaining({ path: 'pkg/AGENTS.md', state: 'special-file' })]) })
   })
 
+  it('an instruction file that cannot be used is reported on stderr in one line, and not injected', async () => {
+    await repo()
+    writeFileSync(tree.path('repo/AGENTS.md'), Buffer.from([0x52, 0x75, 0x6c, 0x65, 0xff, 0x0a]))
+    const run = await dsh({ responses: [{ text: 'ok' }] }, 'go')
+    expect(run.code).toBe(0)
+    const warnings = run.stderr.split('\n').filter((line) => line.startsWith('warning: '))
+    expect(warnings).toEqual([expect.stringMatching(/^warning: instruction file AGENTS\.md is not UTF-8 text; it is not loaded$/)])
+    expect(users(run.requests[0])).toEqual(['go'])
+  })
+
   it('dsh context prints the baseline and report; dsh context why lists the files that apply in order', async () => {
     await repo({ 'home/AGENTS.md': 'Personal rule.\n' })
     mkdirSync(tree.path('repo/pkg/deep'), { recursive: true })

@@ -28,6 +28,11 @@ export interface LayoutSection {
   readonly content?: string | undefined
   /** Specificity: higher is more specific, kept first. */
   readonly rank: number
+  /**
+   * An update: the model-visible path whose loaded text this section replaces. When the section
+   * is left out, the notice says that text is outdated.
+   */
+  readonly outdates?: string | undefined
 }
 
 /** Result of a layout. */
@@ -63,7 +68,7 @@ function render(attempt: Attempt, maxBytes: number): string {
   const notice = needsNotice
     ? budgetNotice({
         maxBytes,
-        omitted: attempt.dropped.map((s) => ({ path: s.path, bytes: utf8Bytes(s.content ?? '') })),
+        omitted: attempt.dropped.map((s) => ({ path: s.path, bytes: utf8Bytes(s.content ?? ''), outdates: s.outdates })),
         truncated:
           cutSection === undefined || attempt.cut === undefined
             ? undefined

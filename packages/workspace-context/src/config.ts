@@ -112,3 +112,20 @@ export function baselineIdentity(config: ResolvedConfig, projectRootFromCwd: str
     instructionReadPolicy: config.instructionReadPolicy,
   })
 }
+
+/**
+ * The project root recorded in a baseline identity (relative to the cwd, `''` when they are the
+ * same); `undefined` when the identity is missing or not one this plugin wrote.
+ */
+export function identityProjectRoot(identity: string | undefined): string | undefined {
+  if (identity === undefined) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(identity)
+  } catch {
+    // A persisted identity that is not JSON was not written by this plugin: its root is unknown.
+    return undefined
+  }
+  const root: unknown = typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, 'projectRoot') : undefined
+  return typeof root === 'string' ? root : undefined
+}

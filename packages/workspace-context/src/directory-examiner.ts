@@ -6,7 +6,10 @@
  * Slots: under the `first` policy the first existing base candidate and the first existing local
  * overlay; an unavailable winner makes its slot unavailable (no fall-through to the next name).
  * Under the `all` policy every candidate is its own slot and a later candidate whose trimmed
- * content repeats an earlier one in the same directory is dropped as a duplicate.
+ * content repeats an earlier one in the same directory is dropped as a duplicate. Whether a later
+ * candidate repeats an earlier one cannot be judged while the earlier one is unavailable, so from
+ * the first unavailable slot on, every slot of the directory is unavailable too
+ * (`sibling-unavailable`): the group keeps its visible state until it can be read again.
  */
 import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
@@ -114,17 +117,24 @@ export async function examineDirectory(options: ExamineOptions, spec: DirectoryS
   })
   const observations: ScopeObservation[] = []
   const keptTrimmed = new Set<string>()
+  let blocking: string | undefined
   for (const { slot, names } of slots) {
     const scope = spec.scopeOf(slot)
+    if (blocking !== undefined) {
+      observations.push({ state: 'unavailable', scope, reason: 'sibling-unavailable', path: spec.displayOf(names[0] ?? ''), detail: `waiting for ${blocking}` })
+      continue
+    }
     const listProbes = names.map((name) => probes.find((p) => p.name === name)).filter((p): p is CandidateProbe => p !== undefined)
     const winner = listProbes.find((p) => p.state !== 'absent')
     const only = listProbes.length === 1 ? listProbes[0] : undefined
     const early = settled(scope, winner, spec, only?.state === 'absent' ? only.note : 'missing')
     if (early !== undefined || winner?.state !== 'present') {
       if (early !== undefined) observations.push(early)
+      if (options.policy === 'all' && early?.state === 'unavailable') blocking = early.path
       continue
     }
     const loaded = await load(options, winner, scope, spec.displayOf(winner.name), startedAt)
+    if (options.policy === 'all' && loaded.observation.state === 'unavailable') blocking = loaded.observation.path
     if (options.policy === 'all' && loaded.trimmed !== undefined && loaded.observation.state === 'present') {
       if (keptTrimmed.has(loaded.trimmed)) {
         observations.push({ state: 'absent', scope, note: 'duplicate', path: loaded.observation.path })

@@ -3,7 +3,11 @@
  * version is unchanged (and the cached fact is trusted, see `version-memo.ts`), the earlier results stand and only the
  * present candidates are re-stat'ed (an in-place edit does not change the directory), plus any
  * dangling link or unavailable entry (a link target can appear elsewhere without touching this
- * directory). Anything surprising falls back to a full probe.
+ * directory). A present candidate that is a link is probed in full again (resolve, stat and the
+ * trusted-roots check): a link elsewhere on its target path can be retargeted or swapped for
+ * one that leaves the trusted roots without touching this directory, so its cached target proves
+ * nothing. When the target moved, the file fact of the
+ * candidate is forgotten. Anything surprising falls back to a full probe.
  */
 import { join } from 'node:path'
 import type { FileSystemPort, FsVersion } from '@dsh/contracts'
@@ -45,12 +49,16 @@ async function fullProbe(input: DirectoryProbeInput): Promise<CandidateProbe[]> 
 
 const volatile = (probe: CandidateProbe): boolean => probe.state === 'unavailable' || (probe.state === 'absent' && probe.note === 'dangling-link')
 
+/** A present candidate whose content is reached through a link (its own, or a linked parent). */
+const linked = (probe: CandidateProbe): boolean => probe.state === 'present' && (probe.viaLink || probe.target !== probe.path)
+
 /** Re-checks a settled fact; `undefined` when it no longer holds. */
 async function recheck(input: DirectoryProbeInput, cached: readonly CandidateProbe[]): Promise<CandidateProbe[] | undefined> {
   const probes: CandidateProbe[] = []
   for (const probe of cached) {
-    if (volatile(probe)) {
+    if (volatile(probe) || linked(probe)) {
       const fresh = await probeCandidate(input.fs, probe.path, probe.name, input.link, input.signal)
+      if (probe.state === 'present' && (fresh.state !== 'present' || fresh.target !== probe.target)) input.memo?.forgetFile(probe.path)
       if (fresh.state !== probe.state) return undefined
       probes.push(fresh)
     } else if (probe.state === 'present') {

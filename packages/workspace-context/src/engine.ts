@@ -11,6 +11,7 @@ import { runPass, type PassMode } from './pass.ts'
 import { PendingWindow } from './pending-window.ts'
 import { SessionLock } from './session-lock.ts'
 import { StepShare, type SharedExaminations } from './step-share.ts'
+import type { UnavailableReason } from './types.ts'
 import { VersionMemo } from './version-memo.ts'
 import { deriveVisibleState, hasLoggedBaseline, isInstructionMessage } from './visible-state.ts'
 
@@ -28,12 +29,16 @@ export interface EngineHost {
   readonly warn: (message: string) => void
 }
 
-const REASONS: Readonly<Record<string, string>> = {
+/** Diagnostic wording per unavailable reason; a reason not listed is not reported. */
+const REASONS: Readonly<Partial<Record<UnavailableReason, string>>> = {
   'not-utf8': 'is not UTF-8 text',
   binary: 'contains NUL bytes',
   'too-large': 'is larger than maxSourceBytes',
   'escaping-link': 'links outside the trusted roots',
   'symlink-refused': 'is a symlink and followSymlinks is false',
+  'probe-failed': 'could not be examined',
+  'read-failed': 'could not be read',
+  'special-file-at-open': 'turned out to be a special file when opened',
 }
 
 /** State and behaviour of one mounted plugin. */
@@ -80,18 +85,19 @@ export class Engine {
   async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined, shared?: SharedExaminations): Promise<UserMessage[]> {
     const instance = await this.#instance(fs, agent, signal)
     return runPass(
-      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, shared, overlays, signal, onUnavailable: (path, reason) => this.#report(path, reason) },
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, shared, overlays, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
       mode,
       touched,
     )
   }
 
-  #report(path: string, reason: string): void {
+  #report(path: string, reason: UnavailableReason, detail: string | undefined): void {
     const why = REASONS[reason]
     const key = `${path}\u0000${reason}`
     if (why === undefined || this.#reported.has(key)) return
     this.#reported.add(key)
-    this.#host.warn(`instruction file ${path} ${why}; it is not loaded`)
+    const transient = reason === 'probe-failed' || reason === 'read-failed'
+    this.#host.warn(`instruction file ${path} ${why}${transient && detail !== undefined ? ` (${detail})` : ''}; it is not loaded`)
   }
 
   /** Post-processes a pre-step decision: delivers the baseline or a restoration, or queues it. */
@@ -116,12 +122,17 @@ export class Engine {
         if (fresh !== undefined) fresh.initialised = true
         return deliverInBatch(decision, payload.messages, messages)
       }
-      if (!entering || decision.kind !== 'enter' || instance.checkedGeneration === agent.session.replaceGeneration) return decision
-      instance.checkedGeneration = agent.session.replaceGeneration
+      const generation = agent.session.replaceGeneration
+      if (!entering || decision.kind !== 'enter' || instance.checkedGeneration === generation) return decision
       const state = deriveVisibleState(agent.session, this.#host.plugin, [...pendingOverlays, ...decision.messages])
-      if (state.baseline !== undefined || !hasLoggedBaseline(agent.session, this.#host.plugin)) return decision
+      if (state.baseline !== undefined || !hasLoggedBaseline(agent.session, this.#host.plugin)) {
+        instance.checkedGeneration = generation
+        return decision
+      }
       const messages = await this.#pass(fs, agent, 'restore', [...pendingOverlays, ...decision.messages], [], signal)
       signal.throwIfAborted()
+      // Only now: an aborted or failed restoration is retried at the next entering pre-step.
+      instance.checkedGeneration = generation
       return deliverInBatch(decision, payload.messages, messages)
     })
   }

@@ -9,6 +9,7 @@ import { chainDirs, relKey, type DirRef } from './directories.ts'
 import { discover } from './discovery.ts'
 import { canonical } from './instance.ts'
 import { prepareStandalone, type StandaloneOptions } from './standalone.ts'
+import { terminalLine } from './terminal-text.ts'
 import { isInsideRoot } from './trusted-roots.ts'
 
 /** Options of {@link explainPath}. */
@@ -69,7 +70,7 @@ export async function explainPath(options: ExplainOptions): Promise<PathExplanat
   const files: ExplainedFile[] = []
   const skipped: { path: string; reason: string }[] = []
   for (const o of found.observations) {
-    if (o.state === 'unavailable') skipped.push({ path: o.path, reason: `exists but cannot be used (${o.reason})` })
+    if (o.state === 'unavailable') skipped.push({ path: o.path, reason: o.reason === 'sibling-unavailable' ? 'not used while an earlier candidate in its directory cannot be read (a duplicate cannot be ruled out)' : `exists but cannot be used (${o.reason})` })
     if (o.state === 'absent' && o.path !== undefined) skipped.push({ path: o.path, reason: o.note === 'duplicate' ? 'same content as an earlier candidate in its directory' : 'same file as the user-global instructions' })
     if (o.state !== 'present') continue
     if (o.scope.kind === 'user-global') {
@@ -87,12 +88,13 @@ export async function explainPath(options: ExplainOptions): Promise<PathExplanat
   return { target, projectRoot: root, insideProject, files, skipped }
 }
 
-/** Formats an explanation for a terminal. */
+/** Formats an explanation for a terminal (repository-derived strings made terminal-safe). */
 export function formatExplanation(explanation: PathExplanation): string {
-  const lines = [`Instruction files that apply to ${explanation.target}`, `(project root ${explanation.projectRoot}; more specific files are listed later and take precedence):`]
+  const safe = terminalLine
+  const lines = [`Instruction files that apply to ${safe(explanation.target)}`, `(project root ${safe(explanation.projectRoot)}; more specific files are listed later and take precedence):`]
   if (!explanation.insideProject) lines.push('  The path is outside the project root; only user-global instructions apply.')
   if (explanation.files.length === 0) lines.push('  (none)')
-  explanation.files.forEach((file, index) => lines.push(`  ${index + 1}. ${file.path} — ${file.reason}`))
-  for (const skip of explanation.skipped) lines.push(`  skipped ${skip.path}: ${skip.reason}`)
+  explanation.files.forEach((file, index) => lines.push(`  ${index + 1}. ${safe(file.path)} — ${safe(file.reason)}`))
+  for (const skip of explanation.skipped) lines.push(`  skipped ${safe(skip.path)}: ${safe(skip.reason)}`)
   return lines.join('\n')
 }

@@ -1,8 +1,11 @@
 /**
  * Human-readable rendering of a {@link ContextReport} (`dsh context`): the project root, one line
- * per existing candidate with its state, a budget summary, then the exact baseline text.
+ * per existing candidate with its state, a budget summary, then the baseline text. Every
+ * repository-derived string is made terminal-safe (`terminal-text.ts`); the JSON form of the
+ * report stays exact.
  */
 import type { CandidateReport, ContextReport } from './inspect.ts'
+import { terminalLine, terminalText } from './terminal-text.ts'
 
 const LABELS: Record<CandidateReport['state'], string> = {
   loaded: 'loaded',
@@ -19,14 +22,14 @@ const LABELS: Record<CandidateReport['state'], string> = {
 
 function line(candidate: CandidateReport): string {
   const size = candidate.bytes === undefined ? '' : candidate.includedBytes === undefined ? ` (${candidate.bytes} bytes)` : ` (${candidate.includedBytes} of ${candidate.bytes} bytes)`
-  const detail = candidate.detail === undefined ? '' : ` — ${candidate.detail}`
-  return `  ${candidate.path}: ${LABELS[candidate.state]}${size}${detail}`
+  const detail = candidate.detail === undefined ? '' : ` — ${terminalLine(candidate.detail)}`
+  return `  ${terminalLine(candidate.path)}: ${LABELS[candidate.state]}${size}${detail}`
 }
 
 /** Formats a report for a terminal. */
 export function formatContextReport(report: ContextReport): string {
-  const via = report.projectRootVia === 'marker' ? `marker ${report.projectRootMarker ?? ''}` : report.projectRootVia === 'cwd' ? 'no marker found; using the working directory' : 'a marker probe failed; using the working directory'
-  const lines = [`Working directory: ${report.cwd}`, `Project root: ${report.projectRoot} (${via})`, `Home: ${report.dshHome}`]
+  const via = report.projectRootVia === 'marker' ? `marker ${terminalLine(report.projectRootMarker ?? '')}` : report.projectRootVia === 'cwd' ? 'no marker found; using the working directory' : 'a marker probe failed; using the working directory'
+  const lines = [`Working directory: ${terminalLine(report.cwd)}`, `Project root: ${terminalLine(report.projectRoot)} (${via})`, `Home: ${terminalLine(report.dshHome)}`]
   if (!report.enabled) {
     lines.push('Workspace instructions are disabled (maxBytes is not a positive finite number).')
     return lines.join('\n')
@@ -38,6 +41,6 @@ export function formatContextReport(report: ContextReport): string {
   const missing = report.candidates.length - shown.length
   if (missing > 0) lines.push(`  (${missing} other candidate name${missing === 1 ? '' : 's'} not present)`)
   lines.push('', `Baseline: ${report.baseline.bytes} of ${report.maxBytes} bytes`)
-  lines.push(report.baseline.text === '' ? '(no baseline would be injected)' : report.baseline.text)
+  lines.push(report.baseline.text === '' ? '(no baseline would be injected)' : terminalText(report.baseline.text))
   return lines.join('\n')
 }

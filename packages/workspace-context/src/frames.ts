@@ -20,6 +20,9 @@ export const SUPERSEDING_PREFIX = 'This is the complete current set of workspace
 /** Intro of a superseding baseline that has no file left. */
 export const EMPTY_SUPERSEDING_INTRO = `${SUPERSEDING_PREFIX} No workspace instruction files apply any more.`
 
+/** Intro of a superseding baseline that has no file of its own but keeps earlier ones in effect. */
+export const KEEPING_SUPERSEDING_INTRO = `${SUPERSEDING_PREFIX} No other workspace instruction files apply.`
+
 /** Intro used when even the normal intro does not fit next to a truncated file. */
 export const COMPACT_INTRO = 'Workspace instructions (shortened to fit the byte budget):'
 
@@ -47,17 +50,48 @@ export const switchedSection = (path: string, previousPath: string): string =>
 export const removedSection = (path: string): string =>
   `Instructions removed: ${path}\n\nThe previously loaded instructions from this file no longer apply.`
 
+/** Why an outdated file cannot be loaded, as a clause (keys are the definite unavailable reasons). */
+export const OUTDATED_REASONS = {
+  'not-utf8': 'it is not UTF-8 text',
+  binary: 'it contains NUL bytes',
+  'too-large': 'it is larger than the size limit for instruction files',
+  'escaping-link': 'it links outside the trusted roots',
+  'symlink-refused': 'it is a symbolic link and links are not followed',
+} as const
+
+/** A loaded file that changed but can no longer be loaded (nothing replaces its earlier text). */
+export const outdatedSection = (path: string, reason: keyof typeof OUTDATED_REASONS): string =>
+  `Instructions outdated: ${path}\n\nThis file changed but can no longer be loaded (${OUTDATED_REASONS[reason]}). The instructions previously loaded from it may be outdated.`
+
+/** Baseline line: files of an earlier baseline kept because they could not be read now. */
+export const stillInEffectLine = (paths: readonly string[]): string => `Still in effect from earlier (could not be read now): ${paths.join(', ')}`
+
+/** Baseline line: files left out of a restored baseline because the conversation still shows them unchanged. */
+export const shownEarlierLine = (paths: readonly string[]): string => `Also in effect, shown earlier in this conversation and unchanged: ${paths.join(', ')}`
+
+/** Baseline line: instructions of the previous project root that no longer apply. */
+export const retiredLine = (paths: readonly string[]): string =>
+  `The project root changed, so these instructions loaded earlier no longer apply (paths relative to the previous root): ${paths.join(', ')}`
+
 /** One entry of the budget notice. */
 export interface BudgetNoticeInput {
   readonly maxBytes: number
-  readonly omitted: readonly { readonly path: string; readonly bytes: number }[]
+  /** Left-out sections; `outdates` names the loaded file whose text a left-out update replaces. */
+  readonly omitted: readonly { readonly path: string; readonly bytes: number; readonly outdates?: string | undefined }[]
   readonly truncated?: { readonly path: string; readonly bytes: number; readonly kept: number } | undefined
+}
+
+function droppedUpdate(entry: { readonly path: string; readonly bytes: number; readonly outdates?: string | undefined }): string {
+  const what = entry.outdates === entry.path ? `${entry.path} changed` : `${entry.path} replaces ${entry.outdates ?? ''}`
+  return `${what}: the earlier text is outdated and the new text was omitted (${entry.bytes} bytes)`
 }
 
 /** `Workspace instruction budget …` notice naming omitted and truncated paths with byte counts. */
 export function budgetNotice(input: BudgetNoticeInput): string {
   const parts: string[] = []
-  if (input.omitted.length > 0) parts.push(`omitted ${input.omitted.map((o) => `${o.path} (${o.bytes} bytes)`).join(', ')}`)
+  const fresh = input.omitted.filter((o) => o.outdates === undefined)
+  if (fresh.length > 0) parts.push(`omitted ${fresh.map((o) => `${o.path} (${o.bytes} bytes)`).join(', ')}`)
+  for (const update of input.omitted) if (update.outdates !== undefined) parts.push(droppedUpdate(update))
   if (input.truncated !== undefined) parts.push(`truncated ${input.truncated.path} to ${input.truncated.kept} of ${input.truncated.bytes} bytes`)
   return `Workspace instruction budget of ${input.maxBytes} bytes: ${parts.join('; ')}. Read an omitted or truncated file directly if you need its full text.`
 }

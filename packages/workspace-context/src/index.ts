@@ -1,6 +1,6 @@
 /** Public surface of @dsh/workspace-context (curated re-exports only). */
 export { createWorkspaceContextPlugin, workspaceContextPlugin, type WorkspaceContextHooks } from './plugin.ts'
-export { Config, resolveConfig, baselineIdentity, type ConfigInput, type ResolvedConfig, type ResolveEnvironment } from './config.ts'
+export { Config, resolveConfig, baselineIdentity, identityProjectRoot, type ConfigInput, type ResolvedConfig, type ResolveEnvironment } from './config.ts'
 export { isSameDirectoryName, filterCandidateNames } from './candidate-names.ts'
 export { PLUGIN_NAME, instructionMessage, type InstructionMessageInput } from './message.ts'
 
@@ -16,11 +16,12 @@ export { isInsideRoot, isInsideAny } from './trusted-roots.ts'
 export { projectScope, userGlobalScope, decodeScope, specificity, USER_GLOBAL_SCOPE, type ScopeRef } from './scope-key.ts'
 export { contentDigest, trimmedDigest } from './digest.ts'
 export { escapeFrameText, unescapeFrameText } from './escape.ts'
+export { terminalLine, terminalText } from './terminal-text.ts'
 export { layoutWithinBudget, type LayoutSection, type LayoutResult } from './budget.ts'
-export { renderBaseline, renderChangeBatch, type RenderedBaseline, type RenderedChanges } from './render.ts'
-export { reconcile, type ReconcileInput, type ReconcileResult } from './reconcile.ts'
-export { deriveVisibleState, instructionSource, hasLoggedBaseline, type VisibleState, type EffectiveEntry } from './visible-state.ts'
-export type { CandidateProbe, ScopeObservation, LoadedFile, ChangeItem, UnavailableReason, AbsentNote } from './types.ts'
+export { renderBaseline, renderChangeBatch, type BaselineNotes, type RenderedBaseline, type RenderedChanges } from './render.ts'
+export { reconcile, isDefiniteReason, type ReconcileInput, type ReconcileResult } from './reconcile.ts'
+export { deriveVisibleState, instructionSource, hasLoggedBaseline, latestBaselineIdentity, type VisibleState, type EffectiveEntry } from './visible-state.ts'
+export type { CandidateProbe, ScopeObservation, LoadedFile, ChangeItem, Transition, OutdatedNotice, UnavailableReason, DefiniteReason, AbsentNote } from './types.ts'
 export * as frames from './frames.ts'
 
 // Library functions behind `dsh context` and `dsh context why`.

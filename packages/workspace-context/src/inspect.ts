@@ -52,6 +52,7 @@ function classify(probe: CandidateProbe, observation: ScopeObservation | undefin
   if (probe.state === 'unavailable') return probe.reason === 'escaping-link' ? { state: 'escaping-link', detail: `link target outside the trusted roots: ${probe.detail ?? ''}` } : { state: 'unreadable', detail: probe.detail ?? probe.reason }
   if (observation === undefined || observation.path !== winnerPath) return { state: 'shadowed', detail: 'an earlier candidate in this directory takes precedence' }
   if (observation.state === 'unavailable') {
+    if (observation.reason === 'sibling-unavailable') return { state: 'shadowed', detail: `not loaded while an earlier candidate in this directory cannot be read (${observation.detail ?? ''})` }
     if (observation.reason === 'not-utf8' || observation.reason === 'binary') return { state: 'not-utf8', detail: observation.reason }
     if (observation.reason === 'special-file-at-open') return { state: 'special-file' }
     return { state: 'unreadable', detail: observation.reason === 'too-large' ? `larger than maxSourceBytes${observation.detail === undefined ? '' : ` (${observation.detail})`}` : (observation.detail ?? observation.reason) }

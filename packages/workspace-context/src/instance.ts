@@ -1,9 +1,10 @@
 /**
  * Per loop-instance facts: the project root (resolved once per instance, decision D5.1 "part of
- * the baseline identity"), the canonical home, the trusted roots for the link policy, the
+ * the baseline identity"), the canonical home, the trusted roots for the link policy (of the home,
+ * only its `AGENTS.md`), the
  * baseline identity, and which baseline files the budget left out.
  */
-import { relative, sep } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { baselineIdentity, type ResolvedConfig } from './config.ts'
@@ -14,6 +15,11 @@ export interface InstanceState {
   readonly cwd: string
   readonly project: ProjectRoot
   readonly dshHome: string
+  /**
+   * Canonical paths a followed project link may end in (or below): the project root, the
+   * canonical user-global file (exactly that file, not the rest of `$DSH_HOME`: sessions and
+   * settings live there) and the extra roots.
+   */
   readonly trustedRoots: readonly string[]
   readonly identity: string
   /** Baseline scopes the budget left out, with the digest that was left out. */
@@ -40,12 +46,13 @@ export async function createInstance(fs: FileSystemPort, config: ResolvedConfig,
   const realCwd = await canonical(fs, cwd, signal)
   const project = await findProjectRoot(fs, realCwd, config.projectRootMarkers, signal)
   const dshHome = await canonical(fs, config.dshHome, signal)
+  const userGlobal = await canonical(fs, join(dshHome, 'AGENTS.md'), signal)
   const fromCwd = relative(realCwd, project.root).split(sep).join('/')
   return {
     cwd: realCwd,
     project,
     dshHome,
-    trustedRoots: [project.root, dshHome, ...extraTrustedRoots],
+    trustedRoots: [project.root, userGlobal, ...extraTrustedRoots],
     identity: baselineIdentity(config, fromCwd),
     omitted: new Map(),
     initialised: false,

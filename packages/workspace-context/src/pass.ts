@@ -2,15 +2,20 @@
  * One reconciliation pass. Modes:
  * - `initial` (first entering pre-step of a loop instance): a compatible visible baseline stays and
  *   every baseline and loaded scope is reconciled against disk (resume, remount); an incompatible
- *   one is superseded by one complete baseline; without a visible baseline a complete baseline is
- *   composed (unless every file in it is already visible unchanged).
- * - `restore` (a later pre-step after compaction shadowed the baseline): one complete baseline.
+ *   one is superseded by one complete baseline, which keeps (and names) earlier baseline files that
+ *   could not be read now instead of removing them; without a visible baseline a baseline is
+ *   composed. When the project root differs from the one the visible scopes were recorded under
+ *   (their keys are relative to it), those scopes are retired in the new baseline, never re-probed
+ *   under the new root.
+ * - `restore` (a later pre-step after compaction shadowed the baseline): one baseline.
  * - `touch` (after a successful read/write/edit): the root-to-cwd chain, the directories down to
  *   each touched file and every loaded scope are reconciled into one change batch; directories
  *   an earlier touch of the same step examined come from the step's shared record when given.
+ * A baseline that does not supersede leaves out files the conversation still shows unchanged
+ * (naming them), and is not sent at all when that leaves nothing to say.
  */
 import type { FileSystemPort, InstructionChange, SessionView, UserMessage } from '@dsh/contracts'
-import type { ResolvedConfig } from './config.ts'
+import { identityProjectRoot, type ResolvedConfig } from './config.ts'
 import { absOf, chainDirs, descendantDirs, type DirRef } from './directories.ts'
 import { discover } from './discovery.ts'
 import type { InstanceState } from './instance.ts'
@@ -19,9 +24,9 @@ import { reconcile } from './reconcile.ts'
 import { renderBaseline, renderChangeBatch } from './render.ts'
 import { decodeScope } from './scope-key.ts'
 import type { SharedExaminations } from './step-share.ts'
-import type { LoadedFile } from './types.ts'
+import type { LoadedFile, UnavailableReason } from './types.ts'
 import type { VersionMemo } from './version-memo.ts'
-import { applyMessage, deriveVisibleState, isLoaded, type VisibleState } from './visible-state.ts'
+import { applyMessage, deriveVisibleState, isLoaded, latestBaselineIdentity, type VisibleState } from './visible-state.ts'
 
 /** Everything a pass needs. */
 export interface PassContext {
@@ -38,18 +43,18 @@ export interface PassContext {
   /** Messages that count as seen although not yet on the surface (pending, claimed). */
   readonly overlays: readonly UserMessage[]
   /** Told about every candidate that exists but could not be used. */
-  readonly onUnavailable?: ((path: string, reason: string) => void) | undefined
+  readonly onUnavailable?: ((path: string, reason: UnavailableReason, detail: string | undefined) => void) | undefined
   readonly signal?: AbortSignal | undefined
 }
 
 /** Pass modes. */
 export type PassMode = 'initial' | 'restore' | 'touch'
 
-function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[]): { chain: DirRef[]; all: DirRef[] } {
+function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[], rootChanged: boolean): { chain: DirRef[]; all: DirRef[] } {
   const { root } = ctx.instance.project
   const chain = chainDirs(root, ctx.instance.cwd)
   const all = [...chain]
-  if (mode === 'restore') return { chain, all }
+  if (mode === 'restore' || rootChanged) return { chain, all }
   for (const [key, entry] of state.scopes) {
     const scope = isLoaded(entry) ? decodeScope(key) : undefined
     if (scope?.kind === 'project') all.push({ abs: absOf(root, scope.dir), rel: scope.dir })
@@ -63,33 +68,83 @@ function alreadyVisible(state: VisibleState, change: InstructionChange): boolean
   return isLoaded(entry) && entry.path === change.path && entry.digest === change.digest
 }
 
-function composeBaseline(ctx: PassContext, mode: PassMode, state: VisibleState, files: readonly LoadedFile[]): UserMessage | undefined {
+/**
+ * True when the visible scopes were recorded under another project root than this instance's
+ * (per the visible baseline, else the latest logged one): their root-relative keys name other
+ * directories now.
+ */
+function projectRootChanged(ctx: PassContext, state: VisibleState): boolean {
+  const recorded = state.baseline?.identity ?? latestBaselineIdentity(ctx.session, ctx.plugin)
+  if (recorded === undefined) return false
+  return identityProjectRoot(recorded) !== identityProjectRoot(ctx.instance.identity)
+}
+
+interface BaselineInput {
+  readonly state: VisibleState
+  /** Present baseline files, broad to specific. */
+  readonly files: readonly LoadedFile[]
+  /** Scopes whose observation in this pass is unavailable. */
+  readonly unavailable: ReadonlySet<string>
+  readonly rootChanged: boolean
+}
+
+function composeBaseline(ctx: PassContext, mode: PassMode, input: BaselineInput): UserMessage | undefined {
   const { instance, config } = ctx
+  const { state, files, unavailable, rootChanged } = input
   const visible = state.baseline
   const compatible = visible !== undefined && visible.identity === instance.identity
   const superseding = mode === 'initial' && visible !== undefined && !compatible
-  const rendered = renderBaseline(files, config.maxBytes, superseding)
-  instance.omitted.clear()
-  for (const file of rendered.omitted) instance.omitted.set(file.scope.key, file.digest)
-  if (mode === 'initial' && compatible) return undefined
-  if (rendered.text === '') return undefined
-  let changes: readonly InstructionChange[] = rendered.changes
-  if (superseding) {
-    const kept = new Set(changes.map((change) => change.scope))
-    const removals: InstructionChange[] = []
-    for (const [scope, entry] of state.scopes) if (entry.fromBaseline && isLoaded(entry) && !kept.has(scope)) removals.push({ action: 'remove', scope, path: entry.path })
-    changes = [...removals, ...changes]
-  } else if (changes.length > 0 && changes.every((change) => alreadyVisible(state, change))) {
+  if (mode === 'initial' && compatible) {
+    // Only the budget's verdict on the complete baseline is needed (omitted files stay out).
+    recordOmitted(instance, renderBaseline(files, config.maxBytes).omitted)
     return undefined
   }
-  return instructionMessage({ plugin: ctx.plugin, text: rendered.text, changes, baselineIdentity: instance.identity })
+  const removals: InstructionChange[] = []
+  const retired: string[] = []
+  const stillInEffect: string[] = []
+  const rendering = new Set(files.map((file) => file.scope.key))
+  for (const [scope, entry] of state.scopes) {
+    if (!isLoaded(entry)) continue
+    if (rootChanged) {
+      // Keys are relative to the previous root: every earlier scope is retired, none re-probed.
+      removals.push({ action: 'remove', scope, path: entry.path })
+      if (!entry.fromBaseline) retired.push(entry.path)
+    } else if (superseding && entry.fromBaseline && !rendering.has(scope) && unavailable.has(scope)) {
+      // A file that could not be read now keeps its earlier state: never a removal (property d).
+      stillInEffect.push(entry.path)
+    }
+  }
+  // Outside a superseding baseline, files the conversation still shows unchanged are not repeated.
+  const shown = superseding || rootChanged ? [] : files.filter((file) => alreadyVisible(state, { action: 'set', scope: file.scope.key, path: file.path, digest: file.digest }))
+  const sent = files.filter((file) => !shown.includes(file))
+  if (!superseding && sent.length === 0 && retired.length === 0) {
+    recordOmitted(instance, [])
+    return undefined
+  }
+  const notes = { stillInEffect, retired, shownEarlier: shown.map((file) => file.path) }
+  const rendered = renderBaseline(sent, config.maxBytes, superseding, notes)
+  recordOmitted(instance, rendered.omitted)
+  if (rendered.text === '') return undefined
+  const kept = new Set(rendered.changes.map((change) => change.scope))
+  if (superseding) {
+    for (const [scope, entry] of state.scopes) {
+      if (!rootChanged && entry.fromBaseline && isLoaded(entry) && !kept.has(scope) && !unavailable.has(scope)) removals.push({ action: 'remove', scope, path: entry.path })
+    }
+  }
+  return instructionMessage({ plugin: ctx.plugin, text: rendered.text, changes: [...removals, ...rendered.changes], baselineIdentity: instance.identity })
+}
+
+function recordOmitted(instance: InstanceState, omitted: readonly LoadedFile[]): void {
+  instance.omitted.clear()
+  for (const file of omitted) instance.omitted.set(file.scope.key, file.digest)
 }
 
 /** Runs one pass and returns the messages to deliver (baseline first), possibly none. */
 export async function runPass(ctx: PassContext, mode: PassMode, touched: readonly string[] = []): Promise<UserMessage[]> {
   const { instance, config } = ctx
   const state = deriveVisibleState(ctx.session, ctx.plugin, ctx.overlays)
-  const { chain, all } = passDirs(ctx, mode, state, touched)
+  const rootChanged = mode === 'initial' && projectRootChanged(ctx, state)
+  const { chain, all } = passDirs(ctx, mode, state, touched, rootChanged)
   const chainKeys = new Set(chain.map((dir) => dir.rel))
   const isBaselineScope = (key: string): boolean => {
     const scope = decodeScope(key)
@@ -104,14 +159,16 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
   const shared = mode === 'touch' ? ctx.shared : undefined
   const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest, shared }
   const found = await discover(plan, pass, all, true)
-  for (const o of found.observations) if (o.state === 'unavailable') ctx.onUnavailable?.(o.path, o.reason)
+  for (const o of found.observations) if (o.state === 'unavailable') ctx.onUnavailable?.(o.path, o.reason, o.detail)
   const messages: UserMessage[] = []
   if (mode !== 'touch') {
     const files: LoadedFile[] = []
+    const unavailable = new Set<string>()
     for (const o of found.observations) {
       if (o.state === 'present' && o.content !== undefined && isBaselineScope(o.scope.key)) files.push({ scope: o.scope, path: o.path, content: o.content, digest: o.digest })
+      if (o.state === 'unavailable') unavailable.add(o.scope.key)
     }
-    const baseline = composeBaseline(ctx, mode, state, files)
+    const baseline = composeBaseline(ctx, mode, { state, files, unavailable, rootChanged })
     if (baseline !== undefined) {
       messages.push(baseline)
       applyMessage(state, baseline, ctx.plugin)

@@ -12,6 +12,7 @@ import { Config, resolveConfig, type ConfigInput, type ResolveEnvironment } from
 import { Engine } from './engine.ts'
 import { errorMessage } from './guards.ts'
 import { PLUGIN_NAME } from './message.ts'
+import { terminalLine } from './terminal-text.ts'
 
 /** Options only programmatic compositions and tests pass (not part of the validated config). */
 export interface WorkspaceContextHooks {
@@ -24,7 +25,11 @@ export interface WorkspaceContextHooks {
   readonly now?: () => number
   /** Extra trusted roots for the link policy (additional workspace roots). */
   readonly extraTrustedRoots?: () => readonly string[]
-  /** Diagnostics sink; defaults to the plugin's logger. */
+  /**
+   * Diagnostics sink, one line per call (terminal-safe): every warning of the plugin goes here —
+   * a candidate that exists but cannot be used, and a pre-step or refresh that failed. Defaults to
+   * the plugin's cordis logger.
+   */
   readonly warn?: (message: string) => void
 }
 
@@ -36,13 +41,15 @@ function touchedPaths(output: ToolOutput): TouchedPath[] {
 function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): void {
   const config = resolveConfig(input, hooks.environment)
   const logger = ctx.logger('workspace-context')
+  const sink = hooks.warn ?? ((message: string) => logger.warn(message))
+  const warn = (message: string): void => sink(terminalLine(message))
   const engine = new Engine({
     config,
     plugin: PLUGIN_NAME,
     fs: (): FileSystemPort | undefined => ctx.get('fs'),
     now: hooks.now ?? Date.now,
     extraTrustedRoots: hooks.extraTrustedRoots ?? (() => []),
-    warn: hooks.warn ?? ((message) => logger.warn(message)),
+    warn,
   })
 
   ctx.on('agent/pre-step', async (payload, next) => {
@@ -53,7 +60,7 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): 
       // Cancellation must reach the loop; any other failure only costs this step its
       // instructions (the next pre-step retries) and must never block the agent.
       if (payload.signal.aborted) throw payload.signal.reason ?? error
-      logger.warn('workspace instructions could not be prepared: %s', errorMessage(error))
+      warn(`workspace instructions could not be prepared: ${errorMessage(error)}`)
       return decision
     }
   })
@@ -68,7 +75,7 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): 
       return { ...decision, additionalContexts: [...(decision.additionalContexts ?? []), message] }
     } catch (error) {
       // A cancelled or failed refresh leaves the tool result untouched; the next touch retries.
-      if (!execution.signal.aborted) logger.warn('workspace instruction refresh failed: %s', errorMessage(error))
+      if (!execution.signal.aborted) warn(`workspace instruction refresh failed: ${errorMessage(error)}`)
       return decision
     }
   })

@@ -6,14 +6,18 @@
  * - present, loaded with another path/digest → `replace` (naming the previous path on a switch)
  * - present, loaded identically              → nothing (duplicate suppression)
  * - absent, loaded                           → `remove`
- * - unavailable                              → nothing: a failed probe or read is never a removal
+ * - unavailable for a transient reason       → nothing: a failed probe or read is never a removal
+ * - unavailable for a definite reason (not UTF-8, NUL bytes, too large, a link refused by policy)
+ *   while loaded from that path with known content → `outdated`: it loaded under the same settings,
+ *   so it changed since. Persisted without a digest, so it is said once and the next loadable
+ *   content is sent as an update. Never a removal.
  *
  * A baseline file left out by the budget stays out while its digest is unchanged (and is removed
  * if it is still visible). A loaded scope whose directory was examined but which the current
  * slot scheme no longer produces (for example after a policy change) is removed.
  */
 import { decodeScope, specificity, type ScopeRef } from './scope-key.ts'
-import type { ChangeItem, ScopeObservation } from './types.ts'
+import type { ChangeItem, DefiniteReason, ScopeObservation, UnavailableReason } from './types.ts'
 import { isLoaded, type EffectiveEntry } from './visible-state.ts'
 
 /** Inputs of one reconciliation. */
@@ -34,6 +38,11 @@ export interface ReconcileResult {
   readonly staleOmissions: readonly string[]
 }
 
+const DEFINITE: ReadonlySet<UnavailableReason> = new Set<DefiniteReason>(['too-large', 'not-utf8', 'binary', 'escaping-link', 'symlink-refused'])
+
+/** True for a definite reason; false for a transient failure (retried, never acted on). */
+export const isDefiniteReason = (reason: UnavailableReason): reason is DefiniteReason => DEFINITE.has(reason)
+
 const removal = (scope: ScopeRef, entry: EffectiveEntry): ChangeItem => ({ action: 'remove', scope, path: entry.path })
 
 /** Computes the transitions that bring the model's view in line with the observations. */
@@ -45,7 +54,11 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     const { scope } = observation
     observed.add(scope.key)
     const entry = input.state.get(scope.key)
-    if (observation.state === 'unavailable') continue
+    if (observation.state === 'unavailable') {
+      const { reason, path } = observation
+      if (isDefiniteReason(reason) && isLoaded(entry) && entry.path === path && entry.digest !== undefined) items.push({ action: 'outdated', scope, path, reason })
+      continue
+    }
     if (observation.state === 'absent') {
       if (isLoaded(entry)) items.push(removal(scope, entry))
       continue

@@ -5,7 +5,7 @@
  * Model-visible prose is never parsed, and sources of other plugins, unknown versions or
  * malformed entries are ignored.
  */
-import type { InstructionChange, MessageSource, SessionView, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
+import type { InstructionChange, Message, MessageSource, SessionView, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
 import { userMessageOf } from './guards.ts'
 
 /** The latest change of one scope. */
@@ -16,6 +16,11 @@ export interface EffectiveEntry {
   readonly truncated: boolean
   /** The change came from a complete baseline. */
   readonly fromBaseline: boolean
+  /**
+   * An outdated notice (a `replace` without a digest): the file changed but could not be loaded,
+   * so the text the model has from it may be outdated.
+   */
+  readonly outdated: boolean
 }
 
 /** Effective state of a session. */
@@ -65,21 +70,41 @@ export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; basel
   const fromBaseline = source.baseline === true
   if (fromBaseline) state.baseline = { identity: source.baselineIdentity, messageId: message.id }
   for (const change of source.changes) {
-    state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline })
+    const outdated = change.action === 'replace' && change.digest === undefined
+    state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline, outdated })
   }
 }
 
-/** Effective state of `session` for `plugin`, with `overlays` applied last. */
-export function deriveVisibleState(session: SessionView, plugin: string, overlays: readonly UserMessage[] = []): VisibleState {
+/**
+ * Effective state for `plugin`, with `overlays` applied last: of `session`'s visible surface, or of
+ * `visible`, the messages a session's visible surface derives to (other roles are skipped), so
+ * readers holding only the derived history (the chat's `/context`) fold exactly as the plugin does.
+ */
+export function deriveVisibleState(visible: SessionView | readonly Message[], plugin: string, overlays: readonly UserMessage[] = []): VisibleState {
   const state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] } = { scopes: new Map() }
-  for (const message of visibleUserMessages(session)) applyMessage(state, message, plugin)
+  const messages = isMessageList(visible) ? visible.filter((message): message is UserMessage => message.role === 'user') : visibleUserMessages(visible)
+  for (const message of messages) applyMessage(state, message, plugin)
   for (const message of overlays) applyMessage(state, message, plugin)
   return state
 }
 
+const isMessageList = (visible: SessionView | readonly Message[]): visible is readonly Message[] => Array.isArray(visible)
+
 /** True when `session` ever logged a complete baseline of `plugin` (visible or shadowed). */
 export function hasLoggedBaseline(session: SessionView, plugin: string): boolean {
-  return session.events.some((event) => instructionSource(userMessageOf(event)?.source, plugin)?.baseline === true)
+  return latestBaselineIdentity(session, plugin) !== undefined
+}
+
+/**
+ * Identity of the latest complete baseline `session` logged for `plugin` (visible or shadowed);
+ * `''` for one without an identity, `undefined` when none was logged.
+ */
+export function latestBaselineIdentity(session: SessionView, plugin: string): string | undefined {
+  for (let index = session.events.length - 1; index >= 0; index--) {
+    const source = instructionSource(userMessageOf(session.events[index])?.source, plugin)
+    if (source?.baseline === true) return source.baselineIdentity ?? ''
+  }
+  return undefined
 }
 
 /** True when the entry is loaded (not a tombstone). */

@@ -106,14 +106,16 @@ describe('dynamic discovery', () => {
     expect(instructionMessages(agent.session)).toHaveLength(2)
   })
 
-  it('treats an unreadable or oversized winner as unavailable: no removal, no fall-through', async () => {
+  it('treats an unreadable or oversized winner as unavailable: no removal, no fall-through, one outdated notice', async () => {
     const { rig, agent } = await started({ ...REPO, '/repo/pkg/CLAUDE.md': 'fallback' }, { maxSourceBytes: 100 })
     await touch(rig, agent, '/repo/pkg/a.ts')
     rig.fs.write('/repo/pkg/AGENTS.md', 'x'.repeat(500))
     await touch(rig, agent, '/repo/pkg/a.ts')
     rig.fs.write('/repo/pkg/AGENTS.md', new Uint8Array([0xff, 0xfe, 0x41, 0x00]))
     await touch(rig, agent, '/repo/pkg/a.ts')
-    expect(instructionMessages(agent.session)).toHaveLength(2)
+    expect(instructionMessages(agent.session)).toHaveLength(3)
+    expect(sourceOf(instructionMessages(agent.session)[2]!)?.changes).toEqual([{ action: 'replace', scope: 'project\u0000pkg\u0000base', path: 'pkg/AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session)[2]!)).toContain('Instructions outdated: pkg/AGENTS.md')
     expect(visibleTexts(agent.session).join()).not.toContain('fallback')
   })
 
@@ -145,6 +147,60 @@ describe('dynamic discovery', () => {
     rig.fs.write('/repo/pkg/CLAUDE.md', 'Pkg rules.')
     await touch(rig, agent, '/repo/pkg/a.ts')
     expect(lastChanges(agent)).toEqual([{ action: 'remove', path: 'pkg/CLAUDE.md' }])
+  })
+
+  it('under the all policy, holds a directory while an earlier candidate cannot be read, so a duplicate never slips in', async () => {
+    const files = { ...REPO, '/repo/pkg/AGENTS.md': 'same rules', '/repo/pkg/CLAUDE.md': 'same rules' }
+    const { rig, agent } = await started(files, { candidatePolicy: 'all' })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+    rig.fs.write('/repo/pkg/AGENTS.md', new Uint8Array([0x73, 0xff, 0x72]))
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    // AGENTS.md is flagged as outdated once; CLAUDE.md (whose content may repeat it) is not loaded.
+    expect(changesOf(instructionMessages(agent.session).slice(2))).toEqual([{ action: 'replace', path: 'pkg/AGENTS.md' }])
+    expect(visibleTexts(agent.session).join('\n')).not.toContain('pkg/CLAUDE.md')
+    // Readable again with the same rules: an update of AGENTS.md, and still no duplicate.
+    rig.fs.write('/repo/pkg/AGENTS.md', 'same rules')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'replace', path: 'pkg/AGENTS.md' }])
+    expect(visibleTexts(agent.session).join('\n')).not.toContain('pkg/CLAUDE.md')
+    // An earlier unreadable slot also keeps a loaded later slot as it is (no removal).
+    rig.fs.write('/repo/pkg/CLAUDE.md', 'other rules')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/CLAUDE.md' }])
+    rig.fs.faults.failRead.add('/repo/pkg/AGENTS.md')
+    rig.fs.write('/repo/pkg/CLAUDE.md', 'same rules')
+    const count = instructionMessages(agent.session).length
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(count)
+  })
+
+  it('flags a loaded file that changed but can no longer be loaded, once, and never removes it', async () => {
+    const { rig, agent } = await started({ ...REPO, '/repo/AGENTS.md': 'use tabs' })
+    rig.fs.write('/repo/AGENTS.md', new Uint8Array([0x75, 0x73, 0x65, 0x20, 0xc3, 0x28]))
+    const entered = await touch(rig, agent, '/repo/pkg/a.ts')
+    const notice = entered.find((m) => sourceOf(m)?.changes.some((c) => c.path === 'AGENTS.md'))!
+    expect(textOf(notice)).toContain(
+      'Instructions outdated: AGENTS.md\n\nThis file changed but can no longer be loaded (it is not UTF-8 text). The instructions previously loaded from it may be outdated.',
+    )
+    expect(sourceOf(notice)?.changes.filter((c) => c.path === 'AGENTS.md')).toEqual([{ action: 'replace', scope: 'project\u0000.\u0000base', path: 'AGENTS.md' }])
+    // Still unloadable (even after another change): nothing more; no removal either.
+    const count = instructionMessages(agent.session).length
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    rig.fs.write('/repo/AGENTS.md', new Uint8Array([0xff]))
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(count)
+    // A transient failure of a loaded file is not a notice.
+    rig.fs.write('/repo/pkg/AGENTS.md', 'Pkg rules v2.')
+    rig.fs.faults.failRead.add('/repo/pkg/AGENTS.md')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(count)
+    // Loadable again: the full content as an update, even when it equals what was loaded first.
+    rig.fs.write('/repo/AGENTS.md', 'use tabs')
+    await touch(rig, agent, '/repo/README.md')
+    expect(lastChanges(agent)).toEqual([{ action: 'replace', path: 'AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('Updated instructions from: AGENTS.md')
   })
 
   it.each([

@@ -1,5 +1,6 @@
 // Golden text of every model-visible frame: baseline, additional, updated, switch, removed,
-// budget notice, superseding baseline and empty superseding baseline.
+// outdated, budget notice (with dropped updates), superseding baseline (empty, keeping earlier
+// files, retiring another root's scopes) and a restored baseline naming files shown earlier.
 import { describe, expect, it } from 'vitest'
 import { renderBaseline, renderChangeBatch } from '../src/render.ts'
 import { projectScope, userGlobalScope } from '../src/scope-key.ts'
@@ -79,6 +80,18 @@ The previously loaded instructions from this file no longer apply.
     expect(changes).toEqual([{ action: 'remove', scope: pkg.key, path: 'packages/app/AGENTS.md' }])
   })
 
+  it('outdated instructions (changed, can no longer be loaded), one per definite reason', () => {
+    const { text, changes } = renderChangeBatch([{ action: 'outdated', scope: root, path: 'AGENTS.md', reason: 'not-utf8' }], 65536)
+    expect(text).toBe(`<system-reminder>
+Instructions outdated: AGENTS.md
+
+This file changed but can no longer be loaded (it is not UTF-8 text). The instructions previously loaded from it may be outdated.
+</system-reminder>`)
+    expect(changes).toEqual([{ action: 'replace', scope: root.key, path: 'AGENTS.md' }])
+    const clauses = (['binary', 'too-large', 'escaping-link', 'symlink-refused'] as const).map((reason) => renderChangeBatch([{ action: 'outdated', scope: root, path: 'AGENTS.md', reason }], 65536).text.split('(')[1]?.split(')')[0])
+    expect(clauses).toEqual(['it contains NUL bytes', 'it is larger than the size limit for instruction files', 'it links outside the trusted roots', 'it is a symbolic link and links are not followed'])
+  })
+
   it('several transitions share one frame', () => {
     const { text } = renderChangeBatch(
       [
@@ -111,6 +124,28 @@ Keep me.
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(800)
   })
 
+  it('budget notice for left-out updates and switches: the earlier text is outdated', () => {
+    const { text, changes } = renderChangeBatch(
+      [
+        { action: 'replace', scope: root, path: 'AGENTS.md', content: 'r'.repeat(300), digest: 'r' },
+        { action: 'replace', scope: projectScope('lib', 'base'), path: 'lib/CLAUDE.md', previousPath: 'lib/AGENTS.md', content: 'c'.repeat(200), digest: 'c' },
+        { action: 'set', scope: projectScope('lib/x', 'base'), path: 'lib/x/AGENTS.md', content: 'x'.repeat(100), digest: 'x' },
+        { action: 'set', scope: pkg, path: 'packages/app/AGENTS.md', content: 'Keep me.', digest: 'k' },
+      ],
+      900,
+    )
+    expect(text).toBe(`<system-reminder>
+Workspace instruction budget of 900 bytes: omitted lib/x/AGENTS.md (100 bytes); AGENTS.md changed: the earlier text is outdated and the new text was omitted (300 bytes); lib/CLAUDE.md replaces lib/AGENTS.md: the earlier text is outdated and the new text was omitted (200 bytes). Read an omitted or truncated file directly if you need its full text.
+
+Additional instructions from: packages/app/AGENTS.md
+
+These instructions apply to work under \`packages/app\`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.
+
+Keep me.
+</system-reminder>`)
+    expect(changes.map((c) => c.path)).toEqual(['packages/app/AGENTS.md'])
+  })
+
   it('superseding baseline', () => {
     const { text } = renderBaseline([file(root, 'AGENTS.md', 'Use npm.')], 65536, true)
     expect(text).toBe(`<system-reminder>
@@ -128,6 +163,52 @@ Use npm.
 This is the complete current set of workspace instructions; it supersedes every earlier workspace instruction baseline in this conversation. No workspace instruction files apply any more.
 </system-reminder>`)
     expect(changes).toEqual([])
+  })
+
+  it('superseding baseline keeping earlier files that could not be read now', () => {
+    const { text, changes } = renderBaseline([file(pkg, 'packages/app/AGENTS.md', 'App.')], 65536, true, { stillInEffect: ['AGENTS.md'] })
+    expect(text).toBe(`<system-reminder>
+This is the complete current set of workspace instructions; it supersedes every earlier workspace instruction baseline in this conversation. The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.
+
+Still in effect from earlier (could not be read now): AGENTS.md
+
+Instructions from: packages/app/AGENTS.md
+
+App.
+</system-reminder>`)
+    expect(changes.map((c) => c.path)).toEqual(['packages/app/AGENTS.md'])
+    expect(renderBaseline([], 65536, true, { stillInEffect: ['AGENTS.md', '~/.dsh/AGENTS.md'] }).text).toBe(`<system-reminder>
+This is the complete current set of workspace instructions; it supersedes every earlier workspace instruction baseline in this conversation. No other workspace instruction files apply.
+
+Still in effect from earlier (could not be read now): AGENTS.md, ~/.dsh/AGENTS.md
+</system-reminder>`)
+  })
+
+  it('superseding baseline after the project root changed', () => {
+    const { text } = renderBaseline([file(projectScope('app', 'base'), 'app/AGENTS.md', 'App.')], 65536, true, { retired: ['pkg/AGENTS.md', 'pkg/AGENTS.local.md'] })
+    expect(text).toBe(`<system-reminder>
+This is the complete current set of workspace instructions; it supersedes every earlier workspace instruction baseline in this conversation. The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.
+
+The project root changed, so these instructions loaded earlier no longer apply (paths relative to the previous root): pkg/AGENTS.md, pkg/AGENTS.local.md
+
+Instructions from: app/AGENTS.md
+
+App.
+</system-reminder>`)
+  })
+
+  it('restored baseline naming the files the conversation still shows unchanged', () => {
+    const { text, changes } = renderBaseline([file(projectScope('.', 'local'), 'AGENTS.local.md', 'Mine.')], 65536, false, { shownEarlier: ['~/.dsh/AGENTS.md', 'AGENTS.md'] })
+    expect(text).toBe(`<system-reminder>
+The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.
+
+Also in effect, shown earlier in this conversation and unchanged: ~/.dsh/AGENTS.md, AGENTS.md
+
+Instructions from: AGENTS.local.md
+
+Mine.
+</system-reminder>`)
+    expect(changes.map((c) => c.path)).toEqual(['AGENTS.local.md'])
   })
 
   it('escapes delimiters in content, paths, scopes and notices', () => {

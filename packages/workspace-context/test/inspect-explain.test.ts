@@ -89,3 +89,39 @@ describe('explainPath', () => {
     expect(formatExplanation(explanation)).toContain('outside the project root')
   })
 })
+
+/** Control characters other than newline and tab (what a terminal would act on). */
+function controls(text: string): number[] {
+  const found: number[] = []
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code !== 0x0a && code !== 0x09 && (code < 0x20 || (code >= 0x7f && code <= 0x9f))) found.push(code)
+  }
+  return found
+}
+
+describe('terminal safety of the human-readable output', () => {
+  const ESC = '\u001b]0;PWNED\u0007 \u001b[2J'
+  const dir = `/repo/e${ESC}`
+
+  it('shows control characters of file content and names as visible placeholders; JSON stays exact', async () => {
+    const fs = new FakeFileSystem({ ...REPO, '/repo/AGENTS.md': `Rules ${ESC}\r\n\tindented\u009b31m\u007f\n`, [`${dir}/AGENTS.md`]: 'Nested.', [`${dir}/a.ts`]: '', [`/outside${ESC}`]: 'x' })
+    fs.symlink(`${dir}/CLAUDE.local.md`, `/outside${ESC}`)
+    const report = await inspectContext({ cwd: dir, config, fs, environment })
+    const text = formatContextReport(report)
+    expect(controls(text)).toEqual([])
+    expect(text).toContain('Rules ^[]0;PWNED^G ^[[2J^M\n\tindented\\u009b31m^?\n')
+    expect(text).toContain('Working directory: /repo/e^[]0;PWNED^G ^[[2J')
+    expect(text).toContain('  e^[]0;PWNED^G ^[[2J/AGENTS.md: loaded')
+    expect(text).toContain('link target outside the trusted roots: /outside^[]0;PWNED^G ^[[2J')
+    expect(JSON.stringify(report)).toContain('\\u001b]0;PWNED\\u0007 \\u001b[2J')
+    expect(report.baseline.text).toContain(ESC)
+
+    const explanation = await explainPath({ path: `${dir}/a.ts`, cwd: '/repo', config, fs, environment })
+    const why = formatExplanation(explanation)
+    expect(controls(why)).toEqual([])
+    expect(why).toContain('Instruction files that apply to /repo/e^[]0;PWNED^G ^[[2J/a.ts')
+    expect(why).toContain('e^[]0;PWNED^G ^[[2J/AGENTS.md — instructions for `e^[]0;PWNED^G ^[[2J`')
+    expect(explanation.files.map((f) => f.path)).toContain(`e${ESC}/AGENTS.md`)
+  })
+})

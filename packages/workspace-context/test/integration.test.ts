@@ -1,5 +1,7 @@
 // End to end through the real runtime (agent loop, tool pipeline, session log), the local
 // filesystem adapter and a scripted model: what each request body shows the model.
+import { rename, symlink } from 'node:fs/promises'
+import { setTimeout as delay } from 'node:timers/promises'
 import { mkfifo } from './support/mkfifo.ts'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hostFixture, readCall, userContents, type HostFixture } from './support/host.ts'
@@ -69,6 +71,8 @@ describe('integration through the runtime', () => {
     fixture = await hostFixture(REPO)
     const agent = await fixture.start({ responses: [{ text: 'one' }] })
     await agent.prompt('first')
+    // One writer per session: the first agent is closed before the session is resumed.
+    agent.dispose()
     await fixture.tree.write({ 'repo/AGENTS.md': 'Root rules, edited offline.\n' })
     const resumed = await fixture.start({ responses: [{ text: 'two' }] }, agent.handle.id)
     await resumed.prompt('second')
@@ -84,6 +88,7 @@ describe('integration through the runtime', () => {
     await agent.prompt('first')
     await agent.prompt('second')
     expect(await agent.handle.compact()).toBe(true)
+    agent.dispose()
     const resumed = await fixture.start({ responses: [{ text: 'three' }] }, agent.handle.id)
     await resumed.prompt('third')
     const users = userContents(fixture.requests.at(-1))
@@ -110,6 +115,26 @@ describe('integration through the runtime', () => {
     const added = fixture.requests[1]?.messages.at(-1)?.content ?? ''
     expect(added).toContain('Additional instructions from: scope<\\/system-reminder>/AGENTS.md')
     expect(added.match(/<\/system-reminder>/gu)).toHaveLength(1)
+  })
+
+  it.skipIf(process.platform === 'win32')('picks up an `ln -sfn` retarget of an intermediate link on the target path', async () => {
+    const files = { 'repo/.git/HEAD': 'x', 'repo/pkg/a.ts': 'a', 'repo/shared/v1/AGENTS.md': 'V1 rules.\n', 'repo/shared/v2/AGENTS.md': 'V2 rules.\n' }
+    // A zero settle window trusts the directory facts at once, so the second read re-checks them.
+    fixture = await hostFixture(files, { versionSettleMs: 0 })
+    await symlink('v1', fixture.tree.path('repo/shared/current'))
+    await symlink('../shared/current/AGENTS.md', fixture.tree.path('repo/pkg/AGENTS.md'))
+    await delay(30)
+    const agent = await fixture.start({ responses: [readCall('pkg/a.ts'), { text: 'one' }, readCall('pkg/a.ts'), { text: 'two' }, readCall('pkg/a.ts'), { text: 'three' }] })
+    await agent.prompt('one')
+    await agent.prompt('two')
+    // ln -sfn v2 shared/current: a new link renamed over the old one; pkg/ does not change.
+    await symlink('v2', fixture.tree.path('repo/shared/next'))
+    await rename(fixture.tree.path('repo/shared/next'), fixture.tree.path('repo/shared/current'))
+    await agent.prompt('three')
+    const texts = fixture.requests.map((body) => body.messages.at(-1)?.content ?? '')
+    expect(texts[1]).toContain('Additional instructions from: pkg/AGENTS.md')
+    expect(texts.filter((text) => text.includes('Updated instructions from: pkg/AGENTS.md'))).toHaveLength(1)
+    expect(texts.at(-1)).toContain('V2 rules.')
   })
 
   it.skipIf(process.platform === 'win32')('does not hang on a FIFO candidate', async () => {

@@ -1,9 +1,12 @@
-// Property test: random sequences of creations, edits, deletions, touches, compactions, resumes,
-// probe failures and steps with several tool calls where shell commands change files between
-// reads, with and without provider timestamps. After every step: (a) no rendered message exceeds
-// the budget, (b) the model-visible state of every examined scope equals the files on disk as of
-// the last touch that examined it, (c) nothing unchanged and visible is injected again, (d) no
-// removal is emitted for a scope whose probe failed.
+// Property test: random sequences of creations, edits, deletions, touches, compactions (some
+// keeping the latest messages visible), resumes, resumes under another baseline identity (a hot
+// remount with another budget, possibly while a probe fails), probe failures and steps with several
+// tool calls where shell commands change files between reads, with and without provider
+// timestamps. After every step: (a) no rendered message exceeds the budget, (b) the model-visible
+// state of every examined scope equals the files on disk as of the last touch that examined it,
+// (c) nothing unchanged and visible is injected again (a restored baseline included; only a
+// superseding baseline repeats files by design), (d) no removal is emitted for a scope whose
+// probe failed (a superseding baseline included).
 import { dirname } from 'node:path'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -32,8 +35,9 @@ type Command =
   | { kind: 'deleteGlobal' }
   | { kind: 'touch'; dir: string; failing?: { dir: string; name: string } }
   | { kind: 'prompt' }
-  | { kind: 'compact' }
+  | { kind: 'compact'; keepLast: number }
   | { kind: 'resume' }
+  | { kind: 'reconfigure'; failing?: { dir: string; name: string } }
   | { kind: 'wait' }
 
 const content = fc.constantFrom('alpha', 'beta', 'gamma\n', 'x'.repeat(120), '</system-reminder> escape', '')
@@ -58,8 +62,10 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('touch' as const), dir: fc.constantFrom('a', 'a/b', 'c') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('touch' as const), dir: fc.constantFrom('a', 'a/b', 'c'), failing: fc.record({ dir, name }) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'prompt' as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'compact' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), keepLast: fc.constantFrom(0, 0, 1, 2, 3) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'resume' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconfigure' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconfigure' as const), failing: fc.record({ dir, name }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'wait' as const }) },
 )
 
@@ -122,6 +128,7 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
   const disk = new Map<string, string>()
   let agent: RigAgent = rig.agent('/repo')
   let resumed = false
+  let budget = maxBytes
   await rig.step(agent, { prompt: 'start' })
   for (const cmd of commands) {
     rig.clock += 1
@@ -144,8 +151,15 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
       continue
     }
     if (cmd.kind === 'compact') {
-      rig.compact(agent)
+      rig.compact(agent, cmd.keepLast)
       continue
+    }
+    if (cmd.kind === 'reconfigure') {
+      // Another baseline identity: the next step supersedes the visible baseline.
+      budget = budget === maxBytes ? maxBytes + 1 : maxBytes
+      await rig.remount({ maxBytes: budget })
+      agent = rig.agent('/repo', agent.session)
+      resumed = true
     }
     if (cmd.kind === 'resume') {
       agent = rig.agent('/repo', agent.session)
@@ -154,7 +168,8 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
     }
     const before = deriveVisibleState(agent.session, PLUGIN_NAME)
     const countBefore = instructionMessages(agent.session).length
-    const failingPath = cmd.kind === 'touch' && cmd.failing !== undefined ? abs(cmd.failing.dir, cmd.failing.name) : undefined
+    const failing = cmd.kind === 'touch' || cmd.kind === 'reconfigure' ? cmd.failing : undefined
+    const failingPath = failing === undefined ? undefined : abs(failing.dir, failing.name)
     // A failing probe inside a directory that is gone is never reached: the directory's own stat confirms the absence.
     const failingReachable = failingPath === undefined || (await rig.fs.stat(dirname(failingPath)))?.type === 'directory'
     if (failingPath !== undefined) rig.fs.faults.failLstat.add(failingPath)
@@ -183,17 +198,17 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
     rig.fs.faults.failStat.clear()
     const added: UserMessage[] = instructionMessages(agent.session).slice(countBefore)
     // (a) budget
-    for (const m of added) expect(Buffer.byteLength(textOf(m))).toBeLessThanOrEqual(maxBytes)
+    for (const m of added) expect(Buffer.byteLength(textOf(m))).toBeLessThanOrEqual(budget)
     const running = { scopes: new Map(before.scopes) }
     for (const m of added) {
+      const superseding = sourceOf(m)?.baseline === true && before.baseline !== undefined && before.baseline.identity !== sourceOf(m)?.baselineIdentity
       for (const change of sourceOf(m)?.changes ?? []) {
         const prior = running.scopes.get(change.scope)
-        // (c) no re-injection of an unchanged, visible scope
-        if (change.action !== 'remove' && sourceOf(m)?.baseline !== true) expect(isLoaded(prior) && prior.path === change.path && prior.digest === change.digest).toBe(false)
+        // (c) no re-injection of an unchanged, visible scope (a superseding baseline restates everything)
+        if (change.action !== 'remove' && !superseding) expect(isLoaded(prior) && prior.path === change.path && prior.digest === change.digest, `re-injected ${JSON.stringify(change)}`).toBe(false)
         // (d) no removal for a scope whose probe failed
-        if (change.action === 'remove' && failingPath !== undefined && failingReachable && cmd.kind === 'touch' && cmd.failing !== undefined) {
-          const failedScope = projectScope(cmd.failing.dir, cmd.failing.name === LOCAL ? 'local' : 'base').key
-          expect(change.scope).not.toBe(failedScope)
+        if (change.action === 'remove' && failingPath !== undefined && failingReachable && failing !== undefined) {
+          expect(change.scope).not.toBe(projectScope(failing.dir, failing.name === LOCAL ? 'local' : 'base').key)
         }
       }
       applyMessage(running, m, PLUGIN_NAME)

@@ -1,6 +1,9 @@
 // Resume, remount and compaction: a compatible visible baseline stays authoritative and offline
 // changes append transitions; an incompatible one is superseded; compaction re-arms scopes.
 import { describe, expect, it } from 'vitest'
+import { PLUGIN_NAME } from '../src/message.ts'
+import { projectScope } from '../src/scope-key.ts'
+import { deriveVisibleState } from '../src/visible-state.ts'
 import { changesOf, instructionMessages, REPO, sourceOf, textOf } from './support/fixtures.ts'
 import { Rig, visibleTexts } from './support/rig.ts'
 
@@ -100,6 +103,51 @@ describe('resume', () => {
     expect(sourceOf(entered[1]!)?.changes.map((c) => c.action)).toEqual(['remove', 'remove'])
   })
 
+  it('keeps a baseline file whose probe fails out of the removals of a superseding baseline, and says it is still in effect', async () => {
+    const { rig, agent } = await firstSession()
+    // AGENTS.md becomes a self-loop: its probe fails (ELOOP), which says nothing about the file.
+    rig.fs.remove('/repo/AGENTS.md')
+    rig.fs.symlink('/repo/AGENTS.md', 'AGENTS.md')
+    await rig.remount({ maxBytes: 60000 })
+    const resumed = rig.agent('/repo', agent.session)
+    const entered = await rig.step(resumed, { prompt: 'r' })
+    expect(entered).toHaveLength(2)
+    const baseline = entered[1]!
+    expect(sourceOf(baseline)?.baseline).toBe(true)
+    expect(sourceOf(baseline)?.changes.map((c) => [c.action, c.path])).toEqual([['set', '~/.dsh/AGENTS.md']])
+    expect(textOf(baseline)).toContain('\n\nStill in effect from earlier (could not be read now): AGENTS.md\n\nInstructions from: ~/.dsh/AGENTS.md')
+    expect(deriveVisibleState(resumed.session, PLUGIN_NAME).scopes.get(projectScope('.', 'base').key)).toMatchObject({ action: 'set', path: 'AGENTS.md' })
+    // Readable again with the same content: nothing to send; with new content: an update.
+    rig.fs.remove('/repo/AGENTS.md')
+    rig.fs.write('/repo/AGENTS.md', 'Root rules.\n')
+    expect(await rig.step(resumed, { tools: [{ touched: ['/repo/x.ts'] }] })).toHaveLength(0)
+  })
+
+  it('retires the scopes of another project root instead of probing their keys under the new root', async () => {
+    const files = { '/x/app/AGENTS.md': 'App rules.', '/x/app/pkg/AGENTS.md': 'App pkg rules.', '/x/app/pkg/a.ts': '', '/x/pkg/AGENTS.md': 'Unrelated rules.' }
+    const rig = await new Rig({ files }).start()
+    const agent = rig.agent('/x/app')
+    await rig.step(agent, { prompt: 'p', tools: [{ touched: ['/x/app/pkg/a.ts'] }] })
+    expect(changesOf(instructionMessages(agent.session)).map((c) => c.path)).toEqual(['AGENTS.md', 'pkg/AGENTS.md'])
+    rig.fs.mkdirp('/x/.git')
+    const resumed = rig.agent('/x/app', agent.session)
+    const entered = await rig.step(resumed, { prompt: 'r' })
+    expect(entered).toHaveLength(2)
+    const text = textOf(entered[1]!)
+    expect(text).not.toContain('Unrelated')
+    expect(text).toContain('The project root changed, so these instructions loaded earlier no longer apply (paths relative to the previous root): pkg/AGENTS.md')
+    expect(text).toContain('Instructions from: app/AGENTS.md\n\nApp rules.')
+    expect(sourceOf(entered[1]!)?.changes.map((c) => [c.action, c.path])).toEqual([
+      ['remove', 'AGENTS.md'],
+      ['remove', 'pkg/AGENTS.md'],
+      ['set', 'app/AGENTS.md'],
+    ])
+    expect(rig.fs.calls.filter((c) => c.method === 'streamText').map((c) => c.path)).not.toContain('/x/pkg/AGENTS.md')
+    // The old nested file comes back under its new key at its next touch.
+    const touched = await rig.step(resumed, { tools: [{ touched: ['/x/app/pkg/a.ts'] }] })
+    expect(changesOf(touched)).toEqual([{ action: 'set', path: 'app/pkg/AGENTS.md' }])
+  })
+
   it('derives loaded nested state from resumed history instead of duplicating it', async () => {
     const { rig, agent } = await firstSession()
     const resumed = rig.agent('/repo', agent.session)
@@ -145,6 +193,46 @@ describe('compaction', () => {
     const after = await rig.step(agent, { prompt: 'n' })
     expect(after.map(textOf)).toEqual(['n'])
     expect(visibleTexts(agent.session).filter((t) => t.includes('Root rules.'))).toHaveLength(1)
+  })
+
+  it('retries the restoration at the next pre-step when the restoring pre-step is aborted', async () => {
+    const { rig, agent } = await firstSession()
+    rig.compact(agent)
+    rig.fs.faults.hangRead.add('/repo/AGENTS.md')
+    rig.clock += 1000
+    rig.fs.write('/repo/AGENTS.md', 'Root rules v2.\n')
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(new Error('stop')), 5)
+    await expect(rig.step(agent, { prompt: 'aborted', signal: controller.signal })).rejects.toThrow('stop')
+    rig.fs.faults.hangRead.clear()
+    const entered = await rig.step(agent, { prompt: 'again' })
+    expect(entered.map(textOf)[0]).toBe('again')
+    expect(sourceOf(entered[1]!)?.baseline).toBe(true)
+    expect(textOf(entered[1]!)).toContain('Root rules v2.')
+  })
+
+  it('leaves out of a restored baseline the files the conversation still shows unchanged', async () => {
+    const { rig, agent } = await firstSession({ ...REPO, '/repo/AGENTS.local.md': 'Local rules.\n' })
+    rig.fs.write('/repo/AGENTS.md', 'Root v2.\n')
+    rig.fs.write('/home/user/.dsh/AGENTS.md', 'Global v2.\n')
+    const resumed = rig.agent('/repo', agent.session)
+    const updates = await rig.step(resumed, { prompt: 'resume' })
+    expect(changesOf(updates.slice(1))).toEqual([
+      { action: 'replace', path: '~/.dsh/AGENTS.md' },
+      { action: 'replace', path: 'AGENTS.md' },
+    ])
+    // Compaction shadows the baseline but keeps the last turn (prompt, updates, step end).
+    rig.compact(resumed, 2)
+    expect(deriveVisibleState(resumed.session, PLUGIN_NAME).baseline).toBeUndefined()
+    const again = rig.agent('/repo', resumed.session)
+    const entered = await rig.step(again, { prompt: 'again' })
+    expect(entered).toHaveLength(2)
+    const baseline = entered[1]!
+    expect(sourceOf(baseline)?.changes.map((c) => [c.action, c.path])).toEqual([['set', 'AGENTS.local.md']])
+    expect(textOf(baseline)).not.toContain('Root v2.')
+    expect(textOf(baseline)).not.toContain('Global v2.')
+    expect(textOf(baseline)).toContain('Also in effect, shown earlier in this conversation and unchanged: ~/.dsh/AGENTS.md, AGENTS.md\n\nInstructions from: AGENTS.local.md')
+    expect((await rig.step(again, { prompt: 'later', tools: [{ touched: ['/repo/x.ts'] }] })).map(textOf)).toEqual(['later'])
   })
 
   it('restores a compacted baseline on a resume', async () => {

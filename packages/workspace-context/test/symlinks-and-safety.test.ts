@@ -30,18 +30,33 @@ describe('symlinks', () => {
     expect(rig.fs.calls.filter((c) => c.method === 'streamText').map((c) => c.path)).not.toContain('/secret/key.txt')
   })
 
-  it('allows links into $DSH_HOME and registered extra roots, and anywhere with follow-anywhere', async () => {
-    const files = { '/repo/.git/x': '', '/home/user/.dsh/shared.md': 'Shared.', '/secret/key.txt': 'OUT' }
+  it('allows a link to the user-global file, and anywhere with follow-anywhere', async () => {
+    const files = { '/repo/.git/x': '', '/home/user/.dsh/AGENTS.md': 'Shared.', '/secret/key.txt': 'OUT' }
     const rig = await new Rig({ files }).start()
-    rig.fs.symlink('/repo/AGENTS.md', '/home/user/.dsh/shared.md')
+    rig.fs.symlink('/repo/AGENTS.md', '/home/user/.dsh/AGENTS.md')
     const agent = rig.agent('/repo')
     await rig.step(agent, { prompt: 'p' })
-    expect(textOf(instructionMessages(agent.session)[0]!)).toContain('Shared.')
+    expect(changesOf(instructionMessages(agent.session))).toEqual([
+      { action: 'set', path: '~/.dsh/AGENTS.md' },
+      { action: 'set', path: 'AGENTS.md' },
+    ])
     const open = await new Rig({ files, config: { instructionReadPolicy: 'follow-anywhere' } }).start()
     open.fs.symlink('/repo/AGENTS.md', '/secret/key.txt')
     const other = open.agent('/repo')
     await open.step(other, { prompt: 'p' })
     expect(textOf(instructionMessages(other.session)[0]!)).toContain('OUT')
+  })
+
+  it('trusts only the user-global file of $DSH_HOME: links to its sessions or settings are escaping', async () => {
+    const files = { '/repo/.git/x': '', '/repo/pkg/a.ts': '', '/home/user/.dsh/sessions/s1.jsonl': '{"secret":1}', '/home/user/.dsh/settings.yaml': 'apiKey: sk-SECRET' }
+    const rig = await new Rig({ files }).start()
+    rig.fs.symlink('/repo/AGENTS.md', '/home/user/.dsh/settings.yaml')
+    rig.fs.symlink('/repo/pkg/AGENTS.md', '../../home/user/.dsh/sessions/s1.jsonl')
+    const agent = rig.agent('/repo')
+    await rig.step(agent, { prompt: 'p', tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    expect(instructionMessages(agent.session)).toHaveLength(0)
+    expect(rig.fs.calls.filter((c) => c.method === 'streamText')).toEqual([])
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md links outside the trusted roots; it is not loaded', 'instruction file pkg/AGENTS.md links outside the trusted roots; it is not loaded'])
   })
 
   it('refuses every link when followSymlinks is false', async () => {
@@ -65,15 +80,17 @@ describe('symlinks', () => {
     expect(changesOf(instructionMessages(agent.session))).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
   })
 
-  it('refuses a candidate reached through a parent directory link that leaves the project (no removal either)', async () => {
+  it('refuses a candidate reached through a parent directory link that leaves the project (no removal either, one outdated notice)', async () => {
     const rig = await new Rig({ files: { ...REPO, '/outside/AGENTS.md': 'Outside.' } }).start()
     const agent = rig.agent('/repo')
     await rig.step(agent, { prompt: 'p', tools: [{ touched: ['/repo/pkg/a.ts'] }] })
     rig.fs.remove('/repo/pkg')
     rig.fs.symlink('/repo/pkg', '/outside')
     await rig.step(agent, { tools: [{ touched: ['/repo/x.ts'] }] })
+    await rig.step(agent, { tools: [{ touched: ['/repo/x.ts'] }] })
     expect(instructionMessages(agent.session).map(textOf).join()).not.toContain('Outside.')
-    expect(instructionMessages(agent.session)).toHaveLength(2)
+    expect(changesOf(instructionMessages(agent.session).slice(2))).toEqual([{ action: 'replace', path: 'pkg/AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session)[2]!)).toContain('(it links outside the trusted roots)')
   })
 
   it('loads one transition when the user-global file and the root candidate are the same file', async () => {
@@ -150,5 +167,58 @@ describe('special files, bounded reads and encodings', () => {
     setTimeout(() => controller.abort(new Error('stop')), 5)
     const entered = await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }], signal: controller.signal })
     expect(entered).toHaveLength(0)
+  })
+})
+
+describe('links on the target path change while the candidate directory does not', () => {
+  const files = { '/repo/.git/x': '', '/repo/pkg/a.ts': '', '/repo/shared/v1/AGENTS.md': 'V1 rules.', '/repo/shared/v2/AGENTS.md': 'V2 rules.', '/secret/AGENTS.md': 'SECRET' }
+
+  /** A session that loaded pkg/AGENTS.md through `target` and re-examined it from trusted facts. */
+  async function loadedThrough(target: string) {
+    const rig = await new Rig({ files, config: { versionSettleMs: 0 } }).start()
+    rig.fs.symlink('/repo/shared/current', 'v1')
+    rig.fs.symlink('/repo/pkg/AGENTS.md', target)
+    const agent = rig.agent('/repo')
+    await rig.step(agent, { prompt: 'p', tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    rig.clock += 1000
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    expect(changesOf(instructionMessages(agent.session))).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session)[0]!)).toContain('V1 rules.')
+    rig.clock += 1000
+    return { rig, agent }
+  }
+
+  it('follows a retargeted intermediate link (rm + ln)', async () => {
+    const { rig, agent } = await loadedThrough('../shared/current/AGENTS.md')
+    rig.fs.remove('/repo/shared/current')
+    rig.fs.symlink('/repo/shared/current', 'v2')
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    const last = instructionMessages(agent.session).at(-1)!
+    expect(changesOf([last])).toEqual([{ action: 'replace', path: 'pkg/AGENTS.md' }])
+    expect(textOf(last)).toContain('V2 rules.')
+  })
+
+  it('follows an intermediate link replaced in place (ln -sfn, no directory of the path changes version)', async () => {
+    const { rig, agent } = await loadedThrough('../shared/current/AGENTS.md')
+    rig.fs.symlink('/repo/shared/current', 'v2')
+    const before = rig.fs.calls.length
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('V2 rules.')
+    expect(rig.fs.calls.slice(before).filter((c) => c.method === 'streamText').map((c) => c.path)).toEqual(['/repo/shared/v2/AGENTS.md'])
+  })
+
+  it('refuses a target whose path component was swapped for a link out of the trusted roots', async () => {
+    const { rig, agent } = await loadedThrough('../shared/v1/AGENTS.md')
+    rig.fs.remove('/repo/shared/v1')
+    rig.fs.symlink('/repo/shared/v1', '../../secret')
+    const before = rig.fs.calls.length
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    expect(instructionMessages(agent.session).map(textOf).join('\n')).not.toContain('SECRET')
+    expect(rig.fs.calls.slice(before).filter((c) => c.method === 'streamText')).toEqual([])
+    // The loaded text is not removed (the file exists), only flagged once as outdated.
+    expect(changesOf(instructionMessages(agent.session).slice(1))).toEqual([{ action: 'replace', path: 'pkg/AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session)[1]!)).toContain('Instructions outdated: pkg/AGENTS.md')
+    expect(rig.warnings).toEqual(['instruction file pkg/AGENTS.md links outside the trusted roots; it is not loaded'])
   })
 })

@@ -1,13 +1,20 @@
 /**
  * `/context`: which workspace instruction files are active in the session. Read from what the
  * model actually sees: the visible user messages whose source is `workspace-instructions`, each
- * listing its typed changes (set / replace / remove), folded into the set of files in effect.
+ * listing its typed changes (set / replace / remove). The workspace-context plugin's messages are
+ * folded with the plugin's own `deriveVisibleState`, so the files listed are exactly the scopes the
+ * plugin considers visible (a later baseline does not drop a scope it left in effect); messages of
+ * other plugins are folded per plugin (a baseline resets that plugin's files, `remove` drops a
+ * scope). Paths are repository-derived, so they are made terminal-safe.
  */
-import type { InstructionChange, Message, WorkspaceInstructionsSource } from '@dsh/contracts'
+import type { InstructionChange, Message, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
+import { deriveVisibleState, PLUGIN_NAME, terminalLine } from '@dsh/workspace-context'
 
 /** One visible instruction message. */
 export interface InstructionMessage {
   readonly source: WorkspaceInstructionsSource
+  /** The message itself. */
+  readonly message: UserMessage
 }
 
 /** An instruction file in effect. */
@@ -17,33 +24,62 @@ export interface ActiveInstruction {
   readonly path: string
   readonly root?: string
   readonly truncated: boolean
+  /** The file changed but could not be loaded: the text the model has from it may be outdated. */
+  readonly outdated: boolean
 }
 
 /** The visible instruction messages, in history order. */
 export function instructionMessages(messages: readonly Message[]): InstructionMessage[] {
-  return messages.flatMap((message) => (message.role === 'user' && message.source.kind === 'workspace-instructions' ? [{ source: message.source }] : []))
+  return messages.flatMap((message) => (message.role === 'user' && message.source.kind === 'workspace-instructions' ? [{ source: message.source, message }] : []))
 }
 
 const keyOf = (plugin: string, change: InstructionChange): string => `${plugin}\u0000${change.root ?? ''}\u0000${change.scope}`
 
-/** Folds the changes: a baseline resets its plugin's files, `remove` drops a scope. */
-export function activeInstructions(messages: readonly InstructionMessage[]): ActiveInstruction[] {
+/** The plugin's own fold (its visible state), loaded scopes only. */
+function workspaceContextFiles(messages: readonly InstructionMessage[]): ActiveInstruction[] {
+  const state = deriveVisibleState(
+    messages.map(({ message }) => message),
+    PLUGIN_NAME,
+  )
+  const files: ActiveInstruction[] = []
+  for (const [scope, entry] of state.scopes) {
+    if (entry.action !== 'remove') files.push({ plugin: PLUGIN_NAME, scope, path: entry.path, truncated: entry.truncated, outdated: entry.outdated })
+  }
+  return files
+}
+
+/** Generic fold for other plugins: a baseline resets its plugin's files, `remove` drops a scope. */
+function otherPluginFiles(messages: readonly InstructionMessage[]): ActiveInstruction[] {
   const active = new Map<string, ActiveInstruction>()
   for (const { source } of messages) {
     if (source.baseline === true) for (const [key, file] of active) if (file.plugin === source.plugin) active.delete(key)
     for (const change of source.changes) {
       const key = keyOf(source.plugin, change)
       if (change.action === 'remove') active.delete(key)
-      else active.set(key, { plugin: source.plugin, scope: change.scope, path: change.path, truncated: change.truncated === true, ...(change.root === undefined ? {} : { root: change.root }) })
+      else active.set(key, { plugin: source.plugin, scope: change.scope, path: change.path, truncated: change.truncated === true, outdated: false, ...(change.root === undefined ? {} : { root: change.root }) })
     }
   }
   return [...active.values()]
 }
 
+/** The files in effect: the workspace-context plugin's visible scopes, then other plugins' files. */
+export function activeInstructions(messages: readonly InstructionMessage[]): ActiveInstruction[] {
+  const own = messages.filter(({ source }) => source.plugin === PLUGIN_NAME)
+  const others = messages.filter(({ source }) => source.plugin !== PLUGIN_NAME)
+  return [...workspaceContextFiles(own), ...otherPluginFiles(others)]
+}
+
 function describeChange(change: InstructionChange): string {
-  const root = change.root === undefined ? '' : ` [${change.root}]`
-  if (change.action === 'replace' && change.previousPath !== undefined && change.previousPath !== change.path) return `replace ${change.path}${root} (was ${change.previousPath})`
-  return `${change.action} ${change.path}${root}${change.truncated === true ? ' (truncated)' : ''}`
+  const root = change.root === undefined ? '' : ` [${terminalLine(change.root)}]`
+  const path = terminalLine(change.path)
+  if (change.action === 'replace' && change.previousPath !== undefined && change.previousPath !== change.path) return `replace ${path}${root} (was ${terminalLine(change.previousPath)})`
+  return `${change.action} ${path}${root}${change.truncated === true ? ' (truncated)' : ''}`
+}
+
+function describeFile(file: ActiveInstruction): string {
+  const root = file.root === undefined ? '' : ` [${terminalLine(file.root)}]`
+  const marks = `${file.truncated ? ' (truncated)' : ''}${file.outdated ? ' (outdated: changed, could not be loaded)' : ''}`
+  return `  ${terminalLine(file.path)}${root}${marks}`
 }
 
 /** The report lines for `/context`. */
@@ -53,10 +89,10 @@ export function contextReport(messages: readonly Message[]): string[] {
   const lines = [`instruction messages visible in this session: ${visible.length}`]
   visible.forEach(({ source }, index) => {
     const kind = source.baseline === true ? `${source.plugin} baseline` : source.plugin
-    lines.push(`  ${index + 1}. ${kind}: ${source.changes.length === 0 ? '(no changes)' : source.changes.map(describeChange).join(', ')}`)
+    lines.push(`  ${index + 1}. ${terminalLine(kind)}: ${source.changes.length === 0 ? '(no changes)' : source.changes.map(describeChange).join(', ')}`)
   })
   const active = activeInstructions(visible)
   lines.push(active.length === 0 ? 'active instruction files: none' : 'active instruction files:')
-  for (const file of active) lines.push(`  ${file.path}${file.root === undefined ? '' : ` [${file.root}]`}${file.truncated ? ' (truncated)' : ''}`)
+  for (const file of active) lines.push(describeFile(file))
   return lines
 }

@@ -180,6 +180,8 @@ export class FakeFileSystem implements FileSystemPort {
     const absolute = resolvePath(options.cwd, path)
     const parent = this.#canonical(dirname(absolute)) ?? dirname(absolute)
     const own = this.#nodes.get(join(parent, absolute.split(sep).at(-1) ?? ''))
+    // Like realpath: a link loop is an error (ELOOP), not a missing target.
+    if (own?.kind === 'link' && this.#canonical(absolute) === undefined) return Promise.reject(new FakeFsError('FS_IO', path, 'ELOOP: too many symbolic links'))
     const canonical = own?.kind === 'link' ? (this.#canonical(absolute) ?? absolute) : join(parent, absolute.split(sep).at(-1) ?? '')
     return Promise.resolve({ path: absolute === sep ? sep : canonical, displayPath: path })
   }

@@ -178,14 +178,28 @@ export class Rig {
       if (verdict === 'keep') return { kind: 'block', feedback: 'blocked by policy', ...(decision.additionalContexts === undefined ? {} : { additionalContexts: decision.additionalContexts }) }
       return decision
     })
-    const plugin = createWorkspaceContextPlugin({ environment: { env: {}, home: '/home/user' }, now: () => this.clock, warn: (line) => this.warnings.push(line) })
-    const config: ConfigInput = { maxBytes: 65536, dshHome: '/home/user/.dsh', projectRootMarkers: ['.git'], ...this.options.config }
-    this.pluginFiber = await this.ctx.plugin(plugin, config)
+    await this.#mount(this.options.config)
     this.ctx.on('tools/post-execute', async (execution, _output, next) => {
       const decision = await next()
       return this.#inner?.(execution) === true ? { kind: 'block', feedback: 'blocked inside' } : decision
     })
     return this
+  }
+
+  async #mount(overrides: Partial<ConfigInput> | undefined): Promise<void> {
+    const plugin = createWorkspaceContextPlugin({ environment: { env: {}, home: '/home/user' }, now: () => this.clock, warn: (line) => this.warnings.push(line) })
+    const config: ConfigInput = { maxBytes: 65536, dshHome: '/home/user/.dsh', projectRootMarkers: ['.git'], ...overrides }
+    this.pluginFiber = await this.ctx.plugin(plugin, config)
+  }
+
+  /**
+   * Hot remount with other options (a reconfigured host): the plugin is disposed and mounted again
+   * over the same filesystem. Its listeners then come after the rig's inner listener, so
+   * `blockedByInner` is not meaningful after a remount.
+   */
+  async remount(config: Partial<ConfigInput>): Promise<void> {
+    await this.pluginFiber?.dispose()
+    await this.#mount({ ...this.options.config, ...config })
   }
 
   /** Starts an agent; `resume` continues an earlier session as a new loop instance. */
@@ -278,10 +292,11 @@ export class Rig {
     return [...decision.messages, ...contexts]
   }
 
-  /** Compacts every visible node into one checkpoint (surface replace). */
-  compact(agent: RigAgent): void {
-    const seqs = [...agent.session.surface]
-    agent.session.append('user/message', { message: message('[checkpoint]', { kind: 'compaction', checkpointId: randomUUID(), summarizer: 'deterministic' }) }, { op: 'replace', start: 0, end: seqs.length }, seqs)
+  /** Compacts every visible node, except the last `keepLast`, into one checkpoint (surface replace). */
+  compact(agent: RigAgent, keepLast = 0): void {
+    const end = Math.max(0, agent.session.surface.length - keepLast)
+    const seqs = agent.session.surface.slice(0, end)
+    agent.session.append('user/message', { message: message('[checkpoint]', { kind: 'compaction', checkpointId: randomUUID(), summarizer: 'deterministic' }) }, { op: 'replace', start: 0, end }, seqs)
   }
 }
 

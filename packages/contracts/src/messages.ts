@@ -59,6 +59,11 @@ export interface InstructionChange {
   readonly digest?: string
   /** True when the content was truncated by the byte budget (the digest is still of the full file). */
   readonly truncated?: boolean
+  /**
+   * Set on a `replace` without `digest`: the file changed but can no longer be loaded, for this
+   * definite reason; the scope stays in effect with the model told its text may be outdated.
+   */
+  readonly unloadable?: 'not-utf8' | 'binary' | 'too-large' | 'escaping-link' | 'symlink-refused'
   /** Workspace root this scope belongs to, for multi-root contributions; absent for the primary root. */
   readonly root?: string
 }

@@ -110,11 +110,12 @@ export function renderChangeBatch(items: readonly ChangeItem[], maxBytes: number
   const changes: InstructionChange[] = []
   for (const item of items) {
     if (!layout.retained.has(item.scope.key)) continue
-    // An outdated notice persists as a `replace` without a digest: still loaded, content unknown.
+    // An outdated notice persists as a `replace` without a digest, marked `unloadable`: still loaded, content unknown.
     const change: InstructionChange = {
       action: item.action === 'outdated' ? 'replace' : item.action,
       scope: item.scope.key,
       path: item.path,
+      ...(item.action === 'outdated' ? { unloadable: item.reason } : {}),
       ...(item.action === 'replace' && item.previousPath !== undefined ? { previousPath: item.previousPath } : {}),
       ...((item.action === 'set' || item.action === 'replace') && item.digest !== undefined ? { digest: item.digest } : {}),
     }

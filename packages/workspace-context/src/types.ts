@@ -75,7 +75,7 @@ export interface Transition {
 
 /**
  * A loaded file changed but can no longer be loaded for a definite `reason`: the model is told the
- * loaded text may be outdated. Persisted as a `replace` without a digest (the scope stays loaded,
+ * loaded text may be outdated. Persisted as a `replace` without a digest, marked `unloadable` (the scope stays loaded,
  * with no content identity, so the notice is not repeated and any later loadable content is sent
  * as an update).
  */

@@ -17,7 +17,7 @@ export interface EffectiveEntry {
   /** The change came from a complete baseline. */
   readonly fromBaseline: boolean
   /**
-   * An outdated notice (a `replace` without a digest): the file changed but could not be loaded,
+   * An outdated notice (a `replace` marked `unloadable`): the file changed but could not be loaded,
    * so the text the model has from it may be outdated.
    */
   readonly outdated: boolean
@@ -70,7 +70,7 @@ export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; basel
   const fromBaseline = source.baseline === true
   if (fromBaseline) state.baseline = { identity: source.baselineIdentity, messageId: message.id }
   for (const change of source.changes) {
-    const outdated = change.action === 'replace' && change.digest === undefined
+    const outdated = change.action === 'replace' && change.unloadable !== undefined
     state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline, outdated })
   }
 }

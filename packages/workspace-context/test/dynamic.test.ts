@@ -114,7 +114,7 @@ describe('dynamic discovery', () => {
     rig.fs.write('/repo/pkg/AGENTS.md', new Uint8Array([0xff, 0xfe, 0x41, 0x00]))
     await touch(rig, agent, '/repo/pkg/a.ts')
     expect(instructionMessages(agent.session)).toHaveLength(3)
-    expect(sourceOf(instructionMessages(agent.session)[2]!)?.changes).toEqual([{ action: 'replace', scope: 'project\u0000pkg\u0000base', path: 'pkg/AGENTS.md' }])
+    expect(sourceOf(instructionMessages(agent.session)[2]!)?.changes).toEqual([{ action: 'replace', scope: 'project\u0000pkg\u0000base', path: 'pkg/AGENTS.md', unloadable: 'too-large' }])
     expect(textOf(instructionMessages(agent.session)[2]!)).toContain('Instructions outdated: pkg/AGENTS.md')
     expect(visibleTexts(agent.session).join()).not.toContain('fallback')
   })
@@ -184,7 +184,7 @@ describe('dynamic discovery', () => {
     expect(textOf(notice)).toContain(
       'Instructions outdated: AGENTS.md\n\nThis file changed but can no longer be loaded (it is not UTF-8 text). The instructions previously loaded from it may be outdated.',
     )
-    expect(sourceOf(notice)?.changes.filter((c) => c.path === 'AGENTS.md')).toEqual([{ action: 'replace', scope: 'project\u0000.\u0000base', path: 'AGENTS.md' }])
+    expect(sourceOf(notice)?.changes.filter((c) => c.path === 'AGENTS.md')).toEqual([{ action: 'replace', scope: 'project\u0000.\u0000base', path: 'AGENTS.md', unloadable: 'not-utf8' }])
     // Still unloadable (even after another change): nothing more; no removal either.
     const count = instructionMessages(agent.session).length
     await touch(rig, agent, '/repo/pkg/a.ts')

@@ -87,7 +87,7 @@ Instructions outdated: AGENTS.md
 
 This file changed but can no longer be loaded (it is not UTF-8 text). The instructions previously loaded from it may be outdated.
 </system-reminder>`)
-    expect(changes).toEqual([{ action: 'replace', scope: root.key, path: 'AGENTS.md' }])
+    expect(changes).toEqual([{ action: 'replace', scope: root.key, path: 'AGENTS.md', unloadable: 'not-utf8' }])
     const clauses = (['binary', 'too-large', 'escaping-link', 'symlink-refused'] as const).map((reason) => renderChangeBatch([{ action: 'outdated', scope: root, path: 'AGENTS.md', reason }], 65536).text.split('(')[1]?.split(')')[0])
     expect(clauses).toEqual(['it contains NUL bytes', 'it is larger than the size limit for instruction files', 'it links outside the trusted roots', 'it is a symbolic link and links are not followed'])
   })

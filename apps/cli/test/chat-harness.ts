@@ -1,9 +1,8 @@
 // Runs the built dsh binary for the chat tests: under a pseudo-terminal (through pty-driver.py,
 // python3's pty module, so no tmux is needed) or with lines piped into stdin.
 // DSH_TEST_BINARY overrides the binary (a local build elsewhere); the default is node_modules/.bin/dsh.
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { dshBinary, type DshResult } from './run-dsh.ts'
+import { dshBinary, spawnCollect, testEnv, type DshResult } from './run-dsh.ts'
 
 const driver = new URL('./pty-driver.py', import.meta.url).pathname
 
@@ -41,60 +40,25 @@ export function plainText(transcript: string): string {
 }
 
 function minimalEnv(cwd: string, env: Record<string, string> | undefined): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, TERM: 'xterm-256color', ...env }
+  return testEnv(cwd, { TERM: 'xterm-256color', ...env })
 }
 
 /** Runs dsh under a pseudo-terminal through `steps`; rejects with the transcript when a step fails. */
-export function runPty(args: readonly string[], steps: readonly PtyStep[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<PtyResult> {
-  const binary = chatBinary()
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', [driver, JSON.stringify(steps), binary, ...args], { cwd: options.cwd, env: minimalEnv(options.cwd, options.env), stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`pty run of dsh ${args.join(' ')} timed out\n${stdout}\n${stderr}`))
-    }, options.timeoutMs ?? 25_000)
-    child.on('error', reject)
-    child.on('close', () => {
-      clearTimeout(timer)
-      let result: unknown
-      try {
-        result = JSON.parse(stdout)
-      } catch {
-        // The driver itself broke (python3 missing or crashed): report what it printed instead.
-        result = undefined
-      }
-      if (!isPtyResult(result)) {
-        reject(new Error(`pty-driver.py did not report:\n${stdout}\n${stderr}`))
-        return
-      }
-      if (result.ok) resolve(result)
-      else reject(new Error(`pty step failed: ${JSON.stringify(result.failed)}\n--- transcript ---\n${plainText(result.transcript)}`))
-    })
-  })
+export async function runPty(args: readonly string[], steps: readonly PtyStep[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<PtyResult> {
+  const { stdout, stderr } = await spawnCollect('python3', [driver, JSON.stringify(steps), chatBinary(), ...args], { cwd: options.cwd, env: minimalEnv(options.cwd, options.env), timeoutMs: options.timeoutMs ?? 25_000 })
+  let result: unknown
+  try {
+    result = JSON.parse(stdout)
+  } catch {
+    // The driver itself broke (python3 missing or crashed): report what it printed instead.
+    result = undefined
+  }
+  if (!isPtyResult(result)) throw new Error(`pty-driver.py did not report:\n${stdout}\n${stderr}`)
+  if (!result.ok) throw new Error(`pty step failed: ${JSON.stringify(result.failed)}\n--- transcript ---\n${plainText(result.transcript)}`)
+  return result
 }
 
 /** Runs dsh with `input` piped into stdin (stdout and stderr are pipes, not terminals). */
 export function runDshPiped(args: readonly string[], input: string, options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<DshResult> {
-  const binary = chatBinary()
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, [...args], { cwd: options.cwd, env: minimalEnv(options.cwd, options.env), stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`dsh ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`))
-    }, options.timeoutMs ?? 20_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-    child.stdin.end(input)
-  })
+  return spawnCollect(chatBinary(), args, { cwd: options.cwd, env: minimalEnv(options.cwd, options.env), input, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) })
 }

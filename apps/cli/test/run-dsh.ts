@@ -14,29 +14,46 @@ export interface DshResult {
   readonly stderr: string
 }
 
-/** Runs dsh with arguments; `env` is merged over a minimal environment. */
-export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<DshResult> {
-  if (!existsSync(dshBinary)) throw new Error(`${dshBinary} is missing: run npm run build`)
+/** Options of {@link spawnCollect}. */
+export interface SpawnOptions {
+  readonly cwd: string
+  /** The whole environment of the child. */
+  readonly env: Record<string, string>
+  /** Written to stdin, which is then closed; without it stdin is ignored. */
+  readonly input?: string
+  readonly timeoutMs?: number
+}
+
+/** Spawns a command, collects stdout and stderr, and rejects with both when it times out. */
+export function spawnCollect(command: string, args: readonly string[], options: SpawnOptions): Promise<DshResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(dshBinary, [...args], {
-      cwd: options.cwd,
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: options.cwd, NO_COLOR: '1', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`dsh ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`))
+      reject(new Error(`${command} ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`))
     }, options.timeoutMs ?? 20_000)
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })
+    if (options.input !== undefined) child.stdin?.end(options.input)
   })
+}
+
+/** A minimal environment for the binary: PATH, a HOME inside the test tree, and `extra`. */
+export function testEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ...extra }
+}
+
+/** Runs dsh with arguments; `env` is merged over a minimal environment. */
+export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<DshResult> {
+  if (!existsSync(dshBinary)) throw new Error(`${dshBinary} is missing: run npm run build`)
+  return spawnCollect(dshBinary, args, { cwd: options.cwd, env: testEnv(options.cwd, { NO_COLOR: '1', ...options.env }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) })
 }
 
 /** Writes a scripted-model file and returns its path. */

@@ -155,7 +155,11 @@ export class Agent {
       const signal = external === undefined ? controller.signal : AbortSignal.any([external, controller.signal])
       this.#turn += 1
       last = await runTurn(this.#turnDeps(), this.#turn, signal)
-      if (last.reason === 'cancelled') break
+      if (last.reason === 'cancelled') {
+        // A cancel ends the drain; a steer queued during the cancelled turn waits for the next prompt.
+        this.#steered = false
+        break
+      }
     }
     return last
   }
@@ -190,7 +194,14 @@ export class Agent {
       log: options.log,
       onRequest: options.onRequest,
       progress: (event: Parameters<ProgressListener>[0]) => {
-        for (const listener of this.#listeners) listener(event)
+        for (const listener of this.#listeners) {
+          try {
+            listener(event)
+          } catch (error) {
+            // A broken front end (renderer, ACP codec) must not break the turn: log it and go on.
+            options.log(`progress listener failed on ${event.type}: ${errorMessage(error)}`)
+          }
+        }
       },
       takeFirstOfInstance: () => {
         const first = this.#firstOfInstance

@@ -97,8 +97,11 @@ export function createHost(options: HostOptions): Promise<Host> {
     })
     // The session's own directory is writable for as long as its agent lives, whichever directory
     // the process runs in (a resumed session keeps the cwd it was created with).
-    const releaseRoot = options.fs?.addWritableRoot(session.header.cwd)
-    const agent = new Agent({
+    let releaseRoot: (() => void) | undefined
+    let agent: Agent
+    try {
+      releaseRoot = options.fs?.addWritableRoot(session.header.cwd)
+      agent = new Agent({
       ctx,
       session,
       onDispose: () => {
@@ -115,6 +118,12 @@ export function createHost(options: HostOptions): Promise<Host> {
       askPermission: options.askPermission,
       autoCompact: start.autoCompact,
     })
+    } catch (error) {
+      // Starting failed (a bad root, a repair append that failed): release what was acquired for it.
+      releaseRoot?.()
+      session.close()
+      throw error
+    }
     agents.add(agent)
     return Promise.resolve(agent)
   }

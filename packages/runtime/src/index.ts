@@ -9,7 +9,7 @@ export { DshError, isDshError, isAbortError, abortError, errorMessage, errnoCode
 export { dataOf } from './event-data.ts'
 export { createHost, type Host, type HostOptions, type StartAgentOptions } from './host.ts'
 export { Inbox, recoverInbox } from './inbox.ts'
-export { closeInterruptedTurn, interruptedCallText } from './interrupted-turn.ts'
+export { answerUnansweredCalls, closeInterruptedTurn, interruptedCallText, notRunCallText } from './interrupted-turn.ts'
 export { createUserMessage, deepFreeze, messageText } from './message-factory.ts'
 export { resolveDshHome, dshHomeDisplay, defaultDshHome, expandTilde, userHome } from './paths.ts'
 export { buildChatRequestBody, type RequestBodyInput } from './request-body.ts'

@@ -1,9 +1,9 @@
 /**
- * Repair of a session whose process stopped mid-turn (a crash, `kill -9`): every tool call the
- * model made that has no result gets an error result saying the call was interrupted, and the open
- * step and turn are closed. Without this, every later request would carry an assistant tool call
- * without its tool message, which OpenAI-compatible APIs reject. Runs when a loop instance starts,
- * before anything new is appended; a cleanly ended session is left untouched.
+ * Every tool call the model made must have a result, or each later request is invalid for
+ * OpenAI-compatible APIs. This module answers calls left without one — by a step that ended early
+ * (an error outside the pipeline) or by a process that stopped mid-turn (a crash, `kill -9`) — and,
+ * for the latter, closes the open step and turn. It runs at the end of every step and when a loop
+ * instance starts, before anything new is appended.
  */
 import { randomUUID } from 'node:crypto'
 import type { ToolResultMessage } from '@dsh/contracts'
@@ -11,26 +11,25 @@ import { dataOf } from './event-data.ts'
 import { deepFreeze } from './message-factory.ts'
 import type { Session } from './session.ts'
 
-/** Text the model sees for a call that never finished. */
+/** Text the model sees for a call that started but never finished. */
 export function interruptedCallText(name: string): string {
   return `The ${name} call was interrupted: dsh stopped before it finished, so its effects are unknown. Check the current state before relying on it or retrying.`
 }
 
-/** Closes an interrupted turn; returns the number of tool results it added. */
-export function closeInterruptedTurn(session: Session): number {
-  let openTurn: number | undefined
-  let openStep: { turn: number; step: number } | undefined
-  for (const event of session.events) {
-    const turnStart = dataOf(event, 'turn/start')
-    if (turnStart !== undefined) openTurn = turnStart.turn
-    if (dataOf(event, 'turn/end') !== undefined) openTurn = undefined
-    const stepStart = dataOf(event, 'step/start')
-    if (stepStart !== undefined) openStep = stepStart
-    if (dataOf(event, 'step/end') !== undefined) openStep = undefined
-  }
-  if (openTurn === undefined) return 0
+/** Text the model sees for a call that never started. */
+export function notRunCallText(name: string): string {
+  return `The ${name} call did not run: the step ended before it started. Call it again if you still need it.`
+}
+
+/** Appends an error result for every visible tool call without one; returns how many. */
+export function answerUnansweredCalls(session: Session, position: { readonly turn: number; readonly step: number }): number {
   const answered = new Set<string>()
+  const started = new Set<string>()
   const calls: { callId: string; name: string }[] = []
+  for (const event of session.events) {
+    const call = dataOf(event, 'tool/call')
+    if (call !== undefined) started.add(call.callId)
+  }
   for (const seq of session.surface) {
     const event = session.eventBySeq(seq)
     if (event === undefined) continue
@@ -41,7 +40,6 @@ export function closeInterruptedTurn(session: Session): number {
     }
   }
   const missing = calls.filter((call) => !answered.has(call.callId))
-  const position = openStep ?? { turn: openTurn, step: 0 }
   for (const call of missing) {
     const message: ToolResultMessage = deepFreeze({
       id: randomUUID(),
@@ -49,13 +47,34 @@ export function closeInterruptedTurn(session: Session): number {
       callId: call.callId,
       toolName: call.name,
       isError: true,
-      content: [{ type: 'text', text: interruptedCallText(call.name) }],
+      content: [{ type: 'text', text: started.has(call.callId) ? interruptedCallText(call.name) : notRunCallText(call.name) }],
       source: { kind: 'tool' },
     })
-    session.append('tool/result', { turn: position.turn, step: position.step, message }, { surfaceOp: 'append' })
+    session.append('tool/result', { ...position, message }, { surfaceOp: 'append' })
   }
+  return missing.length
+}
+
+/** Answers dangling calls and closes a turn left open by a stopped process; returns the calls answered. */
+export function closeInterruptedTurn(session: Session): number {
+  let openTurn: number | undefined
+  let lastTurn = 0
+  let openStep: { turn: number; step: number } | undefined
+  for (const event of session.events) {
+    const turnStart = dataOf(event, 'turn/start')
+    if (turnStart !== undefined) {
+      openTurn = turnStart.turn
+      lastTurn = turnStart.turn
+    }
+    if (dataOf(event, 'turn/end') !== undefined) openTurn = undefined
+    const stepStart = dataOf(event, 'step/start')
+    if (stepStart !== undefined) openStep = stepStart
+    if (dataOf(event, 'step/end') !== undefined) openStep = undefined
+  }
+  const answered = answerUnansweredCalls(session, openStep ?? { turn: openTurn ?? lastTurn, step: 0 })
+  if (openTurn === undefined) return answered
   if (openStep !== undefined) session.append('step/end', { ...openStep, aborted: true })
   session.append('turn/end', { turn: openTurn, reason: 'error', error: 'interrupted: dsh stopped during this turn' })
   session.sync()
-  return missing.length
+  return answered
 }

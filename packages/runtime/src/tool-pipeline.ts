@@ -119,14 +119,20 @@ async function guard(deps: PipelineDeps, execution: ToolExecution): Promise<Tool
   return signal.aborted ? failure('cancelled', `The ${name} call was cancelled before it ran.`) : undefined
 }
 
-/** Runs the `tools/post-execute` policy; a failing listener is logged and the tool's own result kept. */
+/**
+ * Runs the `tools/post-execute` policy. A failing listener fails closed: the result is withheld
+ * (a redacting or blocking policy that crashed must not leak what it guards), and the model is told
+ * the call ran.
+ */
 async function postExecute(deps: PipelineDeps, execution: ToolExecution, output: ToolOutput): Promise<PostExecuteDecision> {
   try {
     return await deps.ctx.waterfall('tools/post-execute', execution, deepFreeze(output), () => Promise.resolve<PostExecuteDecision>({ kind: 'accept' }))
   } catch (error) {
-    // The tool already ran: its result must reach the model even when a policy listener breaks.
-    if (!execution.signal.aborted) deps.log(`tools/post-execute failed for ${execution.name} (${execution.callId}): ${errorMessage(error)}`)
-    return { kind: 'accept' }
+    deps.log(`tools/post-execute failed for ${execution.name} (${execution.callId}): ${errorMessage(error)}`)
+    return {
+      kind: 'block',
+      feedback: `The ${execution.name} call ran, but its result could not be checked (${errorMessage(error)}), so it is withheld. Its effects, if any, happened; check the current state before retrying.`,
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import type { AgentHandle, ChatRequestBody, CoreSessionEventData, ToolFinalOutco
 import type { AgentProgress } from './agent-events.ts'
 import { AssistantAssembler } from './assistant-assembly.ts'
 import { maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
+import { answerUnansweredCalls } from './interrupted-turn.ts'
 import { deriveMessages } from './derive-history.ts'
 import { isAbortError, errorMessage } from './errors.ts'
 import type { Inbox } from './inbox.ts'
@@ -114,6 +115,8 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
     }
     return { kind: 'end', reason: 'completed', finalText: calls.text }
   } finally {
+    // A step that ended early (an error outside the pipeline) must not leave a call unanswered.
+    if (aborted) answerUnansweredCalls(session, { turn, step })
     session.append('step/end', { turn, step, ...(aborted ? { aborted: true } : {}) })
     session.sync()
   }

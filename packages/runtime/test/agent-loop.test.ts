@@ -124,3 +124,48 @@ describe('waking', () => {
     expect(contents(f.requests[1]).at(-1)).toBe('also check the tests')
   })
 })
+
+describe('steps that end early', () => {
+  it('a failing progress listener is contained and the turn goes on', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'echo', arguments: { text: 'a' } }] }, { text: 'fine' }] })
+    agent.onProgress(() => {
+      throw new Error('renderer broke')
+    })
+    expect((await agent.prompt('go')).finalText).toBe('fine')
+  })
+
+  it('every tool call of a step still gets a result when the step fails outside the pipeline', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'echo', arguments: { text: 'a' } }, { name: 'echo', arguments: { text: 'b' } }] }, { text: 'next' }] })
+    // Simulates a write failure (disk full) on the second call's log line.
+    const append = agent.session.append.bind(agent.session)
+    let calls = 0
+    vi.spyOn(agent.session, 'append').mockImplementation((type, data, options) => {
+      if (type === 'tool/call' && ++calls === 2) throw new Error('ENOSPC: no space left on device')
+      return append(type, data, options)
+    })
+    await expect(agent.prompt('go')).rejects.toThrow('ENOSPC')
+    vi.restoreAllMocks()
+    const results = agent.session.events.flatMap((event) => (event.type === 'tool/result' ? [messageText(eventMessage(event)!)] : []))
+    expect(results).toEqual(['echo: a', 'The echo call did not run: the step ended before it started. Call it again if you still need it.'])
+    expect((await agent.prompt('again')).finalText).toBe('next')
+    expect(f.requests.at(-1)?.messages.filter((m) => m.role === 'tool')).toHaveLength(2)
+  })
+
+  it('a steer queued during a cancelled turn does not restart the agent', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'hang', arguments: {} }] }, { text: 'should not run' }] })
+    f.host.ctx.on('tools/pre-execute', async (exec, next) => {
+      if (exec.name === 'hang') {
+        await agent.handle.steer(note('steer while hanging'))
+        setTimeout(() => agent.cancel(), 20)
+      }
+      return next()
+    })
+    expect((await agent.prompt('go')).reason).toBe('cancelled')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(f.requests).toHaveLength(1)
+    expect(agent.busy).toBe(false)
+  })
+})

@@ -88,6 +88,25 @@ describe('session log', () => {
     expect(existsSync(tree.path(`sessions/${first.id}.lock`))).toBe(false)
   })
 
+  it('a lock left by an earlier process that had the same pid (a restarted container) is taken over', async () => {
+    tree = await tempTree()
+    const first = store().create({ cwd: tree.root })
+    first.close()
+    writeFileSync(tree.path(`sessions/${first.id}.lock`), `${process.pid} 1 an-old-token\n`)
+    const reopened = store().open(first.id)
+    expect(readFileSync(tree.path(`sessions/${first.id}.lock`), 'utf8')).not.toContain('an-old-token')
+    reopened.close()
+  })
+
+  it('closing never removes a lock that another writer holds now', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    const lock = tree.path(`sessions/${session.id}.lock`)
+    writeFileSync(lock, '12345 - someone-else\n')
+    session.close()
+    expect(readFileSync(lock, 'utf8')).toBe('12345 - someone-else\n')
+  })
+
   it('rejects ids that would escape the sessions directory', async () => {
     tree = await tempTree()
     expect(() => store().load('../etc/passwd')).toThrow(/invalid session id/)

@@ -55,7 +55,7 @@ describe('tool pipeline', () => {
     expect(published).toEqual(['d:denied', 'a:ok', 'r:denied', 'b:blocked'])
   })
 
-  it('a failing guard stops the call with an error result; a failing post-execute listener keeps the tool result', async () => {
+  it('a failing guard stops the call with an error result; a failing post-execute listener withholds the result (fails closed)', async () => {
     f = await fixture()
     const logs: string[] = []
     f.host.ctx.on('tools/pre-execute', async (exec, next) => {
@@ -69,7 +69,11 @@ describe('tool pipeline', () => {
     const guarded = await runToolCall(deps({ log: (line) => logs.push(line) }), { callId: 'g', name: 'echo', rawArguments: '{"text":"guard-breaks"}', signal })
     expect(guarded).toMatchObject({ isError: true, status: 'failed', content: 'The echo call was not run because a guard failed (guard exploded). Try again, or choose another approach.' })
     const kept = await runToolCall(deps({ log: (line) => logs.push(line) }), { callId: 'p', name: 'echo', rawArguments: '{"text":"policy-breaks"}', signal })
-    expect(kept).toMatchObject({ isError: false, status: 'ok', content: 'echo: policy-breaks' })
+    expect(kept).toMatchObject({
+      isError: true,
+      status: 'blocked',
+      content: 'The echo call ran, but its result could not be checked (policy exploded), so it is withheld. Its effects, if any, happened; check the current state before retrying.',
+    })
     expect(logs).toEqual(['tools/pre-execute failed for echo (g): guard exploded', 'tools/post-execute failed for echo (p): policy exploded'])
   })
 

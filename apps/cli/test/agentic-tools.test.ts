@@ -69,8 +69,9 @@ describe('agentic tools through dsh run', () => {
   })
 
   it('automatic compaction settings reach the child', async () => {
-    tree = await tempTree({ 'repo/data.txt': 'forty-two\n', 'scripts/': null, 'dsh.yaml': 'model:\n  contextWindow: 1000\n  autoCompactShare: 0.01\n' })
-    const script = writeScript(tree.path('scripts'), 'delegate.json', { responses: [delegate, childRead, { text: 'The file says forty-two.' }, { text: 'forty-two' }] })
+    tree = await tempTree({ 'repo/data.txt': `forty-two\n${'filler line\n'.repeat(2000)}`, 'scripts/': null, 'dsh.yaml': 'model:\n  contextWindow: 1000\n  autoCompactShare: 0.01\n' })
+    // The child reads twice: before its third step the first read is old enough to be compacted.
+    const script = writeScript(tree.path('scripts'), 'delegate.json', { responses: [delegate, childRead, childRead, { text: 'The file says forty-two.' }, { text: 'forty-two' }] })
     const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--config', tree.path('dsh.yaml'), '--model', `scripted:${script}`, 'what is in data.txt?'], { cwd: tree.root })
     expect(result).toMatchObject({ code: 0, stdout: 'forty-two\n' })
     expect(childSession(sessionIdOf(result.stderr))).toContain('"kind":"compaction"')

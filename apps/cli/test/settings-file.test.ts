@@ -12,7 +12,8 @@ describe('settings.yaml', () => {
     tree = await tempTree({ 'repo/': null, 'scripts/': null, 'dsh.yaml': 'model:\n  contextWindow: 2000\n  autoCompactShare: 1\n' })
     mkdirSync(tree.path('home'))
     writeFileSync(tree.path('home/settings.yaml'), '# tuned by hand\nagent:\n  autoCompactShare: 0.05\n')
-    const one = writeScript(tree.path('scripts'), 'one.json', { responses: [{ text: 'first answer' }] })
+    // A long first answer: compacting it frees a real share of the request.
+    const one = writeScript(tree.path('scripts'), 'one.json', { responses: [{ text: `first answer ${'detail '.repeat(3000)}` }] })
     const two = writeScript(tree.path('scripts'), 'two.json', { responses: [{ text: 'second answer' }] })
     const base = ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--config', tree.path('dsh.yaml')]
     const first = await runDsh([...base, '--model', `scripted:${one}`, 'first question'], { cwd: tree.root })

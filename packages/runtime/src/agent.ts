@@ -50,6 +50,8 @@ export class Agent {
   #controller: AbortController | undefined
   #provider: ModelProvider
   #disposed = false
+  /** Lines already shown through `notice`. */
+  readonly #notices = new Set<string>()
   /** A steer arrived that the running drain may not have seen yet. */
   #steered = false
 
@@ -192,6 +194,11 @@ export class Agent {
       maxSteps: options.maxSteps ?? 200,
       autoCompact: options.autoCompact,
       log: options.log,
+      notice: (line: string) => {
+        if (this.#notices.has(line)) return
+        this.#notices.add(line)
+        options.log(line)
+      },
       onRequest: options.onRequest,
       progress: (event: Parameters<ProgressListener>[0]) => {
         for (const listener of this.#listeners) {

@@ -17,6 +17,9 @@ export interface AutoCompactSettings {
   readonly useModel: boolean
 }
 
+/** Smallest share of the request a compaction must replace to be worth doing. */
+const MIN_SHARE_FREED = 0.25
+
 /** Rough token estimate of a request body: four characters per token. */
 export function estimateTokens(body: ChatRequestBody): number {
   return Math.ceil(JSON.stringify(body).length / 4)
@@ -30,6 +33,8 @@ export async function maybeAutoCompact(options: {
   readonly settings: AutoCompactSettings
   readonly signal: AbortSignal
   readonly log: (line: string) => void
+  /** Like `log`, for a line that should be shown once per agent. */
+  readonly notice: (line: string) => void
   /** Receives the summary call's request body (the request log). */
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
 }): Promise<boolean> {
@@ -38,8 +43,10 @@ export async function maybeAutoCompact(options: {
   if (estimate <= threshold) return false
   // Earlier turns go first; a single long turn compacts its completed steps instead.
   const plan = planCompaction(options.session) ?? planCompaction(options.session, { scope: 'completed-steps' })
-  if (plan === undefined) {
-    options.log(`automatic compaction: about ${estimate} tokens passed the threshold, but nothing can be compacted yet`)
+  // Not worth a checkpoint when it would free little: the fixed part (system prompt, tools, the
+  // prompt, the latest step) is what fills the window, and compacting every step would only churn.
+  if (plan === undefined || JSON.stringify(plan.messages).length < MIN_SHARE_FREED * JSON.stringify(options.body).length) {
+    options.notice(`automatic compaction: the request passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window, but compacting now would free too little; continuing without it`)
     return false
   }
   let summary: string | undefined

@@ -1,84 +1,71 @@
 /**
- * Compaction: replaces the visible history before the last turn with one checkpoint message via
- * a surface `replace`. The replaced events stay in the log. The deterministic summary lists each
- * compacted turn's prompts and final answer; a model-written summary can be passed instead.
+ * Compaction: replaces part of the visible history (see `compaction-plan.ts`) with one checkpoint
+ * message via a surface `replace`. The replaced events stay in the log. The deterministic summary
+ * lists prompts, tool calls with short results, and answers, in order; a model-written summary can
+ * be passed instead.
  */
 import { randomUUID } from 'node:crypto'
 import type { CoreSessionEventData, Message } from '@dsh/contracts'
-import { eventMessage } from './derive-history.ts'
+import { planCompaction, type CompactionPlan } from './compaction-plan.ts'
 import { createUserMessage, messageText } from './message-factory.ts'
 import type { Session } from './session.ts'
 
-/** What a compaction would replace. */
-export interface CompactionPlan {
-  /** Surface index range `[0, end)` to replace. */
-  readonly end: number
-  /** Seqs of the replaced surface nodes. */
-  readonly seqs: readonly number[]
-  /** The replaced messages in order. */
-  readonly messages: readonly Message[]
+export { planCompaction, type CompactionPlan, type PlanOptions } from './compaction-plan.ts'
+
+const limit = (text: string, max: number): string => {
+  const flat = text.trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max)}…`
 }
 
-/** What a compaction may cover. */
-export interface PlanOptions {
-  /**
-   * `before-last-turn` (default): everything visible before the last turn starts.
-   * `completed-steps`: everything visible before the last `step/end` — used between the steps of
-   * a long turn, where every tool call already has its result.
-   */
-  readonly scope?: 'before-last-turn' | 'completed-steps'
+const checkpointHead = '[Conversation checkpoint] The earlier part of this session was compacted. Summary of what happened before:\n\n'
+const checkpointTail = '\n\nContinue from here; ask the user if something you need is missing from this summary.'
+
+/** The summary inside a checkpoint's text (the text itself when it is not one). */
+export function unwrapCheckpoint(text: string): string {
+  return text.startsWith(checkpointHead) && text.endsWith(checkpointTail) ? text.slice(checkpointHead.length, text.length - checkpointTail.length) : text
 }
 
-function isCheckpoint(session: Session, seq: number): boolean {
-  const event = session.eventBySeq(seq)
-  const message = event === undefined ? undefined : eventMessage(event)
-  return message?.role === 'user' && message.source.kind === 'compaction'
+/** Longest deterministic summary; beyond it the middle is dropped (the start holds the goal, the end the latest work). */
+const SUMMARY_MAX_CHARS = 8000
+
+function capSummary(lines: readonly string[]): string {
+  const text = lines.join('\n')
+  if (text.length <= SUMMARY_MAX_CHARS) return text
+  const head = text.slice(0, SUMMARY_MAX_CHARS / 4)
+  const tail = text.slice(text.length - (SUMMARY_MAX_CHARS * 3) / 4)
+  return `${head}\n[… ${text.length - head.length - tail.length} characters of the summary omitted …]\n${tail}`
 }
 
-/** Plans a compaction; undefined when nothing qualifies (nothing visible, or only a checkpoint). */
-export function planCompaction(session: Session, options: PlanOptions = {}): CompactionPlan | undefined {
-  const boundaryType = options.scope === 'completed-steps' ? 'step/end' : 'turn/start'
-  const boundary = session.events.findLast((event) => event.type === boundaryType)
-  if (boundary === undefined) return undefined
-  const seqs = session.surface.filter((seq) => seq < boundary.seq)
-  if (seqs.length === 0) return undefined
-  // Replacing a lone checkpoint with a summary of itself gains nothing and would repeat every step.
-  if (seqs.length === 1 && seqs[0] !== undefined && isCheckpoint(session, seqs[0])) return undefined
-  const messages = seqs.flatMap((seq) => {
-    const event = session.eventBySeq(seq)
-    const message = event === undefined ? undefined : eventMessage(event)
-    return message === undefined ? [] : [message]
-  })
-  return { end: seqs.length, seqs, messages }
-}
-
-const limit = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max)}…`)
-
-/** Deterministic summary: each typed prompt and the answer that followed it. */
+/** Deterministic summary: prompts, tool calls with short results, and answers, in order. */
 export function deterministicSummary(messages: readonly Message[]): string {
   const lines: string[] = []
-  let answer = ''
-  const flush = (): void => {
-    if (answer !== '') lines.push(`Assistant: ${limit(answer.trim(), 2000)}`)
-    answer = ''
-  }
   for (const message of messages) {
-    if (message.role === 'user' && (message.source.kind === 'user' || message.source.kind === 'compaction' || message.source.kind === 'delegation')) {
-      flush()
-      const label = message.source.kind === 'compaction' ? 'Earlier checkpoint' : 'User'
-      lines.push(`${label}: ${limit(messageText(message).trim(), 2000)}`)
-    } else if (message.role === 'assistant') {
-      const text = messageText(message)
-      if (text.trim() !== '') answer = text
+    switch (message.role) {
+      case 'user':
+        if (message.source.kind === 'compaction') lines.push(unwrapCheckpoint(messageText(message)))
+        else if (message.source.kind === 'user' || message.source.kind === 'delegation') lines.push(`User: ${limit(messageText(message), 2000)}`)
+        break
+      case 'assistant': {
+        const text = messageText(message)
+        if (text.trim() !== '') lines.push(`Assistant: ${limit(text, 2000)}`)
+        for (const block of message.content) if (block.type === 'tool-call') lines.push(`Called ${block.name} ${limit(block.arguments, 200)}`)
+        break
+      }
+      case 'tool':
+        lines.push(`→ ${message.toolName} ${message.isError ? 'error' : 'ok'}: ${limit(messageText(message).split('\n')[0] ?? '', 200)}`)
+        break
+      default: {
+        const unreachable: never = message
+        throw new Error(`unknown message ${JSON.stringify(unreachable)}`)
+      }
     }
   }
-  flush()
-  return lines.join('\n')
+  return capSummary(lines)
 }
 
 /** Checkpoint text shown to the model. */
 export function checkpointText(summary: string): string {
-  return `[Conversation checkpoint] The earlier part of this session was compacted. Summary of what happened before:\n\n${summary}\n\nContinue from here; ask the user if something you need is missing from this summary.`
+  return `${checkpointHead}${summary}${checkpointTail}`
 }
 
 /** Applies a compaction; returns false when there is nothing to compact. */
@@ -91,7 +78,7 @@ export function compactSession(session: Session, options: { readonly summary?: s
     source: { kind: 'compaction', checkpointId: randomUUID(), summarizer: options.summary === undefined ? 'deterministic' : (options.summarizer ?? 'model') },
   })
   const data: CoreSessionEventData['user/message'] = { message }
-  session.append('user/message', data, { surfaceOp: { op: 'replace', start: 0, end: plan.end }, sourceEventSeqs: plan.seqs })
+  session.append('user/message', data, { surfaceOp: { op: 'replace', start: plan.start, end: plan.end }, sourceEventSeqs: plan.seqs })
   session.sync()
   return true
 }

@@ -40,6 +40,8 @@ export interface TurnDeps {
   readonly autoCompact?: AutoCompactSettings | undefined
   /** Diagnostics sink. */
   readonly log: (line: string) => void
+  /** Diagnostics shown once per agent (the same line again is dropped). */
+  readonly notice: (line: string) => void
 }
 
 /** How a turn ended. */
@@ -87,7 +89,7 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
   // Claim first: a cancel during the summary call below must not leave this turn's prompt queued.
   const claimed = inbox.claim(step === 1)
   if (deps.autoCompact !== undefined) {
-    await maybeAutoCompact({ session, provider: deps.provider, body: requestBody(deps), settings: deps.autoCompact, signal, log: deps.log, onRequest: deps.onRequest })
+    await maybeAutoCompact({ session, provider: deps.provider, body: requestBody(deps), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest })
   }
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',

@@ -44,22 +44,35 @@ describe('automatic compaction', () => {
 })
 
 describe('automatic compaction inside one long turn', () => {
-  it('compacts the completed steps of the current turn, logs the summary request, and does not repeat on a lone checkpoint', async () => {
+  it('compacts the older completed steps of the current turn, keeping the prompt and the latest step, and merges earlier checkpoints', async () => {
     f = await fixture()
-    const read = { toolCalls: [{ name: 'echo', arguments: { text: long } }] }
-    const provider = createScriptedProvider(
-      { responses: [read, { text: 'SUMMARY: echoed a lot' }, read, { text: 'SUMMARY: echoed more' }, { text: 'done' }] },
-      { contextWindow: 1000 },
-    )
+    const echo = { toolCalls: [{ name: 'echo', arguments: { text: long } }] }
+    const provider = createScriptedProvider({ responses: [echo, echo, { text: 'SUMMARY one' }, echo, { text: 'SUMMARY two' }, { text: 'done' }] }, { contextWindow: 1500 })
     const agent = await f.host.startAgent({ cwd: f.tree.path('work'), provider, autoCompact: { share: 0.5, useModel: true }, onRequest: (body) => f.requests.push(body) })
     const result = await agent.prompt('echo things')
     expect(result).toMatchObject({ reason: 'completed', finalText: 'done' })
-    const checkpoints = agent.session.events.filter((event) => event.surfaceOp !== undefined && event.surfaceOp !== 'append')
-    expect(checkpoints).toHaveLength(2)
+    const replaces = agent.session.events.filter((event) => event.surfaceOp !== undefined && event.surfaceOp !== 'append')
+    expect(replaces.map((event) => event.surfaceOp)).toEqual([
+      { op: 'replace', start: 1, end: 3 },
+      { op: 'replace', start: 1, end: 4 },
+    ])
     expect(f.requests.filter((body) => (body.messages[0]?.content ?? '').startsWith('You write checkpoint summaries'))).toHaveLength(2)
-    const history = deriveMessages(agent.session).map(messageText)
-    expect(history[0]).toContain('SUMMARY: echoed more')
-    expect(history.at(-1)).toBe('done')
+    const history = deriveMessages(agent.session)
+    expect(history.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'tool', 'assistant'])
+    expect(messageText(history[0]!)).toBe('echo things')
+    expect(messageText(history[1]!)).toContain('SUMMARY two')
+    expect(messageText(history[3]!)).toBe(`echo: ${long}`)
+  })
+
+  it('does not compact when it would free too little, and says so once', async () => {
+    f = await fixture()
+    const small = { toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }
+    const provider = createScriptedProvider({ responses: [small, small, small, { text: 'done' }] }, { contextWindow: 200 })
+    const agent = await f.host.startAgent({ cwd: f.tree.path('work'), provider, autoCompact: { share: 0.5, useModel: false } })
+    const result = await agent.prompt(`a long prompt ${long}`)
+    expect(result.finalText).toBe('done')
+    expect(agent.session.events.some((event) => event.surfaceOp !== undefined && event.surfaceOp !== 'append')).toBe(false)
+    expect(f.logs.filter((line) => line.includes('would free too little'))).toHaveLength(1)
   })
 
   it('a cancel during the summary call ends the turn without leaving its prompt queued', async () => {

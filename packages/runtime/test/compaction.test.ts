@@ -18,7 +18,7 @@ describe('compaction', () => {
     expect(agent.session.events.length).toBe(before + 1)
     const history = deriveMessages(agent.session).map((m) => `${m.role}:${messageText(m)}`)
     expect(history).toEqual([
-      'user:[Conversation checkpoint] The earlier part of this session was compacted. Summary of what happened before:\n\nUser: prompt one\nAssistant: answer one\n\nContinue from here; ask the user if something you need is missing from this summary.',
+      'user:[Conversation checkpoint] The earlier part of this session was compacted. Summary of what happened before:\n\nUser: prompt one\nCalled echo {"text":"x"}\n→ echo ok: echo: x\nAssistant: answer one\n\nContinue from here; ask the user if something you need is missing from this summary.',
       'user:prompt two',
       'assistant:answer two',
     ])

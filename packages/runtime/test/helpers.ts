@@ -29,6 +29,8 @@ export interface Fixture {
   readonly tree: TempTree
   readonly host: Host
   readonly requests: ChatRequestBody[]
+  /** Lines the host logged. */
+  readonly logs: string[]
   dispose(): Promise<void>
 }
 
@@ -41,6 +43,7 @@ export async function fixture(): Promise<Fixture> {
     tree,
     host,
     requests: [],
+    logs,
     dispose: async () => {
       await host.dispose()
       await tree.dispose()

@@ -20,6 +20,9 @@ export function erased<A>(tool: ToolDefinition<A>): ToolDefinition<never> {
 /** A tool that does nothing. */
 export const noopTool: ToolDefinition<Record<string, never>> = { name: 'noop', description: 'Does nothing.', parameters: z.object({}), execute: () => Promise.resolve({ content: 'nothing done' }) }
 
+/** A tool whose result is large (for compaction tests). */
+export const bigTool: ToolDefinition<Record<string, never>> = { name: 'big', description: 'Returns a lot of text.', parameters: z.object({}), execute: () => Promise.resolve({ content: 'data '.repeat(4000) }) }
+
 /** A tool that announces it started and then waits until its call is cancelled. */
 export function hangTool(onStart: () => void): ToolDefinition<Record<string, never>> {
   return {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { eventMessage, messageText } from '@dsh/runtime'
 import { delegationText } from '../src/index.ts'
-import { childrenOf, fixture, type Fixture } from './helpers.ts'
+import { bigTool, childrenOf, erased, fixture, type Fixture } from './helpers.ts'
 
 let f: Fixture | undefined
 afterEach(async () => {
@@ -37,14 +37,16 @@ describe('subagent delegation', () => {
   })
 
   it("passes the starter's onRequest and autoCompact to the child: its requests are reported, its history compacted", async () => {
-    const childScript = { responses: [{ toolCalls: [{ name: 'noop', arguments: {} }] }, { text: 'Summary: the child ran noop.' }, { text: 'child done' }] }
-    f = await fixture({ childScript, childAutoCompact: { share: 0.0001, useModel: true } })
+    // Two big steps: before the third, the first is old enough to be compacted (the latest step stays).
+    const bigStep = { toolCalls: [{ name: 'big', arguments: {} }] }
+    const childScript = { responses: [bigStep, bigStep, { text: 'Summary: the child ran noop.' }, { text: 'child done' }] }
+    f = await fixture({ childScript, childAutoCompact: { share: 0.0001, useModel: true }, extraTools: [erased(bigTool)] })
     const parent = await f.parent({ responses: [{ toolCalls: [delegate] }, { text: 'parent done' }] })
     expect(await parent.prompt('delegate')).toMatchObject({ reason: 'completed', finalText: 'parent done' })
     expect(f.requests).toHaveLength(2)
-    expect(f.childRequests).toHaveLength(3)
+    expect(f.childRequests).toHaveLength(4)
     expect(f.childRequests[0]?.messages.at(-1)?.content).toContain('This is a delegated task')
-    expect(f.childRequests[1]?.messages[0]?.content).toMatch(/^You write checkpoint summaries/)
+    expect(f.childRequests[2]?.messages[0]?.content).toMatch(/^You write checkpoint summaries/)
     const child = childrenOf(f, parent.session.id)[0]
     const checkpoint = child?.events.map((event) => eventMessage(event)).find((message) => message?.role === 'user' && message.source.kind === 'compaction')
     expect(checkpoint === undefined ? '' : messageText(checkpoint)).toContain('Summary: the child ran noop.')

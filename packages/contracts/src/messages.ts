@@ -78,7 +78,11 @@ export interface WorkspaceInstructionsSource {
   readonly plugin: string
   /** True for a complete baseline (it supersedes all earlier baselines of the same plugin). */
   readonly baseline?: boolean
-  /** Normalised discovery settings + project root; a visible baseline with another identity is incompatible. */
+  /**
+   * Normalised discovery settings + project root. On a baseline: a visible baseline with another
+   * identity is incompatible and gets superseded. On a change batch (no `baseline`): the settings
+   * the batch was computed under, so a later settings change is recognised even without a baseline.
+   */
   readonly baselineIdentity?: string
   /** The transitions this message renders, in render order. */
   readonly changes: readonly InstructionChange[]

@@ -7,9 +7,11 @@
  * overlay; an unavailable winner makes its slot unavailable (no fall-through to the next name).
  * Under the `all` policy every candidate is its own slot and a later candidate whose trimmed
  * content repeats an earlier one in the same directory is dropped as a duplicate. Whether a later
- * candidate repeats an earlier one cannot be judged while the earlier one is unavailable, so from
- * the first unavailable slot on, every slot of the directory is unavailable too
- * (`sibling-unavailable`): the group keeps its visible state until it can be read again.
+ * candidate repeats an earlier one cannot be judged while the earlier one failed transiently (its
+ * content is unknown), so from the first such slot on, every slot of the directory is unavailable
+ * too (`sibling-unavailable`): the group keeps its visible state until it can be read again. A slot
+ * refused for a definite reason loads nothing, so there is nothing to compare with: later slots
+ * load normally.
  */
 import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
@@ -19,6 +21,7 @@ import { probeDirectory } from './directory-probes.ts'
 import type { LinkPolicy } from './probe.ts'
 import type { ScopeRef } from './scope-key.ts'
 import type { AbsentNote, CandidateProbe, ScopeObservation } from './types.ts'
+import { isDefiniteReason } from './unavailable-reasons.ts'
 import type { VersionMemo } from './version-memo.ts'
 
 /** Shared settings of the directory examinations of one pass. */
@@ -130,11 +133,11 @@ export async function examineDirectory(options: ExamineOptions, spec: DirectoryS
     const early = settled(scope, winner, spec, only?.state === 'absent' ? only.note : 'missing')
     if (early !== undefined || winner?.state !== 'present') {
       if (early !== undefined) observations.push(early)
-      if (options.policy === 'all' && early?.state === 'unavailable') blocking = early.path
+      if (options.policy === 'all' && early?.state === 'unavailable' && !isDefiniteReason(early.reason)) blocking = early.path
       continue
     }
     const loaded = await load(options, winner, scope, spec.displayOf(winner.name), startedAt)
-    if (options.policy === 'all' && loaded.observation.state === 'unavailable') blocking = loaded.observation.path
+    if (options.policy === 'all' && loaded.observation.state === 'unavailable' && !isDefiniteReason(loaded.observation.reason)) blocking = loaded.observation.path
     if (options.policy === 'all' && loaded.trimmed !== undefined && loaded.observation.state === 'present') {
       if (keptTrimmed.has(loaded.trimmed)) {
         observations.push({ state: 'absent', scope, note: 'duplicate', path: loaded.observation.path })

@@ -6,6 +6,7 @@
 import type { AgentHandle, FileSystemPort, PreStepDecision, PreStepPayload, SessionEvent, SessionView, ToolExecution, ToolFinalOutcome, TouchedPath, UserMessage } from '@dsh/contracts'
 import type { ResolvedConfig } from './config.ts'
 import { deliverInBatch, queueForLater } from './delivery.ts'
+import type { ExaminedSettings } from './examined-settings.ts'
 import { createInstance, type InstanceState } from './instance.ts'
 import { runPass, type PassMode } from './pass.ts'
 import { PendingWindow } from './pending-window.ts'
@@ -27,6 +28,8 @@ export interface EngineHost {
   readonly extraTrustedRoots: () => readonly string[]
   /** Diagnostics (a candidate that exists but cannot be used is reported once per reason). */
   readonly warn: (message: string) => void
+  /** Settings each session was last examined under (owned by the plugin instance, survives remounts). */
+  readonly examined: ExaminedSettings
 }
 
 /** Diagnostic wording per unavailable reason; a reason not listed is not reported. */
@@ -84,8 +87,9 @@ export class Engine {
 
   async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined, shared?: SharedExaminations): Promise<UserMessage[]> {
     const instance = await this.#instance(fs, agent, signal)
+    const lastExamined = this.#host.examined.under(agent.session.header.id)
     return runPass(
-      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, shared, overlays, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, shared, overlays, examinedUnder: lastExamined, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
       mode,
       touched,
     )
@@ -116,10 +120,16 @@ export class Engine {
         const fresh = this.#instances.get(agent)
         if (fresh !== undefined) fresh.checkedGeneration = agent.session.replaceGeneration
         if (!entering || decision.kind !== 'enter') {
+          // Queued messages are recomposed by the next first pass (the queue keeps only the latest),
+          // which must still act on the settings change: only a pass with nothing to say counts.
+          if (fresh !== undefined && messages.length === 0) this.#host.examined.record(agent.session.header.id, fresh.identity)
           await queueForLater(agent, messages, this.#host.plugin)
           return decision
         }
-        if (fresh !== undefined) fresh.initialised = true
+        if (fresh !== undefined) {
+          fresh.initialised = true
+          this.#host.examined.record(agent.session.header.id, fresh.identity)
+        }
         return deliverInBatch(decision, payload.messages, messages)
       }
       const generation = agent.session.replaceGeneration

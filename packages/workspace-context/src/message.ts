@@ -15,6 +15,11 @@ export interface InstructionMessageInput {
   readonly changes: readonly InstructionChange[]
   /** Set for a complete baseline, with its identity. */
   readonly baselineIdentity?: string | undefined
+  /**
+   * For a change batch: the identity of the settings it was reconciled under, persisted as
+   * `baselineIdentity` without `baseline` (so a later pass knows whether the settings changed).
+   */
+  readonly identity?: string | undefined
 }
 
 /** A new instruction message with a fresh id. */
@@ -23,7 +28,7 @@ export function instructionMessage(input: InstructionMessageInput): UserMessage 
     kind: 'workspace-instructions',
     version: 1,
     plugin: input.plugin,
-    ...(input.baselineIdentity === undefined ? {} : { baseline: true, baselineIdentity: input.baselineIdentity }),
+    ...(input.baselineIdentity === undefined ? (input.identity === undefined ? {} : { baselineIdentity: input.identity }) : { baseline: true, baselineIdentity: input.baselineIdentity }),
     changes: input.changes,
   }
   return { id: randomUUID(), role: 'user', content: [{ type: 'text', text: input.text }], source }

@@ -3,10 +3,12 @@
  * - `initial` (first entering pre-step of a loop instance): a compatible visible baseline stays and
  *   every baseline and loaded scope is reconciled against disk (resume, remount); an incompatible
  *   one is superseded by one complete baseline, which keeps (and names) earlier baseline files that
- *   could not be read now instead of removing them; without a visible baseline a baseline is
- *   composed. When the project root differs from the one the visible scopes were recorded under
- *   (their keys are relative to it), those scopes are retired in the new baseline, never re-probed
- *   under the new root.
+ *   could not be read now for a transient reason instead of removing them, and removes those the
+ *   new settings refuse for a definite reason; without a visible baseline a baseline is composed.
+ *   When the identity differs from the one the visible scopes were recorded under, no outdated
+ *   notice is given: a definite refusal is a removal (the settings changed, not the file). When
+ *   the project root differs (scope keys are relative to it), those scopes are retired in the new
+ *   baseline, never re-probed under the new root.
  * - `restore` (a later pre-step after compaction shadowed the baseline): one baseline.
  * - `touch` (after a successful read/write/edit): the root-to-cwd chain, the directories down to
  *   each touched file and every loaded scope are reconciled into one change batch; directories
@@ -25,8 +27,9 @@ import { renderBaseline, renderChangeBatch } from './render.ts'
 import { decodeScope } from './scope-key.ts'
 import type { SharedExaminations } from './step-share.ts'
 import type { LoadedFile, UnavailableReason } from './types.ts'
+import { isDefiniteReason } from './unavailable-reasons.ts'
 import type { VersionMemo } from './version-memo.ts'
-import { applyMessage, deriveVisibleState, isLoaded, latestBaselineIdentity, type VisibleState } from './visible-state.ts'
+import { applyMessage, deriveVisibleState, isLoaded, latestRecordedIdentity, type EffectiveEntry, type VisibleState } from './visible-state.ts'
 
 /** Everything a pass needs. */
 export interface PassContext {
@@ -42,6 +45,13 @@ export interface PassContext {
   readonly shared?: SharedExaminations | undefined
   /** Messages that count as seen although not yet on the surface (pending, claimed). */
   readonly overlays: readonly UserMessage[]
+  /**
+   * Identity of the settings the latest completed first pass of this session ran under, when the
+   * plugin instance remembers it (`examined-settings.ts`): it names the settings the visible scopes were
+   * last examined under better than the logged identity, which a pass with nothing to say does not
+   * update.
+   */
+  readonly examinedUnder?: string | undefined
   /** Told about every candidate that exists but could not be used. */
   readonly onUnavailable?: ((path: string, reason: UnavailableReason, detail: string | undefined) => void) | undefined
   readonly signal?: AbortSignal | undefined
@@ -69,28 +79,28 @@ function alreadyVisible(state: VisibleState, change: InstructionChange): boolean
 }
 
 /**
- * True when the visible scopes were recorded under another project root than this instance's
- * (per the visible baseline, else the latest logged one): their root-relative keys name other
- * directories now.
+ * Identity the visible scopes were recorded under: the visible baseline's, else that of the latest
+ * logged message recording one (a baseline or a change batch); `undefined` when none does.
  */
-function projectRootChanged(ctx: PassContext, state: VisibleState): boolean {
-  const recorded = state.baseline?.identity ?? latestBaselineIdentity(ctx.session, ctx.plugin)
-  if (recorded === undefined) return false
-  return identityProjectRoot(recorded) !== identityProjectRoot(ctx.instance.identity)
-}
+const recordedIdentity = (ctx: PassContext, state: VisibleState): string | undefined => state.baseline?.identity ?? latestRecordedIdentity(ctx.session, ctx.plugin)
 
 interface BaselineInput {
   readonly state: VisibleState
   /** Present baseline files, broad to specific. */
   readonly files: readonly LoadedFile[]
-  /** Scopes whose observation in this pass is unavailable. */
-  readonly unavailable: ReadonlySet<string>
+  /** Scopes whose observation in this pass is unavailable for a transient reason (kept as they are). */
+  readonly transient: ReadonlySet<string>
+  /** Whether a scope belongs to the baseline (the user-global file and the root-to-cwd chain). */
+  readonly isBaselineScope: (key: string) => boolean
   readonly rootChanged: boolean
 }
 
 function composeBaseline(ctx: PassContext, mode: PassMode, input: BaselineInput): UserMessage | undefined {
   const { instance, config } = ctx
-  const { state, files, unavailable, rootChanged } = input
+  const { state, files, transient, rootChanged } = input
+  // A superseding baseline answers for every scope of the earlier baseline and every baseline scope,
+  // also one whose latest change came from a change batch (an update, an outdated notice).
+  const covered = (scope: string, entry: EffectiveEntry): boolean => entry.fromBaseline || input.isBaselineScope(scope)
   const visible = state.baseline
   const compatible = visible !== undefined && visible.identity === instance.identity
   const superseding = mode === 'initial' && visible !== undefined && !compatible
@@ -109,8 +119,9 @@ function composeBaseline(ctx: PassContext, mode: PassMode, input: BaselineInput)
       // Keys are relative to the previous root: every earlier scope is retired, none re-probed.
       removals.push({ action: 'remove', scope, path: entry.path })
       if (!entry.fromBaseline) retired.push(entry.path)
-    } else if (superseding && entry.fromBaseline && !rendering.has(scope) && unavailable.has(scope)) {
+    } else if (superseding && covered(scope, entry) && !rendering.has(scope) && transient.has(scope)) {
       // A file that could not be read now keeps its earlier state: never a removal (property d).
+      // One refused for a definite reason (the new settings exclude it) is removed below.
       stillInEffect.push(entry.path)
     }
   }
@@ -128,7 +139,7 @@ function composeBaseline(ctx: PassContext, mode: PassMode, input: BaselineInput)
   const kept = new Set(rendered.changes.map((change) => change.scope))
   if (superseding) {
     for (const [scope, entry] of state.scopes) {
-      if (!rootChanged && entry.fromBaseline && isLoaded(entry) && !kept.has(scope) && !unavailable.has(scope)) removals.push({ action: 'remove', scope, path: entry.path })
+      if (!rootChanged && isLoaded(entry) && covered(scope, entry) && !kept.has(scope) && !transient.has(scope)) removals.push({ action: 'remove', scope, path: entry.path })
     }
   }
   return instructionMessage({ plugin: ctx.plugin, text: rendered.text, changes: [...removals, ...rendered.changes], baselineIdentity: instance.identity })
@@ -143,7 +154,15 @@ function recordOmitted(instance: InstanceState, omitted: readonly LoadedFile[]):
 export async function runPass(ctx: PassContext, mode: PassMode, touched: readonly string[] = []): Promise<UserMessage[]> {
   const { instance, config } = ctx
   const state = deriveVisibleState(ctx.session, ctx.plugin, ctx.overlays)
-  const rootChanged = mode === 'initial' && projectRootChanged(ctx, state)
+  const recorded = mode === 'initial' ? recordedIdentity(ctx, state) : undefined
+  // The visible scopes were last examined under other settings (per the process's record of the
+  // latest first pass, which may have logged nothing, else per the logged identity): this is the
+  // first pass under these settings and a definite refusal says nothing about the file. After it,
+  // a file that becomes unloadable changed: an outdated notice.
+  const examined = mode === 'initial' ? (ctx.examinedUnder ?? recorded) : undefined
+  const settingsChanged = examined !== undefined && examined !== instance.identity
+  // Their root-relative keys name other directories now.
+  const rootChanged = recorded !== undefined && identityProjectRoot(recorded) !== identityProjectRoot(instance.identity)
   const { chain, all } = passDirs(ctx, mode, state, touched, rootChanged)
   const chainKeys = new Set(chain.map((dir) => dir.rel))
   const isBaselineScope = (key: string): boolean => {
@@ -163,21 +182,21 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
   const messages: UserMessage[] = []
   if (mode !== 'touch') {
     const files: LoadedFile[] = []
-    const unavailable = new Set<string>()
+    const transient = new Set<string>()
     for (const o of found.observations) {
       if (o.state === 'present' && o.content !== undefined && isBaselineScope(o.scope.key)) files.push({ scope: o.scope, path: o.path, content: o.content, digest: o.digest })
-      if (o.state === 'unavailable') unavailable.add(o.scope.key)
+      if (o.state === 'unavailable' && !isDefiniteReason(o.reason)) transient.add(o.scope.key)
     }
-    const baseline = composeBaseline(ctx, mode, { state, files, unavailable, rootChanged })
+    const baseline = composeBaseline(ctx, mode, { state, files, transient, isBaselineScope, rootChanged })
     if (baseline !== undefined) {
       messages.push(baseline)
       applyMessage(state, baseline, ctx.plugin)
     }
     if (mode === 'restore') return messages
   }
-  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: true })
+  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: true, settingsChanged })
   for (const key of result.staleOmissions) instance.omitted.delete(key)
   const batch = renderChangeBatch(result.items, config.maxBytes)
-  if (batch.changes.length > 0) messages.push(instructionMessage({ plugin: ctx.plugin, text: batch.text, changes: batch.changes }))
+  if (batch.changes.length > 0) messages.push(instructionMessage({ plugin: ctx.plugin, text: batch.text, changes: batch.changes, identity: instance.identity }))
   return messages
 }

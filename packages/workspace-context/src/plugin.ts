@@ -10,6 +10,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { FileSystemPort, PostExecuteDecision, ToolExecution, ToolOutput, TouchedPath } from '@dsh/contracts'
 import { Config, resolveConfig, type ConfigInput, type ResolveEnvironment } from './config.ts'
 import { Engine } from './engine.ts'
+import { ExaminedSettings } from './examined-settings.ts'
 import { errorMessage } from './guards.ts'
 import { PLUGIN_NAME } from './message.ts'
 import { terminalLine } from './terminal-text.ts'
@@ -38,12 +39,13 @@ function touchedPaths(output: ToolOutput): TouchedPath[] {
   return (output.touched ?? []).filter((touch) => typeof touch.path === 'string' && touch.path.trim() !== '')
 }
 
-function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): void {
+function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks, examined: ExaminedSettings): void {
   const config = resolveConfig(input, hooks.environment)
   const logger = ctx.logger('workspace-context')
   const sink = hooks.warn ?? ((message: string) => logger.warn(message))
   const warn = (message: string): void => sink(terminalLine(message))
   const engine = new Engine({
+    examined,
     config,
     plugin: PLUGIN_NAME,
     fs: (): FileSystemPort | undefined => ctx.get('fs'),
@@ -99,10 +101,12 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks): 
 
 /** A plugin instance with programmatic hooks (tests, multi-root compositions). */
 export function createWorkspaceContextPlugin(hooks: WorkspaceContextHooks = {}) {
+  // Owned by this plugin instance so it survives a remount (which builds a new engine).
+  const examined = new ExaminedSettings()
   return {
     name: 'workspace-context',
     Config,
-    apply: (ctx: Context, config: ConfigInput) => apply(ctx, config, hooks),
+    apply: (ctx: Context, config: ConfigInput) => apply(ctx, config, hooks, examined),
   }
 }
 

@@ -11,13 +11,17 @@
  *   while loaded from that path with known content → `outdated`: it loaded under the same settings,
  *   so it changed since. Persisted without a digest, so it is said once and the next loadable
  *   content is sent as an update. Never a removal.
+ * - unavailable for a definite reason while loaded, when the settings changed since the scope was
+ *   recorded (`settingsChanged`) → `remove`: the file need not have changed, the current settings
+ *   exclude it. Never an outdated notice.
  *
  * A baseline file left out by the budget stays out while its digest is unchanged (and is removed
  * if it is still visible). A loaded scope whose directory was examined but which the current
  * slot scheme no longer produces (for example after a policy change) is removed.
  */
 import { decodeScope, specificity, type ScopeRef } from './scope-key.ts'
-import type { ChangeItem, DefiniteReason, ScopeObservation, UnavailableReason } from './types.ts'
+import type { ChangeItem, ScopeObservation } from './types.ts'
+import { isDefiniteReason } from './unavailable-reasons.ts'
 import { isLoaded, type EffectiveEntry } from './visible-state.ts'
 
 /** Inputs of one reconciliation. */
@@ -30,6 +34,11 @@ export interface ReconcileInput {
   readonly examinedDirs: ReadonlySet<string>
   /** Whether the user-global scope was examined. */
   readonly examinedUserGlobal: boolean
+  /**
+   * The loaded scopes were recorded under other settings (another baseline identity): a definite
+   * refusal removes the scope instead of flagging it as outdated. Default `false`.
+   */
+  readonly settingsChanged?: boolean | undefined
 }
 
 /** Transitions to render, plus omitted-baseline entries that no longer describe the file. */
@@ -37,11 +46,6 @@ export interface ReconcileResult {
   readonly items: readonly ChangeItem[]
   readonly staleOmissions: readonly string[]
 }
-
-const DEFINITE: ReadonlySet<UnavailableReason> = new Set<DefiniteReason>(['too-large', 'not-utf8', 'binary', 'escaping-link', 'symlink-refused'])
-
-/** True for a definite reason; false for a transient failure (retried, never acted on). */
-export const isDefiniteReason = (reason: UnavailableReason): reason is DefiniteReason => DEFINITE.has(reason)
 
 const removal = (scope: ScopeRef, entry: EffectiveEntry): ChangeItem => ({ action: 'remove', scope, path: entry.path })
 
@@ -56,7 +60,9 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     const entry = input.state.get(scope.key)
     if (observation.state === 'unavailable') {
       const { reason, path } = observation
-      if (isDefiniteReason(reason) && isLoaded(entry) && entry.path === path && entry.digest !== undefined) items.push({ action: 'outdated', scope, path, reason })
+      if (!isDefiniteReason(reason) || !isLoaded(entry)) continue
+      if (input.settingsChanged === true) items.push(removal(scope, entry))
+      else if (entry.path === path && entry.digest !== undefined) items.push({ action: 'outdated', scope, path, reason })
       continue
     }
     if (observation.state === 'absent') {

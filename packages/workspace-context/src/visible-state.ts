@@ -107,5 +107,18 @@ export function latestBaselineIdentity(session: SessionView, plugin: string): st
   return undefined
 }
 
+/**
+ * Identity of the settings the latest logged message of `plugin` that records one (a baseline, or
+ * a change batch) was composed under, visible or shadowed; `undefined` when none records one.
+ */
+export function latestRecordedIdentity(session: SessionView, plugin: string): string | undefined {
+  for (let index = session.events.length - 1; index >= 0; index--) {
+    const source = instructionSource(userMessageOf(session.events[index])?.source, plugin)
+    if (source?.baseline === true) return source.baselineIdentity ?? ''
+    if (source?.baselineIdentity !== undefined) return source.baselineIdentity
+  }
+  return undefined
+}
+
 /** True when the entry is loaded (not a tombstone). */
 export const isLoaded = (entry: EffectiveEntry | undefined): entry is EffectiveEntry => entry !== undefined && entry.action !== 'remove'

@@ -149,31 +149,73 @@ describe('dynamic discovery', () => {
     expect(lastChanges(agent)).toEqual([{ action: 'remove', path: 'pkg/CLAUDE.md' }])
   })
 
-  it('under the all policy, holds a directory while an earlier candidate cannot be read, so a duplicate never slips in', async () => {
+  it('under the all policy, holds a directory while an earlier candidate fails transiently, so a duplicate never slips in', async () => {
     const files = { ...REPO, '/repo/pkg/AGENTS.md': 'same rules', '/repo/pkg/CLAUDE.md': 'same rules' }
     const { rig, agent } = await started(files, { candidatePolicy: 'all' })
     await touch(rig, agent, '/repo/pkg/a.ts')
     expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
-    rig.fs.write('/repo/pkg/AGENTS.md', new Uint8Array([0x73, 0xff, 0x72]))
+    // AGENTS.md changed but cannot be read now: its content is unknown, so CLAUDE.md (whose content may repeat it) is not loaded.
+    rig.fs.write('/repo/pkg/AGENTS.md', 'new rules')
+    rig.fs.faults.failRead.add('/repo/pkg/AGENTS.md')
+    const count = instructionMessages(agent.session).length
     await touch(rig, agent, '/repo/pkg/a.ts')
     await touch(rig, agent, '/repo/pkg/a.ts')
-    // AGENTS.md is flagged as outdated once; CLAUDE.md (whose content may repeat it) is not loaded.
-    expect(changesOf(instructionMessages(agent.session).slice(2))).toEqual([{ action: 'replace', path: 'pkg/AGENTS.md' }])
+    expect(instructionMessages(agent.session)).toHaveLength(count)
     expect(visibleTexts(agent.session).join('\n')).not.toContain('pkg/CLAUDE.md')
-    // Readable again with the same rules: an update of AGENTS.md, and still no duplicate.
-    rig.fs.write('/repo/pkg/AGENTS.md', 'same rules')
+    // Readable again with the same rules as CLAUDE.md: an update of AGENTS.md, and still no duplicate.
+    rig.fs.faults.failRead.clear()
+    rig.fs.write('/repo/pkg/AGENTS.md', 'same rules\n')
     await touch(rig, agent, '/repo/pkg/a.ts')
     expect(lastChanges(agent)).toEqual([{ action: 'replace', path: 'pkg/AGENTS.md' }])
     expect(visibleTexts(agent.session).join('\n')).not.toContain('pkg/CLAUDE.md')
-    // An earlier unreadable slot also keeps a loaded later slot as it is (no removal).
+    // An earlier slot that fails transiently also keeps a loaded later slot as it is (no removal).
     rig.fs.write('/repo/pkg/CLAUDE.md', 'other rules')
     await touch(rig, agent, '/repo/pkg/a.ts')
     expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/CLAUDE.md' }])
     rig.fs.faults.failRead.add('/repo/pkg/AGENTS.md')
     rig.fs.write('/repo/pkg/CLAUDE.md', 'same rules')
+    const held = instructionMessages(agent.session).length
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(instructionMessages(agent.session)).toHaveLength(held)
+  })
+
+  it('under the all policy, a candidate refused for a definite reason does not hold back its siblings', async () => {
+    const files = { ...REPO, '/repo/pkg/AGENTS.md': 'same rules', '/repo/pkg/CLAUDE.md': 'same rules' }
+    const { rig, agent } = await started(files, { candidatePolicy: 'all' })
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([{ action: 'set', path: 'pkg/AGENTS.md' }])
+    // AGENTS.md can no longer load (not UTF-8): it is flagged as outdated once, and CLAUDE.md,
+    // no longer a duplicate of anything loadable, loads normally.
+    rig.fs.write('/repo/pkg/AGENTS.md', new Uint8Array([0x73, 0xff, 0x72]))
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    const entered = instructionMessages(agent.session).at(-1)!
+    expect(sourceOf(entered)?.changes).toEqual([
+      { action: 'replace', scope: 'project\u0000pkg\u0000=AGENTS.md', path: 'pkg/AGENTS.md', unloadable: 'not-utf8' },
+      { action: 'set', scope: 'project\u0000pkg\u0000=CLAUDE.md', path: 'pkg/CLAUDE.md', digest: expect.any(String) },
+    ])
+    expect(textOf(entered)).toContain('Additional instructions from: pkg/CLAUDE.md')
     const count = instructionMessages(agent.session).length
     await touch(rig, agent, '/repo/pkg/a.ts')
     expect(instructionMessages(agent.session)).toHaveLength(count)
+    // AGENTS.md loadable again with the same rules: its update, and CLAUDE.md is a duplicate again.
+    rig.fs.write('/repo/pkg/AGENTS.md', 'same rules')
+    await touch(rig, agent, '/repo/pkg/a.ts')
+    expect(lastChanges(agent)).toEqual([
+      { action: 'replace', path: 'pkg/AGENTS.md' },
+      { action: 'remove', path: 'pkg/CLAUDE.md' },
+    ])
+  })
+
+  it('under the all policy, an escaping link does not keep the next candidate out of the baseline', async () => {
+    const rig = await new Rig({ files: { '/repo/.git/HEAD': 'ref', '/repo/CLAUDE.md': 'Claude rules.\n', '/outside/AGENTS.md': 'Outside.' }, config: { candidatePolicy: 'all' } }).start()
+    rig.fs.symlink('/repo/AGENTS.md', '../outside/AGENTS.md')
+    const agent = rig.agent('/repo')
+    await rig.step(agent, { prompt: 'p' })
+    const [baseline] = instructionMessages(agent.session)
+    expect(sourceOf(baseline!)?.changes.map((c) => [c.action, c.path])).toEqual([['set', 'CLAUDE.md']])
+    expect(textOf(baseline!)).toContain('Instructions from: CLAUDE.md\n\nClaude rules.')
+    expect(textOf(baseline!)).not.toContain('Outside.')
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md links outside the trusted roots; it is not loaded'])
   })
 
   it('flags a loaded file that changed but can no longer be loaded, once, and never removes it', async () => {

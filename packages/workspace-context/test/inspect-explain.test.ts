@@ -49,6 +49,19 @@ describe('inspectContext', () => {
     expect(formatContextReport(report)).toMatch(/pkg\/AGENTS\.md: truncated by budget \(\d+ of 3000 bytes\)/u)
   })
 
+  it('under the all policy, reports an escaping link and loads the next candidate of its directory', async () => {
+    const fs = new FakeFileSystem({ '/repo/.git/HEAD': 'ref', '/repo/CLAUDE.md': 'Claude rules.\n', '/outside/AGENTS.md': 'Outside.' })
+    fs.symlink('/repo/AGENTS.md', '../outside/AGENTS.md')
+    const report = await inspectContext({ cwd: '/repo', config: { ...config, candidatePolicy: 'all' }, fs, environment })
+    const byPath = new Map(report.candidates.map((c) => [c.path, c]))
+    expect(byPath.get('AGENTS.md')).toMatchObject({ state: 'escaping-link', detail: 'link target outside the trusted roots: /outside/AGENTS.md' })
+    expect(byPath.get('CLAUDE.md')).toMatchObject({ state: 'loaded', bytes: 14 })
+    expect(report.baseline.changes.map((c) => c.path)).toEqual(['CLAUDE.md'])
+    const text = formatContextReport(report)
+    expect(text).not.toContain('waiting for')
+    expect(text).toContain('Instructions from: CLAUDE.md')
+  })
+
   it('says so when loading is disabled', async () => {
     const report = await inspectContext({ cwd: '/repo', config: { ...config, maxBytes: 0 }, fs: new FakeFileSystem(REPO), environment })
     expect(report.enabled).toBe(false)

@@ -1,12 +1,14 @@
 // Property test: random sequences of creations, edits, deletions, touches, compactions (some
 // keeping the latest messages visible), resumes, resumes under another baseline identity (a hot
-// remount with another budget, possibly while a probe fails), probe failures and steps with several
-// tool calls where shell commands change files between reads, with and without provider
-// timestamps. After every step: (a) no rendered message exceeds the budget, (b) the model-visible
-// state of every examined scope equals the files on disk as of the last touch that examined it,
-// (c) nothing unchanged and visible is injected again (a restored baseline included; only a
-// superseding baseline repeats files by design), (d) no removal is emitted for a scope whose
-// probe failed (a superseding baseline included).
+// remount with another budget or another per-file cap that refuses the largest content, possibly
+// while a probe fails), probe failures and steps with several tool calls where shell commands
+// change files between reads, with and without provider timestamps. After every step: (a) no
+// rendered message exceeds the budget, (b) the model-visible state of every examined scope equals
+// the files on disk as of the last touch that examined it (a scope whose file the cap refuses is
+// unloaded by a settings change and otherwise keeps whether it is loaded), (c) nothing unchanged
+// and visible is injected again (a restored baseline included; only a superseding baseline
+// repeats files by design), (d) no removal is emitted for a scope whose probe failed (a
+// superseding baseline included), (e) a step under changed settings flags nothing as outdated.
 import { dirname } from 'node:path'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -37,7 +39,7 @@ type Command =
   | { kind: 'prompt' }
   | { kind: 'compact'; keepLast: number }
   | { kind: 'resume' }
-  | { kind: 'reconfigure'; failing?: { dir: string; name: string } }
+  | { kind: 'reconfigure'; sourceCap: boolean; failing?: { dir: string; name: string } }
   | { kind: 'wait' }
 
 const content = fc.constantFrom('alpha', 'beta', 'gamma\n', 'x'.repeat(120), '</system-reminder> escape', '')
@@ -64,21 +66,30 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'prompt' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), keepLast: fc.constantFrom(0, 0, 1, 2, 3) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'resume' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconfigure' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconfigure' as const), failing: fc.record({ dir, name }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconfigure' as const), sourceCap: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconfigure' as const), sourceCap: fc.boolean(), failing: fc.record({ dir, name }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'wait' as const }) },
 )
 
-/** Expected digest (or undefined) of every scope, from the fake disk contents. */
-function expectedState(disk: Map<string, string>): Map<string, { path: string; digest: string } | undefined> {
-  const expected = new Map<string, { path: string; digest: string } | undefined>()
-  const global = disk.get(`${HOME}/AGENTS.md`)
-  expected.set(userGlobalScope().key, global === undefined ? undefined : { path: '~/.dsh/AGENTS.md', digest: contentDigest(global) })
+/** Per-file cap of the `sourceCap` settings: only the largest generated content (120 bytes) exceeds it. */
+const SMALL_CAP = 100
+
+/** What a scope should hold: its file, nothing, or `refused` (its winner exceeds the per-file cap). */
+type Expected = { path: string; digest: string } | undefined | 'refused'
+
+/** Expected state of every scope, from the fake disk contents and the per-file cap. */
+function expectedState(disk: Map<string, string>, cap: number): Map<string, Expected> {
+  const expected = new Map<string, Expected>()
+  const of = (path: string, display: string): Expected => {
+    const text = disk.get(path)
+    if (text === undefined) return undefined
+    return Buffer.byteLength(text) > cap ? 'refused' : { path: display, digest: contentDigest(text) }
+  }
+  expected.set(userGlobalScope().key, of(`${HOME}/AGENTS.md`, '~/.dsh/AGENTS.md'))
   for (const d of DIRS) {
     const winner = BASE.find((n) => disk.has(abs(d, n)))
-    expected.set(projectScope(d, 'base').key, winner === undefined ? undefined : { path: rel(d, winner), digest: contentDigest(disk.get(abs(d, winner)) ?? '') })
-    const local = disk.get(abs(d, LOCAL))
-    expected.set(projectScope(d, 'local').key, local === undefined ? undefined : { path: rel(d, LOCAL), digest: contentDigest(local) })
+    expected.set(projectScope(d, 'base').key, winner === undefined ? undefined : of(abs(d, winner), rel(d, winner)))
+    expected.set(projectScope(d, 'local').key, of(abs(d, LOCAL), rel(d, LOCAL)))
   }
   return expected
 }
@@ -102,10 +113,11 @@ function applyOp(rig: Rig, disk: Map<string, string>, op: FileOp): void {
 /**
  * Oracle of a step with several tools: each read touch examines the user-global scope, the root,
  * the directories down to its file and the directories of the scopes loaded so far, and leaves
- * them as the disk was when it ran. Returns every scope examined and its expected final state.
+ * them as the disk was when it ran (a scope whose file the cap refuses stays loaded, content
+ * unknown, or unloaded, as it was). Returns every scope examined and its expected final state.
  */
-function expectedAfterReads(before: ReturnType<typeof deriveVisibleState>, reads: readonly { dir: string; disk: Map<string, string> }[]) {
-  const model = new Map<string, { path: string; digest: string } | undefined>()
+function expectedAfterReads(before: ReturnType<typeof deriveVisibleState>, reads: readonly { dir: string; disk: Map<string, string> }[], cap: number) {
+  const model = new Map<string, { path: string; digest: string } | undefined | 'loaded'>()
   for (const [key, entry] of before.scopes) if (isLoaded(entry)) model.set(key, { path: entry.path, digest: entry.digest ?? '' })
   const examined = new Set<string>()
   for (const read of reads) {
@@ -114,9 +126,10 @@ function expectedAfterReads(before: ReturnType<typeof deriveVisibleState>, reads
       const scope = decodeScope(key)
       if (entry !== undefined && scope?.kind === 'project') for (const k of scopesOfDir(scope.dir)) keys.add(k)
     }
-    const want = expectedState(read.disk)
+    const want = expectedState(read.disk, cap)
     for (const key of keys) {
-      model.set(key, want.get(key))
+      const next = want.get(key)
+      model.set(key, next !== 'refused' ? next : model.get(key) === undefined ? undefined : 'loaded')
       examined.add(key)
     }
   }
@@ -129,6 +142,7 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
   let agent: RigAgent = rig.agent('/repo')
   let resumed = false
   let budget = maxBytes
+  let cap = Number.POSITIVE_INFINITY
   await rig.step(agent, { prompt: 'start' })
   for (const cmd of commands) {
     rig.clock += 1
@@ -156,8 +170,9 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
     }
     if (cmd.kind === 'reconfigure') {
       // Another baseline identity: the next step supersedes the visible baseline.
-      budget = budget === maxBytes ? maxBytes + 1 : maxBytes
-      await rig.remount({ maxBytes: budget })
+      if (cmd.sourceCap) cap = cap === SMALL_CAP ? Number.POSITIVE_INFINITY : SMALL_CAP
+      else budget = budget === maxBytes ? maxBytes + 1 : maxBytes
+      await rig.remount({ maxBytes: budget, maxSourceBytes: cap === SMALL_CAP ? SMALL_CAP : undefined })
       agent = rig.agent('/repo', agent.session)
       resumed = true
     }
@@ -183,7 +198,7 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
         tool.kind === 'read' ? { touched: [`/repo/${tool.dir}/f.ts`], effect: () => void reads.push({ dir: tool.dir, disk: new Map(disk) }) } : { name: 'bash', effect: () => applyOp(rig, disk, tool.op) },
       )
       await rig.step(agent, { prompt: 'turn', tools })
-      oracle = expectedAfterReads(before, reads)
+      oracle = expectedAfterReads(before, reads, cap)
     } else if (cmd.kind === 'touch') {
       await rig.step(agent, { prompt: 'turn', tools: [{ touched: [`/repo/${cmd.dir}/f.ts`] }] })
       for (const d of ancestorsBelowRoot(cmd.dir)) for (const key of scopesOfDir(d)) examined.add(key)
@@ -206,10 +221,14 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
         const prior = running.scopes.get(change.scope)
         // (c) no re-injection of an unchanged, visible scope (a superseding baseline restates everything)
         if (change.action !== 'remove' && !superseding) expect(isLoaded(prior) && prior.path === change.path && prior.digest === change.digest, `re-injected ${JSON.stringify(change)}`).toBe(false)
-        // (d) no removal for a scope whose probe failed
-        if (change.action === 'remove' && failingPath !== undefined && failingReachable && failing !== undefined) {
+        // (d) no removal for a scope whose probe failed (when it is probed: no earlier candidate of its slot exists)
+        const failingIndex = BASE.findIndex((n) => n === failing?.name)
+        const shadowedFailing = failing !== undefined && failingIndex > 0 && BASE.slice(0, failingIndex).some((n) => disk.has(abs(failing.dir, n)))
+        if (change.action === 'remove' && failingPath !== undefined && failingReachable && failing !== undefined && !shadowedFailing) {
           expect(change.scope).not.toBe(projectScope(failing.dir, failing.name === LOCAL ? 'local' : 'base').key)
         }
+        // (e) the settings changed, not the files: nothing is flagged as outdated
+        if (cmd.kind === 'reconfigure') expect(change.unloadable, `outdated under changed settings ${JSON.stringify(change)}`).toBeUndefined()
       }
       applyMessage(running, m, PLUGIN_NAME)
     }
@@ -219,17 +238,20 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
         const want = oracle.model.get(key)
         const have = after.scopes.get(key)
         if (want === undefined) expect(isLoaded(have), `scope ${JSON.stringify(key)} should be unloaded`).toBe(false)
+        else if (want === 'loaded') expect(isLoaded(have), `scope ${JSON.stringify(key)} should stay loaded`).toBe(true)
         else expect({ path: have?.path, digest: have?.digest, loaded: isLoaded(have) }, `scope ${JSON.stringify(key)}`).toEqual({ ...want, loaded: true })
       }
     }
     // (b) visible state equals disk for every examined scope (no budget pressure, no failures)
     if (checkState && examinedThisStep && failingPath === undefined) {
       const after = deriveVisibleState(agent.session, PLUGIN_NAME)
-      const expected = expectedState(disk)
+      const expected = expectedState(disk, cap)
       for (const key of examined) {
         const want = expected.get(key)
         const have = after.scopes.get(key)
-        if (want === undefined) expect(isLoaded(have), `scope ${JSON.stringify(key)} should be unloaded`).toBe(false)
+        // A refused file: removed when the settings changed; otherwise the scope keeps whether it is loaded.
+        if (want === 'refused') expect(isLoaded(have), `refused scope ${JSON.stringify(key)}`).toBe(cmd.kind === 'reconfigure' ? false : isLoaded(before.scopes.get(key)))
+        else if (want === undefined) expect(isLoaded(have), `scope ${JSON.stringify(key)} should be unloaded`).toBe(false)
         else expect({ path: have?.path, digest: have?.digest, loaded: isLoaded(have) }, `scope ${JSON.stringify(key)}`).toEqual({ ...want, loaded: true })
       }
     }

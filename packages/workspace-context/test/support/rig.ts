@@ -186,8 +186,12 @@ export class Rig {
     return this
   }
 
+  /** One plugin instance for the rig's life: a remount mounts the same instance again, as a host reconfiguring it in place does. */
+  #plugin: ReturnType<typeof createWorkspaceContextPlugin> | undefined
+
   async #mount(overrides: Partial<ConfigInput> | undefined): Promise<void> {
-    const plugin = createWorkspaceContextPlugin({ environment: { env: {}, home: '/home/user' }, now: () => this.clock, warn: (line) => this.warnings.push(line) })
+    this.#plugin ??= createWorkspaceContextPlugin({ environment: { env: {}, home: '/home/user' }, now: () => this.clock, warn: (line) => this.warnings.push(line) })
+    const plugin = this.#plugin
     const config: ConfigInput = { maxBytes: 65536, dshHome: '/home/user/.dsh', projectRootMarkers: ['.git'], ...overrides }
     this.pluginFiber = await this.ctx.plugin(plugin, config)
   }

@@ -42,7 +42,7 @@ describe('run_code limits', () => {
     f.host.tools.register(erased(wait))
     const started = Date.now()
     const outcome = await f.call('run_code', { code: 'await tools.wait({})', timeout_ms: 500 })
-    expect(Date.now() - started).toBeLessThan(1_500)
+    expect(Date.now() - started).toBeLessThan(2_200)
     expect(sawAbort).toBe(true)
     expect(outcome.content).toBe(
       'The snippet ran longer than 500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nNested tool calls: wait ⊘ (⊘ = cancelled when the snippet ended)',
@@ -54,7 +54,7 @@ describe('run_code limits', () => {
     f.host.tools.register(erased(bashTool))
     const started = Date.now()
     const outcome = await f.call('run_code', { code: "await tools.bash({ command: 'sleep 4; touch late' })", timeout_ms: 500 })
-    expect(Date.now() - started).toBeLessThan(1_800)
+    expect(Date.now() - started).toBeLessThan(3_000)
     expect(outcome.content).toMatch(/^The snippet ran longer than 500 ms and was stopped .*\n\nNested tool calls: bash ⊘ \(⊘ = cancelled when the snippet ended\)$/s)
     await new Promise((wake) => setTimeout(wake, Math.max(0, started + 4_800 - Date.now())))
     expect(existsSync(`${f.cwd}/late`)).toBe(false)
@@ -65,7 +65,7 @@ describe('run_code limits', () => {
     f.host.tools.register(erased(bashTool))
     const started = Date.now()
     const outcome = await f.call('run_code', { code: "void tools.bash({ command: 'sleep 4; touch late' }).catch(() => undefined)\nreturn 'left early'" })
-    expect(Date.now() - started).toBeLessThan(1_800)
+    expect(Date.now() - started).toBeLessThan(3_000)
     expect(outcome).toMatchObject({ isError: false, content: 'Returned:\nleft early\n\nNested tool calls: bash ⊘ (⊘ = cancelled when the snippet ended)' })
     await new Promise((wake) => setTimeout(wake, Math.max(0, started + 4_800 - Date.now())))
     expect(existsSync(`${f.cwd}/late`)).toBe(false)

@@ -1,7 +1,8 @@
 /**
  * Converts bigint `Stats` into port metadata: node type, the opaque version string
- * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed, and
- * `changedAtMs`, the later of mtime and ctime (from the same stats: no extra syscall).
+ * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed,
+ * `changedAtMs`, the later of mtime and ctime, and `nodeId`, the device and inode (all from the
+ * same stats: no extra syscall).
  */
 import type { BigIntStats } from 'node:fs'
 import type { FsInfo, FsNodeType, FsPathInfo, FsVersion } from '@dsh/contracts'
@@ -11,6 +12,11 @@ export function versionOf(stats: BigIntStats): FsVersion {
   // The brand is only ever applied here; a plain string cannot be narrowed to it otherwise.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` as FsVersion
+}
+
+/** Identity of the node: device and inode, equal for every path (link, hard link) that reaches it. */
+export function nodeIdOf(stats: BigIntStats): string {
+  return `${stats.dev}:${stats.ino}`
 }
 
 /**
@@ -40,11 +46,12 @@ export function infoOf(stats: BigIntStats): FsInfo {
   const type = nodeTypeOf(stats)
   const version = versionOf(stats)
   const changedAtMs = changedAtMsOf(stats)
-  return type === 'file' ? { type, size: Number(stats.size), version, changedAtMs } : { type, version, changedAtMs }
+  const nodeId = nodeIdOf(stats)
+  return type === 'file' ? { type, size: Number(stats.size), version, changedAtMs, nodeId } : { type, version, changedAtMs, nodeId }
 }
 
 /** Port metadata of unfollowed stats (`symlink` for a link itself). */
 export function pathInfoOf(stats: BigIntStats): FsPathInfo {
-  if (stats.isSymbolicLink()) return { type: 'symlink', version: versionOf(stats), changedAtMs: changedAtMsOf(stats) }
+  if (stats.isSymbolicLink()) return { type: 'symlink', version: versionOf(stats), changedAtMs: changedAtMsOf(stats), nodeId: nodeIdOf(stats) }
   return infoOf(stats)
 }

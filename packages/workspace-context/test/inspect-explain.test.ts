@@ -28,7 +28,7 @@ describe('inspectContext', () => {
       'pkg/CLAUDE.local.md': 'escaping-link',
     })
     expect(report.baseline.text).toContain('Instructions from: pkg/AGENTS.md')
-    expect(report.baseline.changes.map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
+    expect(report.baseline.files.map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
     expect(JSON.parse(JSON.stringify(report))).toEqual(report)
     const text = formatContextReport(report)
     expect(text).toContain('Project root: /repo (marker .git)')
@@ -56,7 +56,7 @@ describe('inspectContext', () => {
     const byPath = new Map(report.candidates.map((c) => [c.path, c]))
     expect(byPath.get('AGENTS.md')).toMatchObject({ state: 'escaping-link', detail: 'link target outside the trusted roots: /outside/AGENTS.md' })
     expect(byPath.get('CLAUDE.md')).toMatchObject({ state: 'loaded', bytes: 14 })
-    expect(report.baseline.changes.map((c) => c.path)).toEqual(['CLAUDE.md'])
+    expect(report.baseline.files.map((c) => c.path)).toEqual(['CLAUDE.md'])
     const text = formatContextReport(report)
     expect(text).not.toContain('waiting for')
     expect(text).toContain('Instructions from: CLAUDE.md')

@@ -9,11 +9,11 @@
 // and visible is injected again (a restored baseline included; only a superseding baseline
 // repeats files by design), (d) no removal is emitted for a scope whose probe failed (a
 // superseding baseline included), (e) a step under changed settings flags nothing as outdated.
+import { createHash } from 'node:crypto'
 import { dirname } from 'node:path'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { UserMessage } from '@dsh/contracts'
-import { contentDigest } from '../src/digest.ts'
 import { PLUGIN_NAME } from '../src/message.ts'
 import { decodeScope, projectScope, userGlobalScope } from '../src/scope-key.ts'
 import { applyMessage, deriveVisibleState, isLoaded } from '../src/visible-state.ts'
@@ -74,6 +74,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 /** Per-file cap of the `sourceCap` settings: only the largest generated content (120 bytes) exceeds it. */
 const SMALL_CAP = 100
 
+/** The oracle's own content identity (SHA-256 hex of the exact text), independent of the plugin's digest code. */
+const sha256 = (text: string): string => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex')
+
 /** What a scope should hold: its file, nothing, or `refused` (its winner exceeds the per-file cap). */
 type Expected = { path: string; digest: string } | undefined | 'refused'
 
@@ -83,7 +86,9 @@ function expectedState(disk: Map<string, string>, cap: number): Map<string, Expe
   const of = (path: string, display: string): Expected => {
     const text = disk.get(path)
     if (text === undefined) return undefined
-    return Buffer.byteLength(text) > cap ? 'refused' : { path: display, digest: contentDigest(text) }
+    if (Buffer.byteLength(text) > cap) return 'refused'
+    // A blank file has nothing to deliver: the model holds nothing from its scope.
+    return text.trim() === '' ? undefined : { path: display, digest: sha256(text) }
   }
   expected.set(userGlobalScope().key, of(`${HOME}/AGENTS.md`, '~/.dsh/AGENTS.md'))
   for (const d of DIRS) {

@@ -93,11 +93,17 @@ describe('symlinks', () => {
     expect(textOf(instructionMessages(agent.session)[2]!)).toContain('(it links outside the trusted roots)')
   })
 
-  it('loads one transition when the user-global file and the root candidate are the same file', async () => {
+  it('sends the content once when the user-global file and the root candidate are the same file', async () => {
     const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'Both.' }, config: { dshHome: '/repo' } }).start()
     const agent = rig.agent('/repo')
     await rig.step(agent, { prompt: 'p' })
-    expect(changesOf(instructionMessages(agent.session))).toEqual([{ action: 'set', path: '$DSH_HOME/AGENTS.md' }])
+    const [baseline] = instructionMessages(agent.session)
+    expect(changesOf([baseline!])).toEqual([
+      { action: 'set', path: '$DSH_HOME/AGENTS.md' },
+      { action: 'set', path: 'AGENTS.md' },
+    ])
+    expect(textOf(baseline!).match(/Both\./gu)).toHaveLength(1)
+    expect(textOf(baseline!)).toContain('Same file as $DSH_HOME/AGENTS.md: AGENTS.md.')
   })
 })
 

@@ -10,6 +10,7 @@ import type { ExaminedSettings } from './examined-settings.ts'
 import { createInstance, type InstanceState } from './instance.ts'
 import { runPass, type PassMode } from './pass.ts'
 import { PendingWindow } from './pending-window.ts'
+import type { ReadDelivery } from './reconcile.ts'
 import { SessionLock } from './session-lock.ts'
 import { StepShare, type SharedExaminations } from './step-share.ts'
 import type { UnavailableReason } from './types.ts'
@@ -85,11 +86,11 @@ export class Engine {
     return instance
   }
 
-  async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined, shared?: SharedExaminations): Promise<UserMessage[]> {
+  async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined, touch: { shared?: SharedExaminations | undefined; read?: ReadDelivery | undefined } = {}): Promise<UserMessage[]> {
     const instance = await this.#instance(fs, agent, signal)
     const lastExamined = this.#host.examined.under(agent.session.header.id)
     return runPass(
-      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, shared, overlays, examinedUnder: lastExamined, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, ...touch, overlays, examinedUnder: lastExamined, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
       mode,
       touched,
     )
@@ -152,7 +153,7 @@ export class Engine {
    * batch to attach, if any, already staged as provisional (inside the lock, so the next pass
    * sees it). Read-only touches share the step's examinations (`step-share.ts`).
    */
-  async touch(agent: AgentHandle, execution: ToolExecution, touches: readonly TouchedPath[]): Promise<UserMessage | undefined> {
+  async touch(agent: AgentHandle, execution: ToolExecution, touches: readonly TouchedPath[], read?: ReadDelivery): Promise<UserMessage | undefined> {
     const fs = this.#host.fs()
     if (!this.#host.config.enabled || fs === undefined || touches.length === 0) return undefined
     const sessionId = agent.session.header.id
@@ -160,7 +161,7 @@ export class Engine {
       // Decided inside the lock, right before the pass: a tool that started meanwhile counts.
       const shared = this.#share(agent.session).forTouch(agent.session, execution, touches)
       const paths = touches.map((touch) => touch.path)
-      const [message] = await this.#pass(fs, agent, 'touch', this.pending.overlays(sessionId), paths, execution.signal, shared)
+      const [message] = await this.#pass(fs, agent, 'touch', this.pending.overlays(sessionId), paths, execution.signal, { shared, read })
       if (message !== undefined) this.pending.stage(sessionId, execution.token, message)
       return message
     })

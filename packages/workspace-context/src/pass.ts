@@ -22,7 +22,7 @@ import { absOf, chainDirs, descendantDirs, type DirRef } from './directories.ts'
 import { discover } from './discovery.ts'
 import type { InstanceState } from './instance.ts'
 import { instructionMessage } from './message.ts'
-import { reconcile } from './reconcile.ts'
+import { reconcile, type ReadDelivery } from './reconcile.ts'
 import { renderBaseline, renderChangeBatch } from './render.ts'
 import { decodeScope } from './scope-key.ts'
 import type { SharedExaminations } from './step-share.ts'
@@ -44,6 +44,8 @@ export interface PassContext {
   readonly now: () => number
   /** Examinations shared by the touches of the open step (touch passes only). */
   readonly shared?: SharedExaminations | undefined
+  /** The touching `read` showed a whole file: its result delivers that content (touch passes only). */
+  readonly read?: ReadDelivery | undefined
   /** Messages that count as seen although not yet on the surface (pending, claimed). */
   readonly overlays: readonly UserMessage[]
   /**
@@ -209,7 +211,8 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     }
     if (mode === 'restore') return messages
   }
-  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: true, settingsChanged })
+  const read = mode === 'touch' ? ctx.read : undefined
+  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: true, settingsChanged, read })
   for (const key of result.staleOmissions) instance.omitted.delete(key)
   const batch = renderChangeBatch(result.items, config.maxBytes, { maxFileShare: config.maxFileShare })
   if (batch.changes.length > 0) messages.push(instructionMessage({ plugin: ctx.plugin, text: batch.text, changes: batch.changes, identity: instance.identity }))

@@ -69,7 +69,7 @@ export function visibleUserMessages(session: SessionView): UserMessage[] {
   return messages
 }
 
-/** Call ids of the tool results on the visible surface. */
+/** Call ids of the successful tool results on the visible surface. */
 function visibleToolCalls(session: SessionView): Set<string> {
   const ids = new Set<string>()
   for (const seq of session.surface) {
@@ -133,7 +133,7 @@ export function deriveVisibleState(visible: SessionView | readonly Message[], pl
   return state
 }
 
-const toolCallIdsOf = (messages: readonly Message[]): string[] => messages.flatMap((message) => (message.role === 'tool' ? [message.callId] : []))
+const toolCallIdsOf = (messages: readonly Message[]): string[] => messages.flatMap((message) => (message.role === 'tool' && !message.isError ? [message.callId] : []))
 
 const isMessageList = (visible: SessionView | readonly Message[]): visible is readonly Message[] => Array.isArray(visible)
 

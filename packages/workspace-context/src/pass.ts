@@ -13,6 +13,9 @@
  * - `touch` (after a successful read/write/edit): the root-to-cwd chain, the directories down to
  *   each touched file and every loaded scope are reconciled into one change batch; directories
  *   an earlier touch of the same step examined come from the step's shared record when given.
+ * - `recheck` (the first entering pre-step after a step in which a shell tool ran, decision D8):
+ *   only the directories of loaded scopes (and the user-global file when loaded) are examined,
+ *   which for unchanged files costs one stat per directory and per loaded file.
  * A baseline that does not supersede leaves out files the conversation still shows unchanged
  * (naming them), and is not sent at all when that leaves nothing to say.
  */
@@ -24,7 +27,7 @@ import type { InstanceState } from './instance.ts'
 import { instructionMessage } from './message.ts'
 import { reconcile, type ReadDelivery } from './reconcile.ts'
 import { renderBaseline, renderChangeBatch } from './render.ts'
-import { decodeScope } from './scope-key.ts'
+import { decodeScope, userGlobalScope } from './scope-key.ts'
 import type { SharedExaminations } from './step-share.ts'
 import { isBlank } from './digest.ts'
 import type { LoadedFile, ScopeObservation, UnavailableReason } from './types.ts'
@@ -61,17 +64,23 @@ export interface PassContext {
 }
 
 /** Pass modes. */
-export type PassMode = 'initial' | 'restore' | 'touch'
+export type PassMode = 'initial' | 'restore' | 'touch' | 'recheck'
+
+const composesBaseline = (mode: PassMode): boolean => mode === 'initial' || mode === 'restore'
 
 function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[], rootChanged: boolean): { chain: DirRef[]; all: DirRef[] } {
   const { root } = ctx.instance.project
   const chain = chainDirs(root, ctx.instance.cwd)
   const all = [...chain]
   if (mode === 'restore' || rootChanged) return { chain, all }
+  // A re-check after a shell step examines only the directories of loaded scopes (decision D8).
+  const loaded: DirRef[] = []
   for (const [key, entry] of state.scopes) {
     const scope = isLoaded(entry) ? decodeScope(key) : undefined
-    if (scope?.kind === 'project') all.push({ abs: absOf(root, scope.dir), rel: scope.dir })
+    if (scope?.kind === 'project') loaded.push({ abs: absOf(root, scope.dir), rel: scope.dir })
   }
+  if (mode === 'recheck') return { chain, all: loaded }
+  all.push(...loaded)
   for (const path of touched) all.push(...descendantDirs(root, ctx.instance.cwd, path))
   return { chain, all }
 }
@@ -182,7 +191,7 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     return scope !== undefined && (scope.kind === 'user-global' || chainKeys.has(scope.dir))
   }
   const knownDigest = (key: string, path: string): string | undefined => {
-    if (mode !== 'touch' && isBaselineScope(key)) return undefined
+    if (composesBaseline(mode) && isBaselineScope(key)) return undefined
     const entry = state.scopes.get(key)
     // A same-file entry has no content of its own: the file must be read if it becomes a file of its own.
     return isLoaded(entry) && entry.path === path && entry.sameAs === undefined ? entry.digest : instance.omitted.get(key)
@@ -194,10 +203,12 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     return isLoaded(entry) && entry.path === path && entry.sameAs === undefined && !entry.outdated && entry.digest === digest
   }
   const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest, shared, holds }
-  const found = await discover(plan, pass, all, true)
+  // A re-check examines the user-global file only when it is loaded.
+  const userGlobal = mode !== 'recheck' || isLoaded(state.scopes.get(userGlobalScope().key))
+  const found = await discover(plan, pass, all, userGlobal)
   for (const o of found.observations) if (o.state === 'unavailable') ctx.onUnavailable?.(o.path, o.reason, o.detail)
   const messages: UserMessage[] = []
-  if (mode !== 'touch') {
+  if (composesBaseline(mode)) {
     const files: LoadedFile[] = []
     const transient = new Set<string>()
     for (const o of found.observations) {
@@ -212,7 +223,7 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     if (mode === 'restore') return messages
   }
   const read = mode === 'touch' ? ctx.read : undefined
-  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: true, settingsChanged, read })
+  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: userGlobal, settingsChanged, read })
   for (const key of result.staleOmissions) instance.omitted.delete(key)
   const batch = renderChangeBatch(result.items, config.maxBytes, { maxFileShare: config.maxFileShare })
   if (batch.changes.length > 0) messages.push(instructionMessage({ plugin: ctx.plugin, text: batch.text, changes: batch.changes, identity: instance.identity }))

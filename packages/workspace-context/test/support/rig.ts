@@ -124,6 +124,8 @@ export interface ToolSpec {
   readonly meta?: Readonly<Record<string, unknown>>
   /** An inner listener replaces the text the model sees. */
   readonly contentReplacedByInner?: boolean
+  /** The pipeline refused the call before it ran (a permission guard): no effect, status `denied`. */
+  readonly denied?: boolean
 }
 
 /** What a step should do. */
@@ -246,6 +248,11 @@ export class Rig {
     if (spec.aborted === true) controller.abort(new Error('tool aborted'))
     const execution: ToolExecution = { callId: randomUUID(), name: spec.name ?? 'read', arguments: {}, agent: agent.handle, signal: spec.aborted === true ? controller.signal : signal, token: Symbol('exec'), ...(parent === undefined ? {} : { parent: parent.token }) }
     await this.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve({ kind: 'allow' as const }))
+    if (spec.denied === true) {
+      const refused: ToolFinalOutcome = { isError: true, content: 'denied', touched: [], additionalContexts: [], status: 'denied' }
+      await this.ctx.parallel('tools/result', execution, refused)
+      return { ...refused, callId: execution.callId }
+    }
     spec.effect?.()
     const deferred: UserMessage[] = []
     for (const nested of spec.nested ?? []) deferred.push(...(await this.#runTool(agent, nested, signal, execution)).additionalContexts)

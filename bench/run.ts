@@ -16,6 +16,7 @@ import { describeHostile, measureHostileFixtures } from './hostile-fixtures.ts'
 import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts'
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
+import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
 
 /** Simulated model time per step on the plugin's clock (a real model takes seconds per step). */
@@ -122,7 +123,8 @@ async function main(): Promise<void> {
     const times = timing(on, off, expected.steps.map((step) => step.kind), warmups)
     const hostileRounds = Math.max(5, Math.min(rounds, 20))
     const hostile = await measureHostileFixtures(hostileRounds)
-    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeHostile(hostile, hostileRounds)]
+    const shell = await measureShellRecheck(repo, first.stepCounts, Math.max(3, Math.min(rounds, 10)), MODEL_STEP_MS)
+    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeShellRecheck(shell), ...describeHostile(hostile, hostileRounds)]
     process.stdout.write(`${lines.join('\n')}\ntotal run time ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
   } finally {
     repo.dispose()

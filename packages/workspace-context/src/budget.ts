@@ -47,6 +47,8 @@ export interface LayoutOptions {
    * is first cut to it. Default 1: no share cuts (the seed's rule).
    */
   readonly maxFileShare?: number | undefined
+  /** Sections the caller left out before laying out: the notice names them as omitted too. */
+  readonly deferred?: readonly LayoutSection[] | undefined
 }
 
 /** Result of a layout. */
@@ -123,22 +125,23 @@ const only = (cuts: ReadonlyMap<string, number>, sections: readonly LayoutSectio
  * form) or the {@link LayoutOptions}.
  */
 export function layoutWithinBudget(sections: readonly LayoutSection[], maxBytes: number, options?: string | LayoutOptions): LayoutResult {
-  const { intro, maxFileShare } = typeof options === 'string' ? { intro: options, maxFileShare: undefined } : (options ?? {})
-  const empty: LayoutResult = { text: '', retained: new Set(), cuts: new Map(), omitted: sections.map((s) => s.key) }
+  const { intro, maxFileShare, deferred = [] } = typeof options === 'string' ? { intro: options, maxFileShare: undefined, deferred: [] } : (options ?? {})
+  const empty: LayoutResult = { text: '', retained: new Set(), cuts: new Map(), omitted: [...deferred, ...sections].map((s) => s.key) }
   if (!(maxBytes > 0) || !Number.isFinite(maxBytes)) return empty
   const fits = (attempt: Attempt): string | undefined => {
-    const text = render(attempt, maxBytes)
+    const text = render({ ...attempt, dropped: [...deferred, ...attempt.dropped] }, maxBytes)
     return utf8Bytes(text) <= maxBytes ? text : undefined
   }
+  const done = (attempt: Attempt, text: string): LayoutResult => result({ ...attempt, dropped: [...deferred, ...attempt.dropped] }, text)
   const whole: Attempt = { intro, sections, cuts: new Map(), dropped: [] }
   const wholeText = fits(whole)
-  if (wholeText !== undefined) return result(whole, wholeText)
+  if (wholeText !== undefined) return done(whole, wholeText)
 
   const shared = shareCuts(sections, maxBytes, maxFileShare ?? 1)
   if (shared.size > 0) {
     const cutAll: Attempt = { intro, sections, cuts: shared, dropped: [] }
     const text = fits(cutAll)
-    if (text !== undefined) return result(cutAll, text)
+    if (text !== undefined) return done(cutAll, text)
   }
 
   const droppable = sections
@@ -151,7 +154,7 @@ export function layoutWithinBudget(sections: readonly LayoutSection[], maxBytes:
     const kept = sections.filter((s) => !dropped.includes(s))
     const attempt: Attempt = { intro, sections: kept, cuts: only(shared, kept), dropped }
     const text = fits(attempt)
-    if (text !== undefined) return result(attempt, text)
+    if (text !== undefined) return done(attempt, text)
   }
 
   const last = droppable.at(-1)
@@ -165,15 +168,15 @@ export function layoutWithinBudget(sections: readonly LayoutSection[], maxBytes:
       if (length > 0 || content === '') {
         const attempt = content === '' ? { intro: candidateIntro, sections: kept, dropped, cuts: only(shared, kept) } : attemptWith(length)
         const text = fits(attempt)
-        if (text !== undefined) return result(attempt, text)
+        if (text !== undefined) return done(attempt, text)
       }
     }
   }
 
   const withoutContent: Attempt = { intro: undefined, sections: sections.filter((s) => s.content === undefined), cuts: new Map(), dropped: droppable }
   const removalsText = fits(withoutContent)
-  if (removalsText !== undefined) return result(withoutContent, removalsText)
+  if (removalsText !== undefined) return done(withoutContent, removalsText)
   const noticeOnly: Attempt = { intro: undefined, sections: [], cuts: new Map(), dropped: droppable }
-  const noticeText = droppable.length > 0 ? fits(noticeOnly) : undefined
-  return noticeText === undefined ? empty : result(noticeOnly, noticeText)
+  const noticeText = droppable.length > 0 || deferred.length > 0 ? fits(noticeOnly) : undefined
+  return noticeText === undefined ? empty : done(noticeOnly, noticeText)
 }

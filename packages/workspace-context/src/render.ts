@@ -200,17 +200,39 @@ export interface ChangeBatchRenderOptions {
   readonly maxFileShare?: number | undefined
 }
 
-/** Renders one batch of transitions (all sections share one frame) under `maxBytes`. */
+/** Whether `ancestor` covers `item`'s directory more broadly (the user-global file, an ancestor directory, or the same directory's base file before its overlay). */
+function isAncestor(ancestor: ScopeRef, item: ScopeRef): boolean {
+  if (specificity(ancestor) >= specificity(item) || item.kind === 'user-global') return false
+  if (ancestor.kind === 'user-global' || ancestor.dir === '.') return true
+  return item.dir === ancestor.dir || item.dir.startsWith(`${ancestor.dir}/`)
+}
+
+/**
+ * Renders one batch of transitions (all sections share one frame) under `maxBytes`.
+ *
+ * A newly reached scope travels with every newly reached scope on its chain (issue 8 item 3): when
+ * the budget leaves out an ancestor's `set`, its descendants' `set`s are left out too (named as
+ * omitted, offered again at the next touch), so instructions never arrive before the broader ones
+ * they refine. Within that, the layout rules of `budget.ts` apply.
+ */
 export function renderChangeBatch(items: readonly ChangeItem[], maxBytes: number, options: ChangeBatchRenderOptions = {}): RenderedChanges {
   if (items.length === 0) return { text: '', changes: [], omitted: [] }
-  const candidates = items.map((item) => ({ scope: item.scope, content: item.action === 'set' || item.action === 'replace' ? item.content : undefined, sameAs: item.action === 'set' || item.action === 'replace' ? item.sameAs : undefined }))
-  const { layout, lines, excluded } = layoutWithSameFiles(candidates, (asLine, left) =>
-    layoutWithinBudget(items.filter((item) => !left.has(item.scope.key)).map((item) => itemSection(item, asLine.has(item.scope.key))), maxBytes, { maxFileShare: options.maxFileShare }),
-  )
-  const changes: InstructionChange[] = []
-  for (const item of items) {
-    if (!layout.retained.has(item.scope.key) || excluded.has(item.scope.key)) continue
-    changes.push(changeOf(item, lines.has(item.scope.key), layout.cuts.has(item.scope.key)))
+  const deferred = new Set<string>()
+  for (;;) {
+    const active = items.filter((item) => !deferred.has(item.scope.key))
+    const later = items.filter((item) => deferred.has(item.scope.key)).map((item) => itemSection(item, false))
+    const candidates = active.map((item) => ({ scope: item.scope, content: item.action === 'set' || item.action === 'replace' ? item.content : undefined, sameAs: item.action === 'set' || item.action === 'replace' ? item.sameAs : undefined }))
+    const { layout, lines, excluded } = layoutWithSameFiles(candidates, (asLine, left) =>
+      layoutWithinBudget(active.filter((item) => !left.has(item.scope.key)).map((item) => itemSection(item, asLine.has(item.scope.key))), maxBytes, { maxFileShare: options.maxFileShare, deferred: later }),
+    )
+    const kept = (item: ChangeItem): boolean => layout.retained.has(item.scope.key) && !excluded.has(item.scope.key)
+    const sets = active.filter((item) => item.action === 'set')
+    const orphans = sets.filter((item) => kept(item) && sets.some((other) => !kept(other) && isAncestor(other.scope, item.scope)))
+    if (orphans.length > 0) {
+      for (const item of orphans) deferred.add(item.scope.key)
+      continue
+    }
+    const changes = active.filter(kept).map((item) => changeOf(item, lines.has(item.scope.key), layout.cuts.has(item.scope.key)))
+    return { text: changes.length === 0 ? '' : layout.text, changes, omitted: items.filter((item) => !changes.some((change) => change.scope === item.scope.key)) }
   }
-  return { text: changes.length === 0 ? '' : layout.text, changes, omitted: items.filter((item) => !layout.retained.has(item.scope.key) || excluded.has(item.scope.key)) }
 }

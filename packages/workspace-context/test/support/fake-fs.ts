@@ -5,7 +5,7 @@
  * every mutation (a same-version rewrite keeps its timestamp), node identities (`nodeId`: a
  * rewrite keeps the node, a hard link shares it), a recording of every call, and fault injection
  * (failing stat/lstat/read, reads that never settle, files that grow while streamed, a provider
- * that reports no sizes or no node identities).
+ * that reports no sizes or no node identities, or ignores the read cap).
  */
 import { dirname, isAbsolute, join, normalize, resolve as resolvePath, sep } from 'node:path'
 import type { FileSystemPort, FsDirEntry, FsErrorCode, FsInfo, FsPathInfo, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
@@ -55,6 +55,8 @@ export interface Faults {
   omitSizes: boolean
   /** Reports no `nodeId` (a provider that does not know node identities). */
   omitNodeIds: boolean
+  /** Streams past `maxBytes` instead of rejecting (a provider that ignores the cap). */
+  ignoreReadCap: boolean
 }
 
 /** The fake filesystem. */
@@ -63,7 +65,9 @@ export class FakeFileSystem implements FileSystemPort {
   #clock = 0
   #ids = 0
   readonly calls: FsCall[] = []
-  readonly faults: Faults = { failStat: new Set(), failLstat: new Set(), failRead: new Set(), hangRead: new Set(), grow: new Map(), omitSizes: false, omitNodeIds: false }
+  /** Chunks handed out by `streamText` so far (how far a reader pulled). */
+  chunksStreamed = 0
+  readonly faults: Faults = { failStat: new Set(), failLstat: new Set(), failRead: new Set(), hangRead: new Set(), grow: new Map(), omitSizes: false, omitNodeIds: false, ignoreReadCap: false }
   chunkSize = 7
   /** When set, every mutation stamps the node with this clock's reading as `changedAtMs`. */
   readonly #stampClock: (() => number) | undefined
@@ -260,7 +264,8 @@ export class FakeFileSystem implements FileSystemPort {
       signal?.throwIfAborted()
       const chunk = text.slice(index, index + this.chunkSize)
       seen += Buffer.byteLength(chunk)
-      if (seen > maxBytes) throw new FakeFsError('FS_TOO_LARGE', path)
+      if (seen > maxBytes && !this.faults.ignoreReadCap) throw new FakeFsError('FS_TOO_LARGE', path)
+      this.chunksStreamed += 1
       yield chunk
     }
   }

@@ -126,6 +126,8 @@ export interface ToolSpec {
   readonly contentReplacedByInner?: boolean
   /** The pipeline refused the call before it ran (a permission guard): no effect, status `denied`. */
   readonly denied?: boolean
+  /** A composite tool whose final outcome leaves out its sub-dispatches' contexts. */
+  readonly dropNestedContexts?: boolean
 }
 
 /** What a step should do. */
@@ -260,7 +262,7 @@ export class Rig {
     this.#outer = (e) => (e !== execution ? undefined : spec.blockedByOuter === true ? 'drop' : spec.blockedByOuterKeepingContexts === true ? 'keep' : undefined)
     this.#inner = (e) => (e !== execution ? undefined : spec.blockedByInner === true ? 'block' : spec.contentReplacedByInner === true ? 'replace' : undefined)
     const decision: PostExecuteDecision = await this.ctx.waterfall('tools/post-execute', execution, output, () => Promise.resolve<PostExecuteDecision>({ kind: 'accept' }))
-    const contexts = [...deferred, ...(decision.additionalContexts ?? [])]
+    const contexts = [...(spec.dropNestedContexts === true ? [] : deferred), ...(decision.additionalContexts ?? [])]
     const blocked = decision.kind === 'block'
     const outcome: ToolFinalOutcome = {
       isError: blocked || spec.isError === true,

@@ -59,6 +59,25 @@ describe('symlinks', () => {
     expect(rig.warnings).toEqual(['instruction file AGENTS.md links outside the trusted roots; it is not loaded', 'instruction file pkg/AGENTS.md links outside the trusted roots; it is not loaded'])
   })
 
+  it('follows the user-global file own link anywhere (a dotfiles checkout), while a project link into that checkout escapes', async () => {
+    const files = { '/repo/.git/x': '', '/home/user/dotfiles/agents.md': 'My personal rules.\n', '/home/user/dotfiles/other.md': 'Other.\n' }
+    const rig = await new Rig({ files }).start()
+    rig.fs.symlink('/home/user/.dsh/AGENTS.md', '../dotfiles/agents.md')
+    rig.fs.symlink('/repo/AGENTS.md', '/home/user/dotfiles/other.md')
+    const agent = rig.agent('/repo')
+    await rig.step(agent, { prompt: 'p' })
+    expect(changesOf(instructionMessages(agent.session))).toEqual([{ action: 'set', path: '~/.dsh/AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session)[0]!)).toContain('My personal rules.')
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md links outside the trusted roots; it is not loaded'])
+    // Retargeted mid-session to another file of the checkout: still the user's own file, still followed.
+    rig.fs.write('/home/user/dotfiles/work.md', 'My work rules.\n')
+    rig.fs.remove('/home/user/.dsh/AGENTS.md')
+    rig.fs.symlink('/home/user/.dsh/AGENTS.md', '../dotfiles/work.md')
+    await rig.step(agent, { tools: [{ touched: ['/repo/x.ts'] }] })
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('Updated instructions from: ~/.dsh/AGENTS.md')
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('My work rules.')
+  })
+
   it('refuses every link when followSymlinks is false', async () => {
     const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/real.md': 'Real.' }, config: { followSymlinks: false } }).start()
     rig.fs.symlink('/repo/AGENTS.md', 'real.md')

@@ -16,6 +16,12 @@ afterEach(async () => {
 })
 
 const read = (args: unknown) => call(readTool, args, runContext({ cwd: tree.root }))
+const sha = (value: string) => createHash('sha256').update(value).digest('hex')
+/** `meta.sha256` of a read of src/a.ts with `args`. */
+async function meta(args: Record<string, unknown>): Promise<unknown> {
+  const output = await read({ file_path: 'src/a.ts', ...args })
+  return output.isError === true ? undefined : output.meta?.['sha256']
+}
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${String(from + i).padStart(6)}\tline ${from + i}`).join('\n')
 
@@ -39,11 +45,6 @@ describe('success', () => {
 
   it('reports the SHA-256 of the exact text in meta only when the output shows the whole file', async () => {
     const text = 'const a = 1\n\tindented\nlast'
-    const sha = (value: string) => createHash('sha256').update(value).digest('hex')
-    const meta = async (args: Record<string, unknown>) => {
-      const output = await read({ file_path: 'src/a.ts', ...args })
-      return output.isError === true ? undefined : output.meta?.['sha256']
-    }
     expect(await meta({})).toBe(sha(text))
     expect(await meta({ offset: 1, limit: 3 })).toBe(sha(text))
     expect(await meta({ offset: 2 })).toBeUndefined()

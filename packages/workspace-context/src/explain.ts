@@ -5,6 +5,7 @@
  */
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { rethrowIfAborted } from './abort.ts'
+import { isBlank } from './digest.ts'
 import { chainDirs, relKey, type DirRef } from './directories.ts'
 import { discover } from './discovery.ts'
 import { canonical } from './instance.ts'
@@ -77,8 +78,12 @@ export async function explainPath(options: ExplainOptions): Promise<PathExplanat
   const skipped: { path: string; reason: string }[] = []
   for (const o of found.observations) {
     if (o.state === 'unavailable') skipped.push({ path: o.path, reason: o.reason === 'sibling-unavailable' ? 'not used while an earlier candidate in its directory cannot be read (a duplicate cannot be ruled out)' : `exists but cannot be used (${o.reason})` })
-    if (o.state === 'absent' && o.path !== undefined) skipped.push({ path: o.path, reason: o.note === 'duplicate' ? 'same content as an earlier candidate in its directory' : 'same file as the user-global instructions' })
+    if (o.state === 'absent' && o.path !== undefined) skipped.push({ path: o.path, reason: 'same content as an earlier candidate in its directory' })
     if (o.state !== 'present') continue
+    if (isBlank(o)) {
+      skipped.push({ path: o.path, reason: 'empty: nothing to apply' })
+      continue
+    }
     if (o.scope.kind === 'user-global') {
       files.push({ path: o.path, reason: 'user-global instructions apply to work in every workspace', delivery: 'baseline' })
       continue
@@ -89,7 +94,8 @@ export async function explainPath(options: ExplainOptions): Promise<PathExplanat
     const below = isInsideRoot(instance.cwd, resolve(root, o.scope.dir)) && !baselineDirs.has(o.scope.dir)
     const delivery = baselineDirs.has(o.scope.dir) ? 'baseline' : below ? 'on-first-touch' : 'not-automatic'
     const how = HOW[delivery]
-    files.push({ path: o.path, reason: `${kind} ${where} (${relation}); ${how}`, delivery })
+    const same = o.sameAs === undefined ? '' : `; the same file as ${o.sameAs.path} (sent once)`
+    files.push({ path: o.path, reason: `${kind} ${where} (${relation}); ${how}${same}`, delivery })
   }
   return { target, status, chain: dirs.map((d) => d.rel), projectRoot: root, insideProject, files, skipped }
 }

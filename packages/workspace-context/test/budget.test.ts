@@ -213,7 +213,7 @@ describe('maxFileShare (D7)', () => {
 describe('maxFileShare through the plugin', () => {
   it('defaults to 0.5: a vendored skill file in the cwd chain no longer starves the session baseline', async () => {
     const skill = 'repo/packages/app/.agents/skills/lint'
-    const files = {
+    const tree = {
       '/repo/.git/HEAD': 'ref',
       '/home/user/.dsh/AGENTS.md': 'g'.repeat(2048),
       '/repo/AGENTS.md': 'r'.repeat(6144),
@@ -221,7 +221,7 @@ describe('maxFileShare through the plugin', () => {
       [`/${skill}/AGENTS.md`]: 's'.repeat(82944),
     }
     const paths = async (config: Record<string, unknown>) => {
-      const rig = await new Rig({ files, config }).start()
+      const rig = await new Rig({ files: tree, config }).start()
       const agent = rig.agent(`/${skill}`)
       await rig.step(agent, { prompt: 'p' })
       return changesOf(instructionMessages(agent.session)).map((c) => c.path)

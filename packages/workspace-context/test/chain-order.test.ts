@@ -12,6 +12,7 @@ import { Rig, type RigAgent } from './support/rig.ts'
 const UI = `UI rules. ${'u'.repeat(300)}\n`
 const API = `API rules. ${'a'.repeat(300)}\n`
 const FILES = { '/repo/.git/HEAD': 'r', '/repo/ui-v2/AGENTS.md': UI, '/repo/ui-v2/src/api/AGENTS.md': API, '/repo/ui-v2/src/api/x.ts': 'x', '/repo/ui-v2/y.ts': 'y' }
+const set = (scope: ScopeRef, path: string, size: number) => ({ action: 'set' as const, scope, path, content: 'x'.repeat(size), digest: path })
 const api = (rig: Rig, agent: RigAgent) => rig.step(agent, { tools: [{ touched: ['/repo/ui-v2/src/api/x.ts'] }] })
 
 describe('ancestors travel with their leaf', () => {
@@ -48,7 +49,6 @@ describe('ancestors travel with their leaf', () => {
   })
 
   it('a batch keeps no newly reached scope whose broader newly reached scope the budget left out', () => {
-    const set = (scope: ScopeRef, path: string, size: number) => ({ action: 'set' as const, scope, path, content: 'x'.repeat(size), digest: path })
     const items = [set(userGlobalScope(), '~/.dsh/AGENTS.md', 500), set(projectScope('a', 'base'), 'a/AGENTS.md', 100), set(projectScope('a', 'local'), 'a/AGENTS.local.md', 100), set(projectScope('b', 'base'), 'b/AGENTS.md', 100)]
     // The user-global file is broader than everything: without it nothing below may go.
     expect(renderChangeBatch(items, 900).changes.map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md'])

@@ -10,6 +10,9 @@ const root = projectScope('.', 'base')
 const pkg = projectScope('packages/app', 'base')
 const file = (scope: ReturnType<typeof projectScope>, path: string, content: string) => ({ scope, path, content, digest: 'd' })
 
+/** The one body line of a batch of `item`. */
+const line = (item: Parameters<typeof renderChangeBatch>[0][number]): string | undefined => renderChangeBatch([item], 65536).text.split('\n')[1]
+
 describe('golden frames', () => {
   it('baseline', () => {
     const { text } = renderBaseline([{ scope: userGlobalScope(), path: '~/.dsh/AGENTS.md', content: 'Be brief.', digest: 'a' }, file(root, 'AGENTS.md', 'Use npm.')], 65536)
@@ -232,7 +235,6 @@ Same file as AGENTS.md: packages/app/CLAUDE.md. Its instructions, already in thi
   })
 
   it('instruction file read in full (one line: new, updated, switched, user-global)', () => {
-    const line = (item: Parameters<typeof renderChangeBatch>[0][number]) => renderChangeBatch([item], 65536).text.split('\n')[1]
     expect(line({ action: 'set', scope: pkg, path: 'packages/app/AGENTS.md', content: 'x', digest: 'x', readCallId: 'call_1' })).toBe(
       'Instructions now in effect: packages/app/AGENTS.md. You just read this file in full; its instructions apply to work under `packages/app`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.',
     )

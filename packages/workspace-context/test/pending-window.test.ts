@@ -86,13 +86,14 @@ describe('pending window', () => {
   })
 })
 
+function session(open: boolean): SessionView {
+  const events: SessionEvent[] = [{ type: 'step/start', seq: 1, time: '', data: {} }, ...(open ? [] : [{ type: 'step/end', seq: 2, time: '', data: {} }])]
+  return { header: { type: 'session', version: 1, id: 's', createdAt: '', cwd: '/repo', delegationDepth: 0 }, events, surface: [], replaceGeneration: 0, eventBySeq: () => undefined }
+}
+const execution = (token: symbol, parent?: symbol): ToolExecution => ({ callId: 'c', name: 'read', arguments: {}, signal: new AbortController().signal, token, ...(parent === undefined ? {} : { parent }) })
+const outcome = (contexts: UserMessage[]): ToolFinalOutcome => ({ isError: false, content: '', touched: [], additionalContexts: contexts, status: 'ok' })
+
 describe('pending window (unit)', () => {
-  const session = (open: boolean): SessionView => {
-    const events: SessionEvent[] = [{ type: 'step/start', seq: 1, time: '', data: {} }, ...(open ? [] : [{ type: 'step/end', seq: 2, time: '', data: {} }])]
-    return { header: { type: 'session', version: 1, id: 's', createdAt: '', cwd: '/repo', delegationDepth: 0 }, events, surface: [], replaceGeneration: 0, eventBySeq: () => undefined }
-  }
-  const execution = (token: symbol, parent?: symbol): ToolExecution => ({ callId: 'c', name: 'read', arguments: {}, signal: new AbortController().signal, token, ...(parent === undefined ? {} : { parent }) })
-  const outcome = (contexts: UserMessage[]): ToolFinalOutcome => ({ isError: false, content: '', touched: [], additionalContexts: contexts, status: 'ok' })
   const context = message('ctx', { kind: 'workspace-instructions', version: 1, plugin: 'workspace-context', changes: [] })
 
   it('a nested context moves to the outer token, then counts as pending or is rolled back by the outer result', () => {

@@ -36,6 +36,8 @@ async function resumeWith(rig: Rig, agent: RigAgent, config: Record<string, unkn
   return { resumed, added: entered.slice(1) }
 }
 
+/** The scope of `pkg/AGENTS.md` under a candidate policy. */
+const slot = (policy: 'first' | 'all'): string => projectScope('pkg', policy === 'first' ? 'base' : '=AGENTS.md').key
 const changes = (message: UserMessage | undefined) => sourceOf(message!)?.changes.map((c) => ({ action: c.action, path: c.path, ...(c.unloadable === undefined ? {} : { unloadable: c.unloadable }) }))
 const loaded = (agent: RigAgent, scope: string): boolean => isLoaded(deriveVisibleState(agent.session, PLUGIN_NAME).scopes.get(scope))
 
@@ -280,7 +282,6 @@ The previously loaded instructions from this file no longer apply.
     const agent = rig.agent('/repo')
     await rig.step(agent, { prompt: 'p' })
     await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }] })
-    const slot = (policy: 'first' | 'all') => projectScope('pkg', policy === 'first' ? 'base' : '=AGENTS.md').key
     expect(loaded(agent, slot(from))).toBe(true)
     const { resumed, added } = await resumeWith(rig, agent, { candidatePolicy: to })
     const batch = sourceOf(added.at(-1)!)?.changes.map((c) => [c.action, c.scope])

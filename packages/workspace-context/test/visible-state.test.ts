@@ -2,7 +2,7 @@
 // well-formed changes, count. Sources of other plugins (multi-root's, a plugin-kind source named
 // after this plugin), unknown versions and malformed entries are ignored, never parsed from prose.
 import { describe, expect, it } from 'vitest'
-import type { UserMessage } from '@dsh/contracts'
+import type { Message, UserMessage } from '@dsh/contracts'
 import { PLUGIN_NAME } from '../src/message.ts'
 import { projectScope, userGlobalScope } from '../src/scope-key.ts'
 import { deriveVisibleState, instructionSource } from '../src/visible-state.ts'
@@ -17,6 +17,7 @@ function message(source: unknown, text = 'Instructions from: pkg/AGENTS.md'): Us
   return { id: `m${Math.random()}`, role: 'user', content: [{ type: 'text', text }], source: source as UserMessage['source'] }
 }
 
+const tool = (isError: boolean): Message => ({ id: 't', role: 'tool', callId: 'call_1', toolName: 'read', isError, content: [{ type: 'text', text: 'x' }], source: { kind: 'tool' } })
 const ours = (changes: unknown, extra: Record<string, unknown> = {}) => message({ kind: 'workspace-instructions', version: 1, plugin: PLUGIN_NAME, changes, ...extra })
 
 describe('visible state reads only this plugin sources', () => {
@@ -60,12 +61,11 @@ describe('visible state reads only this plugin sources', () => {
     const sameAs = { action: 'set', scope: PKG, path: 'pkg/AGENTS.md', digest: 'a', sameAs: { scope: ROOT, path: 'AGENTS.md' } }
     expect([...deriveVisibleState([ours([good, sameAs])], PLUGIN_NAME).scopes.keys()]).toEqual([ROOT, PKG])
     expect([...deriveVisibleState([ours([sameAs])], PLUGIN_NAME).scopes.keys()]).toEqual([])
-    expect([...deriveVisibleState([ours([good, sameAs]), ours([{ action: 'remove', scope: ROOT, path: 'AGENTS.md' }])], PLUGIN_NAME).scopes.get(PKG) ?? []]).toEqual([])
+    expect(deriveVisibleState([ours([good, sameAs]), ours([{ action: 'remove', scope: ROOT, path: 'AGENTS.md' }])], PLUGIN_NAME).scopes.has(PKG)).toBe(false)
   })
 
   it('a read-delivered entry is in effect only while its successful tool result is visible', () => {
     const read = { action: 'set', scope: userGlobalScope().key, path: '~/.dsh/AGENTS.md', digest: 'g', readCallId: 'call_1' }
-    const tool = (isError: boolean) => ({ id: 't', role: 'tool' as const, callId: 'call_1', toolName: 'read', isError, content: [{ type: 'text' as const, text: 'x' }], source: { kind: 'tool' as const } })
     expect(deriveVisibleState([tool(false), ours([read])], PLUGIN_NAME).scopes.size).toBe(1)
     expect(deriveVisibleState([tool(true), ours([read])], PLUGIN_NAME).scopes.size).toBe(0)
     expect(deriveVisibleState([ours([read])], PLUGIN_NAME).scopes.size).toBe(0)

@@ -3,12 +3,13 @@
  * (for resume), loads read-only, and lists sessions.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionHeader } from '@dsh/contracts'
 import { DshError, errorMessage } from './errors.ts'
 import { dataOf } from './event-data.ts'
 import { lockSession } from './session-lock.ts'
+import { makeDirectories } from './paths.ts'
 import { Session } from './session.ts'
 import { readSessionFile, SessionWriter } from './session-file.ts'
 
@@ -65,7 +66,7 @@ export class SessionStore {
 
   /** Creates a new session file with its header. */
   create(options: NewSessionOptions): Session {
-    mkdirSync(this.directory, { recursive: true, mode: 0o700 })
+    makeDirectories(this.directory, { mode: 0o700 })
     const header: SessionHeader = {
       type: 'session',
       version: 1,

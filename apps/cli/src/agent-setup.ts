@@ -68,7 +68,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     env: io.env,
     baseUrl: options.baseUrl ?? config.model?.baseUrl,
     apiKeyEnv: config.model?.apiKeyEnv,
-    timeoutMs: config.model?.timeoutMs,
+    connectTimeoutMs: config.model?.connectTimeoutMs,
     idleTimeoutMs: config.model?.idleTimeoutMs,
     maxRetries: config.model?.maxRetries,
     contextWindow: config.model?.contextWindow,

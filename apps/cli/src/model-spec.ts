@@ -38,7 +38,7 @@ export interface ProviderInputs {
   readonly env: Readonly<Record<string, string | undefined>>
   readonly baseUrl?: string | undefined
   readonly apiKeyEnv?: string | undefined
-  readonly timeoutMs?: number | undefined
+  readonly connectTimeoutMs?: number | undefined
   readonly idleTimeoutMs?: number | undefined
   readonly maxRetries?: number | undefined
   readonly contextWindow?: number | undefined
@@ -56,12 +56,13 @@ export function createProvider(inputs: ProviderInputs): ModelProvider {
     provider: spec.kind,
     model: spec.model,
     env: inputs.env,
-    logger: inputs.log,
+    // Each retry is announced as one warning line: the attempt that comes next and the delay.
+    logger: (line) => inputs.log(`warning: ${line}`),
     ...(inputs.baseUrl === undefined ? {} : { baseUrl: inputs.baseUrl }),
     // A named key variable is the only source of the key: the provider fails at creation when it
     // is unset instead of falling back to DEEPSEEK_API_KEY / OPENAI_API_KEY.
     ...(inputs.apiKeyEnv === undefined ? {} : { apiKeyEnv: inputs.apiKeyEnv }),
-    ...(inputs.timeoutMs === undefined ? {} : { timeoutMs: inputs.timeoutMs }),
+    ...(inputs.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: inputs.connectTimeoutMs }),
     ...(inputs.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: inputs.idleTimeoutMs }),
     ...(inputs.maxRetries === undefined ? {} : { maxRetries: inputs.maxRetries }),
     ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }),

@@ -72,7 +72,7 @@ describe('cancellation', () => {
     const { error } = await within(2_000, collectFailure(provider, controller.signal))
     expect(error).toMatchObject({ name: 'AbortError' })
     expect(Date.now() - started).toBeLessThan(1_000)
-    expect(logs).toEqual(['deepseek: HTTP 429 MODEL_RATE_LIMIT (busy); retry 1/4 in 30000 ms'])
+    expect(logs).toEqual(['deepseek: HTTP 429 MODEL_RATE_LIMIT (busy); attempt 2 of 5 in 30000 ms'])
     expect(server.requests).toHaveLength(1)
   })
 

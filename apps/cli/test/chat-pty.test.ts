@@ -66,7 +66,7 @@ describe('dsh chat in a terminal', () => {
         ...say('second question'),
         { expect: 'second answer' },
         ...say('/compact'),
-        { expect: 'compacted: 4 visible messages -> 3\\n' },
+        { expect: 'compacted: 4 visible messages -> 1\\n' },
         ...say('/sessions'),
         { expect: `\\* \\S+ .*first question` },
         { expect: `  ${escape(previousId)} .*an earlier question` },

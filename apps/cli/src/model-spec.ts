@@ -5,7 +5,7 @@
 import { resolve } from 'node:path'
 import type { ModelProvider } from '@dsh/contracts'
 import { createOpenAiProvider } from '@dsh/llm-openai'
-import { createScriptedProvider, loadScript } from '@dsh/llm-scripted'
+import { createScriptedProvider, loadScript, type ModelScript } from '@dsh/llm-scripted'
 import { usageError } from './cli-error.ts'
 
 /** The default model spec. */
@@ -45,12 +45,22 @@ export interface ProviderInputs {
   readonly log: (line: string) => void
 }
 
+/** Loads a script; a missing or invalid file is bad usage of `--model scripted:FILE` (exit 2), like a bad `--config`. */
+function scriptOf(file: string): ModelScript {
+  try {
+    return loadScript(file)
+  } catch (error) {
+    // loadScript only throws ScriptError, and each one says what is wrong with the file.
+    throw usageError(error instanceof Error ? error.message : String(error))
+  }
+}
+
 /** Creates the provider for a spec. */
 export function createProvider(inputs: ProviderInputs): ModelProvider {
   const { spec } = inputs
   if (spec.kind === 'scripted') {
     const file = resolve(inputs.cwd, spec.file)
-    return createScriptedProvider(loadScript(file), { origin: file, ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }) })
+    return createScriptedProvider(scriptOf(file), { origin: file, ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }) })
   }
   return createOpenAiProvider({
     provider: spec.kind,

@@ -108,7 +108,7 @@ describe('dsh chat in a terminal', () => {
         { send: '\u0003' },
         { expect: 'press Ctrl-C again to exit' },
         { send: '\u0003' },
-        { exit: 0 },
+        { exit: 130 },
       ],
       { cwd: tree.root },
     )

@@ -6,11 +6,12 @@ import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
 let tree: TempTree
 afterEach(async () => tree?.dispose())
 
+const read = (file: string) => ({ toolCalls: [{ name: 'read', arguments: { file_path: file } }] })
+
 describe('dsh compact', () => {
   it('compacts a session whose only turn is long, keeping the prompt verbatim for the next turn', async () => {
     tree = await tempTree({ 'repo/notes.txt': 'alpha\n', 'repo/more.txt': 'beta\n' })
     const home = tree.path('home')
-    const read = (file: string) => ({ toolCalls: [{ name: 'read', arguments: { file_path: file } }] })
     const first = writeScript(tree.root, 'first.json', { responses: [read('notes.txt'), read('more.txt'), { text: 'alpha, then beta' }] })
     const run = await runDsh(['--dsh-home', home, 'run', '--cwd', tree.path('repo'), '--model', `scripted:${first}`, 'read notes.txt, then more.txt'], { cwd: tree.root })
     const id = sessionIdOf(run.stderr)

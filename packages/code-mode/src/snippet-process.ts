@@ -148,14 +148,15 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     void settled.finally(() => inFlight.delete(settled))
   }
 
+  const onAbort = (): void => {
+    stopped ??= 'cancelled'
+    stop.abort()
+    killAll()
+  }
+
   return new Promise<SnippetRun>((resolve) => {
     let timer: NodeJS.Timeout | undefined
     let settledOnce = false
-    const onAbort = (): void => {
-      stopped ??= 'cancelled'
-      stop.abort()
-      killAll()
-    }
     const finish = async (end: SnippetEnd): Promise<void> => {
       if (settledOnce) return
       settledOnce = true

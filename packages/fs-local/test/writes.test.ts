@@ -126,20 +126,20 @@ describe('refusals', () => {
   })
 })
 
-describe('temp files of writers that died', () => {
-  /** Runs a process that creates a writer's temp file under its own pid, then dies of SIGKILL mid-write. */
-  function tempOfKilledWriter(dir: string, name: string): string {
-    const script = `require('fs').writeFileSync(require('path').join(${JSON.stringify(dir)}, '.${name}.dsh-' + process.pid + '-0123456789ab.tmp'), 'half'); process.kill(process.pid, 'SIGKILL')`
-    try {
-      execFileSync(process.execPath, ['-e', script])
-    } catch {
-      // The child ends by SIGKILL, which execFileSync reports as a failure; that is the point.
-    }
-    const left = readdirSync(dir).find((entry) => entry.startsWith(`.${name}.dsh-`))
-    if (left === undefined) throw new Error('the killed writer left no temp file')
-    return left
+/** Runs a process that creates a writer's temp file under its own pid, then dies of SIGKILL mid-write. */
+function tempOfKilledWriter(dir: string, name: string): string {
+  const script = `require('fs').writeFileSync(require('path').join(${JSON.stringify(dir)}, '.${name}.dsh-' + process.pid + '-0123456789ab.tmp'), 'half'); process.kill(process.pid, 'SIGKILL')`
+  try {
+    execFileSync(process.execPath, ['-e', script])
+  } catch {
+    // The child ends by SIGKILL, which execFileSync reports as a failure; that is the point.
   }
+  const left = readdirSync(dir).find((entry) => entry.startsWith(`.${name}.dsh-`))
+  if (left === undefined) throw new Error('the killed writer left no temp file')
+  return left
+}
 
+describe('temp files of writers that died', () => {
   it('are removed on the next write to their directory; temp files of live processes and other names stay', async () => {
     const dir = tree.path('ws')
     const dead = tempOfKilledWriter(dir, 'keep.txt')

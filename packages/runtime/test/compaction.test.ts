@@ -9,12 +9,12 @@ afterEach(async () => f?.dispose())
 
 const head = '[Conversation checkpoint] The earlier part of this session was compacted. Summary of what happened before:\n\n'
 const tail = '\n\nContinue from here; ask the user if something you need is missing from this summary.'
+const echo = (text: string) => ({ toolCalls: [{ name: 'echo', arguments: { text } }] })
 const visible = (agent: { session: Parameters<typeof deriveMessages>[0] }) => deriveMessages(agent.session).map((m) => `${m.role}:${messageText(m)}`)
 
 describe('compaction at rest', () => {
   it('compacts a session of one long turn, keeping its prompt verbatim', async () => {
     f = await fixture()
-    const echo = (text: string) => ({ toolCalls: [{ name: 'echo', arguments: { text } }] })
     const agent = await agentWith(f, { responses: [echo('a'), echo('b'), echo('c'), { text: 'all three echoed' }, { text: 'next answer' }] })
     await agent.prompt('echo a, b and c')
     expect(agent.session.surface).toHaveLength(8)

@@ -13,7 +13,7 @@ import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
-import { createProvider, defaultModelSpec, parseModelSpec, type ModelSpec } from './model-spec.ts'
+import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
 
 /** Default share of the context window that triggers automatic compaction. */
 export const defaultAutoCompactShare = 0.8
@@ -67,18 +67,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const config = configFrom(io, options.config)
   const log = (line: string): void => errLine(io, line)
   const spec = parseModelSpec(options.model ?? config.model?.spec ?? defaultModelSpec)
-  const provider = createProvider({
-    spec,
-    cwd: io.cwd,
-    env: io.env,
-    baseUrl: options.baseUrl ?? config.model?.baseUrl,
-    apiKeyEnv: config.model?.apiKeyEnv,
-    connectTimeoutMs: config.model?.connectTimeoutMs,
-    idleTimeoutMs: config.model?.idleTimeoutMs,
-    maxRetries: config.model?.maxRetries,
-    contextWindow: config.model?.contextWindow,
-    log,
-  })
+  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, log })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()

@@ -7,6 +7,7 @@ import type { ModelProvider } from '@dsh/contracts'
 import { createOpenAiProvider } from '@dsh/llm-openai'
 import { createScriptedProvider, loadScript, type ModelScript } from '@dsh/llm-scripted'
 import { usageError } from './cli-error.ts'
+import type { ConfigFile } from './config-file.ts'
 
 /** The default model spec. */
 export const defaultModelSpec = 'deepseek:deepseek-chat'
@@ -43,6 +44,35 @@ export interface ProviderInputs {
   readonly maxRetries?: number | undefined
   readonly contextWindow?: number | undefined
   readonly log: (line: string) => void
+}
+
+/** Inputs of {@link providerFromConfig}. */
+export interface ConfiguredProviderInputs {
+  readonly spec: ModelSpec
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** `--base-url`; wins over `model.baseUrl`. */
+  readonly baseUrl?: string | undefined
+  /** The config file's `model` section. */
+  readonly model?: ConfigFile['model']
+  readonly log: (line: string) => void
+}
+
+/** Creates the provider for a spec with every connection setting of the config file's `model` section. */
+export function providerFromConfig(inputs: ConfiguredProviderInputs): ModelProvider {
+  const { model } = inputs
+  return createProvider({
+    spec: inputs.spec,
+    cwd: inputs.cwd,
+    env: inputs.env,
+    baseUrl: inputs.baseUrl ?? model?.baseUrl,
+    apiKeyEnv: model?.apiKeyEnv,
+    connectTimeoutMs: model?.connectTimeoutMs,
+    idleTimeoutMs: model?.idleTimeoutMs,
+    maxRetries: model?.maxRetries,
+    contextWindow: model?.contextWindow,
+    log: inputs.log,
+  })
 }
 
 /** Loads a script; a missing or invalid file is bad usage of `--model scripted:FILE` (exit 2), like a bad `--config`. */

@@ -6,7 +6,7 @@
  */
 import { compactSession, planCompaction, summarizeWithModel, errorMessage } from '@dsh/runtime'
 import { errLine, type CliIo } from '../cli-io.ts'
-import { createProvider, parseModelSpec } from '../model-spec.ts'
+import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { configFrom } from './run.ts'
 import { storeFor } from './sessions.ts'
 
@@ -22,17 +22,7 @@ async function modelSummary(io: CliIo, options: CompactOptions, messages: Parame
   const config = configFrom(io, options.config)
   const specText = options.model ?? config.model?.spec
   if (specText === undefined) return undefined
-  const provider = createProvider({
-    spec: parseModelSpec(specText),
-    cwd: io.cwd,
-    env: io.env,
-    baseUrl: options.baseUrl ?? config.model?.baseUrl,
-    apiKeyEnv: config.model?.apiKeyEnv,
-    connectTimeoutMs: config.model?.connectTimeoutMs,
-    idleTimeoutMs: config.model?.idleTimeoutMs,
-    maxRetries: config.model?.maxRetries,
-    log: (line) => errLine(io, line),
-  })
+  const provider = providerFromConfig({ spec: parseModelSpec(specText), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, log: (line) => errLine(io, line) })
   try {
     return await summarizeWithModel(provider, messages, new AbortController().signal)
   } catch (error) {

@@ -28,10 +28,10 @@ export interface RunOptions {
 }
 
 /** A resumed session keeps the directory it was created in: a different `--cwd` is refused. */
-function refuseOtherDirectory(host: Host, setup: AgentSetup, id: string): void {
-  const sessionCwd = host.sessions.load(id).header.cwd
-  if (sessionCwd !== setup.cwd) {
-    throw usageError(`--cwd ${setup.cwd}: session ${id} works in ${sessionCwd} (a session keeps its directory); leave out --cwd, or pass --cwd ${sessionCwd}`)
+function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string): void {
+  const { header } = host.sessions.load(idOrPrefix)
+  if (header.cwd !== setup.cwd) {
+    throw usageError(`--cwd ${setup.cwd}: session ${header.id} works in ${header.cwd} (a session keeps its directory); leave out --cwd, or pass --cwd ${header.cwd}`)
   }
 }
 

@@ -5,6 +5,7 @@
 /** Stable codes of kernel errors. */
 export type DshErrorCode =
   | 'SESSION_NOT_FOUND'
+  | 'SESSION_AMBIGUOUS'
   | 'SESSION_MALFORMED'
   | 'SESSION_VERSION'
   | 'SESSION_BUSY'
@@ -13,6 +14,7 @@ export type DshErrorCode =
   | 'AGENT_BUSY'
   | 'CONFIG_INVALID'
   | 'USAGE'
+  | 'DIRECTORY_CREATE_FAILED'
 
 const marker = Symbol.for('dsh.error')
 

@@ -60,9 +60,9 @@ interface CommandSpec {
 
 async function compact(context: SlashContext): Promise<void> {
   const { agent, renderer } = context
-  const plan = planCompaction(agent.session)
+  const plan = planCompaction(agent.session, { scope: 'at-rest' })
   if (plan === undefined) {
-    renderer.line('nothing to compact (there is no history before the last turn)')
+    renderer.line('nothing to compact (the visible history is empty or already one checkpoint)')
     return
   }
   const before = agent.session.surface.length
@@ -80,6 +80,7 @@ async function compact(context: SlashContext): Promise<void> {
       renderer.notice(`model summary failed (${oneLine(problemText(error))}); using the deterministic summary`)
     }
   }
+  // At rest (no turn runs while a command does), so agent.compact plans the same range again.
   agent.compact(summary === undefined ? {} : { summary, summarizer: 'model' })
   renderer.line(`compacted: ${before} visible messages -> ${agent.session.surface.length}`)
 }
@@ -93,13 +94,13 @@ function listSessions(context: SlashContext): void {
   const shown = rows.slice(0, 20)
   for (const row of shown) {
     const mark = row.id === context.agent.session.id ? '*' : ' '
-    context.renderer.line(`${mark} ${row.id}  ${row.header.createdAt}  ${row.eventCount} events  ${oneLine(row.firstPrompt ?? '', 60)}`.trimEnd())
+    context.renderer.line(`${mark} ${row.id}  ${row.header.createdAt}  ${row.eventCount} events  ${oneLine(row.title ?? '', 60)}`.trimEnd())
   }
   if (rows.length > shown.length) context.renderer.notice(`(${rows.length - shown.length} older sessions not shown; dsh sessions list shows all)`)
 }
 
 const commands: Readonly<Record<string, CommandSpec>> = {
-  compact: { usage: '/compact', help: 'replace the history before the last turn with a summary', run: compact },
+  compact: { usage: '/compact', help: 'replace the history with a summary that keeps your last prompt verbatim', run: compact },
   context: {
     usage: '/context',
     help: 'show the instruction files here and which ones this session sees',

@@ -131,7 +131,7 @@ describe('dsh chat in a terminal', () => {
         ...say('/help'),
         { expect: '/compact +replace the history' },
         ...say('/context'),
-        { expect: 'Instruction files for new sessions here:\\n(.*\\n)*?    AGENTS\\.md: loaded \\(\\d+ bytes\\)\\n' },
+        { expect: 'Instruction files for new sessions here:\\n(.*\\n)*? +AGENTS\\.md: loaded \\(\\d+ bytes\\)\\n' },
         // Once the workspace-context plugin is mounted, the first turn's baseline is visible here.
         { expect: 'In this session:\\n  (no workspace instruction files are visible in this session yet|instruction messages visible in this session: 1)' },
         ...say('/frobnicate now'),

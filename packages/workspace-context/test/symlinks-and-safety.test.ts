@@ -143,27 +143,30 @@ describe('special files, bounded reads and encodings', () => {
     expect(rig.fs.calls.filter((c) => c.method === 'streamText').map((c) => c.path)).not.toContain('/repo/AGENTS.md')
   })
 
-  it('bounds a streamed read with its own running count when the size is unknown, the file grows and the provider ignores the cap', async () => {
+  /** A 50-byte file that grows by 10 MB while streamed, no size reported, a 100-byte cap; returns the rig after the first step. */
+  async function growingFile(providerIgnoresCap: boolean): Promise<{ rig: Rig; messages: number }> {
     const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'x'.repeat(50) }, config: { maxSourceBytes: 100 } }).start()
     rig.fs.faults.omitSizes = true
-    rig.fs.faults.ignoreReadCap = true
+    rig.fs.faults.ignoreReadCap = providerIgnoresCap
     rig.fs.faults.grow.set('/repo/AGENTS.md', 10_000_000)
     const agent = rig.agent('/repo')
     await rig.step(agent, { prompt: 'p' })
-    expect(instructionMessages(agent.session)).toHaveLength(0)
+    return { rig, messages: instructionMessages(agent.session).length }
+  }
+
+  it('bounds a streamed read with its own running count when the size is unknown, the file grows and the provider ignores the cap', async () => {
+    const { rig, messages } = await growingFile(true)
+    expect(messages).toBe(0)
     // 7-byte chunks: the plugin stops at the first chunk past 100 bytes, not after 10 MB.
     expect(rig.fs.chunksStreamed).toBe(15)
     expect(rig.warnings).toEqual(['instruction file AGENTS.md is larger than maxSourceBytes; it is not loaded'])
   })
 
   it('reports a provider that rejects an oversized stream the same way', async () => {
-    const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'x'.repeat(50) }, config: { maxSourceBytes: 100 } }).start()
-    rig.fs.faults.omitSizes = true
-    rig.fs.faults.grow.set('/repo/AGENTS.md', 10_000_000)
-    const agent = rig.agent('/repo')
-    await rig.step(agent, { prompt: 'p' })
-    expect(instructionMessages(agent.session)).toHaveLength(0)
+    const { rig, messages } = await growingFile(false)
+    expect(messages).toBe(0)
     expect(rig.fs.chunksStreamed).toBe(14)
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md is larger than maxSourceBytes; it is not loaded'])
   })
 
   it('accepts a file of exactly maxSourceBytes', async () => {

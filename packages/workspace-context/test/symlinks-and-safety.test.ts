@@ -126,6 +126,17 @@ describe('symlinks', () => {
   })
 })
 
+/** A 50-byte file that grows by 10 MB while streamed, no size reported, a 100-byte cap; returns the rig after the first step. */
+async function growingFile(providerIgnoresCap: boolean): Promise<{ rig: Rig; messages: number }> {
+  const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'x'.repeat(50) }, config: { maxSourceBytes: 100 } }).start()
+  rig.fs.faults.omitSizes = true
+  rig.fs.faults.ignoreReadCap = providerIgnoresCap
+  rig.fs.faults.grow.set('/repo/AGENTS.md', 10_000_000)
+  const agent = rig.agent('/repo')
+  await rig.step(agent, { prompt: 'p' })
+  return { rig, messages: instructionMessages(agent.session).length }
+}
+
 describe('special files, bounded reads and encodings', () => {
   it('never reads a FIFO, device or directory candidate and falls through to the next name', async () => {
     const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/CLAUDE.md': 'Claude.', '/repo/a/CLAUDE.md': 'A' } }).start()
@@ -142,17 +153,6 @@ describe('special files, bounded reads and encodings', () => {
     expect(paths).toEqual(['~/.dsh/AGENTS.md'])
     expect(rig.fs.calls.filter((c) => c.method === 'streamText').map((c) => c.path)).not.toContain('/repo/AGENTS.md')
   })
-
-  /** A 50-byte file that grows by 10 MB while streamed, no size reported, a 100-byte cap; returns the rig after the first step. */
-  async function growingFile(providerIgnoresCap: boolean): Promise<{ rig: Rig; messages: number }> {
-    const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'x'.repeat(50) }, config: { maxSourceBytes: 100 } }).start()
-    rig.fs.faults.omitSizes = true
-    rig.fs.faults.ignoreReadCap = providerIgnoresCap
-    rig.fs.faults.grow.set('/repo/AGENTS.md', 10_000_000)
-    const agent = rig.agent('/repo')
-    await rig.step(agent, { prompt: 'p' })
-    return { rig, messages: instructionMessages(agent.session).length }
-  }
 
   it('bounds a streamed read with its own running count when the size is unknown, the file grows and the provider ignores the cap', async () => {
     const { rig, messages } = await growingFile(true)

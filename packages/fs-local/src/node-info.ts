@@ -14,9 +14,13 @@ export function versionOf(stats: BigIntStats): FsVersion {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` as FsVersion
 }
 
-/** Identity of the node: device and inode, equal for every path (link, hard link) that reaches it. */
-export function nodeIdOf(stats: BigIntStats): string {
-  return `${stats.dev}:${stats.ino}`
+/**
+ * Identity of the node: device and inode, equal for every path (link, hard link) that reaches it.
+ * Cut from the version string (it starts with `dev:ino:`), which costs less than formatting the
+ * two bigints again on every stat.
+ */
+export function nodeIdOf(version: FsVersion): string {
+  return version.slice(0, version.indexOf(':', version.indexOf(':') + 1))
 }
 
 /**
@@ -46,12 +50,15 @@ export function infoOf(stats: BigIntStats): FsInfo {
   const type = nodeTypeOf(stats)
   const version = versionOf(stats)
   const changedAtMs = changedAtMsOf(stats)
-  const nodeId = nodeIdOf(stats)
+  const nodeId = nodeIdOf(version)
   return type === 'file' ? { type, size: Number(stats.size), version, changedAtMs, nodeId } : { type, version, changedAtMs, nodeId }
 }
 
 /** Port metadata of unfollowed stats (`symlink` for a link itself). */
 export function pathInfoOf(stats: BigIntStats): FsPathInfo {
-  if (stats.isSymbolicLink()) return { type: 'symlink', version: versionOf(stats), changedAtMs: changedAtMsOf(stats), nodeId: nodeIdOf(stats) }
+  if (stats.isSymbolicLink()) {
+    const version = versionOf(stats)
+    return { type: 'symlink', version, changedAtMs: changedAtMsOf(stats), nodeId: nodeIdOf(version) }
+  }
   return infoOf(stats)
 }

@@ -80,21 +80,26 @@ type Loaded = { readonly observation: ScopeObservation; readonly trimmed?: strin
 /** Identity of a present candidate's file: the provider's node id, else its canonical target. */
 export const fileIdentity = (probe: CandidateProbe & { state: 'present' }): string => probe.info.nodeId ?? probe.target
 
+/** A present observation; one object shape for every present file (the hot path of a touch). */
+function presentObservation(probe: CandidateProbe & { state: 'present' }, scope: ScopeRef, path: string, nodeId: string, fact: Claim): ScopeObservation {
+  return { state: 'present', scope, path, absPath: probe.path, target: probe.target, nodeId, digest: fact.digest, trimmedDigest: fact.trimmedDigest, bytes: fact.bytes, content: fact.content, sameAs: undefined }
+}
+
 async function load(options: ExamineOptions, probe: CandidateProbe & { state: 'present' }, scope: ScopeRef, path: string, startedAt: number): Promise<Loaded> {
   const nodeId = fileIdentity(probe)
-  const present = { state: 'present' as const, scope, path, absPath: probe.path, target: probe.target, nodeId }
   const known = options.knownDigest?.(scope.key, path)
   const claim = options.claimed.get(nodeId)
   // The same file under a second path (a link, a hard link): read once per pass. Discovery decides
   // which path carries it (decision D9); in one directory under the `all` policy it is a duplicate.
   if (claim !== undefined && (claim.content !== undefined || claim.digest === known || claim.trimmedDigest === BLANK_DIGEST)) {
-    return { observation: { ...present, digest: claim.digest, trimmedDigest: claim.trimmedDigest, bytes: claim.bytes, content: claim.content }, trimmed: claim.trimmedDigest }
+    return { observation: presentObservation(probe, scope, path, nodeId, claim), trimmed: claim.trimmedDigest }
   }
   const fact = options.memo?.file(probe.path, probe.info.version)
   // Skip the read when the model has this content, or when it is blank (never delivered, so its text is not needed).
   if (fact !== undefined && (known === fact.digest || fact.trimmedDigest === BLANK_DIGEST)) {
-    if (claim === undefined) options.claimed.set(nodeId, { digest: fact.digest, trimmedDigest: fact.trimmedDigest, bytes: fact.bytes })
-    return { observation: { ...present, digest: fact.digest, trimmedDigest: fact.trimmedDigest, bytes: fact.bytes }, trimmed: fact.trimmedDigest }
+    const found: Claim = { digest: fact.digest, trimmedDigest: fact.trimmedDigest, bytes: fact.bytes, content: undefined }
+    if (claim === undefined) options.claimed.set(nodeId, found)
+    return { observation: presentObservation(probe, scope, path, nodeId, found), trimmed: fact.trimmedDigest }
   }
   const read = await readBounded(options.fs, probe.target, options.maxSourceBytes, probe.info.size, options.signal)
   if (!read.ok) {
@@ -103,8 +108,9 @@ async function load(options: ExamineOptions, probe: CandidateProbe & { state: 'p
   }
   const digests = { digest: contentDigest(read.text), trimmedDigest: trimmedDigest(read.text), bytes: read.bytes }
   options.memo?.recordFile(probe.path, probe.info.version, digests, { startedAt, finishedAt: options.now(), changedAtMs: probe.info.changedAtMs })
-  options.claimed.set(nodeId, { ...digests, content: read.text })
-  return { observation: { ...present, ...digests, bytes: read.bytes, content: read.text }, trimmed: digests.trimmedDigest }
+  const found: Claim = { digest: digests.digest, trimmedDigest: digests.trimmedDigest, bytes: read.bytes, content: read.text }
+  options.claimed.set(nodeId, found)
+  return { observation: presentObservation(probe, scope, path, nodeId, found), trimmed: digests.trimmedDigest }
 }
 
 function settled(scope: ScopeRef, winner: CandidateProbe | undefined, spec: DirectorySpec, fallbackNote: AbsentNote): ScopeObservation | undefined {

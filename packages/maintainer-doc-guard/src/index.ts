@@ -1,0 +1,13 @@
+/** Public surface of @dsh/maintainer-doc-guard (curated re-exports only). */
+export { createMaintainerDocGuard, type GuardHooks, type MaintainerDocGuard } from './plugin.ts'
+export { Config, type ConfigInput } from './config-schema.ts'
+export { resolveConfig, reachesChildren, DEFAULT_DOCS, DEFAULT_DOCS_DIR, DEFAULT_GUARDED_GLOBS, type ResolvedConfig } from './resolve-config.ts'
+export { LiveSettingsSchema, LIVE_FIELDS, SETTINGS_NAMESPACE, liveBase, withLiveSettings, type LiveSettings } from './live-settings.ts'
+export { Switches, SwitchesSchema, SWITCH_NAMES, SWITCHES_NAMESPACE, switchBase, type SwitchValues } from './switches.ts'
+export { Counters, COUNTER_NAMES, type CounterName, type CountersSnapshot } from './counters.ts'
+export { judgeModelOf, parseVerdict, JUDGE_SYSTEM_PROMPT, type JudgeModel, type JudgeVerdict } from './strict-judge.ts'
+export { defuseBraces } from './defuse.ts'
+export { shellWrites, type ShellWrite } from './shell-writes.ts'
+export { shellReadCandidates } from './shell-reads.ts'
+export { parseLedger, type LedgerLine } from './ledger-parser.ts'
+export { PLUGIN_NAME } from './notice-delivery.ts'

@@ -18,6 +18,8 @@ export interface ShellStatement {
   readonly writesTo: readonly string[]
   /** Files read by input redirection. */
   readonly readsFrom: readonly string[]
+  /** The statement's source text, trimmed. */
+  readonly text: string
 }
 
 interface Builder {
@@ -45,10 +47,14 @@ function flush(b: Builder): void {
 export function splitStatements(command: string, dialect: ShellDialect): ShellStatement[] {
   const out: ShellStatement[] = []
   let b = fresh()
-  const end = (): void => {
+  let start = 0
+  const end = (stop: number, next: number): void => {
     flush(b)
-    if (b.words.length > 0 || b.writesTo.length > 0 || b.readsFrom.length > 0) out.push({ words: b.words, writesTo: b.writesTo, readsFrom: b.readsFrom })
+    if (b.words.length > 0 || b.writesTo.length > 0 || b.readsFrom.length > 0) {
+      out.push({ words: b.words, writesTo: b.writesTo, readsFrom: b.readsFrom, text: command.slice(start, stop).trim() })
+    }
     b = fresh()
+    start = next
   }
   let quote: '"' | "'" | undefined
   for (let i = 0; i < command.length; i++) {
@@ -70,10 +76,11 @@ export function splitStatements(command: string, dialect: ShellDialect): ShellSt
       flush(b)
       if (c === '\\') i++
     } else if (c === ';' || c === '\n') {
-      end()
+      end(i, i + 1)
     } else if (c === '|' || (c === '&' && next === '&')) {
+      const stop = i
       if (next === c) i++
-      end()
+      end(stop, i + 1)
     } else if (c === '>') {
       // `2>` / `&>`: the digits or ampersand before `>` name a descriptor, not a word.
       if (/^(?:\d+|&)$/u.test(b.word)) {
@@ -89,12 +96,12 @@ export function splitStatements(command: string, dialect: ShellDialect): ShellSt
       flush(b)
       b.redirect = 'in'
     } else if (c === '&') {
-      end()
+      end(i, i + 1)
     } else {
       b.word += c
       b.started = true
     }
   }
-  end()
+  end(command.length, command.length)
   return out
 }

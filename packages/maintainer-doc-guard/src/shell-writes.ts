@@ -36,7 +36,7 @@ function powershellWrites(statement: ShellStatement): string[] {
 export interface ShellWrite {
   /** Absolute path (Windows paths keep their drive, with `/` separators). */
   readonly path: string
-  /** The statement's words, for messages. */
+  /** The statement's source text, for messages. */
   readonly statement: string
 }
 
@@ -45,8 +45,7 @@ export function shellWrites(command: string, dialect: ShellDialect, cwd: string)
   const out: ShellWrite[] = []
   for (const statement of splitStatements(command, dialect)) {
     const tokens = [...statement.writesTo.filter(isPathToken), ...(dialect === 'posix' ? posixWrites(statement) : powershellWrites(statement))]
-    const text = statement.words.join(' ')
-    for (const token of new Set(tokens)) out.push({ path: absoluteToken(token, cwd), statement: text })
+    for (const token of new Set(tokens)) out.push({ path: absoluteToken(token, cwd), statement: statement.text })
   }
   return out
 }

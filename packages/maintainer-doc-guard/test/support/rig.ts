@@ -9,6 +9,7 @@ import { createLocalFileSystem } from '@dsh/fs-local'
 import { createScriptedProvider, type ModelScript, type ScriptedResponse } from '@dsh/llm-scripted'
 import { createHost, type Agent, type Host } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
+import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
 import { coreTools } from '@dsh/tools'
 import type { ConfigInput } from '../../src/config-schema.ts'
@@ -25,6 +26,8 @@ export interface RigOptions {
   readonly withoutGuard?: boolean
   /** Wraps the filesystem port (fault injection). */
   readonly wrapFs?: (fs: FileSystemPort) => FileSystemPort
+  /** Registers the subagent tool; children replay this script. */
+  readonly childScript?: readonly ScriptedResponse[]
 }
 
 /** A running rig. */
@@ -33,6 +36,8 @@ export interface Rig {
   readonly host: Host
   readonly guard: MaintainerDocGuard
   readonly requests: ChatRequestBody[]
+  /** Requests of subagents. */
+  readonly childRequests: ChatRequestBody[]
   readonly warnings: string[]
   /** The workspace (`<tree>/repo`). */
   readonly cwd: string
@@ -56,11 +61,17 @@ export async function rig(spec: TreeSpec = {}, options: RigOptions = {}): Promis
   const guard = createMaintainerDocGuard({ enabled: true, ...options.config }, { warn: (line) => warnings.push(line), clock: () => new Date('2026-12-01T10:00:00Z'), ...options.hooks })
   if (options.withoutGuard !== true) await host.ctx.plugin(guard)
   const requests: ChatRequestBody[] = []
+  const childRequests: ChatRequestBody[] = []
+  if (options.childScript !== undefined) {
+    const provider = createScriptedProvider({ responses: [...options.childScript] })
+    host.tools.register(createSubagentTool({ startChild: createChildStarter(host, { provider, onRequest: (body) => childRequests.push(body) }) }))
+  }
   return {
     tree,
     host,
     guard,
     requests,
+    childRequests,
     warnings,
     cwd: tree.path('repo'),
     start: (script, resume) =>

@@ -13,10 +13,12 @@ afterEach(async () => {
 const D = 'repo/.dsh-maintainer-doc-guard'
 const LEDGER_LINE = '- mistake: broke the parser｜why: no test run｜correct: run npm test first｜trigger: edit + parser*.ts｜2026-11-30'
 
+const edit = (from: string, to: string) => call('edit', { file_path: 'src/parser-v2.ts', old_string: from, new_string: to }, 'Editing parser-v2.ts to rename a.')
+const readCall = (path: string) => call('read', { file_path: path }, `Reading ${path}.`)
+
 describe('ledger hits', () => {
   it('deliver a matching line once per session and never block', async () => {
     r = await rig({ [`${D}/lessons.md`]: `${LEDGER_LINE}\n`, 'repo/src/parser-v2.ts': 'const a = 1\n' })
-    const edit = (from: string, to: string) => call('edit', { file_path: 'src/parser-v2.ts', old_string: from, new_string: to }, 'Editing parser-v2.ts to rename a.')
     const agent = await r.start([edit('a = 1', 'b = 1'), edit('b = 1', 'c = 1'), { text: 'done' }])
     await agent.prompt('rename it')
     expect(toolTexts(r.requests[1])).toEqual(['Edited src/parser-v2.ts: replaced 1 occurrence.'])
@@ -41,8 +43,8 @@ describe('ledger hits', () => {
 describe('landing check', () => {
   it('fires once for an edit that deletes numbers', async () => {
     r = await rig({ 'repo/notes.md': 'The limit is 64 KiB, measured at 1,024 requests.\n' })
-    const edit = call('edit', { file_path: 'notes.md', old_string: 'is 64 KiB, measured at 1,024 requests', new_string: 'is high' }, 'Shortening notes.md.')
-    const agent = await r.start([edit, edit, { text: 'done' }])
+    const shorten = call('edit', { file_path: 'notes.md', old_string: 'is 64 KiB, measured at 1,024 requests', new_string: 'is high' }, 'Shortening notes.md.')
+    const agent = await r.start([shorten, shorten, { text: 'done' }])
     await agent.prompt('shorten')
     expect(lastMessage(r.requests[1])).toBe(
       'maintainer-doc-guard: this edit of "notes.md" removes numbers (2 in the old text, 0 in the new). If the deleted text carried a number or a conclusion, check that it lands somewhere else before the deletion stands, and say where. If you are only correcting a value in place, ignore this.',
@@ -97,8 +99,7 @@ describe('auto-induction', () => {
 describe('unread documents', () => {
   it('reminds twice per version, the second time with excerpts, and stops once read', async () => {
     r = await rig({ [`${D}/plan.md`]: 'Plan.\n', [`${D}/stack.md`]: 'Node 20, vitest.\n', 'repo/a.md': 'a\n' })
-    const read = (path: string) => call('read', { file_path: path }, `Reading ${path}.`)
-    const agent = await r.start([read('a.md'), read('a.md'), read('a.md'), read('.dsh-maintainer-doc-guard/stack.md'), read('a.md'), { text: 'done' }])
+    const agent = await r.start([readCall('a.md'), readCall('a.md'), readCall('a.md'), readCall('.dsh-maintainer-doc-guard/stack.md'), readCall('a.md'), { text: 'done' }])
     await agent.prompt('go')
     const docs = r.requests.map((body) => {
       const last = lastMessage(body) ?? ''

@@ -34,6 +34,8 @@ const ANCHOR = (quote: string) =>
     'Anything the first item does not cover is your own excursion, not the task. Say so in one line before you spend another step on it, and ask before it costs more than that.',
   ].join('\n')
 
+const event = (seq: number, message: ReturnType<typeof createUserMessage>): SessionEvent => ({ type: 'user/message', seq, time: '', data: { message } })
+
 describe('objective anchor', () => {
   it('is empty until a person has spoken, then quotes the latest instruction verbatim', async () => {
     r = await rig()
@@ -115,7 +117,6 @@ describe('objective anchor', () => {
 
     it('keeps the adopted delegation when a later message arrives', () => {
       const header: SessionHeader = { type: 'session', version: 1, id: 'c', createdAt: '', cwd: '/w', delegationDepth: 1, origin: 'subagent', parentSession: 'p' }
-      const event = (seq: number, message: ReturnType<typeof createUserMessage>): SessionEvent => ({ type: 'user/message', seq, time: '', data: { message } })
       const tracker = new AnchorTracker(header)
       const events = [
         event(1, createUserMessage({ text: 'the delegated task', source: { kind: 'delegation', parentSession: 'p', parentCallId: 'x' } })),

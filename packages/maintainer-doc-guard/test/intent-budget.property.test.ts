@@ -1,6 +1,6 @@
 // Property: the staged intent judgement of one turn is nudges, then denials, then giving up, and
 // never exceeds its budgets, whatever the limits and however many unexplained calls arrive.
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { nextIntentStep, type IntentBudgets, type IntentStep } from '../src/intent-decision.ts'
 

@@ -89,9 +89,9 @@ describe('intent gate', () => {
   })
 })
 
-describe('drift check', () => {
-  const read = (text: string) => call('read', { file_path: 'a.md' }, text)
+const read = (text: string) => call('read', { file_path: 'a.md' }, text)
 
+describe('drift check', () => {
   it('fires once per turn when the turn has run afterSteps steps since the user spoke', async () => {
     r = await rig({ 'repo/a.md': 'a\n' }, { config: { nudge: { afterSteps: 2 } } })
     const turn = [read('Reading a.md first.'), read('Reading a.md again.'), read('And a third time.'), read('Once more.'), { text: 'done' }]

@@ -19,6 +19,12 @@ const SKILLS = {
 const explain = 'I am writing the beta SKILL.md so the skill registry can load it.'
 const writeBeta = (text = explain) => call('write', { file_path: '.dsh/skills/beta/SKILL.md', content: '# beta\n' }, text)
 
+const brokenFs = (fs: FileSystemPort): FileSystemPort => ({
+  ...fs,
+  listDir: () => Promise.reject(new Error('disk on fire')),
+  resolve: (path, options) => (path.includes('beta') ? Promise.reject(new Error('resolver broke')) : fs.resolve(path, options)),
+})
+
 describe('precedent gate', () => {
   it('denies a guarded write without a precedent, lists the siblings, and allows it after one was read', async () => {
     r = await rig(SKILLS)
@@ -104,12 +110,7 @@ describe('precedent gate', () => {
   })
 
   it('degrades to no decision when its own work fails', async () => {
-    const wrapFs = (fs: FileSystemPort): FileSystemPort => ({
-      ...fs,
-      listDir: () => Promise.reject(new Error('disk on fire')),
-      resolve: (path, options) => (path.includes('beta') ? Promise.reject(new Error('resolver broke')) : fs.resolve(path, options)),
-    })
-    r = await rig(SKILLS, { wrapFs })
+    r = await rig(SKILLS, { wrapFs: brokenFs })
     const agent = await r.start([call('write', { file_path: 'src/beta.ts', content: 'x' }, 'Writing src/beta.ts for the feature.'), { text: 'done' }])
     await agent.prompt('go')
     expect(toolTexts(r.requests[1])[0]).not.toContain('denied')

@@ -77,7 +77,7 @@ export async function rig(spec: TreeSpec = {}, options: RigOptions = {}): Promis
     start: (script, resume) =>
       host.startAgent({
         cwd: tree.path('repo'),
-        provider: createScriptedProvider(Array.isArray(script) ? { responses: script } : (script as ModelScript)),
+        provider: createScriptedProvider('responses' in script ? script : { responses: [...script] }),
         onRequest: (body) => requests.push(body),
         ...(resume === undefined ? {} : { resume }),
       }),

@@ -8,6 +8,7 @@ import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
 import type { AskPermission, Host, StartAgentOptions } from '@dsh/runtime'
+import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
@@ -48,6 +49,8 @@ export interface AgentSetup {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** Options of `host.startAgent`; `resume` continues a stored session. */
   readonly startOptions: (resume?: string) => StartAgentOptions
+  /** The maintainer-documents operator service, when the guard is enabled. */
+  readonly docs?: OperatorService
 }
 
 /** Reads the config file, or an empty config. */
@@ -76,7 +79,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
-  const { host, agentOptions } = await composeHost({
+  const { host, agentOptions, docs } = await composeHost({
     dshHome,
     cwd,
     config,
@@ -86,5 +89,5 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
   })
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
-  return { dshHome, cwd, config, spec, provider, host, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }) }
+  return { dshHome, cwd, config, spec, provider, host, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }) }
 }

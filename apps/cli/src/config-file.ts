@@ -8,6 +8,7 @@ import { parse } from 'yaml'
 import { z } from 'zod'
 import { usageError } from './cli-error.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
+import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -32,7 +33,7 @@ export const configFileSchema = z.strictObject({
   agent: agentSchema.optional(),
   workspaceContext: workspaceContextSectionSchema.optional(),
   multiRootWorkspace: z.strictObject({}).optional(),
-  maintainerDocGuard: z.strictObject({}).optional(),
+  maintainerDocGuard: maintainerDocGuardSchema.optional().describe('maintainer-doc-guard (off unless enabled: true)'),
 })
 
 /** A validated config file. */

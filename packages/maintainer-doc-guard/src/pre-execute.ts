@@ -7,7 +7,7 @@
  * 4. the precedent gate;
  * 5. when nothing denied: the advisory notices.
  */
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { AgentHandle, FileSystemPort, PreExecuteVerdict, ToolExecution } from '@dsh/contracts'
 import { renderAnchor } from './anchor-section.ts'
 import { isChildSession } from './anchor-source.ts'
@@ -59,7 +59,8 @@ export async function guardCall(core: GuardCore, fs: FileSystemPort, execution: 
   const operatorDoc = switches.operatorDocsReadOnly ? operatorDocument(facts, config) : undefined
   if (operatorDoc !== undefined) {
     core.counters.add('operatorDocsDenied')
-    return deny(operatorDocDenial({ tool: facts.tool, target: displayPath(cwd, operatorDoc), ledger: ledgerShown(state, config, cwd) }))
+    const target = isAbsolute(operatorDoc) ? displayPath(cwd, operatorDoc) : operatorDoc
+    return deny(operatorDocDenial({ tool: facts.tool, target, ledger: ledgerShown(state, config, cwd) }))
   }
   const stage: TurnStageContext = { agent, state, config, counters: core.counters, warn: core.warn, tool: facts.tool, args: facts.args, command: facts.command }
   const intent = await intentStage(stage)

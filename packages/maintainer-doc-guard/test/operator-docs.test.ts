@@ -2,6 +2,8 @@
 // conventions.md are denied without escape and point to the ledger; project files of the same
 // name and the ledger stay writable; the config key and the runtime switch lift the rule.
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { ToolDefinition } from '@dsh/contracts'
 import { call, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -22,6 +24,13 @@ const DENIAL = [
 ].join('\n')
 
 const writePlan = call('write', { file_path: `${D}/plan.md`, content: 'my plan' }, 'I will rewrite plan.md with the new plan.')
+
+const docWrite: ToolDefinition<{ name: string; content: string }> = {
+  name: 'doc_write',
+  description: 'Writes a maintainer document by name.',
+  parameters: z.object({ name: z.string(), content: z.string() }),
+  execute: (args) => Promise.resolve({ content: `wrote ${args.name}` }),
+}
 
 describe('operator documents', () => {
   it('denies a write to plan.md every time, pointing to the ledger', async () => {
@@ -45,6 +54,15 @@ describe('operator documents', () => {
     expect(edit).toContain(`Blocked by maintainer-doc-guard: "${D}/some-session/conventions.md" is an operator document`)
     expect(append).toContain(`Blocked by maintainer-doc-guard: "${D}/plan.md" is an operator document, and operator documents are read-only to you (this bash would change it).`)
     expect(read).toBe('The plan.\n\n[Exit code: 0]')
+  })
+
+  it('denies a doc_write tool that names an operator document', async () => {
+    r = await rig(DOCS, { extraTools: [docWrite] })
+    const agent = await r.start([call('doc_write', { name: 'conventions.md', content: 'x' }, 'Updating conventions.md via doc_write.'), call('doc_write', { name: 'state.md', content: 'x' }, 'Updating state.md via doc_write.'), { text: 'ok' }])
+    await agent.prompt('go')
+    const [conventions, state] = toolTexts(r.requests[2])
+    expect(conventions).toContain('Blocked by maintainer-doc-guard: "conventions.md" is an operator document')
+    expect(state).toBe('wrote state.md')
   })
 
   it('leaves project files of the same name and the ledger writable', async () => {

@@ -2,7 +2,9 @@
 // the per-target bound, dry run, monotonic composition with other guards, and failures that
 // degrade to "no decision".
 import { afterEach, describe, expect, it } from 'vitest'
-import type { FileSystemPort } from '@dsh/contracts'
+import { rm } from 'node:fs/promises'
+import { z } from 'zod'
+import type { FileSystemPort, ToolDefinition } from '@dsh/contracts'
 import { call, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -24,6 +26,16 @@ const brokenFs = (fs: FileSystemPort): FileSystemPort => ({
   listDir: () => Promise.reject(new Error('disk on fire')),
   resolve: (path, options) => (path.includes('beta') ? Promise.reject(new Error('resolver broke')) : fs.resolve(path, options)),
 })
+
+const deleteFile: ToolDefinition<{ path: string }> = {
+  name: 'delete_file',
+  description: 'Deletes a file.',
+  parameters: z.object({ path: z.string() }),
+  async execute(args, run) {
+    await rm(`${run.cwd}/${args.path}`)
+    return { content: `deleted ${args.path}` }
+  },
+}
 
 describe('precedent gate', () => {
   it('denies a guarded write without a precedent, lists the siblings, and allows it after one was read', async () => {
@@ -88,6 +100,13 @@ describe('precedent gate', () => {
     expect(results[2]).toBe('Created .dsh/skills/beta/SKILL.md (7 bytes).')
     expect(r.warnings).toContain('maintainer-doc-guard: let write on .dsh/skills/beta/SKILL.md through after 2 denials without a precedent read')
     expect(r.guard.counters.snapshot().counts).toMatchObject({ denied: 2, gaveUp: 1 })
+  })
+
+  it('pulls tools with destructive names into the gate', async () => {
+    r = await rig(SKILLS, { extraTools: [deleteFile] })
+    const agent = await r.start([call('delete_file', { path: '.dsh/skills/gamma/SKILL.md' }, 'Deleting the gamma SKILL.md, it is obsolete.'), { text: 'stop' }])
+    await agent.prompt('clean up')
+    expect(toolTexts(r.requests[1])[0]).toContain('Blocked by maintainer-doc-guard: you are about to delete_file ".dsh/skills/gamma/SKILL.md"')
   })
 
   it('only counts in dry run', async () => {

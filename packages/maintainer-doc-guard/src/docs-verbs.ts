@@ -9,7 +9,7 @@ import { relative } from 'node:path'
 import type { CountersSnapshot } from './counters.ts'
 import { GuardError } from './guard-error.ts'
 import { LIVE_FIELDS } from './live-settings.ts'
-import type { DocumentEntry, OperatorService } from './operator-service.ts'
+import type { DocumentEntry, OperatorService } from './operator-types.ts'
 import { SWITCH_NAMES } from './switches.ts'
 import { parseSettings, parseSwitches } from './verb-values.ts'
 

@@ -4,7 +4,8 @@
  */
 import type { FileSystemPort } from '@dsh/contracts'
 import type { SessionStore } from '@dsh/runtime'
-import { createOperatorService, type OperatorService } from './operator-service.ts'
+import { createOperatorService } from './operator-service.ts'
+import type { OperatorService } from './operator-types.ts'
 import type { MaintainerDocGuard } from './plugin.ts'
 import { sessionDirectoryOf } from './session-directory.ts'
 

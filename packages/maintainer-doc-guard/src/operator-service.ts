@@ -9,53 +9,18 @@
 import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import type { SettingsScope } from '@dsh/settings'
-import type { Counters, CountersSnapshot } from './counters.ts'
-import type { DocumentLevel } from './document-paths.ts'
+import type { Counters } from './counters.ts'
 import { isHumanOnly, isLedger, isOperatorDocument } from './document-roles.ts'
 import { GuardError } from './guard-error.ts'
 import { writeConfined } from './operator-files.ts'
 import { liveBase, LIVE_FIELDS, type LiveSettings } from './live-settings.ts'
-import { previewSweep, removeOrphans, type SweepPreview } from './orphan-sweep.ts'
+import { previewSweep, removeOrphans } from './orphan-sweep.ts'
+import type { DocumentEntry, OperatorService, SettingsView } from './operator-types.ts'
 import type { ResolvedConfig } from './resolve-config.ts'
 import type { SessionDirectory } from './session-directory.ts'
-import { ensureDocuments, requireDocument, sessionSnapshot, writeTarget, type WriteLevel } from './session-documents.ts'
-import type { Switches, SwitchValues } from './switches.ts'
+import { ensureDocuments, requireDocument, sessionSnapshot, writeTarget } from './session-documents.ts'
+import type { Switches } from './switches.ts'
 import { TemplateStore } from './templates.ts'
-
-/** One document of a session. */
-export interface DocumentEntry {
-  readonly name: string
-  /** `operator` (plan, conventions), `ledger` (lessons), `people` (never shown to the model) or `listed`. */
-  readonly role: 'operator' | 'ledger' | 'people' | 'listed'
-  /** Where the effective (non-blank) document lives; absent while every level is blank or missing. */
-  readonly level?: DocumentLevel
-  readonly path?: string
-  readonly chars: number
-  /** Where a save (`auto`) would go. */
-  readonly saveTo: string
-  /** Locations that exist but could not be used. */
-  readonly problems: readonly { readonly path: string; readonly reason: string }[]
-}
-
-/** The documents of one session. */
-export interface DocumentsView {
-  readonly sessionId: string
-  readonly cwd: string
-  /** The session's own documents folder. */
-  readonly folder: string
-  /** Names created by this open (first open). */
-  readonly created: readonly string[]
-  readonly documents: readonly DocumentEntry[]
-}
-
-/** Settings as the operator sees them. */
-export interface SettingsView {
-  readonly value: LiveSettings
-  /** The composition config's values (what "restore default" restores). */
-  readonly base: LiveSettings
-  /** Fields whose value differs from the base. */
-  readonly overridden: readonly (keyof LiveSettings)[]
-}
 
 /** Options of {@link createOperatorService}. */
 export interface OperatorServiceOptions {
@@ -71,27 +36,6 @@ export interface OperatorServiceOptions {
   readonly liveSettings?: () => SettingsScope<LiveSettings> | undefined
   /** Session ids running in this process (never swept). */
   readonly liveSessions?: () => ReadonlySet<string>
-}
-
-/** The operator API. */
-export interface OperatorService {
-  /** Lists a session's documents, creating the missing ones on first open. */
-  documents(sessionId: string): Promise<DocumentsView>
-  /** The effective text of one document ('' when blank or missing). */
-  read(sessionId: string, name: string): Promise<{ readonly name: string; readonly level?: DocumentLevel; readonly path?: string; readonly content: string }>
-  /** Saves one document atomically; returns where it went. */
-  write(sessionId: string, name: string, content: string, level?: WriteLevel): Promise<{ readonly path: string; readonly bytes: number }>
-  templates(): Promise<string[]>
-  saveTemplate(sessionId: string, template: string): Promise<{ readonly path: string }>
-  applyTemplate(sessionId: string, template: string): Promise<{ readonly path: string; readonly bytes: number }>
-  switches(): SwitchValues
-  setSwitches(patch: Partial<SwitchValues>): Promise<SwitchValues>
-  settings(): SettingsView | undefined
-  updateSettings(patch: Partial<LiveSettings>): Promise<SettingsView>
-  previewSweep(sessionId: string): Promise<SweepPreview>
-  /** Removes the previewed orphans that are still orphans; returns their names. */
-  sweep(sessionId: string, names: readonly string[]): Promise<string[]>
-  counters(): CountersSnapshot | undefined
 }
 
 const roleOf = (name: string): DocumentEntry['role'] => (isHumanOnly(name) ? 'people' : isLedger(name) ? 'ledger' : isOperatorDocument(name) ? 'operator' : 'listed')

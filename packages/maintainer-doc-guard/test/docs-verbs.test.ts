@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { runDocsVerb } from '../src/docs-verbs.ts'
 import { operatorServiceFor } from '../src/guard-operator.ts'
-import type { OperatorService } from '../src/operator-service.ts'
+import type { OperatorService } from '../src/operator-types.ts'
 import { rig, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined

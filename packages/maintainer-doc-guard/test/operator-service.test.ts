@@ -9,7 +9,7 @@ import { CONVENTIONS_SEED } from '../src/conventions-seed.ts'
 import { operatorServiceFor } from '../src/guard-operator.ts'
 import { createOperatorService } from '../src/operator-service.ts'
 import { sessionDirectoryOf } from '../src/session-directory.ts'
-import type { OperatorService } from '../src/operator-service.ts'
+import type { OperatorService } from '../src/operator-types.ts'
 import { rig, systemOf, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined

@@ -69,8 +69,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
         saveTo: writeTarget(view, config, probe.name, 'auto').path,
         problems: probe.problems,
       }))
-      const folder = join(view.place.cwd, config.docsDir, sessionId)
-      return { sessionId, cwd: view.place.cwd, folder, created, documents }
+      const id = view.place.sessionId
+      return { sessionId: id, cwd: view.place.cwd, folder: join(view.place.cwd, config.docsDir, id), created, documents }
     },
     async read(sessionId, name) {
       requireDocument(config, name)

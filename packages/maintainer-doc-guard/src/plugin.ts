@@ -17,7 +17,8 @@ import type { ConfigInput } from './config-schema.ts'
 import { Counters } from './counters.ts'
 import { takeSnapshot } from './document-snapshot.ts'
 import { documentsReach, type GuardCore } from './guard-core.ts'
-import { LiveSettingsSchema, liveBase, SETTINGS_NAMESPACE, withLiveSettings, type LiveSettings } from './live-settings.ts'
+import { withLiveSettings, type LiveSettings } from './live-settings.ts'
+import { mountLiveSettings } from './mount-settings.ts'
 import { PLUGIN_NAME } from './notice-delivery.ts'
 import { guardCall } from './pre-execute.ts'
 import { resolveConfig, type ResolvedConfig } from './resolve-config.ts'
@@ -25,7 +26,7 @@ import { anchorSection, reminderSection } from './sections.ts'
 import { observeEvent } from './session-observer.ts'
 import { SessionStates } from './session-state.ts'
 import type { JudgeModel } from './strict-judge.ts'
-import { Switches, SwitchesSchema, switchBase, SWITCHES_NAMESPACE } from './switches.ts'
+import { Switches, switchBase } from './switches.ts'
 import { observeOutcome } from './tool-outcomes.ts'
 import { judgeTurn } from './turn-judge.ts'
 
@@ -77,16 +78,7 @@ export function createMaintainerDocGuard(input: ConfigInput = {}, hooks: GuardHo
       const logger = ctx.logger(PLUGIN_NAME)
       const warn = hooks.warn ?? ((line: string) => logger.warn(line))
       const core: GuardCore = { states, counters, switches, config: current, warn, today: () => clock().toISOString().slice(0, 10), judge: hooks.judge }
-      ctx.inject(['settings'], (scoped) => {
-        const liveScope = scoped.settings.register(SETTINGS_NAMESPACE, LiveSettingsSchema, { base: liveBase(base) })
-        const switchScope = scoped.settings.register(SWITCHES_NAMESPACE, SwitchesSchema, { base: switchBase(base) })
-        live = liveScope
-        const detach = switches.attach(switchScope)
-        scoped.effect(() => () => {
-          detach()
-          if (live === liveScope) live = undefined
-        }, 'maintainer-doc-guard.settings')
-      })
+      mountLiveSettings(ctx, { base, switches, warn, onLive: (scope) => (live = scope) })
       const prompt = ctx.get('systemPrompt')
       if (prompt !== undefined) {
         ctx.effect(() => prompt.section(reminderSection(core, base)), 'maintainer-doc-guard.reminder')

@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LIVE_FIELDS, LiveSettingsSchema } from '../src/live-settings.ts'
 import { SWITCH_NAMES, SwitchesSchema } from '../src/switches.ts'
+import { createMaintainerDocGuard } from '../src/plugin.ts'
 import { call, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -54,5 +55,16 @@ describe('live settings', () => {
     r = await rig({}, { settings: false, config: { gate: { maxDeniesPerTarget: 5 } } })
     expect(r.guard.current().gate.maxDeniesPerTarget).toBe(5)
     expect(r.guard.liveSettings()).toBeUndefined()
+  })
+
+  it('keeps the composition config, with one line, when another guard owns the namespaces', async () => {
+    r = await rig({}, { settings: true })
+    const warnings: string[] = []
+    const second = createMaintainerDocGuard({ enabled: true, nudge: { afterSteps: 3 } }, { warn: (line) => warnings.push(line) })
+    await r.host.ctx.plugin(second)
+    await until(() => warnings.length > 0)
+    expect(warnings[0]).toMatch(/^maintainer-doc-guard: live settings are unavailable, the composition config stays in force: /u)
+    expect(second.current().nudge.afterSteps).toBe(3)
+    expect(second.liveSettings()).toBeUndefined()
   })
 })

@@ -53,6 +53,13 @@ describe('dsh docs', () => {
     expect(existsSync(tree.path(`repo/${D}/20250101-000000-abcdef`))).toBe(false)
   })
 
+  it('--help shows examples and the environment it reads', async () => {
+    tree = await tempTree({})
+    const help = await runDsh(['docs', '--help'], { cwd: tree.root })
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: dsh docs [\s\S]*\nExamples:\n {2}dsh docs [\s\S]*\nEnvironment:\n {2}DSH_HOME [\s\S]*EDITOR, VISUAL/u)
+  })
+
   it('fails in one line for bad usage and where no session has run', async () => {
     const { docs } = await withSession()
     expect(await docs('frobnicate')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^dsh: docs: unknown verb "frobnicate"; verbs:\n/u) })

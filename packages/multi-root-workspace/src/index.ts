@@ -1,0 +1,11 @@
+/** Public surface of @dsh/multi-root-workspace (curated re-exports only). */
+export { createMultiRootWorkspacePlugin, multiRootWorkspacePlugin, type MultiRootWorkspaceHooks } from './plugin.ts'
+export { Config, SectionSchema, resolveConfig, type ConfigInput, type ResolvedConfig } from './config.ts'
+export { RootsError, isRootsError, isBadInput } from './errors.ts'
+export { RootRegistry, type RootRegistryOptions, type RegistryListing } from './root-registry.ts'
+export { REGISTRY_FILE } from './registry-file.ts'
+export { RootsService } from './roots-service.ts'
+export { SessionRoots } from './session-roots.ts'
+export { validateRoot, type KnownRoot, type ValidRoot } from './validate-root.ts'
+export { resolveReference } from './root-reference.ts'
+export { PLUGIN_NAME } from './delivered-state.ts'

@@ -116,8 +116,8 @@ function describe(holder: Holder | undefined): string {
   return holder.pid === process.pid && holder.host === hostname() ? 'this process' : `process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}`
 }
 
-/** Runs `work` while holding the lock. */
-export async function withRegistryLock<T>(options: LockOptions, work: (hold: LockHold) => T): Promise<T> {
+/** Runs `work` while holding the lock (until the promise it returns settles). */
+export async function withRegistryLock<T>(options: LockOptions, work: (hold: LockHold) => T | Promise<T>): Promise<T> {
   const now = options.now ?? Date.now
   const deadline = now() + (options.timeoutMs ?? 10_000)
   const staleAfterMs = options.staleAfterMs ?? 30_000
@@ -148,7 +148,7 @@ export async function withRegistryLock<T>(options: LockOptions, work: (hold: Loc
     if (readHolder(options.file)?.token !== token) throw new RootsError('registry-busy', `the workspace roots registry lock ${options.file} was taken over while this change was being made; nothing was written, try again`)
   }
   try {
-    return work({ requireHeld })
+    return await work({ requireHeld })
   } finally {
     if (readHolder(options.file)?.token === token) rmSync(options.file, { force: true })
   }

@@ -62,7 +62,7 @@ export class RootRegistry {
    * roots, numbered after the registered ones) and registers it; re-adding the path of a root
    * that now leads elsewhere re-records that root.
    */
-  add(primary: string, path: string, options: { readonly alias?: string | undefined; readonly others?: readonly KnownRoot[] } = {}): Promise<WorkspaceRoot> {
+  async add(primary: string, path: string, options: { readonly alias?: string | undefined; readonly others?: readonly KnownRoot[] } = {}): Promise<WorkspaceRoot> {
     if (options.alias !== undefined) requireAlias(options.alias)
     return this.#mutate(primary, (entries) => {
       const listed = entries.map((entry, index) => listedEntry(entry, index + 1))
@@ -79,7 +79,7 @@ export class RootRegistry {
   }
 
   /** Removes the entry listed as `target` (checked again under the lock). */
-  remove(primary: string, target: EntryIdentity): Promise<WorkspaceRoot> {
+  async remove(primary: string, target: EntryIdentity): Promise<WorkspaceRoot> {
     return this.#mutate(primary, (entries) => {
       const at = this.#locate(entries, target)
       return { entries: entries.toSpliced(at, 1), result: listedEntry(entries[at] ?? invalidPlaceholder, at + 1) }
@@ -87,7 +87,7 @@ export class RootRegistry {
   }
 
   /** Sets or clears the alias of the entry listed as `target`. */
-  alias(primary: string, target: EntryIdentity, alias: string | undefined): Promise<WorkspaceRoot> {
+  async alias(primary: string, target: EntryIdentity, alias: string | undefined): Promise<WorkspaceRoot> {
     if (alias !== undefined) requireAlias(alias)
     return this.#mutate(primary, (entries) => {
       const at = this.#locate(entries, target)

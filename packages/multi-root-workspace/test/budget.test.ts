@@ -1,7 +1,7 @@
 // The one budget shared by every additional root: never exceeded whatever the number of roots,
 // shallow before deep, a cut file is sent whole once it fits, and the notice is not repeated for
 // an unchanged file. Property tests pin the allocation rules on random sections.
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { escapeFrameText, frames } from '@dsh/workspace-context'
 import { RootRegistry } from '../src/index.ts'
@@ -29,7 +29,7 @@ function usedBytes(text: string, files: readonly { path: string; content: string
 describe('the shared budget', () => {
   for (const maxBytes of [700, 1500, 2600, 4000, 20_000]) {
     it(`three roots with ${maxBytes} bytes: the files shown never take more`, async () => {
-      const files = names.map((name, index) => ({ name, content: `${String.fromCharCode(97 + index)}`.repeat(1000) }))
+      const files = names.map((name, index) => ({ name, content: String.fromCharCode(97 + index).repeat(1000) }))
       rig = await multiRootRig({ 'repo-a/.git/': null, ...Object.fromEntries(files.map((file) => [`${file.name}/AGENTS.md`, file.content])) }, { maxBytes })
       const registry = new RootRegistry({ dshHome: rig.tree.path('home') })
       for (const name of names) await registry.add(rig.tree.path('repo-a'), rig.tree.path(name))

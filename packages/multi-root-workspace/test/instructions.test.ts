@@ -29,6 +29,8 @@ async function withRootB(extra: Record<string, string | null> = {}): Promise<Rig
 }
 
 const b = (path: string) => rig.tree.path(`repo-b/${path}`)
+const revoked = (why: string) =>
+  `Workspace root revoked: ${rig.tree.path('repo-b')}\n\n${rig.tree.path('repo-b')} is no longer a workspace root of this session (${why}). Instructions loaded from it earlier no longer apply, and files in it can no longer be written.`
 
 describe('additional-root instructions', () => {
   it('sends the top level from the first step, right after the prompt, and nested files only after a touch', async () => {
@@ -41,7 +43,7 @@ describe('additional-root instructions', () => {
     expect(first?.text).toContain('Top rule of b.')
     expect(first?.text).not.toContain('Src rule.')
     expect(first?.text).not.toContain('Docs rule.')
-    const [request1, request2] = rig.test.requests
+    const [request1, request2] = rig.requests
     const users1 = request1?.messages.filter((m) => m.role === 'user').map((m) => m.content)
     expect(users1?.[0]).toBe('look at b')
     expect(users1?.[1]).toBe(first?.text)
@@ -103,7 +105,6 @@ describe('additional-root instructions', () => {
   })
 
   describe('revocation', () => {
-    const revoked = (why: string) => `Workspace root revoked: ${rig.tree.path('repo-b')}\n\n${rig.tree.path('repo-b')} is no longer a workspace root of this session (${why}). Instructions loaded from it earlier no longer apply, and files in it can no longer be written.`
 
     it('when the root is removed', async () => {
       await withRootB()

@@ -1,43 +1,65 @@
 // A real host over a temp tree (local filesystem, core tools, scripted model) with the plugin
 // mounted, plus readers for what the plugin put into the session log.
-import type { SessionView, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
-import type { ModelScript } from '@dsh/llm-scripted'
-import type { Agent } from '@dsh/runtime'
-import { composeTestHost, tempTree, type TempTree, type TestHost, type TreeSpec } from '@dsh/testkit'
+import type { ChatRequestBody, FileSystemPort, SessionView, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
+import { createLocalFileSystem } from '@dsh/fs-local'
+import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
+import { createHost, type Agent, type Host } from '@dsh/runtime'
+import { tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
+import { coreTools } from '@dsh/tools'
+import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import { createMultiRootWorkspacePlugin, PLUGIN_NAME, type ConfigInput, type SessionRoots } from '../../src/index.ts'
 
 /** The rig. */
 export interface Rig {
   readonly tree: TempTree
-  readonly test: TestHost
+  readonly host: Host
+  /** Every request body sent, in order. */
+  readonly requests: ChatRequestBody[]
   readonly warnings: string[]
   /** Starts (or resumes) an agent in `cwd` (relative to the tree). */
-  start(cwd: string, script: ModelScript, resume?: string): Promise<Agent>
+  start(cwd: string, script: ModelScript, options?: { readonly resume?: string }): Promise<Agent>
   /** The roots of an agent's session. */
   roots(agent: Agent): SessionRoots
   dispose(): Promise<void>
 }
 
-/** Builds the rig; `config` is merged over an empty plugin config. */
-export async function multiRootRig(spec: TreeSpec, config: ConfigInput = {}): Promise<Rig> {
-  const tree = await tempTree({ 'home/': null, ...spec })
-  const test = await composeTestHost({ dshHome: tree.path('home'), writableRoots: [tree.root] })
+/** What the host is composed of besides the tree. */
+export interface RigOptions {
+  /** Mount this plugin with this config (`false`: do not mount it). Default `{}`. */
+  readonly plugin?: ConfigInput | false
+  /** Also mount workspace-context (as the CLI does). */
+  readonly workspaceContext?: boolean
+  /** Wraps the local filesystem (failure and cancellation injection). */
+  readonly wrapFs?: (fs: FileSystemPort) => FileSystemPort
+  /** Use this tree instead of creating one (a second host over the same files). */
+  readonly tree?: TempTree
+}
+
+/** Builds the rig over a temp tree with `spec` (every session may write anywhere in the tree). */
+export async function multiRootRig(spec: TreeSpec, config: ConfigInput = {}, options: RigOptions = {}): Promise<Rig> {
+  const tree = options.tree ?? (await tempTree({ 'home/': null, ...spec }))
+  const local = createLocalFileSystem({ writableRoots: [tree.root] })
+  const host = await createHost({ dshHome: tree.path('home'), fs: options.wrapFs?.(local) ?? local, tools: coreTools(), sharedWritableRoots: [tree.root], log: () => undefined })
+  const requests: ChatRequestBody[] = []
   const warnings: string[] = []
-  await test.host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => warnings.push(line) }), config)
+  if (options.workspaceContext === true) await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => warnings.push(line) }), { maxBytes: 65_536, dshHome: tree.path('home') })
+  const plugin = options.plugin ?? config
+  if (plugin !== false) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => warnings.push(line) }), plugin)
   return {
     tree,
-    test,
+    host,
+    requests,
     warnings,
-    start: (cwd, script, resume) => test.start({ cwd: tree.path(cwd), script, ...(resume === undefined ? {} : { resume }) }),
+    start: (cwd, script, start = {}) => host.startAgent({ cwd: tree.path(cwd), provider: createScriptedProvider(script), onRequest: (body) => requests.push(body), ...(start.resume === undefined ? {} : { resume: start.resume }) }),
     roots: (agent) => {
-      const service = test.host.ctx.get('workspaceRoots')
+      const service = host.ctx.get('workspaceRoots')
       if (service === undefined) throw new Error('the workspaceRoots service is not provided')
       // The service is this package's RootsService, whose sessions are SessionRoots.
       // oxlint-disable-next-line typescript/no-unsafe-type-assertion
       return service.session(agent.session) as SessionRoots
     },
     dispose: async () => {
-      await test.host.dispose()
+      await host.dispose()
       await tree.dispose()
     },
   }

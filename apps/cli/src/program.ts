@@ -10,6 +10,7 @@ import type { CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
 import { contextCommand, contextWhyCommand } from './commands/context.ts'
 import { runCommand, type RunOptions } from './commands/run.ts'
+import { registerRootsCommands } from './commands/roots.ts'
 import { listSessions, showSession } from './commands/sessions.ts'
 import { version } from './version.ts'
 
@@ -39,7 +40,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--model <spec>', 'deepseek:<model> (default deepseek:deepseek-chat), openai:<model>, or scripted:<file.json>')
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file')
-    .option('--add-dir <dir>', 'additional workspace root (repeatable)', collect)
+    .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable)', collect)
     .option('--resume <id>', 'continue a stored session')
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .option('--max-steps <n>', 'step limit per turn', positiveInt)
@@ -54,6 +55,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--model <spec>', 'deepseek:<model> (default deepseek:deepseek-chat), openai:<model>, or scripted:<file.json>')
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file')
+    .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable)', collect)
     .option('--resume <id>', 'continue a stored session')
     .option('--yes', 'run bash commands and run_code snippets without asking')
     .option('--request-log <file>', 'append every model request body as one JSON line')
@@ -96,6 +98,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .action((id: string, _options: unknown, command: Command) => {
       setExit(showSession(io, id, command.optsWithGlobals()))
     })
+
+  registerRootsCommands(program, io, setExit)
 
   program
     .command('compact')

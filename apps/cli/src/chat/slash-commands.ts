@@ -4,6 +4,7 @@
  * {@link SlashContext}; an unknown command gets a one-line hint. `//text` sends `/text` as a prompt.
  */
 import type { ChatRequestBody } from '@dsh/contracts'
+import { workspaceFolders } from '@dsh/multi-root-workspace'
 import { deriveMessages, isAbortError, planCompaction, summarizeWithModel, type Agent, type Host } from '@dsh/runtime'
 import { contextReport } from './context-report.ts'
 import { problemText, type ChatRenderer } from './renderer.ts'
@@ -110,6 +111,15 @@ const commands: Readonly<Record<string, CommandSpec>> = {
     },
   },
   sessions: { usage: '/sessions', help: 'list stored sessions (* marks this one)', run: listSessions },
+  'workspace-folders': {
+    usage: '/workspace-folders',
+    help: 'additional workspace roots: list, add PATH, remove N|PATH|ID, alias N|PATH [NAME]',
+    run: async (context, args) => {
+      const roots = context.host.ctx.get('workspaceRoots')?.session(context.agent.session)
+      const text = roots === undefined ? 'additional workspace roots are disabled (multiRootWorkspace.enabled is false)' : await workspaceFolders(roots, args.join(' '))
+      for (const line of text.split('\n')) context.renderer.line(line)
+    },
+  },
   resume: {
     usage: '/resume ID',
     help: 'switch to a stored session',

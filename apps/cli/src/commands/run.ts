@@ -4,9 +4,10 @@
  * fails (exit 1) with a line saying how to continue.
  */
 import type { SessionEvent } from '@dsh/contracts'
-import { CliError, usageError } from '../cli-error.ts'
+import { CliError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup } from '../agent-setup.ts'
+import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 
 export { configFrom, defaultAutoCompactShare } from '../agent-setup.ts'
 
@@ -25,13 +26,13 @@ export interface RunOptions {
 
 /** Runs the command; returns the exit code. */
 export async function runCommand(io: CliIo, prompt: string, options: RunOptions): Promise<number> {
-  if (options.addDir !== undefined && options.addDir.length > 0) {
-    throw usageError('--add-dir: additional workspace roots are not available yet (the multi-root workspace plugin is not built)')
-  }
-  const { host, startOptions } = await prepareAgentSetup(io, options)
+  if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
+  const setup = await prepareAgentSetup(io, options)
+  const { host, startOptions } = setup
   try {
     const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
+    await grantAddDirs(io, setup, agent, options.addDir)
     const controller = new AbortController()
     const onSigint = (): void => controller.abort()
     process.once('SIGINT', onSigint)

@@ -34,11 +34,14 @@ describe('dsh roots', () => {
         '',
       ].join('\n'),
     )
-    const json = JSON.parse((await roots('list', '--json')).stdout) as { primary: string; roots: { path: string; state: string; alias?: string; origin: string }[] }
-    expect(json.roots.map((root) => [root.path, root.state, root.alias, root.origin])).toEqual([
-      [tree.path('lib'), 'available', 'shared', 'registry'],
-      [tree.path('docs'), 'missing', 'docs', 'registry'],
-    ])
+    const json: unknown = JSON.parse((await roots('list', '--json')).stdout)
+    expect(json).toEqual({
+      primary: tree.path('repo'),
+      roots: [
+        { id: expect.any(String), ordinal: 1, path: tree.path('lib'), recordedPath: tree.path('lib'), alias: 'shared', addedAt: expect.any(String), origin: 'registry', state: 'available' },
+        { id: expect.any(String), ordinal: 2, path: tree.path('docs'), recordedPath: tree.path('docs'), alias: 'docs', addedAt: expect.any(String), origin: 'registry', state: 'missing', detail: 'no directory exists there any more' },
+      ],
+    })
     expect(await roots('remove', tree.path('docs'))).toMatchObject({ code: 0, stdout: `Removed additional root 2: ${tree.path('docs')} [docs]\n` })
     expect(await roots('alias', '../lib')).toMatchObject({ code: 0, stdout: `Additional root 1 has no alias now: ${tree.path('lib')}\n` })
     expect(await roots('list', '--cwd', tree.path('lib'))).toMatchObject({ code: 0, stdout: expect.stringContaining('No additional roots.') })
@@ -97,8 +100,8 @@ describe('dsh context with additional roots', () => {
     expect(context.code).toBe(0)
     expect(context.stdout).toContain(['', 'Additional workspace roots (dsh roots list):', `  1. ${tree.path('lib')} [lib] — available`, `     ${tree.path('lib/AGENTS.md')}: top level, sent at the first step (10 bytes)`].join('\n'))
     expect(context.stdout).not.toContain('Lib src rule')
-    const json = JSON.parse((await runDsh(['--dsh-home', tree.path('home'), 'context', '--cwd', tree.path('repo'), '--json'], { cwd: tree.root })).stdout) as { additionalRoots: { roots: { files: { path: string; state: string }[] }[] } }
-    expect(json.additionalRoots.roots[0]?.files).toEqual([{ path: tree.path('lib/AGENTS.md'), state: 'loaded', bytes: 10 }])
+    const json: unknown = JSON.parse((await runDsh(['--dsh-home', tree.path('home'), 'context', '--cwd', tree.path('repo'), '--json'], { cwd: tree.root })).stdout)
+    expect(json).toMatchObject({ additionalRoots: { primary: tree.path('repo'), roots: [{ ordinal: 1, path: tree.path('lib'), alias: 'lib', state: 'available', files: [{ path: tree.path('lib/AGENTS.md'), state: 'loaded', bytes: 10 }] }] } })
     const why = await runDsh(['--dsh-home', tree.path('home'), 'context', 'why', '--cwd', tree.path('repo'), tree.path('lib/src/x.ts')], { cwd: tree.root })
     expect(why).toMatchObject({
       code: 0,

@@ -22,6 +22,15 @@ function optionsOf(input: RootsContextInput) {
   return { registry: new RootRegistry({ dshHome: input.dshHome }), primary: input.cwd, fs: input.fs, discovery: resolved.discovery }
 }
 
+/** Canonical paths of the available registered roots: links into them are trusted (decision D3). */
+export function registeredTrustedRoots(input: Omit<RootsContextInput, 'fs'>): string[] {
+  if (!multiRootEnabled(input.config)) return []
+  return new RootRegistry({ dshHome: input.dshHome })
+    .list(input.cwd)
+    .roots.filter((root) => root.state === 'available')
+    .map((root) => root.recordedPath)
+}
+
 /** The report (`undefined` when the plugin is off). */
 export async function additionalRootsReport(input: RootsContextInput): Promise<RootsReport | undefined> {
   return multiRootEnabled(input.config) ? inspectRoots(optionsOf(input)) : undefined

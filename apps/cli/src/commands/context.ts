@@ -9,7 +9,7 @@ import type { CliIo } from '../cli-io.ts'
 import { configFrom } from '../agent-setup.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
 import { instructionConfig } from '../instruction-config.ts'
-import { additionalRootsReport, additionalRootsText, explainInAdditionalRoot } from './context-roots.ts'
+import { additionalRootsReport, additionalRootsText, explainInAdditionalRoot, registeredTrustedRoots } from './context-roots.ts'
 
 /** Options of both forms. */
 export interface ContextOptions {
@@ -25,7 +25,7 @@ function prepare(io: CliIo, options: ContextOptions) {
   const file = configFrom(io, options.config)
   const config = instructionConfig(file.workspaceContext, dshHome)
   const fs = createLocalFileSystem({ writableRoots: [] })
-  return { cwd, config, fs, roots: { cwd, dshHome, config: file, fs } }
+  return { cwd, config, fs, extraTrustedRoots: registeredTrustedRoots({ cwd, dshHome, config: file }), roots: { cwd, dshHome, config: file, fs } }
 }
 
 /** Prints the baseline and the report. */

@@ -140,14 +140,16 @@ export class ChatLoop {
     }
   }
 
-  async #resume(id: string): Promise<void> {
+  async #resume(idOrPrefix: string): Promise<void> {
     const { renderer, setup, io } = this.#options
-    if (id === this.#agent.session.id) {
-      renderer.line(`already in session ${id}`)
-      return
-    }
+    let id: string
     let next: Agent
     try {
+      id = setup.host.sessions.resolve(idOrPrefix)
+      if (id === this.#agent.session.id) {
+        renderer.line(`already in session ${id}`)
+        return
+      }
       next = await setup.host.startAgent(setup.startOptions(id))
     } catch (error) {
       // An unknown or unreadable session leaves the current one in place.

@@ -94,7 +94,7 @@ function listSessions(context: SlashContext): void {
   const shown = rows.slice(0, 20)
   for (const row of shown) {
     const mark = row.id === context.agent.session.id ? '*' : ' '
-    context.renderer.line(`${mark} ${row.id}  ${row.header.createdAt}  ${row.eventCount} events  ${oneLine(row.firstPrompt ?? '', 60)}`.trimEnd())
+    context.renderer.line(`${mark} ${row.id}  ${row.header.createdAt}  ${row.eventCount} events  ${oneLine(row.title ?? '', 60)}`.trimEnd())
   }
   if (rows.length > shown.length) context.renderer.notice(`(${rows.length - shown.length} older sessions not shown; dsh sessions list shows all)`)
 }

@@ -2,7 +2,8 @@
  * `dsh chat`: an interactive session in the terminal. Decides the terminal mode (colour and
  * readline editing only on a terminal without `NO_COLOR`; plain lines for pipes), composes the
  * host with the terminal's permission prompt, starts (or resumes) the agent, prints
- * `session: <id>` on stderr and runs the loop until the chat ends.
+ * `session: <id>` on stderr and runs the loop until the chat ends. SIGTERM, SIGHUP and a second
+ * Ctrl-C end it through the shutdown path (shutdown.ts): exit 143, 129 or 130.
  */
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
@@ -12,6 +13,7 @@ import { LineInput } from './line-input.ts'
 import { guardCodeRunners, terminalAskPermission, type PermissionTerminal } from './permission.ts'
 import { ChatRenderer } from './renderer.ts'
 import { ChatLoop } from './session-loop.ts'
+import { guardShutdown } from '../shutdown.ts'
 
 /** Options of `dsh chat`. */
 export interface ChatOptions extends AgentSetupOptions {
@@ -31,19 +33,25 @@ export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS
   let terminal: PermissionTerminal | undefined
   const setup: AgentSetup = await prepareAgentSetup(io, options, { askPermission: terminalAskPermission(() => terminal, options.yes === true) })
   let lineInput: LineInput | undefined
+  let loop: ChatLoop | undefined
+  // SIGINT stays with the line input: the first Ctrl-C cancels a step, the second triggers this path.
+  const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => loop?.exit() })
   try {
     if (options.yes !== true) guardCodeRunners(setup.host.ctx)
     const agent = await setup.host.startAgent(setup.startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
     await grantAddDirs(io, setup, agent, options.addDir)
-    let loop: ChatLoop | undefined
     lineInput = new LineInput({ input, output: io.stdout, editing: mode.editing, showPrompts: mode.interactive, onInterrupt: () => loop?.interrupt() })
     terminal = { input: lineInput, renderer }
-    loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive })
+    loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive, onInterruptExit: () => shutdown.trigger('SIGINT') })
+    // A signal that came while the session was starting ends the chat before it reads a line.
+    if (shutdown.signal !== undefined) loop.exit()
     if (mode.interactive) renderer.notice('dsh chat: type a message, /help for commands, Ctrl-D to exit')
-    return await loop.run()
+    const code = await loop.run()
+    return shutdown.exitCode ?? code
   } finally {
     lineInput?.close()
     await setup.host.dispose()
+    shutdown[Symbol.dispose]()
   }
 }

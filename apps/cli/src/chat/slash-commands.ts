@@ -61,9 +61,9 @@ interface CommandSpec {
 
 async function compact(context: SlashContext): Promise<void> {
   const { agent, renderer } = context
-  const plan = planCompaction(agent.session)
+  const plan = planCompaction(agent.session, { scope: 'at-rest' })
   if (plan === undefined) {
-    renderer.line('nothing to compact (there is no history before the last turn)')
+    renderer.line('nothing to compact (the visible history is empty or already one checkpoint)')
     return
   }
   const before = agent.session.surface.length
@@ -81,6 +81,7 @@ async function compact(context: SlashContext): Promise<void> {
       renderer.notice(`model summary failed (${oneLine(problemText(error))}); using the deterministic summary`)
     }
   }
+  // At rest (no turn runs while a command does), so agent.compact plans the same range again.
   agent.compact(summary === undefined ? {} : { summary, summarizer: 'model' })
   renderer.line(`compacted: ${before} visible messages -> ${agent.session.surface.length}`)
 }
@@ -100,7 +101,7 @@ function listSessions(context: SlashContext): void {
 }
 
 const commands: Readonly<Record<string, CommandSpec>> = {
-  compact: { usage: '/compact', help: 'replace the history before the last turn with a summary', run: compact },
+  compact: { usage: '/compact', help: 'replace the history with a summary that keeps your last prompt verbatim', run: compact },
   context: {
     usage: '/context',
     help: 'show the instruction files here and which ones this session sees',

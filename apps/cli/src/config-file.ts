@@ -6,8 +6,10 @@ import { errnoCode, errorMessage } from '@dsh/runtime'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { z } from 'zod'
+import { SectionSchema as multiRootWorkspaceSchema } from '@dsh/multi-root-workspace'
 import { usageError } from './cli-error.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
+import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -31,8 +33,8 @@ export const configFileSchema = z.strictObject({
   model: modelSchema.optional(),
   agent: agentSchema.optional(),
   workspaceContext: workspaceContextSectionSchema.optional(),
-  multiRootWorkspace: z.strictObject({}).optional(),
-  maintainerDocGuard: z.strictObject({}).optional(),
+  multiRootWorkspace: multiRootWorkspaceSchema.optional(),
+  maintainerDocGuard: maintainerDocGuardSchema.optional().describe('maintainer-doc-guard (off unless enabled: true)'),
 })
 
 /** A validated config file. */

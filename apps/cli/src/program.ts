@@ -12,6 +12,8 @@ import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
 import { contextCommand, contextWhyCommand } from './commands/context.ts'
+import { docsCommand, type DocsOptions } from './commands/docs.ts'
+import { registerRootsCommands } from './commands/roots.ts'
 import { runCommand, type RunOptions } from './commands/run.ts'
 import { listSessions, showSession } from './commands/sessions.ts'
 import { commandHelp } from './help-text.ts'
@@ -37,6 +39,7 @@ function agentOptions(command: Command): Command {
     .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else deepseek:deepseek-chat)`)
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
+    .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
     .option('--resume <id>', 'continue a stored session (it keeps its own directory)')
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
@@ -58,7 +61,6 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .helpCommand(false)
 
   agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'))
-    .option('--add-dir <dir>', 'additional workspace root (repeatable)', collect)
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
     })
@@ -88,6 +90,20 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       setExit(await contextWhyCommand(io, path, command.optsWithGlobals()))
     })
 
+  program
+    .command('docs')
+    .description('maintainer documents of a session: list | show NAME | edit NAME | templates … | switches … | settings … | sweep | counters')
+    .argument('[verb...]', 'what to do (default: list)')
+    .option('--cwd <dir>', 'working directory whose newest session is meant')
+    .option('--session <id>', 'the session (default: the newest session started in --cwd)')
+    .option('--config <file>', 'YAML config file (its maintainerDocGuard section applies)')
+    .option('--level <level>', 'edit: auto (default), session or workspace')
+    .option('--from <file>', 'edit: take the new content from FILE instead of $EDITOR')
+    .option('--yes', 'sweep: remove the previewed folders')
+    .action(async (verb: string[], _options: DocsOptions, command: Command) => {
+      setExit(await docsCommand(io, verb, command.optsWithGlobals<DocsOptions>()))
+    })
+
   const sessions = program
     .command('sessions')
     .description('stored sessions')
@@ -110,6 +126,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .action((id: string, _options: unknown, command: Command) => {
       setExit(showSession(io, id, command.optsWithGlobals()))
     })
+
+  registerRootsCommands(program, io, setExit)
 
   program
     .command('compact')

@@ -101,9 +101,18 @@ export interface BudgetNoticeInput {
   readonly maxBytes: number
   /** Left-out sections; `outdates` names the loaded file whose text a left-out update replaces. */
   readonly omitted: readonly { readonly path: string; readonly bytes: number; readonly outdates?: string | undefined }[]
-  /** Cut sections, in render order. */
-  readonly truncated?: readonly { readonly path: string; readonly bytes: number; readonly kept: number }[] | undefined
+  /** Cut sections, in render order (one, or several under `maxFileShare`). */
+  readonly truncated?: TruncatedEntry | readonly TruncatedEntry[] | undefined
 }
+
+/** One cut section of the budget notice. */
+export interface TruncatedEntry {
+  readonly path: string
+  readonly bytes: number
+  readonly kept: number
+}
+
+const cutEntries = (truncated: BudgetNoticeInput['truncated']): readonly TruncatedEntry[] => (truncated === undefined ? [] : 'path' in truncated ? [truncated] : truncated)
 
 function droppedUpdate(entry: { readonly path: string; readonly bytes: number; readonly outdates?: string | undefined }): string {
   const what = entry.outdates === entry.path ? `${entry.path} changed` : `${entry.path} replaces ${entry.outdates ?? ''}`
@@ -116,7 +125,7 @@ export function budgetNotice(input: BudgetNoticeInput): string {
   const fresh = input.omitted.filter((o) => o.outdates === undefined)
   if (fresh.length > 0) parts.push(`omitted ${fresh.map((o) => `${o.path} (${o.bytes} bytes)`).join(', ')}`)
   for (const update of input.omitted) if (update.outdates !== undefined) parts.push(droppedUpdate(update))
-  const cut = input.truncated ?? []
+  const cut = cutEntries(input.truncated)
   if (cut.length > 0) parts.push(`truncated ${cut.map((t) => `${t.path} to ${t.kept} of ${t.bytes} bytes`).join(', ')}`)
   return `Workspace instruction budget of ${input.maxBytes} bytes: ${parts.join('; ')}. Read an omitted or truncated file directly if you need its full text.`
 }

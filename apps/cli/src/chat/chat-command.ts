@@ -7,6 +7,7 @@
  */
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
+import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { createStyles, isTty, terminalMode } from './ansi.ts'
 import { LineInput } from './line-input.ts'
 import { guardCodeRunners, terminalAskPermission, type PermissionTerminal } from './permission.ts'
@@ -20,10 +21,13 @@ export interface ChatOptions extends AgentSetupOptions {
   readonly resume?: string
   /** Approve every `bash` and `run_code` call (and every other ask) without a question. */
   readonly yes?: boolean
+  /** Additional workspace roots for this session only (`--add-dir`). */
+  readonly addDir?: readonly string[]
 }
 
 /** Runs the chat; returns the exit code. `input` is the terminal (stdin unless a test embeds it). */
 export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+  if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
   const mode = terminalMode(io, input)
   const renderer = new ChatRenderer({ out: io.stdout, err: io.stderr, styles: createStyles(mode.color), showReasoning: isTty(io.stdout) })
   let terminal: PermissionTerminal | undefined
@@ -36,6 +40,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS
     if (options.yes !== true) guardCodeRunners(setup.host.ctx)
     const agent = await setup.host.startAgent(setup.startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
+    await grantAddDirs(io, setup, agent, options.addDir)
     lineInput = new LineInput({ input, output: io.stdout, editing: mode.editing, showPrompts: mode.interactive, onInterrupt: () => loop?.interrupt() })
     terminal = { input: lineInput, renderer }
     loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive, onInterruptExit: () => shutdown.trigger('SIGINT') })

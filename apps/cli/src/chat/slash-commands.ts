@@ -4,6 +4,7 @@
  * {@link SlashContext}; an unknown command gets a one-line hint. `//text` sends `/text` as a prompt.
  */
 import type { ChatRequestBody } from '@dsh/contracts'
+import { workspaceFolders } from '@dsh/multi-root-workspace'
 import { deriveMessages, isAbortError, planCompaction, summarizeWithModel, type Agent, type Host } from '@dsh/runtime'
 import { contextReport } from './context-report.ts'
 import { problemText, type ChatRenderer } from './renderer.ts'
@@ -46,6 +47,8 @@ export interface SlashContext {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** The workspace-context inspection of the working directory (report lines). */
   inspectWorkspace(): Promise<string[]>
+  /** Runs a `/docs` verb for this session and returns its text (maintainer-doc-guard). */
+  docs(args: readonly string[]): Promise<string>
   /** Switches to a stored session. */
   resume(id: string): Promise<void>
   /** Ends the chat. */
@@ -111,6 +114,22 @@ const commands: Readonly<Record<string, CommandSpec>> = {
     },
   },
   sessions: { usage: '/sessions', help: 'list stored sessions (* marks this one)', run: listSessions },
+  docs: {
+    usage: '/docs [VERB]',
+    help: 'maintainer documents, switches, templates, sweep (/docs help)',
+    run: async (context, args) => {
+      for (const line of (await context.docs(args)).split('\n')) context.renderer.line(line)
+    },
+  },
+  'workspace-folders': {
+    usage: '/workspace-folders',
+    help: 'additional workspace roots: list, add PATH, remove N|PATH|ID, alias N|PATH [NAME]',
+    run: async (context, args) => {
+      const roots = context.host.ctx.get('workspaceRoots')?.session(context.agent.session)
+      const text = roots === undefined ? 'additional workspace roots are disabled (multiRootWorkspace.enabled is false)' : await workspaceFolders(roots, args.join(' '))
+      for (const line of text.split('\n')) context.renderer.line(line)
+    },
+  },
   resume: {
     usage: '/resume ID',
     help: 'switch to a stored session',

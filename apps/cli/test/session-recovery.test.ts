@@ -31,11 +31,11 @@ function unansweredCalls(body: RequestBody): string[] {
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]
     if (message?.role === 'tool' && messages[index - 1]?.role !== 'tool' && messages[index - 1]?.tool_calls === undefined) problems.push(`stray tool result at ${index}`)
-    const calls = (message?.tool_calls ?? []) as { id: string }[]
+    const calls = (message?.tool_calls ?? []).map((call) => (typeof call === 'object' && call !== null && 'id' in call ? String(call.id) : '?'))
     if (calls.length === 0) continue
     const answered = new Set<string>()
     for (let next = index + 1; messages[next]?.role === 'tool'; next++) answered.add(messages[next]?.tool_call_id ?? '')
-    for (const call of calls) if (!answered.has(call.id)) problems.push(`call ${call.id} at ${index} has no result`)
+    for (const call of calls) if (!answered.has(call)) problems.push(`call ${call} at ${index} has no result`)
   }
   return problems
 }

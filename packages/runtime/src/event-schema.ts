@@ -1,69 +1,81 @@
 /**
- * Payload schemas of the core session event types (`CoreSessionEventData` in the contracts), checked
- * when a session is loaded, so a hand-edited or foreign line fails with `FILE:LINE: what is wrong`
- * before anything reads it (never as a `TypeError` halfway through a resume). Plugin event types
- * are not checked here: their owners validate what they read. Objects are open (extra fields are
+ * Shapes of session event lines, checked for every line when a session is loaded, so a
+ * hand-edited or foreign line fails with `FILE:LINE: what is wrong` before anything reads it
+ * (never as a `TypeError` halfway through a resume): the envelope of every event, and the payload
+ * of the core event types (`CoreSessionEventData` in the contracts). Plugin event types get the
+ * envelope check only; their owners validate what they read. Objects are open (extra fields are
  * kept and ignored), matching how the contracts evolve.
  */
-import { z } from 'zod'
 import type { CoreSessionEventType } from '@dsh/contracts'
+import { shapeChecker, type Shape } from './shape-check.ts'
 
-const count = z.number().int().min(0)
-const textBlock = z.object({ type: z.literal('text'), text: z.string() })
-const toolCallBlock = z.object({ type: z.literal('tool-call'), callId: z.string(), name: z.string(), arguments: z.string() })
-const reasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string() })
+const text: Shape = { object: { type: { literal: 'text' }, text: 'string' } }
 
-const source = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user') }),
-  z.object({ kind: z.literal('plugin'), plugin: z.string(), form: z.string() }),
-  z.object({ kind: z.literal('workspace-instructions'), version: z.number(), plugin: z.string(), changes: z.array(z.unknown()) }),
-  z.object({ kind: z.literal('compaction'), checkpointId: z.string(), summarizer: z.enum(['deterministic', 'model']) }),
-  z.object({ kind: z.literal('delegation'), parentSession: z.string(), parentCallId: z.string() }),
-  z.object({ kind: z.literal('model') }),
-  z.object({ kind: z.literal('tool') }),
-])
+const source: Shape = {
+  tagged: 'kind',
+  cases: {
+    user: {},
+    plugin: { plugin: 'string', form: 'string' },
+    'workspace-instructions': { version: 'number', plugin: 'string', changes: { array: 'unknown' } },
+    compaction: { checkpointId: 'string', summarizer: { oneOf: ['deterministic', 'model'] } },
+    delegation: { parentSession: 'string', parentCallId: 'string' },
+    model: {},
+    tool: {},
+  },
+}
 
-const userMessage = z.object({ id: z.string(), role: z.literal('user'), content: z.array(textBlock), source })
-const assistantMessage = z.object({
-  id: z.string(),
-  role: z.literal('assistant'),
-  content: z.array(z.discriminatedUnion('type', [textBlock, toolCallBlock, reasoningBlock])),
-  source: z.object({ kind: z.literal('model') }),
-})
-const toolResultMessage = z.object({
-  id: z.string(),
-  role: z.literal('tool'),
-  callId: z.string(),
-  toolName: z.string(),
-  isError: z.boolean(),
-  content: z.array(textBlock),
-  source: z.object({ kind: z.literal('tool') }),
-})
+const userMessage: Shape = { object: { id: 'string', role: { literal: 'user' }, content: { array: text }, source } }
 
-const turnStep = { turn: count, step: count }
+const assistantMessage: Shape = {
+  object: {
+    id: 'string',
+    role: { literal: 'assistant' },
+    content: {
+      array: {
+        tagged: 'type',
+        cases: { text: { text: 'string' }, reasoning: { text: 'string' }, 'tool-call': { callId: 'string', name: 'string', arguments: 'string' } },
+      },
+    },
+    source: { object: { kind: { literal: 'model' } } },
+  },
+}
+
+const toolResultMessage: Shape = {
+  object: { id: 'string', role: { literal: 'tool' }, callId: 'string', toolName: 'string', isError: 'boolean', content: { array: text }, source: { object: { kind: { literal: 'tool' } } } },
+}
+
+const surfaceOp: Shape = {
+  optional: { either: [{ literal: 'append' }, { object: { op: { literal: 'replace' }, start: 'count', end: 'count' } }], describe: '"append" or { op: "replace", start, end }' },
+}
+
+/** The envelope of every event line (whether a replace range fits the surface is checked by the surface). */
+const eventEnvelope: Shape = {
+  object: { type: 'string', seq: 'count', time: 'string', data: 'unknown', surfaceOp, sourceEventSeqs: { optional: { array: 'integer' } } },
+}
 
 const corePayloads = {
-  'turn/start': z.object({ turn: count }),
-  'turn/end': z.object({ turn: count, reason: z.enum(['completed', 'blocked', 'cancelled', 'error', 'max-steps']), error: z.string().optional() }),
-  'step/start': z.object(turnStep),
-  'step/end': z.object({ ...turnStep, aborted: z.boolean().optional() }),
-  'user/message': z.object({ message: userMessage, turn: count.optional(), step: count.optional() }),
-  'assistant/message': z.object({ ...turnStep, message: assistantMessage, usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(), interrupted: z.boolean().optional() }),
-  'tool/call': z.object({ ...turnStep, callId: z.string(), name: z.string(), arguments: z.string() }),
-  'tool/result': z.object({ ...turnStep, message: toolResultMessage }),
-  'agent/inbox/spliced': z.object({
-    target: z.enum(['next-step', 'next-turn']),
-    start: z.number().int(),
-    removedIds: z.array(z.string()),
-    inserted: z.array(userMessage),
-    outcome: z.enum(['claimed', 'canceled', 'interrupted']).optional(),
-  }),
-  'request/header': z.object({ ...turnStep, model: z.string(), provider: z.string() }),
-} satisfies Record<CoreSessionEventType, z.ZodType>
+  'turn/start': { object: { turn: 'count' } },
+  'turn/end': { object: { turn: 'count', reason: { oneOf: ['completed', 'blocked', 'cancelled', 'error', 'max-steps'] }, error: { optional: 'string' } } },
+  'step/start': { object: { turn: 'count', step: 'count' } },
+  'step/end': { object: { turn: 'count', step: 'count', aborted: { optional: 'boolean' } } },
+  'user/message': { object: { message: userMessage, turn: { optional: 'count' }, step: { optional: 'count' } } },
+  'assistant/message': {
+    object: { turn: 'count', step: 'count', message: assistantMessage, usage: { optional: { object: { inputTokens: 'number', outputTokens: 'number' } } }, interrupted: { optional: 'boolean' } },
+  },
+  'tool/call': { object: { turn: 'count', step: 'count', callId: 'string', name: 'string', arguments: 'string' } },
+  'tool/result': { object: { turn: 'count', step: 'count', message: toolResultMessage } },
+  'agent/inbox/spliced': {
+    object: { target: { oneOf: ['next-step', 'next-turn'] }, start: 'integer', removedIds: { array: 'string' }, inserted: { array: userMessage }, outcome: { optional: { oneOf: ['claimed', 'canceled', 'interrupted'] } } },
+  },
+  'request/header': { object: { turn: 'count', step: 'count', model: 'string', provider: 'string' } },
+} satisfies Record<CoreSessionEventType, Shape>
 
-const payloads = new Map<string, z.ZodType>(Object.entries(corePayloads))
+/** Checks the envelope of an event line: the first problem, or undefined. */
+export const checkEnvelope = shapeChecker(eventEnvelope)
 
-/** The schema of a core event type's payload; undefined for types the core does not own. */
-export function payloadSchemaOf(type: string): z.ZodType | undefined {
-  return payloads.get(type)
+const payloadCheckers = new Map(Object.entries(corePayloads).map(([type, shape]) => [type, shapeChecker(shape)]))
+
+/** Checks the payload of a core event type (paths start at `data`); undefined when it fits or the type is not a core one. */
+export function checkPayload(type: string, data: unknown): string | undefined {
+  return payloadCheckers.get(type)?.(data, 'data')
 }

@@ -14,9 +14,9 @@ import { closeSync, fstatSync, openSync } from 'node:fs'
 import { isUtf8 } from 'node:buffer'
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
 import { DshError, errorMessage } from './errors.ts'
-import { payloadSchemaOf } from './event-schema.ts'
-import { readLines } from './line-reader.ts'
-import { firstIssue, sessionEventSchema, sessionHeaderSchema } from './session-schema.ts'
+import { checkEnvelope, checkPayload } from './event-schema.ts'
+import { readLineBlocks } from './line-reader.ts'
+import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
 import { Surface } from './surface.ts'
 
 /** A parsed session file. */
@@ -35,6 +35,8 @@ export interface ParsedSessionFile {
   readonly warning?: string
 }
 
+const NEWLINE = 0x0a
+
 const malformed = (file: string, line: number, what: string): DshError => new DshError('SESSION_MALFORMED', `${file}:${line}: ${what}`)
 
 /** Accumulates lines into header, events and surface. */
@@ -49,21 +51,41 @@ class SessionParser {
     this.#file = file
   }
 
-  /** Parses one line's bytes; throws `SESSION_MALFORMED` naming the line. */
-  line(bytes: Buffer): void {
-    this.lineNumber += 1
-    const value = this.#json(bytes)
-    if (this.header === undefined) this.header = this.#header(value)
-    else this.#event(value)
+  /** Parses a block of whole lines (each ending in a newline); throws `SESSION_MALFORMED` naming the line. */
+  block(bytes: Buffer): void {
+    if (!isUtf8(bytes)) {
+      // Rare: find the offending line, checking line by line.
+      let start = 0
+      for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
+        this.line(bytes.subarray(start, newline))
+        start = newline + 1
+      }
+      return
+    }
+    const text = bytes.toString('utf8')
+    let start = 0
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      this.#text(text.slice(start, newline))
+      start = newline + 1
+    }
   }
 
-  #json(bytes: Buffer): unknown {
-    if (!isUtf8(bytes)) throw malformed(this.#file, this.lineNumber, 'not valid UTF-8')
+  /** Parses one line's bytes; throws `SESSION_MALFORMED` naming the line. */
+  line(bytes: Buffer): void {
+    if (!isUtf8(bytes)) throw malformed(this.#file, this.lineNumber + 1, 'not valid UTF-8')
+    this.#text(bytes.toString('utf8'))
+  }
+
+  #text(line: string): void {
+    this.lineNumber += 1
+    let value: unknown
     try {
-      return JSON.parse(bytes.toString('utf8'))
+      value = JSON.parse(line)
     } catch (error) {
       throw malformed(this.#file, this.lineNumber, `invalid JSON (${errorMessage(error)})`)
     }
+    if (this.header === undefined) this.header = this.#header(value)
+    else this.#event(value)
   }
 
   #header(value: unknown): SessionHeader {
@@ -75,11 +97,13 @@ class SessionParser {
   }
 
   #event(value: unknown): void {
-    const envelope = sessionEventSchema.safeParse(value)
-    if (!envelope.success) throw malformed(this.#file, this.lineNumber, `not a session event (${firstIssue(envelope.error)})`)
-    const { type, seq, data, surfaceOp } = envelope.data
-    const payload = payloadSchemaOf(type)?.safeParse(data)
-    if (payload !== undefined && !payload.success) throw malformed(this.#file, this.lineNumber, `invalid ${type} event (data.${firstIssue(payload.error)})`)
+    const problem = checkEnvelope(value, '')
+    if (problem !== undefined) throw malformed(this.#file, this.lineNumber, `not a session event (${problem})`)
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the envelope shape was checked just above
+    const event = value as SessionEvent
+    const { type, seq, data, surfaceOp } = event
+    const payloadProblem = checkPayload(type, data)
+    if (payloadProblem !== undefined) throw malformed(this.#file, this.lineNumber, `invalid ${type} event (${payloadProblem})`)
     const previousSeq = this.events.at(-1)?.seq ?? 0
     if (seq <= previousSeq) throw malformed(this.#file, this.lineNumber, `event seq ${seq} does not increase (previous ${previousSeq})`)
     if (surfaceOp !== undefined) {
@@ -90,8 +114,7 @@ class SessionParser {
         throw malformed(this.#file, this.lineNumber, errorMessage(error))
       }
     }
-    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- validated by sessionEventSchema and the payload schema just above
-    this.events.push(value as SessionEvent)
+    this.events.push(event)
   }
 }
 
@@ -117,7 +140,7 @@ export function readSessionFile(file: string): ParsedSessionFile {
   try {
     const size = fstatSync(fd).size
     const parser = new SessionParser(file)
-    const { end, rest } = readLines({ fd, start: 0, end: size, onLine: (bytes) => parser.line(bytes) })
+    const { end, rest } = readLineBlocks({ fd, start: 0, end: size, onBlock: (block) => parser.block(block) })
     const kept = rest.length > 0 && isWholeLine(rest)
     const torn = rest.length > 0 && !kept
     if (kept) parser.line(rest)

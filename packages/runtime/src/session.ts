@@ -35,7 +35,6 @@ export interface SessionOptions {
 export class Session implements SessionView {
   readonly header: SessionHeader
   readonly #events: SessionEvent[]
-  readonly #bySeq = new Map<number, SessionEvent>()
   readonly #surface: Surface
   readonly #writer: SessionWriter | undefined
   readonly #clock: () => Date
@@ -44,7 +43,6 @@ export class Session implements SessionView {
   constructor(options: SessionOptions) {
     this.header = deepFreeze({ ...options.header })
     this.#events = options.events.map((event) => deepFreeze(event))
-    for (const event of this.#events) this.#bySeq.set(event.seq, event)
     this.#surface = options.surface ?? new Surface()
     if (options.surface === undefined) for (const event of this.#events) if (event.surfaceOp !== undefined) this.#surface.apply(event.seq, event.surfaceOp)
     this.#writer = options.writer
@@ -70,7 +68,18 @@ export class Session implements SessionView {
   }
 
   eventBySeq(seq: number): SessionEvent | undefined {
-    return this.#bySeq.get(seq)
+    // Seqs strictly increase (checked on load, assigned on append): binary search, no second index.
+    let low = 0
+    let high = this.#events.length - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const event = this.#events[middle]
+      if (event === undefined) return undefined
+      if (event.seq === seq) return event
+      if (event.seq < seq) low = middle + 1
+      else high = middle - 1
+    }
+    return undefined
   }
 
   /** Replaces the publish callback (the host attaches one when a loop owns the session). */
@@ -93,7 +102,6 @@ export class Session implements SessionView {
     })
     this.#writer.append(event)
     this.#events.push(event)
-    this.#bySeq.set(seq, event)
     if (options.surfaceOp !== undefined) this.#surface.apply(seq, options.surfaceOp)
     this.#onCommitted?.(this, event)
     return event

@@ -83,11 +83,11 @@ describe('session log', () => {
   })
 
   it.each([
-    ['a user/message whose content is a string', { type: 'user/message', data: { message: { id: 'm', role: 'user', content: 'hi', source: { kind: 'user' } } } }, 'invalid user/message event (data.message.content: Invalid input: expected array, received string)'],
-    ['a tool/result without callId', { type: 'tool/result', data: { turn: 1, step: 1, message: { id: 'r', role: 'tool', toolName: 'read', isError: false, content: [], source: { kind: 'tool' } } } }, 'invalid tool/result event (data.message.callId: Invalid input: expected string, received undefined)'],
-    ['an inbox splice without removedIds', { type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, inserted: [] } }, 'invalid agent/inbox/spliced event (data.removedIds: Invalid input: expected array, received undefined)'],
-    ['a message with an unknown source kind', { type: 'user/message', data: { message: { id: 'm', role: 'user', content: [], source: { kind: 'alien' } } } }, "invalid user/message event (data.message.source.kind: Invalid discriminator value. Expected 'user' | 'plugin' | 'workspace-instructions' | 'compaction' | 'delegation' | 'model' | 'tool')"],
-    ['an assistant tool call without arguments', { type: 'assistant/message', data: { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', callId: 'c', name: 'read' }], source: { kind: 'model' } } } }, 'invalid assistant/message event (data.message.content.0.arguments: Invalid input: expected string, received undefined)'],
+    ['a user/message whose content is a string', { type: 'user/message', data: { message: { id: 'm', role: 'user', content: 'hi', source: { kind: 'user' } } } }, 'invalid user/message event (data.message.content: expected array, got "hi")'],
+    ['a tool/result without callId', { type: 'tool/result', data: { turn: 1, step: 1, message: { id: 'r', role: 'tool', toolName: 'read', isError: false, content: [], source: { kind: 'tool' } } } }, 'invalid tool/result event (data.message.callId: missing (expected string))'],
+    ['an inbox splice without removedIds', { type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, inserted: [] } }, 'invalid agent/inbox/spliced event (data.removedIds: missing (expected array))'],
+    ['a message with an unknown source kind', { type: 'user/message', data: { message: { id: 'm', role: 'user', content: [], source: { kind: 'alien' } } } }, 'invalid user/message event (data.message.source.kind: expected one of user, plugin, workspace-instructions, compaction, delegation, model, tool, got "alien")'],
+    ['an assistant tool call without arguments', { type: 'assistant/message', data: { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', callId: 'c', name: 'read' }], source: { kind: 'model' } } } }, 'invalid assistant/message event (data.message.content.0.arguments: missing (expected string))'],
   ])('%s is a FILE:LINE error on load and on resume, before anything is appended', async (_name, event, problem) => {
     const { session, file } = await twoEvents()
     appendFileSync(file, `${JSON.stringify({ ...event, seq: 3, time: 't' })}\n`)

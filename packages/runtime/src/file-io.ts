@@ -1,10 +1,11 @@
 /**
  * The write calls of the session log, behind a small seam so tests can make them fail the way a
- * full disk does (a short count without an error, then `ENOSPC`) without needing one, and the
- * plain-words reason of an I/O error for one-line messages ("no space left on device").
+ * full disk does (a short count without an error, then `ENOSPC`) without needing one, the
+ * plain-words reason of an I/O error for one-line messages ("no space left on device"), and the
+ * removal of temp files that may or may not exist.
  */
-import { fdatasyncSync, writeSync } from 'node:fs'
-import { errorMessage } from './errors.ts'
+import { fdatasyncSync, unlinkSync, writeSync } from 'node:fs'
+import { errnoCode, errorMessage } from './errors.ts'
 
 /** The write calls session files go through. Implementations behave like `node:fs`. */
 export interface SessionFileIo {
@@ -40,4 +41,14 @@ export function writeWhole(io: SessionFileIo, fd: number, bytes: Uint8Array): st
     return ioReason(error)
   }
   return written === bytes.length ? undefined : `short write (${written} of ${bytes.length} bytes; the disk may be full)`
+}
+
+/** Removes a file if it is there; a file already gone is what the caller wanted. */
+export function removeIfPresent(file: string): void {
+  try {
+    unlinkSync(file)
+  } catch (error) {
+    // Already gone (never created, renamed into place, or cleaned up by another process): nothing to remove.
+    if (errnoCode(error) !== 'ENOENT') throw error
+  }
 }

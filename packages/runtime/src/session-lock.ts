@@ -25,10 +25,10 @@
  * hold the lock after it died.
  */
 import { randomUUID } from 'node:crypto'
-import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs'
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { DshError, errnoCode } from './errors.ts'
-import { ioReason, nodeFileIo, writeWhole, type SessionFileIo } from './file-io.ts'
+import { ioReason, nodeFileIo, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
 
 /** Where the lock of one session lives. */
 export interface LockOptions {
@@ -95,15 +95,6 @@ function generations(lockDir: string): number[] {
     .toSorted((a, b) => a - b)
 }
 
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file)
-  } catch (error) {
-    // Already removed (by the next holder's clean-up, or never created): that is the goal.
-    if (errnoCode(error) !== 'ENOENT') throw error
-  }
-}
-
 function writeRecord(io: SessionFileIo, file: string, text: string): void {
   const fd = openSync(file, 'wx', 0o600)
   let reason: string | undefined
@@ -150,11 +141,11 @@ export function lockSession(options: LockOptions): () => void {
       }
       const after = generations(lockDir)
       if ((after.at(-1) ?? 0) > top + 1) {
-        removeQuietly(ours)
+        removeIfPresent(ours)
         continue
       }
-      for (const generation of after) if (generation < top + 1) removeQuietly(join(lockDir, String(generation)))
-      if (legacyHolder !== undefined) removeQuietly(legacy)
+      for (const generation of after) if (generation < top + 1) removeIfPresent(join(lockDir, String(generation)))
+      if (legacyHolder !== undefined) removeIfPresent(legacy)
       return releaser(lockDir, ours, token)
     }
     throw busy(sessionId, lockDir, undefined)
@@ -162,7 +153,7 @@ export function lockSession(options: LockOptions): () => void {
     if (error instanceof DshError) throw error
     throw new DshError('SESSION_WRITE', `cannot lock session ${sessionId} in ${lockDir}: ${ioReason(error)}`, { cause: error })
   } finally {
-    removeQuietly(temp)
+    removeIfPresent(temp)
   }
 }
 
@@ -178,7 +169,7 @@ function releaser(lockDir: string, ours: string, token: string): () => void {
     } catch {
       // Could not mark it released (a vanished directory, no inode left): the lock stays ours until
       // this process exits, and is stale — free — from then on. Nothing else depends on it.
-      removeQuietly(temp)
+      removeIfPresent(temp)
     }
   }
 }

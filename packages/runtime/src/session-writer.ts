@@ -12,11 +12,11 @@
  * - Reopening cuts a torn tail (never extending the file) and ends an unterminated last line.
  */
 import { randomUUID } from 'node:crypto'
-import { closeSync, fstatSync, ftruncateSync, linkSync, openSync, unlinkSync } from 'node:fs'
+import { closeSync, fstatSync, ftruncateSync, linkSync, openSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
-import { DshError, errnoCode, type DshErrorCode } from './errors.ts'
-import { ioReason, writeWhole, type SessionFileIo } from './file-io.ts'
+import { DshError, type DshErrorCode } from './errors.ts'
+import { ioReason, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
 
 /** Default size cap of one session file: 256 MiB (see the runtime README, "Durability"). */
 export const MAX_SESSION_BYTES = 256 * 1024 * 1024
@@ -34,15 +34,6 @@ export interface WriterOptions {
 }
 
 const capText = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${bytes} bytes`)
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file)
-  } catch (error) {
-    // Already gone (never created, or linked and removed): nothing is left behind either way.
-    if (errnoCode(error) !== 'ENOENT') throw error
-  }
-}
 
 /** An open append handle. */
 export class SessionWriter {
@@ -80,7 +71,7 @@ export class SessionWriter {
       if (error instanceof DshError) throw error
       throw new DshError('SESSION_WRITE', `cannot create session file ${file}: ${ioReason(error)}; nothing was stored`, { cause: error })
     } finally {
-      removeQuietly(temp)
+      removeIfPresent(temp)
     }
     return new SessionWriter(openSync(file, 'a'), options, bytes.length, 0)
   }

@@ -97,6 +97,17 @@ describe('session log', () => {
     expect(readFileSync(file, 'utf8')).toBe(before)
   })
 
+  it.each([
+    ['an unknown surface operation', { type: 'turn/start', seq: 3, time: 't', data: { turn: 2 }, surfaceOp: 'prepend' }, 'not a session event (surfaceOp: expected "append" or { op: "replace", start, end }, got "prepend")'],
+    ['a fractional seq', { type: 'turn/start', seq: 2.5, time: 't', data: { turn: 2 } }, 'not a session event (seq: expected integer >= 0, got number)'],
+    ['a line without a type', { seq: 3, time: 't', data: {} }, 'not a session event (type: missing (expected string))'],
+    ['an array instead of an event', [1, 2], 'not a session event (value: expected object, got array)'],
+  ])('%s is a malformed envelope naming the line', async (_name, line, problem) => {
+    const { session, file } = await twoEvents()
+    appendFileSync(file, `${JSON.stringify(line)}\n`)
+    expect(() => store().load(session.id)).toThrow(`${file}:4: ${problem}`)
+  })
+
   it('event types the core does not own are checked for their envelope only', async () => {
     const { session, file } = await twoEvents()
     appendFileSync(file, `${JSON.stringify({ type: 'some-plugin/state', seq: 3, time: 't', data: 'anything' })}\n`)

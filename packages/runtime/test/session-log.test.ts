@@ -190,6 +190,20 @@ describe('session log', () => {
     )
   })
 
+  it('a file larger than the read buffer, with lines across its edges and one line longer than it, loads exactly', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    for (let index = 0; index < 3000; index++) session.append('user/message', say(`line ${index} ${'é'.repeat(index % 500)}`), { surfaceOp: 'append' })
+    session.append('user/message', say('ü'.repeat(1_500_000)), { surfaceOp: 'append' })
+    session.append('turn/start', { turn: 1 })
+    session.close()
+    const file = store().fileOf(session.id)
+    expect(statSync(file).size).toBeGreaterThan(4 * 1024 * 1024)
+    const loaded = store().load(session.id)
+    expect(loaded.events).toEqual(session.events)
+    expect(loaded.surface).toEqual(session.surface)
+  })
+
   it('creating a session leaves exactly its file and its lock directory behind', async () => {
     tree = await tempTree()
     const session = store().create({ cwd: tree.root })

@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import type { ModelProvider } from '@dsh/contracts'
 import { createScriptedProvider } from '@dsh/llm-scripted'
 import { SessionStore } from '@dsh/runtime'
+import { ToolProcesses } from '@dsh/tools'
 import { composeHost } from '../apps/cli/src/compose.ts'
 
 const peakRss = (): number => process.resourceUsage().maxRSS * 1024
@@ -29,7 +30,7 @@ function collectGarbage(): void {
 async function resume(home: string, id: string, rounds: number): Promise<object> {
   const baselineRss = process.memoryUsage().rss
   const provider: ModelProvider = createScriptedProvider({ responses: Array.from({ length: rounds }, () => ({ text: 'ok' })) })
-  const { host } = await composeHost({ dshHome: home, cwd: home, config: {}, log: () => undefined, provider, agents: { autoCompactShare: 0.8, autoCompactUseModel: false } })
+  const { host } = await composeHost({ dshHome: home, cwd: home, config: {}, log: () => undefined, provider, processes: new ToolProcesses(), agents: { autoCompactShare: 0.8, autoCompactUseModel: false } })
   const resumeMs: number[] = []
   const resumeCpuMs: number[] = []
   const firstRequestMs: number[] = []

@@ -6,6 +6,7 @@ import { errnoCode, errorMessage } from '@dsh/runtime'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { z } from 'zod'
+import { SectionSchema as multiRootWorkspaceSchema } from '@dsh/multi-root-workspace'
 import { usageError } from './cli-error.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
 
@@ -13,8 +14,8 @@ const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
   baseUrl: z.string().url().optional().describe('Base URL of an OpenAI-compatible endpoint'),
   apiKeyEnv: z.string().min(1).optional().describe('Environment variable holding the API key'),
-  timeoutMs: z.number().int().positive().optional().describe('Wait for response headers, in milliseconds'),
-  idleTimeoutMs: z.number().int().positive().optional().describe('Longest silence between two streamed chunks, in milliseconds'),
+  connectTimeoutMs: z.number().int().positive().optional().describe('How long each model request waits for the response to start (connect and first byte), in milliseconds; default 30000'),
+  idleTimeoutMs: z.number().int().positive().optional().describe('Longest silence between two streamed chunks, in milliseconds; default 120000'),
   maxRetries: z.number().int().min(0).max(10).optional().describe('Retries on 429/5xx/network errors'),
   contextWindow: z.number().int().positive().optional().describe('Context window in tokens'),
   autoCompactShare: z.number().gt(0).max(1).optional().describe('Share of the context window that triggers automatic compaction'),
@@ -31,7 +32,7 @@ export const configFileSchema = z.strictObject({
   model: modelSchema.optional(),
   agent: agentSchema.optional(),
   workspaceContext: workspaceContextSectionSchema.optional(),
-  multiRootWorkspace: z.strictObject({}).optional(),
+  multiRootWorkspace: multiRootWorkspaceSchema.optional(),
   maintainerDocGuard: z.strictObject({}).optional(),
 })
 

@@ -39,7 +39,7 @@ function pipeline(script: string, cwd: string): Promise<{ stdout: string; stderr
 }
 
 describe('a closed output pipe', () => {
-  it('dsh sessions list | head -2 prints the header and one row and exits 0 without a stack trace', async () => {
+  it('dsh sessions list | head -2 prints the header and one row, and exits 0 without a stack trace', async () => {
     tree = await tempTree({ 'repo/': null, 'scripts/': null })
     const script = writeScript(tree.path('scripts'), 'ok.json', { responses: [{ text: 'ok' }] })
     const first = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, 'x'.repeat(80)], { cwd: tree.root })
@@ -50,7 +50,7 @@ describe('a closed output pipe', () => {
     expect(readdirSync(tree.path('home/sessions')).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1001)
     const result = await pipeline(`"$DSH" --dsh-home home sessions list | head -2`, tree.root)
     expect(result.stdout.split('\n')).toHaveLength(3)
-    expect(result.stdout).toMatch(/^ID +UPDATED +TURNS +SIZE +CWD +TITLE\n\S*-\d{8}-\d{6}-\w+ +(just now|\d+ s ago) +1 +\d+(\.\d)? KB +\S+\/repo +x+…\n$/)
+    expect(result.stdout).toMatch(/^ID +UPDATED +TURNS +SIZE +CWD +TITLE\n\S*-\d{8}-\d{6}-\w+ .*\/repo +x+.*\n$/)
     expect(result.stderr).toBe('')
     expect(result.dshStatus).toBe(0)
   })

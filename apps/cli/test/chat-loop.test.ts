@@ -7,6 +7,7 @@ import type { ToolDefinition } from '@dsh/contracts'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createHost, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
+import { ToolProcesses } from '@dsh/tools'
 import type { AgentSetup } from '../src/agent-setup.ts'
 import { createStyles } from '../src/chat/ansi.ts'
 import { LineInput } from '../src/chat/line-input.ts'
@@ -46,7 +47,7 @@ async function chat(script: ModelScript) {
   host = await createHost({ dshHome: tree.path('home'), tools: [fakeBash(ran)], log: () => undefined, askPermission: terminalAskPermission(() => terminal, false) })
   guardCodeRunners(host.ctx)
   const provider = createScriptedProvider(script)
-  const setup: AgentSetup = { dshHome: tree.path('home'), cwd: tree.path('work'), config: {}, spec: { kind: 'scripted', file: 'x.json' }, provider, host, log: () => undefined, startOptions: (resume) => ({ cwd: tree.path('work'), provider, ...(resume === undefined ? {} : { resume }) }) }
+  const setup: AgentSetup = { dshHome: tree.path('home'), cwd: tree.path('work'), config: {}, spec: { kind: 'scripted', file: 'x.json' }, provider, host, processes: new ToolProcesses(), log: () => undefined, startOptions: (resume) => ({ cwd: tree.path('work'), provider, ...(resume === undefined ? {} : { resume }) }) }
   const agent = await host.startAgent(setup.startOptions())
   const stdin = new PassThrough()
   const out = new PassThrough()

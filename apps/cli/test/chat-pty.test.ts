@@ -66,7 +66,7 @@ describe('dsh chat in a terminal', () => {
         ...say('second question'),
         { expect: 'second answer' },
         ...say('/compact'),
-        { expect: 'compacted: 4 visible messages -> 3\\n' },
+        { expect: 'compacted: 4 visible messages -> 1\\n' },
         ...say('/sessions'),
         { expect: `\\* \\S+ .*first question` },
         { expect: `  ${escape(previousId)} .*an earlier question` },
@@ -108,7 +108,7 @@ describe('dsh chat in a terminal', () => {
         { send: '\u0003' },
         { expect: 'press Ctrl-C again to exit' },
         { send: '\u0003' },
-        { exit: 0 },
+        { exit: 130 },
       ],
       { cwd: tree.root },
     )

@@ -11,7 +11,7 @@ export { createHost, type Host, type HostOptions, type StartAgentOptions } from 
 export { Inbox, recoverInbox } from './inbox.ts'
 export { answerUnansweredCalls, closeInterruptedTurn, interruptedCallText, notRunCallText } from './interrupted-turn.ts'
 export { createUserMessage, deepFreeze, messageText } from './message-factory.ts'
-export { resolveDshHome, dshHomeDisplay, defaultDshHome, expandTilde, userHome } from './paths.ts'
+export { resolveDshHome, dshHomeDisplay, defaultDshHome, expandTilde, userHome, makeDirectories } from './paths.ts'
 export { buildChatRequestBody, type RequestBodyInput } from './request-body.ts'
 export { Session, type AppendOptions } from './session.ts'
 export { readSessionFile, type ParsedSessionFile } from './session-file.ts'

@@ -25,10 +25,11 @@
  * hold the lock after it died.
  */
 import { randomUUID } from 'node:crypto'
-import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs'
+import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { DshError, errnoCode } from './errors.ts'
 import { ioReason, nodeFileIo, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
+import { makeDirectories } from './paths.ts'
 
 /** Where the lock of one session lives. */
 export interface LockOptions {
@@ -122,7 +123,7 @@ export function lockSession(options: LockOptions): () => void {
   const token = randomUUID()
   const temp = join(lockDir, `.${token}.tmp`)
   try {
-    mkdirSync(lockDir, { recursive: true, mode: 0o700 })
+    makeDirectories(lockDir, { mode: 0o700 })
     writeRecord(io, temp, `${process.pid} ${startTimeOf(process.pid)} ${token}\n`)
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const top = generations(lockDir).at(-1) ?? 0

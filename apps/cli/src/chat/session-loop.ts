@@ -11,6 +11,7 @@ import type { LineInput } from './line-input.ts'
 import type { ChatRenderer } from './renderer.ts'
 import { parseSlash, promptText, runSlash, type SlashContext } from './slash-commands.ts'
 import { workspaceReport } from './workspace-report.ts'
+import { resumedSessionLine } from '../resume-note.ts'
 
 /** How long a first Ctrl-C arms the second one. */
 export const doubleInterruptMs = 2000
@@ -26,6 +27,8 @@ export interface ChatLoopOptions {
   readonly interactive: boolean
   /** Milliseconds clock (tests pin it). */
   readonly now?: () => number
+  /** Called when a second Ctrl-C ends the chat (the command's shutdown path, exit code 130). */
+  readonly onInterruptExit?: () => void
 }
 
 /** One chat session in the terminal. */
@@ -78,6 +81,7 @@ export class ChatLoop {
     const again = this.#lastInterrupt !== undefined && now - this.#lastInterrupt <= doubleInterruptMs
     this.#lastInterrupt = now
     if (again) {
+      this.#options.onInterruptExit?.()
       this.exit()
       return
     }
@@ -161,8 +165,7 @@ export class ChatLoop {
     this.#agent = next
     this.#unsubscribe = this.#subscribe(next)
     errLine(io, `session: ${id}`)
-    renderer.line(`resumed session ${id} (${next.session.surface.length} visible messages)`)
-    if (next.session.header.cwd !== setup.cwd) renderer.notice(`note: it was started in ${next.session.header.cwd}; this chat runs in ${setup.cwd}`)
+    renderer.line(resumedSessionLine(next, setup.cwd))
   }
 
   #subscribe(agent: Agent): () => void {

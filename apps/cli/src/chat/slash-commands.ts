@@ -4,6 +4,7 @@
  * {@link SlashContext}; an unknown command gets a one-line hint. `//text` sends `/text` as a prompt.
  */
 import type { ChatRequestBody } from '@dsh/contracts'
+import { workspaceFolders } from '@dsh/multi-root-workspace'
 import { deriveMessages, isAbortError, planCompaction, summarizeWithModel, type Agent, type Host } from '@dsh/runtime'
 import { contextReport } from './context-report.ts'
 import { problemText, type ChatRenderer } from './renderer.ts'
@@ -60,9 +61,9 @@ interface CommandSpec {
 
 async function compact(context: SlashContext): Promise<void> {
   const { agent, renderer } = context
-  const plan = planCompaction(agent.session)
+  const plan = planCompaction(agent.session, { scope: 'at-rest' })
   if (plan === undefined) {
-    renderer.line('nothing to compact (there is no history before the last turn)')
+    renderer.line('nothing to compact (the visible history is empty or already one checkpoint)')
     return
   }
   const before = agent.session.surface.length
@@ -80,6 +81,7 @@ async function compact(context: SlashContext): Promise<void> {
       renderer.notice(`model summary failed (${oneLine(problemText(error))}); using the deterministic summary`)
     }
   }
+  // At rest (no turn runs while a command does), so agent.compact plans the same range again.
   agent.compact(summary === undefined ? {} : { summary, summarizer: 'model' })
   renderer.line(`compacted: ${before} visible messages -> ${agent.session.surface.length}`)
 }
@@ -99,7 +101,7 @@ function listSessions(context: SlashContext): void {
 }
 
 const commands: Readonly<Record<string, CommandSpec>> = {
-  compact: { usage: '/compact', help: 'replace the history before the last turn with a summary', run: compact },
+  compact: { usage: '/compact', help: 'replace the history with a summary that keeps your last prompt verbatim', run: compact },
   context: {
     usage: '/context',
     help: 'show the instruction files here and which ones this session sees',
@@ -110,6 +112,15 @@ const commands: Readonly<Record<string, CommandSpec>> = {
     },
   },
   sessions: { usage: '/sessions', help: 'list stored sessions (* marks this one)', run: listSessions },
+  'workspace-folders': {
+    usage: '/workspace-folders',
+    help: 'additional workspace roots: list, add PATH, remove N|PATH|ID, alias N|PATH [NAME]',
+    run: async (context, args) => {
+      const roots = context.host.ctx.get('workspaceRoots')?.session(context.agent.session)
+      const text = roots === undefined ? 'additional workspace roots are disabled (multiRootWorkspace.enabled is false)' : await workspaceFolders(roots, args.join(' '))
+      for (const line of text.split('\n')) context.renderer.line(line)
+    },
+  },
   resume: {
     usage: '/resume ID',
     help: 'switch to a stored session',

@@ -1,44 +1,80 @@
 /**
- * `dsh chat`: an interactive session in the terminal. Decides the terminal mode (colour and
- * readline editing only on a terminal without `NO_COLOR`; plain lines for pipes), composes the
- * host with the terminal's permission prompt, starts (or resumes) the agent, prints
- * `session: <id>` on stderr and runs the loop until the chat ends.
+ * `dsh chat`: parses the chat's own options (`--resume [ID]`, `--continue`, `--yes`), composes the
+ * host with the chat's approval broker, describes the surroundings the front end needs (model and
+ * how to switch it, prices, the workspace inspection of `/context`) and hands over to `@dsh/tui`.
  */
-import { errLine, type CliIo } from '../cli-io.ts'
+import { resolve } from 'node:path'
+import { approvalModeLabel, createApprovalBroker, runChat, terminalMode, type ChatEnvironment, type ModelChoice, type StartChoice } from '@dsh/tui'
+import { usageError } from '../cli-error.ts'
+import type { CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
-import { createStyles, isTty, terminalMode } from './ansi.ts'
-import { LineInput } from './line-input.ts'
-import { guardCodeRunners, terminalAskPermission, type PermissionTerminal } from './permission.ts'
-import { ChatRenderer } from './renderer.ts'
-import { ChatLoop } from './session-loop.ts'
+import { createProvider, parseModelSpec } from '../model-spec.ts'
+import { version } from '../version.ts'
+import { workspaceReport } from './workspace-report.ts'
 
 /** Options of `dsh chat`. */
 export interface ChatOptions extends AgentSetupOptions {
-  /** Continue a stored session. */
-  readonly resume?: string
+  /** Continue a stored session: an id (or unique prefix), or `true` to pick one. */
+  readonly resume?: string | true
+  /** Continue the latest session of this directory. */
+  readonly continue?: boolean
   /** Approve every `bash` and `run_code` call (and every other ask) without a question. */
   readonly yes?: boolean
 }
 
-/** Runs the chat; returns the exit code. `input` is the terminal (stdin unless a test embeds it). */
-export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
-  const mode = terminalMode(io, input)
-  const renderer = new ChatRenderer({ out: io.stdout, err: io.stderr, styles: createStyles(mode.color), showReasoning: isTty(io.stdout) })
-  let terminal: PermissionTerminal | undefined
-  const setup: AgentSetup = await prepareAgentSetup(io, options, { askPermission: terminalAskPermission(() => terminal, options.yes === true) })
-  let lineInput: LineInput | undefined
+/** The process streams the chat runs on (the process's own unless a test embeds it). */
+export interface ChatStreams {
+  readonly stdin: NodeJS.ReadableStream
+}
+
+function startChoice(options: ChatOptions, interactive: boolean): StartChoice {
+  if (options.continue === true && options.resume !== undefined) throw usageError('--continue and --resume cannot be used together')
+  if (options.continue === true) return { kind: 'continue' }
+  if (options.resume === true) {
+    if (!interactive) throw usageError('--resume without an ID opens a picker, which needs a terminal; pass the session ID')
+    return { kind: 'pick' }
+  }
+  return options.resume === undefined ? { kind: 'new' } : { kind: 'resume', id: options.resume }
+}
+
+function modelChoice(setup: AgentSetup, label: string, provider = setup.provider): ModelChoice {
+  const prices = setup.config.model?.prices
+  return { label, provider, ...(prices === undefined ? {} : { prices }) }
+}
+
+function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: string): ChatEnvironment {
+  const config = setup.config.model
+  return {
+    host: setup.host,
+    dshHome: setup.dshHome,
+    cwd: setup.cwd,
+    version,
+    model: modelChoice(setup, label),
+    startOptions: setup.startOptions,
+    switchModel: (text) => {
+      const spec = parseModelSpec(text)
+      const provider = createProvider({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl ?? config?.baseUrl, apiKeyEnv: config?.apiKeyEnv, timeoutMs: config?.timeoutMs, idleTimeoutMs: config?.idleTimeoutMs, maxRetries: config?.maxRetries, contextWindow: config?.contextWindow, log: setup.log })
+      return modelChoice(setup, text, provider)
+    },
+    modelSummaries: setup.spec.kind !== 'scripted',
+    ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
+    inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
+    approvalMode: approvalModeLabel(options.yes === true),
+    env: io.env,
+    log: setup.log,
+  }
+}
+
+/** Runs the chat; returns the exit code. */
+export async function chatCommand(io: CliIo, options: ChatOptions, streams: ChatStreams = { stdin: process.stdin }): Promise<number> {
+  const start = startChoice(options, terminalMode(streams.stdin, io.stdout, io.env).kind === 'screen')
+  const autoApprove = options.yes === true
+  const broker = createApprovalBroker({ autoApprove })
+  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission })
   try {
-    if (options.yes !== true) guardCodeRunners(setup.host.ctx)
-    const agent = await setup.host.startAgent(setup.startOptions(options.resume))
-    errLine(io, `session: ${agent.session.id}`)
-    let loop: ChatLoop | undefined
-    lineInput = new LineInput({ input, output: io.stdout, editing: mode.editing, showPrompts: mode.interactive, onInterrupt: () => loop?.interrupt() })
-    terminal = { input: lineInput, renderer }
-    loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive })
-    if (mode.interactive) renderer.notice('dsh chat: type a message, /help for commands, Ctrl-D to exit')
-    return await loop.run()
+    const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
+    return await runChat({ env: environment(io, setup, options, label), broker, autoApprove, start, stdin: streams.stdin, stdout: io.stdout, stderr: io.stderr })
   } finally {
-    lineInput?.close()
     await setup.host.dispose()
   }
 }

@@ -1,0 +1,13 @@
+/** Public surface of the chat front end. */
+export { createApprovalBroker, type ApprovalBroker, type Asker } from './approvals/approval-broker.ts'
+export { approvalModeLabel, guardCodeRunners } from './approvals/code-runner-guard.ts'
+export { permissionQuestion, type PermissionOption, type PermissionQuestion } from './approvals/permission-question.ts'
+export { ChatController } from './chat-controller.ts'
+export type { ChatEnvironment, ModelChoice } from './chat-environment.ts'
+export type { ChatView, Tone } from './chat-view.ts'
+export { decideKey, exitWindowMs, type PolicyAction, type PolicyKey, type PolicyState } from './interrupt-policy.ts'
+export { resumeHint, runChat, type ChatRunOptions, type StartChoice } from './run-chat.ts'
+export { latestSessionIn, relativeTime, sessionRows, type SessionRow } from './sessions/session-rows.ts'
+export { parseSlash, promptText, SlashRegistry, type SlashCommandSpec, type SlashContext, type SlashOutput } from './slash/slash-registry.ts'
+export { terminalMode, noColorRequested, type TerminalMode } from './terminal-mode.ts'
+export { usageFigures, type ModelPrices, type UsageFigures } from './status/usage-meter.ts'

@@ -1,0 +1,36 @@
+/**
+ * The diff an edit or a write shows in the transcript. An edit diffs its `old_string` against its
+ * `new_string`; a write diffs the file as it was when the call started (read then, up to
+ * {@link maxBeforeBytes}; a missing file counts as empty) against the written content.
+ */
+import { readFileSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArguments } from '../tool-summary.ts'
+import { diffLines } from './diff-block.ts'
+
+/** Larger files are not read for a write's diff. */
+export const maxBeforeBytes = 256 * 1024
+
+/** What a write replaced, read when the call starts; undefined when it cannot be known. */
+export function contentBefore(name: string, rawArguments: string, cwd: string): string | undefined {
+  if (name !== 'write') return undefined
+  const path = parseArguments(rawArguments)?.['file_path']
+  if (typeof path !== 'string') return undefined
+  const file = resolve(cwd, path)
+  try {
+    if (statSync(file).size > maxBeforeBytes) return undefined
+    return readFileSync(file, 'utf8')
+  } catch {
+    // No such file yet (a new file) or unreadable: the diff shows every line as added.
+    return ''
+  }
+}
+
+/** Diff lines for a finished edit or write; undefined for other tools. */
+export function editDiff(name: string, rawArguments: string, before: string | undefined): string[] | undefined {
+  const args = parseArguments(rawArguments)
+  if (args === undefined) return undefined
+  if (name === 'edit' && typeof args['old_string'] === 'string' && typeof args['new_string'] === 'string') return diffLines(args['old_string'], args['new_string'])
+  if (name === 'write' && typeof args['content'] === 'string' && before !== undefined) return diffLines(before, args['content'])
+  return undefined
+}

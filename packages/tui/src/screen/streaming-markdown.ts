@@ -1,0 +1,68 @@
+/**
+ * An answer rendered as markdown while it streams. Finished blocks (text up to a blank line
+ * outside a code fence, or a closed fence) are frozen as their own cached markdown components;
+ * only the unfinished tail is parsed again when text arrives, so a long answer costs the same per
+ * chunk as a short one.
+ */
+import { Container, Markdown, type MarkdownTheme } from '@mariozechner/pi-tui'
+import { sanitize } from '../text-safety.ts'
+
+const fence = /^\s{0,3}(```|~~~)/
+
+/** Streaming markdown. */
+export class StreamingMarkdown extends Container {
+  readonly #theme: MarkdownTheme
+  readonly #tail: Markdown
+  #text = ''
+  #frozenTo = 0
+  #scanned = 0
+  #inFence = false
+
+  constructor(theme: MarkdownTheme, text = '') {
+    super()
+    this.#theme = theme
+    this.#tail = new Markdown('', 0, 0, theme)
+    this.addChild(this.#tail)
+    if (text !== '') this.append(text)
+  }
+
+  /** All text so far. */
+  get text(): string {
+    return this.#text
+  }
+
+  /** Adds a streamed delta. */
+  append(delta: string): void {
+    this.#text += sanitize(delta)
+    for (let end = this.#text.indexOf('\n', this.#scanned); end >= 0; end = this.#text.indexOf('\n', this.#scanned)) {
+      const line = this.#text.slice(this.#scanned, end)
+      this.#scanned = end + 1
+      if (fence.test(line)) {
+        this.#inFence = !this.#inFence
+        if (!this.#inFence) this.#freeze(this.#scanned)
+      } else if (!this.#inFence && line.trim() === '') {
+        this.#freeze(this.#scanned)
+      }
+    }
+    this.#tail.setText(this.#text.slice(this.#frozenTo))
+  }
+
+  #freeze(end: number): void {
+    const block = this.#text.slice(this.#frozenTo, end)
+    this.#frozenTo = end
+    if (block.trim() === '') return
+    this.children.splice(this.children.length - 1, 0, new Markdown(block.replace(/\n+$/, ''), 0, 0, this.#theme))
+  }
+
+  override render(width: number): string[] {
+    const lines: string[] = []
+    for (const child of this.children) {
+      const rendered = child.render(width)
+      // Blocks are separated by one empty line, as the markdown renderer does inside one document.
+      if (rendered.length > 0 && lines.length > 0 && lines.at(-1) !== '' && rendered[0] !== '') lines.push('')
+      for (const line of rendered) lines.push(line)
+    }
+    while (lines.length > 0 && lines.at(-1) === '') lines.pop()
+    return lines
+  }
+}

@@ -23,7 +23,7 @@ class QueueArea implements Component {
   render(width: number): string[] {
     const lines = this.queued.map((text) => truncateToWidth(this.#theme.dim(`queued › ${oneLine(text, 200)}`), width))
     if (this.hint !== '') lines.push(truncateToWidth(this.#theme.yellow(this.hint), width))
-    return lines.length === 0 ? [] : ['', ...lines]
+    return ['', ...lines]
   }
 
   invalidate(): void {

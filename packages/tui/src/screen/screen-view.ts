@@ -4,7 +4,7 @@
  * last tool row for Ctrl-O and the reasoning blocks for Ctrl-T. Every change asks for a render;
  * pi-tui redraws only the lines that changed.
  */
-import type { Container } from '@mariozechner/pi-tui'
+import { Spacer, type Component, type Container } from '@mariozechner/pi-tui'
 import type { Message } from '@dsh/contracts'
 import type { AgentProgress, TurnResult } from '@dsh/runtime'
 import type { ChatView, Tone } from '../chat-view.ts'
@@ -18,6 +18,9 @@ import { replayBlocks } from './replay-blocks.ts'
 import { StreamingMarkdown } from './streaming-markdown.ts'
 import { LinesBlock, PromptBlock } from './text-block.ts'
 import { ToolRow } from './tool-row.ts'
+
+/** Kinds of transcript content, for spacing. */
+type BlockKind = 'prompt' | 'answer' | 'tool' | 'reasoning' | 'other'
 
 /** What the view needs from the screen around it. */
 export interface ScreenViewHost {
@@ -42,13 +45,15 @@ export class ScreenView implements ChatView {
   #tools = new Map<string, ToolRow>()
   #lastTool: ToolRow | undefined
   #reasoningExpanded = false
+  /** What the transcript ends with, to put one blank line between answers, tool groups and the rest. */
+  #last: BlockKind = 'other'
 
   constructor(host: ScreenViewHost) {
     this.#host = host
   }
 
   progress(event: AgentProgress): void {
-    const { transcript, theme } = this.#host
+    const { theme } = this.#host
     switch (event.type) {
       case 'step-start':
         this.#endReasoning()
@@ -59,7 +64,7 @@ export class ScreenView implements ChatView {
           this.#thinking = new ReasoningBlock(theme)
           this.#thinking.setExpanded(this.#reasoningExpanded)
           this.#reasoning.push(this.#thinking)
-          transcript.addChild(this.#thinking)
+          this.#append(this.#thinking, 'reasoning')
         }
         this.#thinking.append(event.text)
         break
@@ -67,7 +72,7 @@ export class ScreenView implements ChatView {
         this.#endReasoning()
         if (this.#answer === undefined) {
           this.#answer = new StreamingMarkdown(theme.markdown)
-          transcript.addChild(this.#answer)
+          this.#append(this.#answer, 'answer')
         }
         this.#answer.append(event.text)
         break
@@ -78,7 +83,7 @@ export class ScreenView implements ChatView {
         this.#before.set(event.callId, { name: event.name, args: event.arguments, before: contentBefore(event.name, event.arguments, this.#host.cwd()) })
         this.#tools.set(event.callId, row)
         this.#lastTool = row
-        transcript.addChild(row)
+        this.#append(row, 'tool')
         break
       }
       case 'tool-end': {
@@ -101,7 +106,8 @@ export class ScreenView implements ChatView {
   }
 
   promptStarted(text: string): void {
-    this.#add(new PromptBlock(text, this.#host.theme))
+    this.#append(new PromptBlock(text, this.#host.theme), 'prompt')
+    this.#host.requestRender()
   }
 
   turnEnded(result: TurnResult): void {
@@ -125,6 +131,7 @@ export class ScreenView implements ChatView {
 
   replay(messages: readonly Message[]): void {
     this.#host.transcript.clear()
+    this.#last = 'other'
     this.#reasoning.length = 0
     this.#lastTool = undefined
     for (const block of replayBlocks(messages, this.#host.theme, this.#host.now)) this.#host.transcript.addChild(block)
@@ -163,8 +170,16 @@ export class ScreenView implements ChatView {
     this.#thinking = undefined
   }
 
-  #add(component: Parameters<Container['addChild']>[0]): void {
-    this.#host.transcript.addChild(component)
+  #add(component: Component): void {
+    this.#append(component, 'other')
     this.#host.requestRender()
+  }
+
+  /** Adds a block, with a blank line before it when the kind of content changes. */
+  #append(component: Component, kind: BlockKind): void {
+    const separate = kind !== this.#last && kind !== 'prompt' && this.#last !== 'prompt' && !(kind === 'tool' && this.#last === 'reasoning')
+    if (separate && this.#host.transcript.children.length > 0) this.#host.transcript.addChild(new Spacer(1))
+    this.#host.transcript.addChild(component)
+    this.#last = kind
   }
 }

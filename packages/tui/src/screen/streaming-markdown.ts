@@ -1,13 +1,15 @@
 /**
- * An answer rendered as markdown while it streams. Finished blocks (text up to a blank line
- * outside a code fence, or a closed fence) are frozen as their own cached markdown components;
- * only the unfinished tail is parsed again when text arrives, so a long answer costs the same per
- * chunk as a short one.
+ * An answer rendered as markdown while it streams. Finished blocks are frozen as their own cached
+ * markdown components and only the unfinished tail is parsed again when text arrives, so a long
+ * answer costs the same per chunk as a short one. A block ends at a blank line outside a code
+ * fence (or at a closed fence), once the next line shows it does not continue a list (a list
+ * marker or an indented line keeps it open: blank lines inside a list belong to it).
  */
 import { Container, Markdown, type MarkdownTheme } from '@mariozechner/pi-tui'
 import { sanitize } from '../text-safety.ts'
 
 const fence = /^\s{0,3}(```|~~~)/
+const continuesList = /^(\s|[-*+]\s|\d+[.)]\s)/
 
 /** Streaming markdown. */
 export class StreamingMarkdown extends Container {
@@ -17,6 +19,8 @@ export class StreamingMarkdown extends Container {
   #frozenTo = 0
   #scanned = 0
   #inFence = false
+  /** Where the last finished block would end, waiting for the next line to confirm it. */
+  #boundary: number | undefined
 
   constructor(theme: MarkdownTheme, text = '') {
     super()
@@ -36,12 +40,17 @@ export class StreamingMarkdown extends Container {
     this.#text += sanitize(delta)
     for (let end = this.#text.indexOf('\n', this.#scanned); end >= 0; end = this.#text.indexOf('\n', this.#scanned)) {
       const line = this.#text.slice(this.#scanned, end)
+      const start = this.#scanned
       this.#scanned = end + 1
+      if (this.#boundary !== undefined && line.trim() !== '') {
+        if (!continuesList.test(line)) this.#freeze(this.#boundary)
+        this.#boundary = undefined
+      }
       if (fence.test(line)) {
         this.#inFence = !this.#inFence
-        if (!this.#inFence) this.#freeze(this.#scanned)
-      } else if (!this.#inFence && line.trim() === '') {
-        this.#freeze(this.#scanned)
+        if (!this.#inFence) this.#boundary = this.#scanned
+      } else if (!this.#inFence && line.trim() === '' && start > this.#frozenTo) {
+        this.#boundary = this.#scanned
       }
     }
     this.#tail.setText(this.#text.slice(this.#frozenTo))
@@ -55,14 +64,15 @@ export class StreamingMarkdown extends Container {
   }
 
   override render(width: number): string[] {
+    const blank = (line: string | undefined): boolean => line !== undefined && line.trim() === ''
     const lines: string[] = []
     for (const child of this.children) {
       const rendered = child.render(width)
       // Blocks are separated by one empty line, as the markdown renderer does inside one document.
-      if (rendered.length > 0 && lines.length > 0 && lines.at(-1) !== '' && rendered[0] !== '') lines.push('')
+      if (rendered.length > 0 && lines.length > 0 && !blank(lines.at(-1)) && !blank(rendered[0])) lines.push('')
       for (const line of rendered) lines.push(line)
     }
-    while (lines.length > 0 && lines.at(-1) === '') lines.pop()
+    while (blank(lines.at(-1))) lines.pop()
     return lines
   }
 }

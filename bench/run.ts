@@ -17,6 +17,7 @@ import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { median, range, sum } from './stats.ts'
+import { describeRenderCost, measureRenderCost } from './render-cost.ts'
 
 /** Simulated model time per step on the plugin's clock (a real model takes seconds per step). */
 const MODEL_STEP_MS = 1000
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
     const times = timing(on, off, expected.steps.map((step) => step.kind), warmups)
     const hostileRounds = Math.max(5, Math.min(rounds, 20))
     const hostile = await measureHostileFixtures(hostileRounds)
-    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeHostile(hostile, hostileRounds)]
+    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeHostile(hostile, hostileRounds), ...describeRenderCost(measureRenderCost())]
     process.stdout.write(`${lines.join('\n')}\ntotal run time ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
   } finally {
     repo.dispose()

@@ -1,7 +1,7 @@
 // Permission answers beyond yes/no: allow once, allow always (command prefix or tool) for the
 // session, and reject with a note the model reads.
 import { afterEach, describe, expect, it } from 'vitest'
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import type { PermissionDecision, PreExecuteVerdict, ToolExecution } from '@dsh/contracts'
 import { ApprovalMemory, isSimpleCommand, runToolCall, suggestedPrefix, type PipelineDeps } from '../src/index.ts'
 import { fixture, type Fixture } from './helpers.ts'
@@ -47,29 +47,30 @@ describe('suggested prefixes and simple commands', () => {
   })
 })
 
-describe('the pipeline with permission decisions', () => {
-  function asking(answers: PermissionDecision[], asked: string[]): PipelineDeps {
-    f.host.ctx.on('tools/pre-execute', async (exec: ToolExecution, next) => {
-      await next()
-      return { kind: 'ask', reason: 'risky' } satisfies PreExecuteVerdict
-    })
-    const approvals = new ApprovalMemory()
-    return {
-      ctx: f.host.ctx,
-      registry: f.host.tools,
-      fs: undefined,
-      cwd: f.tree.root,
-      log: () => undefined,
-      approvals,
-      askPermission: (exec) => {
-        asked.push(JSON.stringify(exec.arguments))
-        const answer = answers.shift()
-        if (answer === undefined) throw new Error('asked more often than expected')
-        return Promise.resolve(answer)
-      },
-    }
+/** Pipeline deps whose guard always asks and whose person gives `answers` in order. */
+function asking(answers: PermissionDecision[], asked: string[]): PipelineDeps {
+  f.host.ctx.on('tools/pre-execute', async (_exec: ToolExecution, next) => {
+    await next()
+    return { kind: 'ask', reason: 'risky' } satisfies PreExecuteVerdict
+  })
+  const approvals = new ApprovalMemory()
+  return {
+    ctx: f.host.ctx,
+    registry: f.host.tools,
+    fs: undefined,
+    cwd: f.tree.root,
+    log: () => undefined,
+    approvals,
+    askPermission: (exec) => {
+      asked.push(JSON.stringify(exec.arguments))
+      const answer = answers.shift()
+      if (answer === undefined) throw new Error('asked more often than expected')
+      return Promise.resolve(answer)
+    },
   }
+}
 
+describe('the pipeline with permission decisions', () => {
   it('allow-always for the tool stops the questions for that tool in the session', async () => {
     f = await fixture()
     const asked: string[] = []

@@ -84,9 +84,9 @@ describe('/context report', () => {
   })
 })
 
-describe('permission question', () => {
-  const titles = (name: string, args: unknown) => permissionQuestion(execution(name, args), 'r')
+const titles = (name: string, args: unknown) => permissionQuestion(execution(name, args), 'r')
 
+describe('permission question', () => {
   it('shows the bash command, in full above the question when it has several lines', () => {
     expect(titles('bash', { command: 'rm -rf build' })).toMatchObject({ title: 'Run bash: rm -rf build?', detail: [] })
     expect(titles('bash', { command: 'cd a\nmake\n' })).toMatchObject({ title: 'Run bash: cd a (+1 lines)?', detail: ['  cd a', '  make'] })

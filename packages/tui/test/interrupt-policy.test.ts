@@ -1,6 +1,6 @@
 // Ctrl-C, Esc and Ctrl-D: a cancel or a cleared line never counts toward exit; only two Ctrl-C at
 // an idle empty prompt within the window (nothing typed between) exit.
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decideKey, exitWindowMs, type PolicyKey } from '../src/interrupt-policy.ts'
 

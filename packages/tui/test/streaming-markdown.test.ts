@@ -1,11 +1,17 @@
 // Streaming markdown renders what one markdown document renders, however the text is chunked.
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { Markdown } from '@mariozechner/pi-tui'
 import { describe, expect, it } from 'vitest'
 import { StreamingMarkdown } from '../src/screen/streaming-markdown.ts'
 import { createTheme } from '../src/theme.ts'
 
 const theme = createTheme({ color: false, attributes: false }).markdown
+
+function trimmed(lines: string[]): string[] {
+  const out = lines.map((line) => line.trimEnd())
+  while (out.at(-1) === '') out.pop()
+  return out
+}
 
 const blocks = ['# Title', 'A paragraph with **bold** and `code`.', '- one\n- two\n- three', '```ts\nconst a = 1\n\nconst b = 2\n```', '| a | b |\n|---|---|\n| 1 | 2 |', '> a quote', '1. first\n2. second']
 
@@ -20,11 +26,6 @@ describe('streaming markdown', () => {
           const size = sizes[i % sizes.length] ?? 10
           streaming.append(text.slice(at, at + size))
           at += size
-        }
-        const trimmed = (lines: string[]): string[] => {
-          const out = lines.map((line) => line.trimEnd())
-          while (out.at(-1) === '') out.pop()
-          return out
         }
         expect(trimmed(streaming.render(80))).toEqual(trimmed(new Markdown(text, 0, 0, theme).render(80)))
       }),

@@ -5,8 +5,12 @@ import { compactCount, contextLabel, costLabel, usageFigures } from '../src/stat
 import { shortPath } from '../src/status/status-snapshot.ts'
 import { statusParts } from '../src/screen/status-line.ts'
 
-const assistant = (seq: number, usage?: { inputTokens: number; outputTokens: number; cacheHitTokens?: number }): SessionEvent =>
-  ({ type: 'assistant/message', seq, time: '2026-12-01T00:00:00.000Z', data: { turn: 1, step: seq, message: { id: `a${seq}`, role: 'assistant', content: [], source: { kind: 'model' } }, ...(usage === undefined ? {} : { usage }) } }) as SessionEvent
+const assistant = (seq: number, usage?: { inputTokens: number; outputTokens: number; cacheHitTokens?: number }): SessionEvent => ({
+  type: 'assistant/message',
+  seq,
+  time: '2026-12-01T00:00:00.000Z',
+  data: { turn: 1, step: seq, message: { id: `a${seq}`, role: 'assistant', content: [], source: { kind: 'model' } }, ...(usage === undefined ? {} : { usage }) },
+})
 
 describe('usage figures', () => {
   it('take the context from the latest call with usage and add up the cost of every call', () => {

@@ -14,7 +14,7 @@ import { ToolRow } from './tool-row.ts'
 
 function outcomeOf(message: Message | undefined): ToolFinalOutcome {
   const isError = message?.role === 'tool' && message.isError
-  return { isError: isError === true, content: message === undefined ? '' : messageText(message), touched: [], additionalContexts: [], status: isError === true ? 'failed' : 'ok' }
+  return { isError, content: message === undefined ? '' : messageText(message), touched: [], additionalContexts: [], status: isError ? 'failed' : 'ok' }
 }
 
 /** Components for the visible messages, in order. */

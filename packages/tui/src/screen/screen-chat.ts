@@ -49,17 +49,19 @@ export interface ScreenChatResult {
 }
 
 /** Shows a modal until `settle` is called with its result. */
-function modal<T>(layout: ScreenLayout, build: (settle: (value: T) => void) => Component, signal?: AbortSignal, aborted?: T): Promise<T> {
+function modal<T>(layout: ScreenLayout, build: (settle: (value: T) => void) => Component, abort?: { readonly signal: AbortSignal; readonly value: T }): Promise<T> {
   return new Promise((resolve) => {
     let component: Component | undefined
     const settle = (value: T): void => {
-      signal?.removeEventListener('abort', onAbort)
+      abort?.signal.removeEventListener('abort', onAbort)
       if (component !== undefined) layout.closeModal(component)
       resolve(value)
     }
-    const onAbort = (): void => settle(aborted as T)
-    if (signal?.aborted === true) return resolve(aborted as T)
-    signal?.addEventListener('abort', onAbort, { once: true })
+    const onAbort = (): void => {
+      if (abort !== undefined) settle(abort.value)
+    }
+    if (abort?.signal.aborted === true) return resolve(abort.value)
+    abort?.signal.addEventListener('abort', onAbort, { once: true })
     component = build(settle)
     layout.openModal(component)
   })
@@ -131,7 +133,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       chat.submit(text).catch((error: unknown) => view.error(error))
     }
     const asker: Asker = (question, signal) =>
-      modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle }), signal, { kind: 'reject' })
+      modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle }), { signal, value: { kind: 'reject' } })
     cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now }))
     await chat.finished
     return { exitCode: signalCode ?? 0, sessionId: chat.agent.session.id }

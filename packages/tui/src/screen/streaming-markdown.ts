@@ -10,6 +10,7 @@ import { sanitize } from '../text-safety.ts'
 
 const fence = /^\s{0,3}(```|~~~)/
 const continuesList = /^(\s|[-*+]\s|\d+[.)]\s)/
+const blank = (line: string | undefined): boolean => line !== undefined && line.trim() === ''
 
 /** Streaming markdown. */
 export class StreamingMarkdown extends Container {
@@ -64,7 +65,6 @@ export class StreamingMarkdown extends Container {
   }
 
   override render(width: number): string[] {
-    const blank = (line: string | undefined): boolean => line !== undefined && line.trim() === ''
     const lines: string[] = []
     for (const child of this.children) {
       const rendered = child.render(width)

@@ -23,7 +23,7 @@ function git(cwd: string, args: readonly string[], signal: AbortSignal): Promise
   return new Promise((resolve) => {
     execFile('git', [...args], { cwd, signal, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_PAGER: 'cat', NO_COLOR: '1' } }, (error, stdout, stderr) => {
       // A failed git (not a repository, not installed, cancelled) is reported by the caller as a note.
-      resolve({ ok: error === null, stdout, stderr: error === null ? stderr : `${stderr || error.message}` })
+      resolve({ ok: error === null, stdout, stderr: error === null || stderr !== '' ? stderr : error.message })
     })
   })
 }

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { plainText, runDshPiped, runPty, type PtyStep } from './chat-harness.ts'
-import { readRequests, sessionIdOf, writeScript } from './run-dsh.ts'
+import { readRequests, sessionIdOf, spawnCollect, testEnv, writeScript, type DshResult } from './run-dsh.ts'
 import { normalizeScreen, screenOf } from './terminal-screen.ts'
 
 let tree: TempTree
@@ -27,6 +27,10 @@ function chatArgs(w: { home: string; repo: string }, script: string, ...extra: s
   return ['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, ...extra]
 }
 
+function spawnGit(cwd: string, args: readonly string[]): Promise<DshResult> {
+  return spawnCollect('git', args, { cwd, env: testEnv(cwd) })
+}
+
 /** The golden text; `DSH_UPDATE_GOLDEN=1` rewrites it from `actual` first (review the diff). */
 function golden(name: string, actual: string): string {
   const file = new URL(`./golden/${name}`, import.meta.url)
@@ -39,17 +43,92 @@ async function finalScreen(transcript: string, replacements: Record<string, stri
 }
 
 describe('dsh chat on the terminal UI', () => {
-  it('renders reasoning, a tool row, markdown and the status line with tokens (golden screen)', async () => {
+  it('renders reasoning, a tool row, markdown and a status line with tokens and cost; Ctrl-O and Ctrl-T expand (golden screen)', async () => {
     const w = await workspace()
+    await tree.write({ 'dsh.yaml': 'model:\n  prices:\n    inputPerMillion: 2\n    outputPerMillion: 8\n' })
     const script = writeScript(tree.path('scripts'), 'read.json', {
       responses: [
         { reasoning: 'I should read it.', toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }], usage: { inputTokens: 1200, outputTokens: 80 } },
         { text: '## Notes\n\nThe file has **two** lines:\n\n- alpha\n- beta\n\n```ts\nconst lines = 2\n```\n', usage: { inputTokens: 1500, outputTokens: 120 } },
       ],
     })
-    const result = await runPty(chatArgs(w, script), [ready, ...say('what is in notes.txt?'), { expect: 'ctx 1\\.6k/128k \\(1%\\)' }, { sleep: 0.3 }, ctrlD, { exit: 0 }], { cwd: tree.root })
+    const result = await runPty(
+      chatArgs(w, script, '--config', tree.path('dsh.yaml')),
+      [ready, ...say('what is in notes.txt?'), { expect: 'ctx 1\\.6k/128k \\(1%\\) · \\$0\\.0070' }, { send: '\x0f' }, { expect: '1  alpha' }, { send: '\x14' }, { expect: 'I should read it\\.' }, { sleep: 0.3 }, ctrlD, { exit: 0 }],
+      { cwd: tree.root },
+    )
     const screen = await finalScreen(result.transcript, { [w.repo]: '<repo>', [tree.path('scripts')]: '<scripts>' })
     expect(screen).toBe(golden('chat-read.txt', screen))
+    // Colour: the tool mark green, the heading cyan, the code highlighted.
+    expect(result.transcript).toContain('\x1b[32m✓\x1b[39m')
+    // oxlint-disable-next-line no-control-regex -- looking for the heading's colour code on purpose.
+    expect(result.transcript).toMatch(/\x1b\[36m(?:\x1b\[\d+m)*Notes/)
+  })
+
+  it('edits and writes show a coloured diff; /diff shows the git diff of the working directory', async () => {
+    const w = await workspace()
+    const script = writeScript(tree.path('scripts'), 'edit.json', {
+      responses: [{ toolCalls: [{ name: 'edit', arguments: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } }, { name: 'write', arguments: { file_path: 'new.txt', content: 'fresh\n' } }] }, { text: 'Edited.' }],
+    })
+    expect((await spawnGit(w.repo, ['init', '-q'])).code).toBe(0)
+    await spawnGit(w.repo, ['add', 'notes.txt'])
+    await spawnGit(w.repo, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'notes'])
+    const result = await runPty(chatArgs(w, script), [ready, ...say('change it'), { expect: 'Edited\\.' }, ...say('/diff'), { expect: 'untracked: new\\.txt' }, { sleep: 0.2 }, ctrlD, { exit: 0 }], { cwd: tree.root })
+    const screen = normalizeScreen(await screenOf(result.transcript))
+    expect(screen).toMatch(/✓ edit notes\.txt .*\n {4}@@ -1,1 \+1,1 @@\n {4}-beta\n {4}\+gamma\n/)
+    expect(screen).toMatch(/✓ write new\.txt .*\n {4}@@ -0,0 \+1,1 @@\n {4}\+fresh\n/)
+    expect(screen).toMatch(/--- a\/notes\.txt\n\+\+\+ b\/notes\.txt\n@@ -1,2 \+1,2 @@\n alpha\n-beta\n\+gamma/)
+    expect(result.transcript).toContain('\x1b[31m-beta\x1b[39m')
+    expect(result.transcript).toContain('\x1b[32m+gamma\x1b[39m')
+  })
+
+  it('/model switches the model, /new starts a fresh session, /resume picks one and replays it', async () => {
+    const w = await workspace()
+    const first = writeScript(tree.path('scripts'), 'first.json', { responses: [{ text: 'from the first model' }] })
+    const second = writeScript(tree.path('scripts'), 'second.json', { responses: [{ text: 'from the second model' }, { text: 'back in the first session' }] })
+    const result = await runPty(
+      chatArgs(w, first, '--request-log', w.log),
+      [
+        ready,
+        ...say('question one'),
+        { expect: 'from the first model' },
+        ...say(`/model scripted:${second}`),
+        { expect: 'from the next step on' },
+        ...say('/new'),
+        { expect: 'the previous one: dsh chat --resume' },
+        ...say('question two'),
+        { expect: 'from the second model' },
+        ...say('/resume'),
+        { expect: 'Resume a session' },
+        { send: 'question one' },
+        { sleep: 0.3 },
+        enter,
+        { expect: 'resumed session' },
+        ...say('and again'),
+        { expect: 'back in the first session' },
+        { sleep: 0.2 },
+        ctrlD,
+        { exit: 0 },
+      ],
+      { cwd: tree.root },
+    )
+    const requests = readRequests(w.log)
+    expect(requests.map((request) => request.messages.slice(1).map((message) => message.content))).toEqual([['question one'], ['question two'], ['question one', 'from the first model', 'and again']])
+    const screen = (await screenOf(result.transcript)).join('\n')
+    expect(screen).toContain('› question one')
+    expect(screen).toContain('scripted:' + second)
+  })
+
+  it('a resize re-renders at the new width; SIGTERM ends the chat with 143 and restores the terminal', async () => {
+    const w = await workspace()
+    const script = writeScript(tree.path('scripts'), 'resize.json', { responses: [{ text: 'A line of text that is long enough to wrap when the terminal becomes narrow enough to need it.' }] })
+    const result = await runPty(chatArgs(w, script), [ready, ...say('say something'), { expect: 'narrow enough' }, { resize: [40, 30] }, { sleep: 0.5 }, { signal: 'TERM' }, { exit: 143 }], { cwd: tree.root })
+    expect(result.cooked).toBe(true)
+    expect(result.transcript.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(result.transcript.lastIndexOf('\x1b[?2004h'))
+    const narrow = await screenOf(result.transcript, 40, 30)
+    expect(narrow.some((line) => line.startsWith('A line of text that is long enough to'))).toBe(true)
+    expect(narrow.every((line) => line.length <= 40)).toBe(true)
+    expect(plainText(result.transcript)).toMatch(/resume with: dsh chat --resume \S+/)
   })
 
   it('a 20-line bracketed paste is one message and one turn', async () => {

@@ -7,10 +7,13 @@ import { truncateToWidth, type Component } from '@mariozechner/pi-tui'
 import type { Theme } from '../theme.ts'
 import { sanitize } from '../text-safety.ts'
 
+/** An empty side starts at the line before, as git writes it (`@@ -0,0 +1,1 @@` for a new file). */
+const start = (line: number, count: number): number => (count === 0 ? line - 1 : line)
+
 /** Unified diff lines (no file headers) of an old and new text. */
 export function diffLines(oldText: string, newText: string, context = 2): string[] {
   const patch = structuredPatch('a', 'b', oldText, newText, '', '', { context })
-  return patch.hunks.flatMap((hunk) => [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines.filter((line) => !line.startsWith('\\'))])
+  return patch.hunks.flatMap((hunk) => [`@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`, ...hunk.lines.filter((line) => !line.startsWith('\\'))])
 }
 
 /** Renders diff lines. */

@@ -5,6 +5,7 @@
 /** Stable codes of kernel errors. */
 export type DshErrorCode =
   | 'SESSION_NOT_FOUND'
+  | 'SESSION_AMBIGUOUS'
   | 'SESSION_MALFORMED'
   | 'SESSION_VERSION'
   | 'SESSION_BUSY'

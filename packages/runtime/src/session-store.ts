@@ -1,13 +1,14 @@
 /**
  * Session storage: one JSONL file per session under `$DSH_HOME/sessions/`. Creates, reopens
- * (for resume), loads read-only, and lists sessions.
+ * (for resume), loads read-only, and lists sessions. Every method that takes an id also takes a
+ * unique prefix of one.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionHeader } from '@dsh/contracts'
-import { DshError, errorMessage } from './errors.ts'
-import { dataOf } from './event-data.ts'
+import { checkSessionId, resolveSessionId, SESSION_SUFFIX } from './session-id.ts'
+import { listSessions, type SessionSummary } from './session-list.ts'
 import { lockSession } from './session-lock.ts'
 import { Session } from './session.ts'
 import { readSessionFile, SessionWriter } from './session-file.ts'
@@ -24,22 +25,6 @@ export interface NewSessionOptions {
   readonly delegationDepth?: number
 }
 
-/** One row of `list()`. */
-export interface SessionSummary {
-  /** Session id. */
-  readonly id: string
-  /** Header. */
-  readonly header: SessionHeader
-  /** Number of events. */
-  readonly eventCount: number
-  /** Last modification of the file. */
-  readonly modifiedAt: Date
-  /** First typed prompt, if any. */
-  readonly firstPrompt?: string
-}
-
-const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
-
 /** Creates and opens sessions in a directory. */
 export class SessionStore {
   readonly directory: string
@@ -54,8 +39,12 @@ export class SessionStore {
 
   /** Path of a session file; rejects ids that could escape the directory. */
   fileOf(id: string): string {
-    if (!idPattern.test(id)) throw new DshError('SESSION_NOT_FOUND', `invalid session id "${id}"`)
-    return join(this.directory, `${id}.jsonl`)
+    return join(this.directory, `${checkSessionId(id)}${SESSION_SUFFIX}`)
+  }
+
+  /** The stored id that `idOrPrefix` names: a whole id, or a prefix only one stored id starts with. */
+  resolve(idOrPrefix: string): string {
+    return resolveSessionId(this.directory, idOrPrefix)
   }
 
   #newId(): string {
@@ -81,42 +70,35 @@ export class SessionStore {
     return new Session({ header, events: [], writer, clock: this.#clock })
   }
 
-  /** Loads a session read-only. */
-  load(id: string): Session {
-    const file = this.#existing(id)
-    const parsed = readSessionFile(file)
+  /** Loads a session read-only; `idOrPrefix` is resolved by {@link resolve}. */
+  load(idOrPrefix: string): Session {
+    const id = this.resolve(idOrPrefix)
+    const parsed = readSessionFile(this.fileOf(id))
     if (parsed.warning !== undefined) this.#warn(parsed.warning)
-    return new Session({ header: parsed.header, events: parsed.events, clock: this.#clock })
+    return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, clock: this.#clock })
   }
 
-  /** Opens a session for appending (resume); a torn tail is cut after a warning. */
-  open(id: string): Session {
-    const file = this.#existing(id)
+  /** Opens a session for appending (resume); `idOrPrefix` is resolved by {@link resolve}; a torn tail is cut after a warning. */
+  open(idOrPrefix: string): Session {
+    const id = this.resolve(idOrPrefix)
+    const file = this.fileOf(id)
     const release = lockSession(this.#lockOf(id), id)
     const parsed = this.#guard(release, () => readSessionFile(file))
     if (parsed.warning !== undefined) this.#warn(parsed.warning)
     const writer = this.#guard(release, () => SessionWriter.reopen(file, parsed, release))
-    return new Session({ header: parsed.header, events: parsed.events, writer, clock: this.#clock })
+    return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, writer, clock: this.#clock })
   }
 
-  /** Lists sessions, newest first. Unreadable files are reported through the warning sink and skipped. */
+  /** Lists sessions, most recently updated first, from the listing index (see `session-list.ts`). */
   list(): SessionSummary[] {
-    if (!existsSync(this.directory)) return []
-    const rows: SessionSummary[] = []
-    for (const name of readdirSync(this.directory)) {
-      if (!name.endsWith('.jsonl')) continue
-      const file = join(this.directory, name)
-      try {
-        const parsed = readSessionFile(file)
-        const prompt = parsed.events.map((event) => dataOf(event, 'user/message')?.message).find((message) => message?.source.kind === 'user')
-        const text = prompt?.content[0]?.text
-        rows.push({ id: parsed.header.id, header: parsed.header, eventCount: parsed.events.length, modifiedAt: statSync(file).mtime, ...(text === undefined ? {} : { firstPrompt: text }) })
-      } catch (error) {
-        // A malformed file must not hide the others; say which one and why.
-        this.#warn(`skipping ${file}: ${errorMessage(error)}`)
-      }
-    }
-    return rows.toSorted((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || b.id.localeCompare(a.id))
+    return listSessions({ directory: this.directory, warn: this.#warn })
+  }
+
+  /** The header with the file's id: a copied file whose header names another session is that file's session. */
+  #headerOf(id: string, header: SessionHeader): SessionHeader {
+    if (header.id === id) return header
+    this.#warn(`${this.fileOf(id)}: its header names session "${header.id}"; using its file name "${id}"`)
+    return { ...header, id }
   }
 
   #lockOf(id: string): string {
@@ -133,9 +115,4 @@ export class SessionStore {
     }
   }
 
-  #existing(id: string): string {
-    const file = this.fileOf(id)
-    if (!existsSync(file)) throw new DshError('SESSION_NOT_FOUND', `no session "${id}" in ${this.directory}`)
-    return file
-  }
 }

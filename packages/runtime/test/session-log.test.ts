@@ -135,7 +135,7 @@ describe('session log', () => {
     writeFileSync(tree.path('sessions/broken.jsonl'), 'nope\n')
     const warnings: string[] = []
     const rows = store(warnings).list()
-    expect(rows.map((row) => [row.id, row.firstPrompt])).toEqual([[session.id, 'hello there']])
+    expect(rows.map((row) => [row.id, row.title])).toEqual([[session.id, 'hello there']])
     expect(warnings[0]).toMatch(/broken\.jsonl/)
   })
 })

@@ -37,13 +37,13 @@ export async function compactCommand(io: CliIo, id: string, options: CompactOpti
   try {
     const plan = planCompaction(session)
     if (plan === undefined) {
-      io.stdout.write(`nothing to compact in ${id} (it has no history before its last turn)\n`)
+      io.stdout.write(`nothing to compact in ${session.id} (it has no history before its last turn)\n`)
       return 0
     }
     const before = session.surface.length
     const summary = await modelSummary(io, options, plan.messages)
     compactSession(session, summary === undefined ? {} : { summary, summarizer: 'model' })
-    io.stdout.write(`compacted ${id}: ${before} visible messages -> ${session.surface.length}${summary === undefined ? '' : ' (model summary)'}\n`)
+    io.stdout.write(`compacted ${session.id}: ${before} visible messages -> ${session.surface.length}${summary === undefined ? '' : ' (model summary)'}\n`)
     return 0
   } finally {
     session.close()

@@ -1,37 +1,32 @@
 /**
- * `dsh sessions list` and `dsh sessions show ID [--messages]`.
+ * `dsh sessions list [--json]` and `dsh sessions show ID [--messages]` (ID: a whole id or a unique
+ * prefix). Everything stored is shown terminal-safe: control characters become visible.
  */
 import type { Message } from '@dsh/contracts'
 import { deriveMessages, messageText, SessionStore } from '@dsh/runtime'
+import { terminalLine, terminalText } from '@dsh/workspace-context'
 import { join } from 'node:path'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { dshHomeFrom } from '../global-options.ts'
+import { sessionJson, sessionTable } from './session-table.ts'
 
 /** The store of the resolved home. */
 export function storeFor(io: CliIo, dshHome: string | undefined): SessionStore {
-  return new SessionStore({ directory: join(dshHomeFrom(io, dshHome), 'sessions'), clock: () => new Date(), warn: (line) => errLine(io, `warning: ${line}`) })
+  return new SessionStore({ directory: join(dshHomeFrom(io, dshHome), 'sessions'), clock: () => new Date(), warn: (line) => errLine(io, `warning: ${terminalLine(line)}`) })
 }
 
-const oneLine = (text: string, max = 60): string => {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
-}
-
-/** Lists sessions, newest first. */
+/** Lists sessions, most recently updated first. */
 export function listSessions(io: CliIo, options: { readonly dshHome?: string; readonly json?: boolean }): number {
   const rows = storeFor(io, options.dshHome).list()
   if (options.json === true) {
-    io.stdout.write(`${JSON.stringify(rows.map((row) => ({ id: row.id, createdAt: row.header.createdAt, cwd: row.header.cwd, events: row.eventCount, firstPrompt: row.firstPrompt ?? null })), null, 2)}\n`)
+    io.stdout.write(`${JSON.stringify(rows.map(sessionJson), null, 2)}\n`)
     return 0
   }
   if (rows.length === 0) {
     io.stdout.write('no sessions\n')
     return 0
   }
-  for (const row of rows) {
-    const origin = row.header.origin === 'subagent' ? ` (subagent of ${row.header.parentSession ?? '?'})` : ''
-    io.stdout.write(`${row.id}  ${row.header.createdAt}  ${row.header.cwd}${origin}  ${oneLine(row.firstPrompt ?? '')}\n`)
-  }
+  io.stdout.write(`${sessionTable(rows, new Date()).join('\n')}\n`)
   return 0
 }
 
@@ -58,18 +53,19 @@ function renderMessage(message: Message): string {
 export function showSession(io: CliIo, id: string, options: { readonly dshHome?: string; readonly messages?: boolean }): number {
   const session = storeFor(io, options.dshHome).load(id)
   if (options.messages === true) {
-    io.stdout.write(`${deriveMessages(session).map(renderMessage).join('\n')}\n`)
+    // Messages carry repository and model text: shown terminal-safe (escape sequences made visible).
+    io.stdout.write(`${terminalText(deriveMessages(session).map(renderMessage).join('\n'))}\n`)
     return 0
   }
   const counts = new Map<string, number>()
   for (const event of session.events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1)
   const lines = [
     `session ${session.id}`,
-    `created ${session.header.createdAt}`,
-    `cwd ${session.header.cwd}`,
-    ...(session.header.parentSession === undefined ? [] : [`parent ${session.header.parentSession} (depth ${session.header.delegationDepth})`]),
+    `created ${terminalLine(session.header.createdAt)}`,
+    `cwd ${terminalLine(session.header.cwd)}`,
+    ...(session.header.parentSession === undefined ? [] : [`parent ${terminalLine(session.header.parentSession)} (depth ${session.header.delegationDepth})`]),
     `events ${session.events.length}, visible messages ${session.surface.length}`,
-    ...[...counts.entries()].map(([type, count]) => `  ${type}: ${count}`),
+    ...[...counts.entries()].map(([type, count]) => `  ${terminalLine(type)}: ${count}`),
   ]
   io.stdout.write(`${lines.join('\n')}\n`)
   return 0

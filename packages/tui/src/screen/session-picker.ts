@@ -4,7 +4,8 @@
  * title, id or directory; Enter picks, Esc cancels.
  */
 import { matchesKey, SelectList, truncateToWidth, type Component, type SelectItem } from '@mariozechner/pi-tui'
-import { relativeTime, type SessionRow } from '../sessions/session-rows.ts'
+import { relativeTime } from '../sessions/relative-time.ts'
+import type { SessionRow } from '../sessions/session-rows.ts'
 import type { Theme } from '../theme.ts'
 import { oneLine } from '../text-safety.ts'
 

@@ -1,7 +1,8 @@
 /**
  * Rows for the session picker, `--continue` and `/sessions`, from the store's listing: top-level
  * sessions only (subagent children are reached through their parent), newest first, with a
- * one-line title (the first prompt a person typed), the time of the last change and the cwd.
+ * one-line title (the first prompt a person typed), the time of the last change, the turns and
+ * the cwd.
  */
 import type { SessionStore } from '@dsh/runtime'
 import { oneLine } from '../text-safety.ts'
@@ -24,23 +25,10 @@ export function sessionRows(store: SessionStore): SessionRow[] {
   return store
     .list()
     .filter((row) => row.header.origin !== 'subagent')
-    .map((row) => ({ id: row.id, title: row.firstPrompt === undefined ? '(no prompt yet)' : oneLine(row.firstPrompt, 200), updatedAt: row.modifiedAt, cwd: row.header.cwd }))
+    .map((row) => ({ id: row.id, title: row.title === undefined ? '(no prompt yet)' : oneLine(row.title, 200), updatedAt: row.updatedAt, turns: row.turnCount, cwd: row.header.cwd }))
 }
 
 /** The latest top-level session started in `cwd`, if any (`--continue`). */
 export function latestSessionIn(store: SessionStore, cwd: string): SessionRow | undefined {
   return sessionRows(store).find((row) => row.cwd === cwd)
-}
-
-/** `just now`, `3 min ago`, `2 h ago`, `5 days ago`, or the date for older times. */
-export function relativeTime(then: Date, now: Date): string {
-  const seconds = Math.max(0, Math.round((now.getTime() - then.getTime()) / 1000))
-  if (seconds < 45) return 'just now'
-  const minutes = Math.round(seconds / 60)
-  if (minutes < 60) return `${minutes} min ago`
-  const hours = Math.round(minutes / 60)
-  if (hours < 24) return `${hours} h ago`
-  const days = Math.round(hours / 24)
-  if (days < 30) return `${days} ${days === 1 ? 'day' : 'days'} ago`
-  return then.toISOString().slice(0, 10)
 }

@@ -4,18 +4,20 @@
  * fresh session; the previous one stays stored and resumable).
  */
 import { oneLine, problemText } from '../text-safety.ts'
-import { relativeTime, sessionRows } from '../sessions/session-rows.ts'
+import { relativeTime } from '../sessions/relative-time.ts'
+import { sessionRows } from '../sessions/session-rows.ts'
 import type { SlashCommandSpec, SlashContext } from './slash-registry.ts'
 
 async function switchTo(context: SlashContext, id: string): Promise<void> {
   const { controller, view } = context
-  if (id === controller.agent.session.id) {
-    view.lines([`already in session ${id}`])
-    return
-  }
   let next
   try {
-    next = await controller.startAgent(id)
+    const resolved = controller.env.host.sessions.resolve(id)
+    if (resolved === controller.agent.session.id) {
+      view.lines([`already in session ${resolved}`])
+      return
+    }
+    next = await controller.startAgent(resolved)
   } catch (error) {
     // An unknown, busy or unreadable session leaves the current one in place.
     view.error(error)

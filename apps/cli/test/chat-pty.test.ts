@@ -75,7 +75,7 @@ describe('dsh chat on the terminal UI', () => {
     await spawnGit(w.repo, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'notes'])
     const result = await runPty(chatArgs(w, script), [ready, ...say('change it'), { expect: 'Edited\\.' }, ...say('/diff'), { expect: 'untracked: new\\.txt' }, { sleep: 0.2 }, ctrlD, { exit: 0 }], { cwd: tree.root })
     const screen = normalizeScreen(await screenOf(result.transcript))
-    expect(screen).toMatch(/✓ edit notes\.txt .*\n {4}@@ -1,1 \+1,1 @@\n {4}-beta\n {4}\+gamma\n/)
+    expect(screen).toMatch(/✓ edit notes\.txt .*\n {4}-beta\n {4}\+gamma\n/)
     expect(screen).toMatch(/✓ write new\.txt .*\n {4}@@ -0,0 \+1,1 @@\n {4}\+fresh\n/)
     expect(screen).toMatch(/--- a\/notes\.txt\n\+\+\+ b\/notes\.txt\n@@ -1,2 \+1,2 @@\n alpha\n-beta\n\+gamma/)
     expect(result.transcript).toContain('\x1b[31m-beta\x1b[39m')

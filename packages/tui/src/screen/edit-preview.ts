@@ -1,6 +1,6 @@
 /**
  * The diff an edit or a write shows in the transcript. An edit diffs its `old_string` against its
- * `new_string`; a write diffs the file as it was when the call started (read then, up to
+ * `new_string` (without hunk headers: their line numbers would count from the snippet); a write diffs the file as it was when the call started (read then, up to
  * {@link maxBeforeBytes}; a missing file counts as empty) against the written content.
  */
 import { readFileSync, statSync } from 'node:fs'
@@ -30,7 +30,12 @@ export function contentBefore(name: string, rawArguments: string, cwd: string): 
 export function editDiff(name: string, rawArguments: string, before: string | undefined): string[] | undefined {
   const args = parseArguments(rawArguments)
   if (args === undefined) return undefined
-  if (name === 'edit' && typeof args['old_string'] === 'string' && typeof args['new_string'] === 'string') return diffLines(args['old_string'], args['new_string'])
+  if (name === 'edit' && typeof args['old_string'] === 'string' && typeof args['new_string'] === 'string') {
+    // Line numbers of an edit's hunks count from its old_string, not the file: show gaps as ⋮ instead.
+    return diffLines(args['old_string'], args['new_string'])
+      .map((line) => (line.startsWith('@@') ? '⋮' : line))
+      .slice(1)
+  }
   if (name === 'write' && typeof args['content'] === 'string' && before !== undefined) return diffLines(before, args['content'])
   return undefined
 }

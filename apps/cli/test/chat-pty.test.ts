@@ -2,7 +2,7 @@
 // pty-driver.py): screens compared with golden text (timing noise removed), paste, multi-line
 // input, history, completion, queueing, Ctrl-C, the permission dialog, the session picker,
 // --continue, NO_COLOR and TERM=dumb.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { plainText, runDshPiped, runPty, type PtyStep } from './chat-harness.ts'
@@ -73,6 +73,10 @@ describe('dsh chat on the terminal UI', () => {
     expect((await spawnGit(w.repo, ['init', '-q'])).code).toBe(0)
     await spawnGit(w.repo, ['add', 'notes.txt'])
     await spawnGit(w.repo, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'notes'])
+    // Repository config is untrusted: /diff must not run its hooks.
+    await tree.write({ 'hook.sh': `#!/bin/sh\ntouch ${tree.path('hook-ran')}\n` })
+    chmodSync(tree.path('hook.sh'), 0o755)
+    await spawnGit(w.repo, ['config', 'core.fsmonitor', tree.path('hook.sh')])
     const result = await runPty(chatArgs(w, script), [ready, ...say('change it'), { expect: 'Edited\\.' }, ...say('/diff'), { expect: 'untracked: new\\.txt' }, { sleep: 0.2 }, ctrlD, { exit: 0 }], { cwd: tree.root })
     const screen = normalizeScreen(await screenOf(result.transcript))
     expect(screen).toMatch(/✓ edit notes\.txt .*\n {4}-beta\n {4}\+gamma\n/)
@@ -80,6 +84,7 @@ describe('dsh chat on the terminal UI', () => {
     expect(screen).toMatch(/--- a\/notes\.txt\n\+\+\+ b\/notes\.txt\n@@ -1,2 \+1,2 @@\n alpha\n-beta\n\+gamma/)
     expect(result.transcript).toContain('\x1b[31m-beta\x1b[39m')
     expect(result.transcript).toContain('\x1b[32m+gamma\x1b[39m')
+    expect(existsSync(tree.path('hook-ran'))).toBe(false)
   })
 
   it('/model switches the model, /new starts a fresh session, /resume picks one and replays it', async () => {
@@ -267,6 +272,18 @@ describe('dsh chat on the terminal UI', () => {
     const requests = readRequests(w.log)
     expect(requests[0]?.messages.slice(1).map((message) => message.content)).toEqual(['an earlier question', 'earlier answer', 'and now?'])
     expect(requests[1]?.messages.slice(1).map((message) => message.content)).toEqual(['an earlier question', 'earlier answer', 'and now?', 'picked answer', 'once more'])
+  })
+
+  it('Esc clears a half-typed message, and cancels a running step when the input is empty', async () => {
+    const w = await workspace()
+    const slow = 'Streaming slowly: this sentence arrives sixteen characters at a time and never finishes.'
+    const script = writeScript(tree.path('scripts'), 'esc.json', { responses: [{ text: slow, delayMs: 300 }, { text: 'After the cancel.' }] })
+    await runPty(
+      chatArgs(w, script, '--request-log', w.log),
+      [ready, { send: 'a draft to drop' }, { expect: 'a draft to drop' }, { sleep: 0.1 }, { send: '\x1b' }, { sleep: 0.3 }, ...say('tell me slowly'), { expect: 'Streaming slowly' }, { send: '\x1b' }, { expect: '\\[interrupted\\]' }, ...say('go on'), { expect: 'After the cancel\\.' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
+      { cwd: tree.root },
+    )
+    expect(readRequests(w.log).map((request) => request.messages.filter((message) => message.role === 'user').map((message) => message.content))).toEqual([['tell me slowly'], ['tell me slowly', 'go on']])
   })
 
   it('TERM=dumb falls back to the plain line mode: no escape codes at all', async () => {

@@ -1,10 +1,11 @@
 /**
  * The diff an edit or a write shows in the transcript. An edit diffs its `old_string` against its
- * `new_string` (without hunk headers: their line numbers would count from the snippet); a write diffs the file as it was when the call started (read then, up to
- * {@link maxBeforeBytes}; a missing file counts as empty) against the written content.
+ * `new_string` (without hunk headers: their line numbers would count from the snippet); a write
+ * diffs the file as it was when the call started (read then, up to {@link maxBeforeBytes}, and only
+ * under the session's directory; a missing file counts as empty) against the written content.
  */
 import { readFileSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { resolve, sep } from 'node:path'
 import { parseArguments } from '../tool-summary.ts'
 import { diffLines } from './diff-block.ts'
 
@@ -17,6 +18,8 @@ export function contentBefore(name: string, rawArguments: string, cwd: string): 
   const path = parseArguments(rawArguments)?.['file_path']
   if (typeof path !== 'string') return undefined
   const file = resolve(cwd, path)
+  // Only files under the session's directory are read ahead of the call; elsewhere no diff is shown.
+  if (!file.startsWith(`${resolve(cwd)}${sep}`)) return undefined
   try {
     if (statSync(file).size > maxBeforeBytes) return undefined
     return readFileSync(file, 'utf8')

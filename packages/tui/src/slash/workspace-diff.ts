@@ -1,7 +1,8 @@
 /**
  * `/diff`: the file changes in the session's directories, as `git diff` shows them (tracked
  * changes against HEAD, plus the names of untracked files). A directory that is not inside a git
- * repository, or a git that cannot run, gets a one-line note instead.
+ * repository, or a git that cannot run, gets a one-line note instead. The repository's own config
+ * is untrusted, so git runs without its fsmonitor hook, external diff drivers or textconv filters.
  */
 import { execFile } from 'node:child_process'
 
@@ -21,7 +22,8 @@ interface GitResult {
 
 function git(cwd: string, args: readonly string[], signal: AbortSignal): Promise<GitResult> {
   return new Promise((resolve) => {
-    execFile('git', [...args], { cwd, signal, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_PAGER: 'cat', NO_COLOR: '1' } }, (error, stdout, stderr) => {
+    // Repository config is untrusted: no fsmonitor hook, and (below) no external diff or textconv.
+    execFile('git', ['-c', 'core.fsmonitor=false', ...args], { cwd, signal, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_PAGER: 'cat', NO_COLOR: '1' } }, (error, stdout, stderr) => {
       // A failed git (not a repository, not installed, cancelled) is reported by the caller as a note.
       resolve({ ok: error === null, stdout, stderr: error === null || stderr !== '' ? stderr : error.message })
     })
@@ -38,8 +40,8 @@ export async function workspaceDiff(options: { readonly roots: readonly string[]
       notes.push(`${root}: not a git repository, so there is no diff to show`)
       continue
     }
-    const tracked = await git(root, ['diff', '--no-ext-diff', '--relative', 'HEAD', '--', '.'], options.signal)
-    const changes = tracked.ok ? tracked.stdout : (await git(root, ['diff', '--no-ext-diff', '--relative', '--', '.'], options.signal)).stdout
+    const tracked = await git(root, ['diff', '--no-ext-diff', '--no-textconv', '--relative', 'HEAD', '--', '.'], options.signal)
+    const changes = tracked.ok ? tracked.stdout : (await git(root, ['diff', '--no-ext-diff', '--no-textconv', '--relative', '--', '.'], options.signal)).stdout
     const untracked = await git(root, ['ls-files', '--others', '--exclude-standard'], options.signal)
     const names = untracked.stdout.split('\n').filter((name) => name !== '')
     diff += changes

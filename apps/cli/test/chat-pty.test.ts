@@ -286,6 +286,13 @@ describe('dsh chat on the terminal UI', () => {
     expect(readRequests(w.log).map((request) => request.messages.filter((message) => message.role === 'user').map((message) => message.content))).toEqual([['tell me slowly'], ['tell me slowly', 'go on']])
   })
 
+  it('--continue with no earlier session here starts a new one and says so on screen', async () => {
+    const w = await workspace()
+    const script = writeScript(tree.path('scripts'), 'fresh.json', { responses: [] })
+    const result = await runPty(chatArgs(w, script, '--continue'), [ready, { expect: 'no earlier session in \\S+repo; starting a new one' }, { sleep: 0.2 }, ctrlD, { exit: 0 }], { cwd: tree.root })
+    expect((await screenOf(result.transcript)).join('\n')).toContain('starting a new one')
+  })
+
   it('TERM=dumb falls back to the plain line mode: no escape codes at all', async () => {
     const w = await workspace()
     const script = writeScript(tree.path('scripts'), 'dumb.json', { responses: [{ reasoning: 'Reading.', toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'Plain **answer**.' }] })

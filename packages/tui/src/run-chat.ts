@@ -76,9 +76,7 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
   const sessionLine = (id: string): void => void options.stderr.write(`session: ${id}\n`)
   if (mode.kind === 'screen') {
     const theme = createTheme({ color: mode.color, attributes: true })
-    const notices: string[] = []
-    const result = await runScreenChat({ env, registry, theme, attachAsker: (asker) => options.broker.attach(asker), onSession: sessionLine, openAgent: (pick) => openAgent(options, pick, (line) => notices.push(line)) })
-    for (const line of notices) options.stderr.write(`${line}\n`)
+    const result = await runScreenChat({ env, registry, theme, attachAsker: (asker) => options.broker.attach(asker), onSession: sessionLine, openAgent: (pick, notice) => openAgent(options, pick, notice) })
     if (result.sessionId !== undefined) options.stdout.write(`${resumeHint(result.sessionId)}\n`)
     return result.exitCode
   }

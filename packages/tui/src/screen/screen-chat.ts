@@ -33,8 +33,11 @@ export interface ScreenChatOptions {
   readonly theme: Theme
   /** Attaches the permission asker. */
   readonly attachAsker: (asker: Asker) => () => void
-  /** Opens the starting agent; `pick` shows the session picker. Undefined ends the chat (picker cancelled). */
-  readonly openAgent: (pick: (rows: readonly SessionRow[]) => Promise<string | undefined>) => Promise<Agent | undefined>
+  /**
+   * Opens the starting agent; `pick` shows the session picker, `notice` a line in the transcript.
+   * Undefined ends the chat (picker cancelled).
+   */
+  readonly openAgent: (pick: (rows: readonly SessionRow[]) => Promise<string | undefined>, notice: (line: string) => void) => Promise<Agent | undefined>
   readonly onSession: (id: string) => void
   /** A terminal other than the process's own (tests). */
   readonly terminal?: Terminal
@@ -116,12 +119,14 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
   }, tickMs)
   const cleanups: (() => void)[] = [unguard, () => clearInterval(ticker)]
   try {
-    const agent = await options.openAgent(pickSession)
+    const notices: string[] = []
+    const agent = await options.openAgent(pickSession, (line) => notices.push(line))
     if (agent === undefined) return { exitCode: signalCode ?? 0 }
     controller = new ChatController({ env, view, registry, agent, onSession: options.onSession })
     const chat = controller
     options.onSession(agent.session.id)
     if (agent.session.surface.length > 0) view.replay(deriveMessages(agent.session))
+    if (notices.length > 0) view.lines(notices, 'notice')
     view.statusChanged()
     const history = new PromptHistory({ dshHome: env.dshHome, projectDir: env.cwd, warn: (line) => view.lines([`warning: ${line}`], 'warning') })
     for (const text of history.load()) layout.editor.addToHistory(text)

@@ -37,11 +37,28 @@ const sgr =
 
 const emphasize = createEmphasize(common)
 
+/** Highlighted lines kept for reuse; streaming re-renders the open code block on every chunk. */
+const highlightCacheLimit = 4000
+
+/**
+ * Highlights fenced code line by line, reusing earlier results: a streaming answer re-renders its
+ * open code block on every chunk, and only the new lines cost anything. (Per-line highlighting
+ * does not carry state across lines, so a multi-line comment or string is coloured line by line.)
+ */
 function highlighter(color: boolean): ((code: string, lang?: string) => string[]) | undefined {
   if (!color) return undefined
+  const cache = new Map<string, string>()
   return (code, lang) => {
     if (lang === undefined || lang === '' || !emphasize.registered(lang)) return code.split('\n')
-    return emphasize.highlight(lang, code).value.split('\n')
+    return code.split('\n').map((line) => {
+      const key = `${lang}\u0000${line}`
+      const known = cache.get(key)
+      if (known !== undefined) return known
+      const highlighted = emphasize.highlight(lang, line).value
+      if (cache.size >= highlightCacheLimit) cache.clear()
+      cache.set(key, highlighted)
+      return highlighted
+    })
   }
 }
 

@@ -22,6 +22,7 @@ export function bannerLines(facts: BannerFacts): [string, string] {
 export class Banner implements Component {
   readonly #lines: [string, string]
   readonly #theme: Theme
+  #cache: { readonly width: number; readonly lines: string[] } | undefined
 
   constructor(facts: BannerFacts, theme: Theme) {
     this.#lines = bannerLines(facts)
@@ -29,11 +30,14 @@ export class Banner implements Component {
   }
 
   render(width: number): string[] {
+    if (this.#cache?.width === width) return this.#cache.lines
     const [first, second] = this.#lines
-    return [truncateToWidth(this.#theme.bold(first), width), truncateToWidth(this.#theme.dim(second), width)]
+    const lines = [truncateToWidth(this.#theme.bold(first), width), truncateToWidth(this.#theme.dim(second), width)]
+    this.#cache = { width, lines }
+    return lines
   }
 
   invalidate(): void {
-    // Nothing cached.
+    this.#cache = undefined
   }
 }

@@ -32,6 +32,8 @@ export class ToolRow implements Component {
   #finishedAt: number | undefined
   #diff: DiffBlock | undefined
   #expanded = false
+  /** Lines of a finished row at the last width (a running row changes every frame). */
+  #cache: { readonly width: number; readonly lines: string[] } | undefined
 
   constructor(options: { readonly callId: string; readonly name: string; readonly rawArguments: string; readonly theme: Theme; readonly now: () => number }) {
     this.callId = options.callId
@@ -51,12 +53,14 @@ export class ToolRow implements Component {
   finish(outcome: ToolFinalOutcome, diff: readonly string[] | undefined): void {
     this.#outcome = outcome
     this.#finishedAt = this.#now()
+    this.#cache = undefined
     if (diff !== undefined && diff.length > 0 && !outcome.isError) this.#diff = new DiffBlock({ lines: diff, theme: this.#theme, maxLines: 40, indent: '    ' })
   }
 
   /** Shows or hides the whole result; returns the new state. */
   toggleExpanded(): boolean {
     this.#expanded = !this.#expanded
+    this.#cache = undefined
     return this.#expanded
   }
 
@@ -64,12 +68,14 @@ export class ToolRow implements Component {
     const t = this.#theme
     const head = `${t.bold(this.#name)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
     if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width)]
+    if (this.#cache?.width === width) return this.#cache.lines
     const result = outcomeSummary(this.#outcome, 200)
     const mark = result.ok ? t.green('✓') : t.red('✗')
     const took = (this.#finishedAt ?? this.#started) - this.#started >= 1000 ? t.dim(` ${elapsed((this.#finishedAt ?? this.#started) - this.#started)}`) : ''
     const lines = [truncateToWidth(`${mark} ${head}  ${result.ok ? t.dim(result.text) : t.red(result.text)}${took}`, width)]
     if (this.#diff !== undefined) lines.push(...this.#diff.render(width))
     if (this.#expanded) lines.push(...this.#expandedLines(width))
+    this.#cache = { width, lines }
     return lines
   }
 
@@ -81,6 +87,6 @@ export class ToolRow implements Component {
   }
 
   invalidate(): void {
-    // Nothing cached: the row is cheap to render.
+    this.#cache = undefined
   }
 }

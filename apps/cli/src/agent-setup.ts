@@ -5,14 +5,15 @@
  * composition gives subagents the same ones).
  */
 import { appendFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
-import type { AskPermission, Host, StartAgentOptions } from '@dsh/runtime'
+import { makeDirectories, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
+import { ToolProcesses } from '@dsh/tools'
 import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
-import { createProvider, defaultModelSpec, parseModelSpec, type ModelSpec } from './model-spec.ts'
+import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
 
 /** Default share of the context window that triggers automatic compaction. */
 export const defaultAutoCompactShare = 0.8
@@ -42,6 +43,8 @@ export interface AgentSetup {
   readonly provider: ModelProvider
   /** The composed host (dispose it when done). */
   readonly host: Host
+  /** What tool calls left running; the host ends it when disposed. */
+  readonly processes: ToolProcesses
   /** Diagnostics sink (stderr). */
   readonly log: (line: string) => void
   /** The request log (`--request-log`), for model calls made outside a turn (`/compact`). */
@@ -59,32 +62,25 @@ export function configFrom(io: CliIo, file: string | undefined): ConfigFile {
 export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, extras: { readonly askPermission?: AskPermission } = {}): Promise<AgentSetup> {
   const dshHome = dshHomeFrom(io, options.dshHome)
   const cwd = cwdFrom(io, options.cwd)
+  // A home that cannot hold sessions fails here, in one line, before any plugin reads from it.
+  makeDirectories(join(dshHome, 'sessions'), { mode: 0o700 })
   const config = configFrom(io, options.config)
   const log = (line: string): void => errLine(io, line)
   const spec = parseModelSpec(options.model ?? config.model?.spec ?? defaultModelSpec)
-  const provider = createProvider({
-    spec,
-    cwd: io.cwd,
-    env: io.env,
-    baseUrl: options.baseUrl ?? config.model?.baseUrl,
-    apiKeyEnv: config.model?.apiKeyEnv,
-    timeoutMs: config.model?.timeoutMs,
-    idleTimeoutMs: config.model?.idleTimeoutMs,
-    maxRetries: config.model?.maxRetries,
-    contextWindow: config.model?.contextWindow,
-    log,
-  })
+  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, log })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
+  const processes = new ToolProcesses()
   const { host, agentOptions } = await composeHost({
     dshHome,
     cwd,
     config,
     log,
     provider,
+    processes,
     agents: { maxSteps: options.maxSteps, onRequest, autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare, autoCompactUseModel: spec.kind !== 'scripted' },
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
   })
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
-  return { dshHome, cwd, config, spec, provider, host, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }) }
+  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }) }
 }

@@ -4,6 +4,8 @@
 
 /** Streams, environment and working directory of one invocation. */
 export interface CliIo {
+  /** Input (`dsh run -` and piped prompts); absent means no input, as from a terminal. */
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean }
   /** Answer output. */
   readonly stdout: NodeJS.WritableStream
   /** Diagnostics (session ids, warnings, errors). */

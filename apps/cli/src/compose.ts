@@ -2,6 +2,7 @@
  * Composition of the CLI product: the local filesystem, the core tools and the plugins on one host,
  * and the options every agent on it runs with (step limit, request log, automatic compaction with
  * the live `agent.autoCompactShare` setting). Top-level agents and subagents get the same ones.
+ * What bash commands leave running in the background lives until the host is disposed.
  */
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +12,7 @@ import { createRunCodeTool } from '@dsh/code-mode'
 import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
-import { coreTools } from '@dsh/tools'
+import { coreTools, type ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import type { ConfigFile } from './config-file.ts'
 import { instructionConfig } from './instruction-config.ts'
@@ -56,6 +57,8 @@ export interface ComposeOptions {
   readonly provider: ModelProvider
   /** How every agent runs, subagents included. */
   readonly agents: AgentRunSettings
+  /** Tracks what bash commands leave running; ended (SIGTERM, grace, SIGKILL) when the host is disposed. */
+  readonly processes: ToolProcesses
 }
 
 /** Default delegation depth of subagents. */
@@ -67,10 +70,12 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools(), ...codeModeTools(options.config)],
+    tools: [...coreTools({ processes: options.processes }), ...codeModeTools(options.config)],
     log: options.log,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
   })
+  // Disposers run in reverse order, so this one runs after the plugins below are gone.
+  host.ctx.effect(() => () => options.processes.endAll())
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
   const agentOptions = agentRunOptions(host, options.agents)

@@ -19,5 +19,5 @@ function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
 
 exitOnBrokenPipe(process.stdout)
 exitOnBrokenPipe(process.stderr)
-const code = await runCli({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, process.argv.slice(2))
+const code = await runCli({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, process.argv.slice(2))
 process.exitCode = code

@@ -1,17 +1,24 @@
 /**
- * The `dsh` command tree (ARCHITECTURE §4). Commands receive a {@link CliIo}; parsing errors
- * become exit code 2, failures exit code 1, each as one line on stderr.
+ * The `dsh` command tree (ARCHITECTURE §4). Commands receive a {@link CliIo}. Every error is one
+ * line on stderr starting `dsh: `, commander's own parsing errors included (they name the command
+ * whose `--help` explains it); usage errors exit 2, failures 1. `--help` of each command ends with
+ * examples and the environment variables it reads; `dsh help [COMMAND…]` prints the same, and an
+ * unknown command is a usage error.
  */
 import { errorMessage } from '@dsh/runtime'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
-import { CliError } from './cli-error.ts'
+import { CliError, usageError } from './cli-error.ts'
 import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
 import { contextCommand, contextWhyCommand } from './commands/context.ts'
 import { runCommand, type RunOptions } from './commands/run.ts'
 import { listSessions, showSession } from './commands/sessions.ts'
+import { commandHelp } from './help-text.ts'
 import { version } from './version.ts'
+
+/** Step limit per turn when `--max-steps` is absent. */
+export const DEFAULT_MAX_STEPS = 200
 
 const positiveInt = (value: string): number => {
   const parsed = Number(value)
@@ -21,44 +28,47 @@ const positiveInt = (value: string): number => {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value]
 
+const modelSpecHelp = 'deepseek:<model>, openai:<model> or scripted:<file.json>'
+
+/** The options every command that runs an agent takes (`dsh chat` lets `--resume` go without an id). */
+function agentOptions(command: Command, resume = { flags: '--resume <id>', help: 'continue a stored session (it keeps its own directory)' }): Command {
+  return command
+    .option('--cwd <dir>', 'working directory of the session (default: the current directory)')
+    .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else deepseek:deepseek-chat)`)
+    .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
+    .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
+    .option(resume.flags, resume.help)
+    .option('--request-log <file>', 'append every model request body as one JSON line')
+    .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
+}
+
+/** The path of a command below the program (`sessions show`), '' for the program. */
+function pathOf(command: Command): string {
+  const names: string[] = []
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name())
+  return names.join(' ')
+}
+
 /** Builds the program; `setExit` receives each command's exit code. */
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command('dsh')
     .description('A coding agent with durable, session-scoped workspace context')
     .version(version, '-v, --version')
     .option('--dsh-home <dir>', 'dsh home directory (default: $DSH_HOME, else ~/.dsh)')
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-    .exitOverride()
-    .showHelpAfterError('(run dsh --help for usage)')
+    .helpCommand(false)
 
-  program
-    .command('run')
-    .description('run one turn and print the final answer')
-    .argument('<prompt...>', 'what to ask the agent')
-    .option('--cwd <dir>', 'working directory of the session')
-    .option('--model <spec>', 'deepseek:<model> (default deepseek:deepseek-chat), openai:<model>, or scripted:<file.json>')
-    .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
-    .option('--config <file>', 'YAML config file')
+  agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'))
     .option('--add-dir <dir>', 'additional workspace root (repeatable)', collect)
-    .option('--resume <id>', 'continue a stored session')
-    .option('--request-log <file>', 'append every model request body as one JSON line')
-    .option('--max-steps <n>', 'step limit per turn', positiveInt)
     .action(async (words: string[], _options: RunOptions, command: Command) => {
-      setExit(await runCommand(io, words.join(' '), command.optsWithGlobals<RunOptions>()))
+      setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
     })
 
-  program
-    .command('chat')
-    .description('interactive session in the terminal (streams answers, shows tool calls, /help for commands)')
-    .option('--cwd <dir>', 'working directory of the session')
-    .option('--model <spec>', 'deepseek:<model> (default deepseek:deepseek-chat), openai:<model>, or scripted:<file.json>')
-    .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
-    .option('--config <file>', 'YAML config file')
-    .option('--resume [id]', 'continue a stored session (an id or a unique prefix; without one, pick from a list)')
-    .option('--continue', 'continue the latest session of this directory')
+  agentOptions(program.command('chat').description('interactive session in the terminal (streams answers, shows tool calls, /help for commands)'), {
+    flags: '--resume [id]',
+    help: 'continue a stored session (an id or a unique prefix; without one, pick from a list)',
+  })
+    .option('--continue', 'continue the latest session started in this directory')
     .option('--yes', 'run bash commands and run_code snippets without asking')
-    .option('--request-log <file>', 'append every model request body as one JSON line')
-    .option('--max-steps <n>', 'step limit per turn', positiveInt)
     .action(async (_options: ChatOptions, command: Command) => {
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
     })
@@ -66,7 +76,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   const context = program
     .command('context')
     .description('the instruction baseline a new session would get, and every candidate examined')
-    .option('--cwd <dir>', 'working directory to inspect')
+    .helpCommand(false)
+    .option('--cwd <dir>', 'working directory to inspect (default: the current directory)')
     .option('--config <file>', 'YAML config file (its workspaceContext section applies)')
     .option('--json', 'machine-readable output')
     .action(async (_options: unknown, command: Command) => {
@@ -81,7 +92,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       setExit(await contextWhyCommand(io, path, command.optsWithGlobals()))
     })
 
-  const sessions = program.command('sessions').description('stored sessions')
+  const sessions = program
+    .command('sessions')
+    .description('stored sessions')
+    .helpCommand(false)
+    .action(() => {
+      throw usageError('sessions needs a subcommand: list or show (see dsh sessions --help)')
+    })
   sessions
     .command('list')
     .description('list stored sessions, newest first')
@@ -100,15 +117,58 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
 
   program
     .command('compact')
-    .description('compact a stored session (history before its last turn becomes a checkpoint)')
+    .description('compact a stored session at rest: its history becomes one checkpoint that keeps the last prompt verbatim')
     .argument('<id>', 'session id')
-    .option('--model <spec>', 'write the summary with this model (default: deterministic summary)')
+    .option('--model <spec>', `write the summary with this model: ${modelSpecHelp} (default: model.spec of --config, else a deterministic summary)`)
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
-    .option('--config <file>', 'YAML config file (its model.spec is used when --model is absent)')
+    .option('--config <file>', 'YAML config file (its model section is used)')
     .action(async (id: string, _options: unknown, command: Command) => {
       setExit(await compactCommand(io, id, command.optsWithGlobals()))
     })
+
+  program
+    .command('help')
+    .description('show the help of dsh or of a command')
+    .argument('[command...]', 'command, for example run or sessions show')
+    .action((words: string[]) => {
+      const target = words.reduce<Command | undefined>((parent, word) => parent?.commands.find((command) => command.name() === word), program)
+      if (target === undefined) throw usageError(`unknown command "${words.join(' ')}" (dsh help lists the commands)`)
+      io.stdout.write(target.helpInformation())
+      // The same text --help prints (commander ends the after-help text with a newline).
+      io.stdout.write(`${commandHelp[pathOf(target)] ?? ''}\n`)
+    })
+
+  configure(program, io)
   return program
+}
+
+/** Output, error capture and after-help text for the program and every subcommand. */
+function configure(command: Command, io: CliIo): void {
+  command
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // runCli prints the one line; commander's own two-line form is dropped here.
+      outputError: () => undefined,
+    })
+    .exitOverride()
+    .addHelpText('after', commandHelp[pathOf(command)] ?? '')
+  for (const sub of command.commands) configure(sub, io)
+}
+
+/** The deepest command that the words of `argv` name (`dsh sessions show x` → `sessions show`). */
+function commandNamedBy(program: Command, argv: readonly string[]): Command {
+  let current = program
+  for (const word of argv) {
+    const sub = current.commands.find((command) => command.name() === word)
+    if (sub !== undefined) current = sub
+  }
+  return current
+}
+
+/** Commander's message as one line: without its `error: ` prefix, suggestions joined in. */
+function commanderLine(error: CommanderError): string {
+  return error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')
 }
 
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
@@ -122,8 +182,13 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
     return exitCode
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version exit through commander with code 0; usage errors already printed their line.
-      return error.exitCode === 0 ? 0 : 2
+      // Help and version exit through commander with code 0.
+      if (error.exitCode === 0) return 0
+      // `dsh` without a command: commander printed the usage on stderr, which says it all.
+      if (error.code === 'commander.help') return 2
+      const path = pathOf(commandNamedBy(program, argv))
+      io.stderr.write(`dsh: ${commanderLine(error)}; see dsh ${path === '' ? '' : `${path} `}--help\n`)
+      return 2
     }
     if (error instanceof CliError) {
       io.stderr.write(`dsh: ${error.message}\n`)

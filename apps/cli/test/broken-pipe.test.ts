@@ -39,7 +39,7 @@ function pipeline(script: string, cwd: string): Promise<{ stdout: string; stderr
 }
 
 describe('a closed output pipe', () => {
-  it('dsh sessions list | head -1 prints one line and exits 0 without a stack trace', async () => {
+  it('dsh sessions list | head -2 prints the header and one row, and exits 0 without a stack trace', async () => {
     tree = await tempTree({ 'repo/': null, 'scripts/': null })
     const script = writeScript(tree.path('scripts'), 'ok.json', { responses: [{ text: 'ok' }] })
     const first = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, 'x'.repeat(80)], { cwd: tree.root })
@@ -48,10 +48,9 @@ describe('a closed output pipe', () => {
     // About 150 characters a row: 1000 rows are well over a 64 KiB pipe buffer.
     for (let i = 0; i < 1000; i++) writeFileSync(tree.path(`home/sessions/copy${i}-${id}.jsonl`), text.replaceAll(id, `copy${i}-${id}`))
     expect(readdirSync(tree.path('home/sessions')).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1001)
-    const result = await pipeline(`"$DSH" --dsh-home home sessions list | head -1`, tree.root)
-    expect(result.stdout.split('\n')).toHaveLength(2)
-    // The listing starts with its header row (the rows follow on lines head never reads).
-    expect(result.stdout).toMatch(/^ID +UPDATED\b.*\n$/)
+    const result = await pipeline(`"$DSH" --dsh-home home sessions list | head -2`, tree.root)
+    expect(result.stdout.split('\n')).toHaveLength(3)
+    expect(result.stdout).toMatch(/^ID +UPDATED +TURNS +SIZE +CWD +TITLE\n\S*-\d{8}-\d{6}-\w+ .*\/repo +x+.*\n$/)
     expect(result.stderr).toBe('')
     expect(result.dshStatus).toBe(0)
   })

@@ -31,7 +31,7 @@ describe('dsh chat with piped input', () => {
     const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log], input, { cwd: tree.root })
     expect(result.code).toBe(0)
     expect(result.stdout).not.toContain('\x1b[')
-    expect(result.stdout).toMatch(/^→ read notes\.txt\n {2}✓ ok: .*alpha.*\(2 lines\)\nalpha and beta\nsecond\ncompacted: 6 visible messages -> 3\nunknown command \/nope \(type \/help for the list\)\n$/)
+    expect(result.stdout).toMatch(/^→ read notes\.txt\n {2}✓ ok: .*alpha.*\(2 lines\)\nalpha and beta\nsecond\ncompacted: 6 visible messages -> 1\nunknown command \/nope \(type \/help for the list\)\n$/)
     const requests = readRequests(w.log)
     expect(requests.at(-1)?.messages.at(-1)?.content).toBe('/etc is a directory')
   })

@@ -200,13 +200,13 @@ describe('dsh chat on the terminal UI', () => {
     expect(readRequests(w.log).map((request) => request.messages.at(-1)?.content)).toEqual(['first', 'second question'])
   })
 
-  it('Ctrl-C cancels a step ([interrupted]), then clears a half-typed line, and neither counts toward exit', async () => {
+  it('Ctrl-C cancels a step ([interrupted]), then clears a half-typed line, and neither counts toward exit (two at an idle prompt: 130)', async () => {
     const w = await workspace()
     const slow = 'Streaming slowly: this sentence arrives sixteen characters at a time and never finishes.'
     const script = writeScript(tree.path('scripts'), 'slow.json', { responses: [{ text: slow, delayMs: 300 }] })
     const result = await runPty(
       chatArgs(w, script),
-      [ready, ...say('tell me slowly'), { expect: 'Streaming slowly' }, ctrlC, { expect: '\\[interrupted\\]' }, { send: 'half a line' }, { expect: 'half a line' }, ctrlC, { sleep: 0.3 }, ...say('/status'), { expect: 'session: +\\S+ \\(1 turn' }, ctrlC, { expect: 'press Ctrl-C again to exit' }, ctrlC, { exit: 0 }],
+      [ready, ...say('tell me slowly'), { expect: 'Streaming slowly' }, ctrlC, { expect: '\\[interrupted\\]' }, { send: 'half a line' }, { expect: 'half a line' }, ctrlC, { sleep: 0.3 }, ...say('/status'), { expect: 'session: +\\S+ \\(1 turn' }, ctrlC, { expect: 'press Ctrl-C again to exit' }, ctrlC, { exit: 130 }],
       { cwd: tree.root },
     )
     const text = plainText(result.transcript)

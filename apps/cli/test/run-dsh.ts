@@ -50,10 +50,15 @@ export function testEnv(home: string, extra: Record<string, string> = {}): Recor
   return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ...extra }
 }
 
-/** Runs dsh with arguments; `env` is merged over a minimal environment. */
-export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<DshResult> {
+/** Runs dsh with arguments; `env` is merged over a minimal environment; `input` is piped into stdin. */
+export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number; input?: string }): Promise<DshResult> {
   if (!existsSync(dshBinary)) throw new Error(`${dshBinary} is missing: run npm run build`)
-  return spawnCollect(dshBinary, args, { cwd: options.cwd, env: testEnv(options.cwd, { NO_COLOR: '1', ...options.env }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) })
+  return spawnCollect(dshBinary, args, {
+    cwd: options.cwd,
+    env: testEnv(options.cwd, { NO_COLOR: '1', ...options.env }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.input === undefined ? {} : { input: options.input }),
+  })
 }
 
 /** Writes a scripted-model file and returns its path. */

@@ -84,7 +84,7 @@ describe('dsh sessions', () => {
     expect(resumed).toMatchObject({ code: 0, stdout: 'resumed answer\n' })
     expect(sessionIdOf(resumed.stderr)).toBe(first)
     const compacted = await runDsh(['--dsh-home', w.home, 'compact', prefix], { cwd: tree.root })
-    expect(compacted).toMatchObject({ code: 0, stdout: `compacted ${first}: 4 visible messages -> 3\n` })
+    expect(compacted).toMatchObject({ code: 0, stdout: `compacted ${first}: 4 visible messages -> 1\n` })
     const missing = await runDsh(['--dsh-home', w.home, 'compact', 'zz'], { cwd: tree.root })
     expect(missing).toMatchObject({ code: 1, stderr: `dsh: no session "zz" in ${w.home}/sessions\n` })
   })

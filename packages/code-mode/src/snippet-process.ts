@@ -2,14 +2,17 @@
  * Runs one snippet in a child Node process and supervises it: the IPC handshake, nested calls
  * bridged to the caller, captured stdout/stderr, the time limit, cancellation, and cleanup.
  *
- * The child is spawned `detached`, so it leads its own process group; every way out (timeout,
- * cancellation, normal exit) kills that group, which also removes processes the snippet started
- * and left behind. Each run has a stop signal that every nested call receives; it aborts on the
+ * The child is spawned `detached`, so it leads its own process group, and with a tool-call marker
+ * (`DSH_TOOL_CALL`) that every process it starts inherits; every way out (timeout, cancellation,
+ * normal exit) SIGKILLs that group and every marked process, which also removes processes the
+ * snippet started and left behind, detached ones (`spawn(…, { detached: true })`) included. Each run has a stop signal that every nested call receives; it aborts on the
  * same three ways out, so a nested call (a long `bash`) ends with the snippet instead of outliving
  * it. The promise settles only after the child has exited and its pipes closed, and after nested
  * calls still in flight have settled (bounded by a grace period for tools that ignore the signal).
  */
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { killProcessesNow, TOOL_CALL_VARIABLE, type ProcessSelection } from '@dsh/tools'
 import { BOOTSTRAP } from './bootstrap-source.ts'
 import { isChildMessage, type ChildMessage, type DoneMessage, type ReplyMessage } from './ipc-protocol.ts'
 import { createOutputCapture } from './output-capture.ts'
@@ -70,15 +73,9 @@ export interface SnippetRun {
 
 const closeGraceMs = 2_000
 
-/** Kills the child's process group; ESRCH (nothing left) is expected and ignored. */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // ESRCH: the group is already gone, which is the goal. EPERM (a member changed user) cannot
-    // be fixed from here; the child itself is ours and always killable.
-  }
+/** The snippet's processes: its group and everything carrying its marker. */
+function snippetProcesses(pid: number | undefined, marker: string): ProcessSelection {
+  return { groups: pid === undefined ? [] : [pid], marker: (found) => found === marker }
 }
 
 function refusal(name: string): NestedReply {
@@ -107,8 +104,10 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
   // Aborted on every way out of the run; nested calls get its signal.
   const stop = new AbortController()
 
-  const env = { ...process.env }
+  const marker = `${process.pid}.code.${randomBytes(6).toString('hex')}`
+  const env: NodeJS.ProcessEnv = { ...process.env, [TOOL_CALL_VARIABLE]: marker }
   delete env.NODE_OPTIONS // injected loaders or inspectors of the host must not run inside snippets
+  const killAll = (): void => killProcessesNow(snippetProcesses(child.pid, marker))
   const child = spawn(options.nodePath, ['--input-type=module', '-e', BOOTSTRAP], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
@@ -149,14 +148,15 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     void settled.finally(() => inFlight.delete(settled))
   }
 
+  const onAbort = (): void => {
+    stopped ??= 'cancelled'
+    stop.abort()
+    killAll()
+  }
+
   return new Promise<SnippetRun>((resolve) => {
     let timer: NodeJS.Timeout | undefined
     let settledOnce = false
-    const onAbort = (): void => {
-      stopped ??= 'cancelled'
-      stop.abort()
-      killGroup(child.pid)
-    }
     const finish = async (end: SnippetEnd): Promise<void> => {
       if (settledOnce) return
       settledOnce = true
@@ -180,7 +180,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     child.on('exit', () => {
       clearTimeout(timer)
       stop.abort()
-      killGroup(child.pid)
+      killAll()
       // Processes outside the group may still hold the pipes; do not wait for them forever.
       setTimeout(() => {
         stdout.destroy()
@@ -199,7 +199,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
     timer = setTimeout(() => {
       stopped ??= 'timeout'
       stop.abort()
-      killGroup(child.pid)
+      killAll()
     }, options.timeoutMs)
   })
 }

@@ -110,6 +110,24 @@ describe('run_code limits', () => {
     expect(await waitFor(() => !alive(sleeperPid))).toBe(true)
   })
 
+  it('a detached child and a setsid escape the snippet left running end with it', async () => {
+    f = await fixture()
+    const code = [
+      "const { spawn, execSync } = await import('node:child_process')",
+      "const detached = spawn('sleep', ['60'], { stdio: 'ignore', detached: true })",
+      'detached.unref()',
+      "execSync(\"setsid sh -c 'echo $$ > setsid.pid; exec sleep 60' >/dev/null 2>&1 &\")",
+      "const { existsSync, readFileSync } = await import('node:fs')",
+      "while (!existsSync('setsid.pid') || readFileSync('setsid.pid', 'utf8') === '') await new Promise((r) => setTimeout(r, 20))",
+      "return detached.pid + ' ' + readFileSync('setsid.pid', 'utf8').trim()",
+    ].join('\n')
+    const outcome = await f.call('run_code', { code })
+    expect(outcome).toMatchObject({ isError: false })
+    const [detachedPid = 0, setsidPid = 0] = /^Returned:\n(\d+) (\d+)/.exec(outcome.content)?.slice(1).map(Number) ?? []
+    expect(detachedPid).toBeGreaterThan(0)
+    expect(await waitFor(() => !alive(detachedPid) && !alive(setsidPid))).toBe(true)
+  })
+
   it('caps output to head and tail with a marker, and caps a huge return value', async () => {
     f = await fixture({}, { maxOutputChars: 1000 })
     const code = "for (let i = 0; i < 2000; i++) console.log(String(i).padStart(5, '0') + 'y'.repeat(45))"

@@ -1,7 +1,8 @@
 /**
  * Atomic file replacement: write a temp file in the target's directory, then rename it over the
  * target. Readers see the old or the new content, never a mix; on any failure the temp file is
- * removed and the old content stays. Keeps the permission bits of an existing file.
+ * removed and the old content stays. Keeps the permission bits of an existing file. Temp files that
+ * dead writers left in the directory are removed first (see stale-temp-files.ts).
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, rename, unlink } from 'node:fs/promises'
@@ -10,6 +11,7 @@ import type { FsVersion } from '@dsh/contracts'
 import { FsError, throwIfAborted, toFsError } from './fs-error.ts'
 import { isSpecialNode, versionOf } from './node-info.ts'
 import { probe } from './probe.ts'
+import { removeStaleTempFiles } from './stale-temp-files.ts'
 
 /** Options of {@link writeAtomically}. */
 export interface AtomicWriteOptions {
@@ -55,6 +57,7 @@ export async function writeAtomically(
   } catch (error) {
     throw toFsError(error, displayPath, 'create parent directories')
   }
+  await removeStaleTempFiles(dirname(target))
   const temp = tempNameFor(target)
   try {
     const handle = await open(temp, 'wx', 0o666)

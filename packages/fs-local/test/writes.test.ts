@@ -1,5 +1,5 @@
 // writeText: writable-root confinement (links resolved), atomic replacement, modes, refusals.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -123,5 +123,42 @@ describe('refusals', () => {
     await expect(fs().writeText('ws/x', 'x')).rejects.toMatchObject({ code: 'FS_IO' })
     const signal = AbortSignal.abort()
     await expect(fs().writeText(tree.path('ws/x'), 'x', { signal })).rejects.toMatchObject({ code: 'FS_ABORTED' })
+  })
+})
+
+/** Runs a process that creates a writer's temp file under its own pid, then dies of SIGKILL mid-write. */
+function tempOfKilledWriter(dir: string, name: string): string {
+  const script = `require('fs').writeFileSync(require('path').join(${JSON.stringify(dir)}, '.${name}.dsh-' + process.pid + '-0123456789ab.tmp'), 'half'); process.kill(process.pid, 'SIGKILL')`
+  try {
+    execFileSync(process.execPath, ['-e', script])
+  } catch {
+    // The child ends by SIGKILL, which execFileSync reports as a failure; that is the point.
+  }
+  const left = readdirSync(dir).find((entry) => entry.startsWith(`.${name}.dsh-`))
+  if (left === undefined) throw new Error('the killed writer left no temp file')
+  return left
+}
+
+describe('temp files of writers that died', () => {
+  it('are removed on the next write to their directory; temp files of live processes and other names stay', async () => {
+    const dir = tree.path('ws')
+    const dead = tempOfKilledWriter(dir, 'keep.txt')
+    const writer = spawn('sleep', ['30'])
+    try {
+      const live = `.other.txt.dsh-${writer.pid}-abcdefabcdef.tmp`
+      const own = `.mine.txt.dsh-${process.pid}-abcdefabcdef.tmp`
+      await tree.write({ [`ws/${live}`]: 'mid-write', [`ws/${own}`]: 'mid-write', 'ws/.notes.tmp': 'unrelated' })
+      await fs().writeText(tree.path('ws/keep.txt'), 'new')
+      expect(readdirSync(dir).toSorted()).toEqual(['.notes.tmp', own, live, 'keep.txt'].toSorted())
+      expect(dead).toMatch(/^\.keep\.txt\.dsh-\d+-0123456789ab\.tmp$/)
+    } finally {
+      writer.kill('SIGKILL')
+    }
+  })
+
+  it('in another directory are left for a write there', async () => {
+    const dead = tempOfKilledWriter(tree.path('ws-x'), 'a.txt')
+    await fs().writeText(tree.path('ws/keep.txt'), 'new')
+    expect(readdirSync(tree.path('ws-x'))).toEqual([dead])
   })
 })

@@ -13,8 +13,10 @@ export interface Failure {
   readonly code: ModelErrorCode
   /**
    * True for 408/429/5xx and transport failures (refused or reset connections, timeouts, a
-   * resolver that could not answer): worth another attempt if nothing was yielded. A host name
-   * that does not exist (ENOTFOUND) is not.
+   * resolver that could not answer): worth another attempt if nothing was yielded. Failures that
+   * the same request meets every time are not: a host name that does not exist (ENOTFOUND), a
+   * port Node's fetch refuses (`bad port`), a TLS certificate that does not verify, an https URL
+   * pointed at a plain-http server.
    */
   readonly retryable: boolean
   /** HTTP status, when the server answered. */
@@ -44,6 +46,8 @@ export function classifyFailure(error: unknown): Failure {
     const host = unresolved === '' ? 'the host name' : `the host name ${unresolved}`
     return { code: 'MODEL_NETWORK', retryable: false, detail: `${host} does not resolve (DNS lookup failed: ENOTFOUND); check the base URL` }
   }
+  const permanent = permanentTransportFailure(error)
+  if (permanent !== undefined) return { code: 'MODEL_NETWORK', retryable: false, detail: permanent }
   if (error instanceof APIConnectionError) {
     return { code: 'MODEL_NETWORK', retryable: true, detail: describeCause(error) }
   }
@@ -127,6 +131,35 @@ function unresolvedHost(error: unknown): string | undefined {
   let current: unknown = error
   for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
     if ('code' in current && current.code === 'ENOTFOUND') return 'hostname' in current && typeof current.hostname === 'string' ? current.hostname : ''
+    current = current.cause
+  }
+  return undefined
+}
+
+/** TLS failures that another attempt cannot fix (the certificate or the protocol is wrong). */
+const PERMANENT_TLS_CODES: ReadonlySet<string> = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+])
+
+/**
+ * The reason a transport failure will repeat on every attempt, found anywhere in the cause
+ * chain, or undefined when another attempt may succeed.
+ */
+function permanentTransportFailure(error: unknown): string | undefined {
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    // undici's fetch refuses ports on the Fetch standard's block list before connecting.
+    if (current.message === 'bad port') return 'Node refuses to connect to this port ("bad port": it is on the fetch block list, like 6000 or 6667); serve the model on another port'
+    const code = 'code' in current && typeof current.code === 'string' ? current.code : undefined
+    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') return 'the server does not speak TLS (ERR_SSL_WRONG_VERSION_NUMBER); use http:// in the base URL for a plain-http server'
+    if (code !== undefined && PERMANENT_TLS_CODES.has(code)) return `the server's TLS certificate was refused (${code}); fix the certificate or the base URL`
     current = current.cause
   }
   return undefined

@@ -3,19 +3,23 @@
  * the official `openai` SDK (its own retries off), with our bounded, logged retries before any
  * event is yielded, prompt cancellation, and typed `ModelError`s for everything else.
  */
-import OpenAI from 'openai'
+import OpenAI, { APIConnectionTimeoutError } from 'openai'
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '@dsh/contracts'
 import { ChunkMapper } from './chunk-mapping.ts'
 import { resolveConnection } from './connection-config.ts'
 import { linkSignal, sleepUnlessAborted, type LinkedSignal } from './cancellation.ts'
 import { createAbortError } from './errors.ts'
-import { classifyFailure, midStreamError, toModelError, type FailureContext } from './failure-classification.ts'
+import { classifyFailure, midStreamError, toModelError, type Failure, type FailureContext } from './failure-classification.ts'
 import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind } from './model-capabilities.ts'
 import { abortableSleep, DEFAULT_MAX_RETRIES, retryDelayMs, type Sleep } from './retry-policy.ts'
 
-/** Time allowed until response headers arrive (the SDK's `timeout`); streaming after that is unbounded. */
-export const DEFAULT_TIMEOUT_MS = 300_000
+/**
+ * Time allowed from sending a request until its response headers arrive (connect, TLS, the
+ * server's first byte): the SDK's `timeout`. Streamed chunks after that are bounded by the idle
+ * timeout instead. A server that accepts and never answers costs this much per attempt.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
 
 /** Options of {@link createOpenAiProvider}. */
 export interface OpenAiProviderOptions {
@@ -34,8 +38,8 @@ export interface OpenAiProviderOptions {
   readonly apiKeyEnv?: string | undefined
   /** Environment to read keys and `OPENAI_BASE_URL` from (normally `process.env`). */
   readonly env: Readonly<Record<string, string | undefined>>
-  /** Milliseconds to wait for response headers; default {@link DEFAULT_TIMEOUT_MS}. */
-  readonly timeoutMs?: number | undefined
+  /** Milliseconds to wait for the response headers of each attempt; default {@link DEFAULT_CONNECT_TIMEOUT_MS}. */
+  readonly connectTimeoutMs?: number | undefined
   /** Longest silence allowed between two stream chunks before the attempt fails (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
   readonly idleTimeoutMs?: number | undefined
   /** Retries before the first event (429, 408, 5xx, network); default {@link DEFAULT_MAX_RETRIES}. */
@@ -51,6 +55,7 @@ export interface OpenAiProviderOptions {
 /** Creates a provider; throws a `MODEL_CONFIG` `ModelError` when no key is available. */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
   const connection = resolveConnection(options)
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   const client = new OpenAI({
     apiKey: connection.apiKey,
     baseURL: connection.baseUrl,
@@ -58,7 +63,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     organization: null,
     project: null,
     maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeout: connectTimeoutMs,
     // Failures surface as ModelErrors and retries through `logger`; SDK console output would garble a TUI.
     logLevel: 'off',
   })
@@ -69,6 +74,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     log: options.logger ?? (() => undefined),
     sleep: options.sleep ?? abortableSleep,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    connectTimeoutMs,
   }
   const reasoningEcho = reasoningEchoFor(options.provider)
   return {
@@ -87,6 +93,7 @@ interface StreamSettings {
   readonly log: (line: string) => void
   readonly sleep: Sleep
   readonly idleTimeoutMs: number
+  readonly connectTimeoutMs: number
 }
 
 /** Default longest silence between two stream chunks. Thinking models stream reasoning, so a long silence means a stalled connection. */
@@ -97,6 +104,15 @@ class IdleStreamError extends Error {
   constructor(ms: number) {
     super(`no data from the server for ${ms} ms`)
     this.name = 'IdleStreamError'
+  }
+}
+
+/** Stands for the SDK's header timeout, so the message says which limit ran out and how to change it. */
+class ConnectTimeoutError extends Error {
+  constructor(ms: number) {
+    // No `cause`: the SDK's own "Request timed out" would only repeat this message.
+    super(`no response from the server within ${ms} ms (connectTimeoutMs)`)
+    this.name = 'ConnectTimeoutError'
   }
 }
 
@@ -120,7 +136,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
     const attempt = linkSignal(signal)
     try {
       const opened = await openChunks(settings.client, body, attempt.signal)
-      if ('error' in opened) failed = opened
+      if ('error' in opened) failed = opened.error instanceof APIConnectionTimeoutError ? { error: new ConnectTimeoutError(settings.connectTimeoutMs) } : opened
       else {
         for (;;) {
           const read = await readWithIdleLimit(opened.chunks, settings.idleTimeoutMs, attempt)
@@ -152,8 +168,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
     if (yielded) throw midStreamError(failure, settings.context, failed.error)
     if (!failure.retryable || retries >= settings.maxRetries) throw toModelError(failure, settings.context, retries, failed.error)
     const delay = retryDelayMs(retries, failure.retryAfterMs)
-    const http = failure.status === undefined ? '' : ` HTTP ${failure.status}`
-    settings.log(`${settings.context.provider}:${http} ${failure.code} (${failure.detail}); retry ${retries + 1}/${settings.maxRetries} in ${delay} ms`)
+    settings.log(retryAnnouncement(settings, failure, retries, delay))
     await sleepUnlessAborted(settings.sleep, delay, signal)
   }
 }
@@ -194,4 +209,10 @@ async function readChunk(chunks: AsyncIterator<ChatCompletionChunk>): Promise<It
     // Swallows a read failure (socket reset, unparseable chunk, in-stream error object): returned for classification.
     return { error }
   }
+}
+
+/** The one line that announces a retry: what failed, which attempt comes next, and after what delay. */
+function retryAnnouncement(settings: StreamSettings, failure: Failure, retries: number, delay: number): string {
+  const http = failure.status === undefined ? '' : ` HTTP ${failure.status}`
+  return `${settings.context.provider}:${http} ${failure.code} (${failure.detail}); attempt ${retries + 2} of ${settings.maxRetries + 1} in ${delay} ms`
 }

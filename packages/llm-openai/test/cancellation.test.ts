@@ -18,6 +18,16 @@ afterEach(async () => {
 /** A sleep that never ends and ignores its signal. */
 const never = (): Promise<void> => new Promise(() => undefined)
 
+/** Aborts `controller` as soon as `ready()` holds (polled every 5 ms). */
+function abortWhen(controller: AbortController, ready: () => boolean, onAbort: () => void = () => undefined): void {
+  const poll = setInterval(() => {
+    if (!ready()) return
+    clearInterval(poll)
+    onAbort()
+    controller.abort()
+  }, 5)
+}
+
 /** Fails the test if `promise` takes longer than `ms`. */
 async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -55,8 +65,9 @@ describe('cancellation', () => {
   it('rejects with AbortError when aborted while waiting for response headers', async () => {
     server = await startSseServer([{ kind: 'silent' }])
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 30)
-    const { error } = await within(2_000, collectFailure(testProvider(server.baseUrl).provider, controller.signal))
+    // Abort once the request is known to wait for headers (a fixed delay loses that race under load).
+    abortWhen(controller, () => server?.requests.length === 1)
+    const { error } = await within(10_000, collectFailure(testProvider(server.baseUrl).provider, controller.signal))
     expect(error).toMatchObject({ name: 'AbortError' })
     await within(2_000, server.requests[0]?.closed ?? Promise.reject(new Error('no request')))
   })
@@ -67,12 +78,13 @@ describe('cancellation', () => {
     const env = { DEEPSEEK_API_KEY: 'sk-test-key' }
     const provider = createOpenAiProvider({ provider: 'deepseek', model: 'deepseek-chat', baseUrl: server.baseUrl, env, logger: (line) => logs.push(line) })
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 50)
-    const started = Date.now()
-    const { error } = await within(2_000, collectFailure(provider, controller.signal))
+    let abortedAt = 0
+    // Abort once the backoff sleep has begun (its announcement is logged right before it).
+    abortWhen(controller, () => logs.length === 1, () => (abortedAt = Date.now()))
+    const { error } = await within(10_000, collectFailure(provider, controller.signal))
     expect(error).toMatchObject({ name: 'AbortError' })
-    expect(Date.now() - started).toBeLessThan(1_000)
-    expect(logs).toEqual(['deepseek: HTTP 429 MODEL_RATE_LIMIT (busy); retry 1/4 in 30000 ms'])
+    expect(Date.now() - abortedAt).toBeLessThan(5_000)
+    expect(logs).toEqual(['deepseek: HTTP 429 MODEL_RATE_LIMIT (busy); attempt 2 of 5 in 30000 ms'])
     expect(server.requests).toHaveLength(1)
   })
 

@@ -1,15 +1,20 @@
 /**
- * Which visible messages a compaction replaces. Two scopes:
- * - `before-last-turn`: everything visible before the last turn started (a `dsh compact`, or the
- *   first choice of automatic compaction);
+ * Which visible messages a compaction replaces. Three scopes:
+ * - `at-rest`: with no turn running (`dsh compact`, `/compact`), everything completed: the whole
+ *   visible history when the last turn ended, else (a turn cut off by a crash) everything before it;
+ * - `before-last-turn`: everything visible before the last turn started (the first choice of
+ *   automatic compaction);
  * - `completed-steps`: inside one long turn, the steps between the turn's entered prompt batch and
  *   its most recent completed step. The prompt and the latest step (an assistant message with its
  *   tool results) stay visible, so the model keeps its goal and what it just learned, and a tool
  *   call is never separated from its result.
+ * When the replaced part holds the last prompt the user typed and none stays visible after it, the
+ * plan names that prompt so the checkpoint can keep it verbatim.
  */
 import type { Message, SessionEvent } from '@dsh/contracts'
 import { eventMessage } from './derive-history.ts'
 import { dataOf } from './event-data.ts'
+import { messageText } from './message-factory.ts'
 import type { Session } from './session.ts'
 
 /** What a compaction would replace. */
@@ -22,12 +27,14 @@ export interface CompactionPlan {
   readonly seqs: readonly number[]
   /** The replaced messages in order. */
   readonly messages: readonly Message[]
+  /** The last typed prompt (or delegation) among them, when no prompt stays visible after them. */
+  readonly keptPrompt?: string
 }
 
 /** What a compaction may cover. */
 export interface PlanOptions {
   /** See the module header; default `before-last-turn`. */
-  readonly scope?: 'before-last-turn' | 'completed-steps'
+  readonly scope?: 'at-rest' | 'before-last-turn' | 'completed-steps'
 }
 
 function messageAt(session: Session, seq: number | undefined): Message | undefined {
@@ -45,6 +52,17 @@ function rangeBeforeLastTurn(session: Session): [number, number] | undefined {
   let end = 0
   while (end < session.surface.length && (session.surface[end] ?? Infinity) < turnStart.seq) end++
   return [0, end]
+}
+
+function rangeAtRest(session: Session): [number, number] | undefined {
+  const turnStart = session.events.findLast((event) => event.type === 'turn/start')
+  const turnEnd = session.events.findLast((event) => event.type === 'turn/end')
+  if (turnStart !== undefined && (turnEnd === undefined || turnEnd.seq < turnStart.seq)) return rangeBeforeLastTurn(session)
+  return [0, session.surface.length]
+}
+
+function isPrompt(message: Message | undefined): boolean {
+  return message?.role === 'user' && (message.source.kind === 'user' || message.source.kind === 'delegation')
 }
 
 function rangeOfCompletedSteps(session: Session): [number, number] | undefined {
@@ -67,7 +85,7 @@ function rangeOfCompletedSteps(session: Session): [number, number] | undefined {
 
 /** Plans a compaction; undefined when nothing qualifies (nothing visible, or only a checkpoint). */
 export function planCompaction(session: Session, options: PlanOptions = {}): CompactionPlan | undefined {
-  const range = options.scope === 'completed-steps' ? rangeOfCompletedSteps(session) : rangeBeforeLastTurn(session)
+  const range = rangeFor(session, options.scope ?? 'before-last-turn')
   if (range === undefined) return undefined
   const [start, end] = range
   const seqs = session.surface.slice(start, end)
@@ -75,5 +93,23 @@ export function planCompaction(session: Session, options: PlanOptions = {}): Com
   // Replacing a lone checkpoint with a summary of itself gains nothing and would repeat every step.
   if (seqs.length === 1 && isCheckpoint(messageAt(session, seqs[0]))) return undefined
   const messages = seqs.flatMap((seq) => messageAt(session, seq) ?? [])
-  return { start, end, seqs, messages }
+  const promptLater = session.surface.slice(end).some((seq) => isPrompt(messageAt(session, seq)))
+  const last = promptLater ? undefined : messages.findLast((message) => isPrompt(message))
+  const keptPrompt = last === undefined ? undefined : messageText(last)
+  return { start, end, seqs, messages, ...(keptPrompt === undefined ? {} : { keptPrompt }) }
+}
+
+function rangeFor(session: Session, scope: NonNullable<PlanOptions['scope']>): [number, number] | undefined {
+  switch (scope) {
+    case 'at-rest':
+      return rangeAtRest(session)
+    case 'before-last-turn':
+      return rangeBeforeLastTurn(session)
+    case 'completed-steps':
+      return rangeOfCompletedSteps(session)
+    default: {
+      const unreachable: never = scope
+      throw new Error(`unknown compaction scope ${String(unreachable)}`)
+    }
+  }
 }

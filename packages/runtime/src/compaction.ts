@@ -2,7 +2,9 @@
  * Compaction: replaces part of the visible history (see `compaction-plan.ts`) with one checkpoint
  * message via a surface `replace`. The replaced events stay in the log. The deterministic summary
  * lists prompts, tool calls with short results, and answers, in order; a model-written summary can
- * be passed instead.
+ * be passed instead. When the plan replaces the user's latest prompt (compaction at rest), the
+ * checkpoint repeats that prompt verbatim after the summary. Without a plan, `compactSession`
+ * compacts at rest: everything completed, the last turn included.
  */
 import { randomUUID } from 'node:crypto'
 import type { CoreSessionEventData, Message } from '@dsh/contracts'
@@ -19,6 +21,7 @@ const limit = (text: string, max: number): string => {
 
 const checkpointHead = '[Conversation checkpoint] The earlier part of this session was compacted. Summary of what happened before:\n\n'
 const checkpointTail = '\n\nContinue from here; ask the user if something you need is missing from this summary.'
+const keptPromptHead = "\n\nThe user's latest request, verbatim:\n\n"
 
 /** The summary inside a checkpoint's text (the text itself when it is not one). */
 export function unwrapCheckpoint(text: string): string {
@@ -63,18 +66,18 @@ export function deterministicSummary(messages: readonly Message[]): string {
   return capSummary(lines)
 }
 
-/** Checkpoint text shown to the model. */
-export function checkpointText(summary: string): string {
-  return `${checkpointHead}${summary}${checkpointTail}`
+/** Checkpoint text shown to the model; `keptPrompt` is repeated verbatim after the summary. */
+export function checkpointText(summary: string, keptPrompt?: string): string {
+  return `${checkpointHead}${summary}${keptPrompt === undefined ? '' : `${keptPromptHead}${keptPrompt}`}${checkpointTail}`
 }
 
-/** Applies a compaction; returns false when there is nothing to compact. */
+/** Applies a compaction (by default at rest, see the module header); returns false when there is nothing to compact. */
 export function compactSession(session: Session, options: { readonly summary?: string; readonly summarizer?: 'deterministic' | 'model'; readonly plan?: CompactionPlan } = {}): boolean {
-  const plan = options.plan ?? planCompaction(session)
+  const plan = options.plan ?? planCompaction(session, { scope: 'at-rest' })
   if (plan === undefined) return false
   const summary = options.summary ?? deterministicSummary(plan.messages)
   const message = createUserMessage({
-    text: checkpointText(summary),
+    text: checkpointText(summary, plan.keptPrompt),
     source: { kind: 'compaction', checkpointId: randomUUID(), summarizer: options.summary === undefined ? 'deterministic' : (options.summarizer ?? 'model') },
   })
   const data: CoreSessionEventData['user/message'] = { message }

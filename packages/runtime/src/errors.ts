@@ -14,6 +14,7 @@ export type DshErrorCode =
   | 'AGENT_BUSY'
   | 'CONFIG_INVALID'
   | 'USAGE'
+  | 'DIRECTORY_CREATE_FAILED'
 
 const marker = Symbol.for('dsh.error')
 

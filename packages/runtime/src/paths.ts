@@ -1,9 +1,12 @@
 /**
  * Home paths: the one place that consults the user's home directory. Resolves `$DSH_HOME`
- * (configured value, then the environment, then `~/.dsh`) and its model-visible display form.
+ * (configured value, then the environment, then `~/.dsh`) and its model-visible display form, and
+ * creates directories under it one level at a time.
  */
+import { mkdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { isAbsolute, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { DshError, errnoCode, errorMessage } from './errors.ts'
 
 /** Inputs for resolving the dsh home. */
 export interface DshHomeOptions {
@@ -44,4 +47,46 @@ export function resolveDshHome(options: DshHomeOptions): string {
 /** Model-visible name of the home: `~/.dsh` for the default, `$DSH_HOME` otherwise. */
 export function dshHomeDisplay(resolvedHome: string, home?: string): string {
   return resolve(resolvedHome) === resolve(defaultDshHome(home)) ? '~/.dsh' : '$DSH_HOME'
+}
+
+/** What stands at a path: a directory, something else, or nothing (a missing or non-directory parent). */
+function probeDirectory(path: string): 'directory' | 'other' | 'missing' {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false })
+    if (stats === undefined) return 'missing'
+    return stats.isDirectory() ? 'directory' : 'other'
+  } catch (error) {
+    // ENOTDIR: a parent is a file, so this level is missing; the mkdir below names the culprit.
+    if (errnoCode(error) === 'ENOTDIR') return 'missing'
+    throw new DshError('DIRECTORY_CREATE_FAILED', `cannot create directory ${path}: ${errorMessage(error)}`, { cause: error })
+  }
+}
+
+/**
+ * Creates `path` and its missing parents one level at a time, with `mode` for the new ones.
+ * Node's recursive mkdir never returns where a level cannot be created although its parent exists
+ * (under `/proc` it retries forever at full CPU); this fails at once with a `DIRECTORY_CREATE_FAILED`
+ * error naming the level that could not be created and why.
+ */
+export function makeDirectories(path: string, options: { readonly mode?: number } = {}): void {
+  const target = resolve(path)
+  const missing: string[] = []
+  for (let current = target; ; current = dirname(current)) {
+    const found = probeDirectory(current)
+    if (found === 'directory') break
+    if (found === 'other') throw new DshError('DIRECTORY_CREATE_FAILED', `cannot create directory ${target}: ${current} exists and is not a directory`)
+    missing.push(current)
+    if (dirname(current) === current) break
+  }
+  for (const level of missing.toReversed()) {
+    try {
+      mkdirSync(level, options.mode === undefined ? {} : { mode: options.mode })
+    } catch (error) {
+      // EEXIST: another process created it between the probe and the mkdir, which is the goal.
+      if (errnoCode(error) === 'EEXIST' && probeDirectory(level) === 'directory') continue
+      const needed = level === target ? '' : ` (needed for ${target})`
+      const why = errnoCode(error) === 'ENOENT' ? `${dirname(level)} does not accept new directories (ENOENT)` : errorMessage(error)
+      throw new DshError('DIRECTORY_CREATE_FAILED', `cannot create directory ${level}${needed}: ${why}`, { cause: error })
+    }
+  }
 }

@@ -4,12 +4,12 @@
  * unique prefix of one.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionHeader } from '@dsh/contracts'
 import { checkSessionId, resolveSessionId, SESSION_SUFFIX } from './session-id.ts'
 import { listSessions, type SessionSummary } from './session-list.ts'
 import { lockSession } from './session-lock.ts'
+import { makeDirectories } from './paths.ts'
 import { Session } from './session.ts'
 import { readSessionFile, SessionWriter } from './session-file.ts'
 
@@ -54,7 +54,7 @@ export class SessionStore {
 
   /** Creates a new session file with its header. */
   create(options: NewSessionOptions): Session {
-    mkdirSync(this.directory, { recursive: true, mode: 0o700 })
+    makeDirectories(this.directory, { mode: 0o700 })
     const header: SessionHeader = {
       type: 'session',
       version: 1,

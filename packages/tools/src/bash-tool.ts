@@ -2,10 +2,18 @@
  * `bash`: runs a shell command in the session cwd (see process-group.ts for how it is run and
  * killed). A non-zero exit is a normal result that shows the code; a timeout or a cancellation
  * is an error result. Never reports touched paths.
+ *
+ * What a command leaves running in the background (`cmd &`, `nohup`, `setsid`) is ended when the
+ * call finishes, unless the tool was created with a {@link ToolProcesses} tracker: then it keeps
+ * running (a dev server for later calls) until the tracker's `endAll`, which the composition runs
+ * when its host ends. The description tells the model which of the two applies.
  */
+import { randomBytes } from 'node:crypto'
 import type { ToolDefinition, ToolOutput } from '@dsh/contracts'
 import { z } from 'zod'
+import { endProcesses } from './process-ending.ts'
 import { runInProcessGroup, type ProcessGroupResult } from './process-group.ts'
+import type { ToolProcesses } from './tool-processes.ts'
 import { errorResult } from './tool-result.ts'
 
 /** Default timeout in milliseconds. */
@@ -36,8 +44,8 @@ function shownOutput(run: ProcessGroupResult): string {
   return run.output === '' ? '(no output)' : run.output.replace(/\n$/, '')
 }
 
-/** The model-visible result of a finished run. */
-export function bashResult(run: ProcessGroupResult, timeoutMs: number): ToolOutput {
+/** The model-visible result of a finished run; `keepsBackground` says whether background processes outlive the call. */
+export function bashResult(run: ProcessGroupResult, timeoutMs: number, keepsBackground = false): ToolOutput {
   const meta = { exitCode: run.exitCode, exitSignal: run.exitSignal, ended: run.ended, droppedChars: run.droppedChars }
   switch (run.ended) {
     case 'spawn-error':
@@ -45,8 +53,8 @@ export function bashResult(run: ProcessGroupResult, timeoutMs: number): ToolOutp
     case 'timeout':
       return errorResult(
         `${shownOutput(run)}\n\n[Timed out after ${timeoutMs} ms; the command and every process it started were killed. ` +
-          `If it needs longer, pass a larger timeout_ms (max ${BASH_MAX_TIMEOUT_MS}), or run it in the background ` +
-          'with output redirected to a file and check the file later.]',
+          `If it needs longer, pass a larger timeout_ms (max ${BASH_MAX_TIMEOUT_MS})` +
+          (keepsBackground ? ', or run it in the background with output redirected to a file and check the file later.]' : '.]'),
         meta,
       )
     case 'aborted':
@@ -61,24 +69,51 @@ export function bashResult(run: ProcessGroupResult, timeoutMs: number): ToolOutp
   }
 }
 
-export const bashTool: ToolDefinition<BashArgs> = {
-  name: 'bash',
-  description:
+/** Options of {@link createBashTool}. */
+export interface BashToolOptions {
+  /** Keeps what commands leave running in the background until `processes.endAll()`; without it, it ends with each call. */
+  readonly processes?: ToolProcesses
+}
+
+function description(keepsBackground: boolean): string {
+  return (
     'Runs a command with bash -c in the working directory and returns its combined stdout and stderr, ' +
     'followed by the exit code. Stdin is closed, so interactive programs fail: use non-interactive flags. ' +
     `The command and every process it started are killed after timeout_ms (default ${BASH_DEFAULT_TIMEOUT_MS}, ` +
-    `max ${BASH_MAX_TIMEOUT_MS}). Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. ` +
-    'A non-zero exit code is reported as output, not as a failure. Prefer read, glob and grep for files.',
-  parameters,
-  async execute(args, run) {
-    const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS
-    const result = await runInProcessGroup(args.command, {
-      cwd: run.cwd,
-      timeoutMs,
-      signal: run.signal,
-      maxOutputChars: BASH_MAX_OUTPUT_CHARS,
-      killGraceMs: BASH_KILL_GRACE_MS,
-    })
-    return bashResult(result, timeoutMs)
-  },
+    `max ${BASH_MAX_TIMEOUT_MS}). ` +
+    (keepsBackground
+      ? 'Processes it starts in the background (cmd &) keep running after it returns, until the session ends; stop them with kill when they are no longer needed. '
+      : 'Processes it starts in the background (cmd &) are stopped when it returns. ') +
+    `Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. ` +
+    'A non-zero exit code is reported as output, not as a failure. Prefer read, glob and grep for files.'
+  )
 }
+
+/** Creates the `bash` tool. */
+export function createBashTool(options: BashToolOptions = {}): ToolDefinition<BashArgs> {
+  const { processes } = options
+  const keepsBackground = processes !== undefined
+  return {
+    name: 'bash',
+    description: description(keepsBackground),
+    parameters,
+    async execute(args, run) {
+      const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS
+      const result = await runInProcessGroup(args.command, {
+        cwd: run.cwd,
+        timeoutMs,
+        signal: run.signal,
+        maxOutputChars: BASH_MAX_OUTPUT_CHARS,
+        killGraceMs: BASH_KILL_GRACE_MS,
+        marker: processes?.nextMarker() ?? `${process.pid}.${randomBytes(6).toString('hex')}`,
+        afterExit: async ({ pgid, selection }) => {
+          if (processes?.keep(pgid) !== true) await endProcesses(selection, { graceMs: BASH_KILL_GRACE_MS })
+        },
+      })
+      return bashResult(result, timeoutMs, keepsBackground)
+    },
+  }
+}
+
+/** `bash` without a tracker: background processes end with each call. */
+export const bashTool: ToolDefinition<BashArgs> = createBashTool()

@@ -1,13 +1,18 @@
 /** The core tool set in the order the model sees it. */
 import type { ToolDefinition } from '@dsh/contracts'
-import { bashTool } from './bash-tool.ts'
+import { createBashTool } from './bash-tool.ts'
 import { editTool } from './edit-tool.ts'
 import { globTool } from './glob-tool.ts'
 import { grepTool } from './grep-tool.ts'
 import { readTool } from './read-tool.ts'
+import type { ToolProcesses } from './tool-processes.ts'
 import { writeTool } from './write-tool.ts'
 
-/** read, write, edit, bash, glob, grep (a new array on every call). */
-export function coreTools(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, globTool, grepTool]
+/**
+ * read, write, edit, bash, glob, grep (a new array on every call). With `processes`, what bash
+ * commands leave running in the background is kept until `processes.endAll()`; without it, it ends
+ * with each call.
+ */
+export function coreTools(options: { readonly processes?: ToolProcesses } = {}): ToolDefinition[] {
+  return [readTool, writeTool, editTool, createBashTool(options), globTool, grepTool]
 }

@@ -1,7 +1,8 @@
 /**
  * `glob`: finds files by picomatch pattern under a directory, newest first, capped.
  * Modification times come from `node:fs` because the fs port's `FsInfo` carries no mtime; on
- * a port that is not the local disk the order falls back to path order.
+ * a port that is not the local disk the order falls back to path order. A link that loops
+ * (`ELOOP`: it points at itself, or two links at each other) is skipped and counted in a note.
  */
 import { statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
@@ -32,9 +33,23 @@ const parameters = z.strictObject({
 /** Arguments of `glob`. */
 export type GlobArgs = z.infer<typeof parameters>
 
-function mtimeOf(path: string): number {
-  // The port has no mtime; a missing or unreadable file just sorts last (order only, no data lost).
-  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0
+/** The modification time used for ordering, or `loop` for a link that never reaches a node. */
+function mtimeOf(path: string): number | 'loop' {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0
+  } catch (error) {
+    if (errnoOf(error) === 'ELOOP') return 'loop'
+    // Unreadable (EACCES on a link target's directory, a race): it only sorts last; nothing is lost.
+    return 0
+  }
+}
+
+function errnoOf(error: unknown): unknown {
+  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined
+}
+
+function loopNote(count: number): string {
+  return count === 1 ? '[Skipped 1 symbolic link that loops (it never reaches a file).]' : `[Skipped ${count} symbolic links that loop (they never reach a file).]`
 }
 
 export const globTool: ToolDefinition<GlobArgs> = {
@@ -57,17 +72,17 @@ export const globTool: ToolDefinition<GlobArgs> = {
       if (root.isError) return root.result
       const walk = await walkTree(run.fs, root.path, { signal: run.signal, maxEntries: GLOB_MAX_ENTRIES })
       const matches = picomatch(args.pattern, { dot: false })
-      const found = walk.entries
-        .filter((entry) => matches(entry.relative))
-        .map((entry) => ({ relative: entry.relative, mtime: mtimeOf(entry.absolute) }))
-        .toSorted((a, b) => b.mtime - a.mtime || (a.relative < b.relative ? -1 : 1))
+      const timed = walk.entries.filter((entry) => matches(entry.relative)).map((entry) => ({ relative: entry.relative, mtime: mtimeOf(entry.absolute) }))
+      const found = timed.flatMap((match) => (match.mtime === 'loop' ? [] : [{ relative: match.relative, mtime: match.mtime }])).toSorted((a, b) => b.mtime - a.mtime || (a.relative < b.relative ? -1 : 1))
+      const loops = timed.length - found.length
       const notes: string[] = []
       if (found.length > GLOB_MAX_RESULTS) {
         notes.push(`[Showing ${GLOB_MAX_RESULTS} of ${found.length} matches, newest first. Use a narrower pattern or path to see the rest.]`)
       }
       if (!walk.complete) notes.push(`[Stopped after ${GLOB_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
       if (walk.unreadableDirectories > 0) notes.push(`[${walk.unreadableDirectories} subdirectories could not be listed.]`)
-      const meta = { root: root.path, matches: found.length, complete: walk.complete }
+      if (loops > 0) notes.push(loopNote(loops))
+      const meta = { root: root.path, matches: found.length, complete: walk.complete, loops }
       if (found.length === 0) {
         return { content: [`No files match "${args.pattern}" (searched: ${shown}).`, ...notes].join('\n'), meta }
       }

@@ -1,11 +1,15 @@
 /**
  * Runs `bash -c` as the leader of a new process group (`detached`) with stdin closed, combining
- * stdout and stderr in order into a bounded buffer. On timeout or abort the whole group gets
- * SIGTERM, then SIGKILL after a grace period, so background children die with the command.
+ * stdout and stderr in order into a bounded buffer. Every process the command starts inherits a
+ * tool-call marker (`DSH_TOOL_CALL`, see process-table.ts). On timeout or abort the group and every
+ * marked process get SIGTERM, then SIGKILL after a grace period, and the result waits for that.
+ * When the shell exits by itself, `afterExit` decides what happens to what it left running.
  */
 import { spawn } from 'node:child_process'
 import { StringDecoder } from 'node:string_decoder'
 import { CappedOutput } from './capped-output.ts'
+import { endProcesses, type ProcessSelection } from './process-ending.ts'
+import { TOOL_CALL_VARIABLE } from './process-table.ts'
 
 /** Options of {@link runInProcessGroup}. */
 export interface ProcessGroupOptions {
@@ -19,6 +23,13 @@ export interface ProcessGroupOptions {
   readonly maxOutputChars: number
   /** Time between SIGTERM and SIGKILL. */
   readonly killGraceMs: number
+  /** Value of `DSH_TOOL_CALL` for every process of this run (unique per call). */
+  readonly marker: string
+  /**
+   * Runs after the shell exited by itself, before the result is returned, with the selection of
+   * what it may have left running (its group and its marker). Must not reject.
+   */
+  readonly afterExit: (leftovers: { readonly pgid: number; readonly selection: ProcessSelection }) => Promise<void>
 }
 
 /** How a command run ended. */
@@ -40,15 +51,9 @@ export interface ProcessGroupResult {
 /** After the shell exits, how long to wait for background holders of the pipes before returning. */
 const DRAIN_MS = 200
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch (error) {
-    // ESRCH: the group is already gone, which is the goal. Anything else is unexpected and must
-    // not be hidden, but this runs in timers where a throw would crash the process: report it.
-    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined
-    if (code !== 'ESRCH') process.emitWarning(`dsh bash: could not signal process group ${pid}: ${String(error)}`)
-  }
+/** The processes of one run: its group (ours while the run lasts) and everything carrying its marker. */
+export function runSelection(pgid: number, marker: string): ProcessSelection {
+  return { groups: [pgid], marker: (found) => found === marker }
 }
 
 /** Runs `command` with `bash -c` and resolves when it ended (never rejects). */
@@ -63,11 +68,12 @@ export function runInProcessGroup(command: string, options: ProcessGroupOptions)
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, [TOOL_CALL_VARIABLE]: options.marker },
     })
     let ended: ProcessGroupResult['ended'] = 'exit'
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
     let settled = false
-    let killTimer: NodeJS.Timeout | undefined
+    let ending: Promise<void> | undefined
     let drainTimer: NodeJS.Timeout | undefined
 
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const
@@ -77,16 +83,13 @@ export function runInProcessGroup(command: string, options: ProcessGroupOptions)
     const stop = (reason: 'timeout' | 'aborted') => {
       if (settled || exit !== undefined || child.pid === undefined) return
       ended = reason
-      const pid = child.pid
-      killGroup(pid, 'SIGTERM')
-      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs)
-      killTimer.unref()
+      ending = endProcesses(runSelection(child.pid, options.marker), { graceMs: options.killGraceMs })
     }
     const timeout = setTimeout(() => stop('timeout'), options.timeoutMs)
     const onAbort = () => stop('aborted')
     options.signal.addEventListener('abort', onAbort, { once: true })
 
-    const finish = (error?: Error) => {
+    const finish = async (error?: Error) => {
       if (settled) return
       settled = true
       clearTimeout(timeout)
@@ -95,6 +98,9 @@ export function runInProcessGroup(command: string, options: ProcessGroupOptions)
       child.stdout.destroy()
       child.stderr.destroy()
       output.append(decoders[0].end() + decoders[1].end())
+      const pid = child.pid
+      if (ending !== undefined) await ending
+      else if (error === undefined && pid !== undefined) await options.afterExit({ pgid: pid, selection: runSelection(pid, options.marker) })
       resolve({
         ended: error === undefined ? ended : 'spawn-error',
         output: output.text(),
@@ -105,12 +111,12 @@ export function runInProcessGroup(command: string, options: ProcessGroupOptions)
       })
     }
 
-    child.on('error', (error) => finish(error))
+    child.on('error', (error) => void finish(error))
     child.on('exit', (code, signal) => {
       exit = { code, signal }
       // A background process may keep the pipes open; give it a moment, then return anyway.
-      drainTimer = setTimeout(() => finish(), DRAIN_MS)
+      drainTimer = setTimeout(() => void finish(), DRAIN_MS)
     })
-    child.on('close', () => finish())
+    child.on('close', () => void finish())
   })
 }

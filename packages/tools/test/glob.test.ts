@@ -52,6 +52,16 @@ describe('glob', () => {
     expect(seen(await glob({ pattern: 'src/**/*.md' })).content).toBe('src/alias.md\nsrc/readme.md')
   })
 
+  it('skips a link that loops back on itself instead of failing, and says so', async () => {
+    symlinkSync('self.ts', tree.path('src/self.ts'))
+    symlinkSync('ping.ts', tree.path('src/pong.ts'))
+    symlinkSync('pong.ts', tree.path('src/ping.ts'))
+    expect(seen(await glob({ pattern: 'src/*.ts' }))).toEqual({
+      isError: false,
+      content: 'src/new.ts\nsrc/old.ts\n[Skipped 3 symbolic links that loop (they never reach a file).]',
+    })
+  })
+
   it('says when nothing matches', async () => {
     expect(seen(await glob({ pattern: '**/*.py' }))).toEqual({ isError: false, content: 'No files match "**/*.py" (searched: .).' })
   })

@@ -1,5 +1,6 @@
 // Test helpers for the tools: a ToolRunContext on a real temp tree, and a call that validates
 // arguments with the tool's schema first, as the pipeline does.
+import { readFileSync } from 'node:fs'
 import type { FileSystemPort, ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
 // Relative import until the workspace link for @dsh/fs-local exists (created by the next npm install).
 import { createLocalFileSystem } from '@dsh/fs-local'
@@ -34,4 +35,31 @@ export function call<A>(tool: ToolDefinition<A>, args: unknown, run: ToolRunCont
 /** Exact text the model sees plus the error flag, for golden assertions. */
 export function seen(output: ToolOutput): { isError: boolean; content: string } {
   return { isError: output.isError === true, content: output.content }
+}
+
+/** True while `pid` exists and is not a zombie waiting for a reaper. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    // ESRCH: no such process, which is exactly what "not alive" means here.
+    return false
+  }
+  let stat: string
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    // It exited between the signal probe and the read.
+    return false
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+}
+
+/** Polls until `pid` is gone (true) or about 5 s passed (false). */
+export async function eventuallyGone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i += 1) {
+    if (!isAlive(pid)) return true
+    await new Promise((done) => setTimeout(done, 50))
+  }
+  return false
 }

@@ -1,7 +1,7 @@
 // Tool set and JSON schemas: names, described fields, no $schema marker, strict objects.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { coreTools, readTool, toolJsonSchema } from '../src/index.ts'
+import { coreTools, readTool, toolJsonSchema, ToolProcesses } from '../src/index.ts'
 
 describe('coreTools and toolJsonSchema', () => {
   it('returns the six tools in order', () => {
@@ -25,7 +25,7 @@ describe('coreTools and toolJsonSchema', () => {
 
   it('documents every description verbatim in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
-    for (const tool of coreTools()) expect(readme, tool.name).toContain(`> ${tool.description}\n`)
+    for (const tool of [...coreTools(), ...coreTools({ processes: new ToolProcesses() })]) expect(readme, tool.name).toContain(`> ${tool.description}\n`)
   })
 
   it('produces the read schema the model sees', () => {

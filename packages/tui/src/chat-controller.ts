@@ -32,6 +32,7 @@ export class ChatController {
   #draining = false
   #exiting = false
   #failed = false
+  #exitCode = 0
   #unsubscribe: () => void
   #finish: () => void = () => undefined
   /** Resolves when the chat ended (`exit()`); the front end then tears down. */
@@ -80,6 +81,11 @@ export class ChatController {
     return this.#exiting
   }
 
+  /** The exit code the chat ended with (0, or 130 after two Ctrl-C). */
+  get exitCode(): number {
+    return this.#exitCode
+  }
+
   /** Runs `line` now, or queues it behind what runs. Resolves when the queue is drained. */
   async submit(line: string): Promise<void> {
     if (this.#exiting || line.trim() === '') return
@@ -106,10 +112,11 @@ export class ChatController {
     return dropped
   }
 
-  /** Ends the chat: cancels what runs and resolves `finished`. */
-  exit(): void {
+  /** Ends the chat with `exitCode`: cancels what runs and resolves `finished`. The first call wins. */
+  exit(exitCode = 0): void {
     if (this.#exiting) return
     this.#exiting = true
+    this.#exitCode = exitCode
     this.cancel()
     this.#unsubscribe()
     this.#finish()

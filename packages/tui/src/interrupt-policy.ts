@@ -5,6 +5,9 @@
  * else cancels. Ctrl-D at an empty prompt exits. Any other key disarms.
  */
 
+/** Exit code after two Ctrl-C (128 + SIGINT, as the process would end on the signal). */
+export const interruptExitCode = 130
+
 /** How long a first Ctrl-C at an idle empty prompt arms the second one. */
 export const exitWindowMs = 2000
 

@@ -31,6 +31,8 @@ export interface ChatRunOptions {
   /** True with `--yes`: no approval guard on `bash` and `run_code`. */
   readonly autoApprove: boolean
   readonly start: StartChoice
+  /** Aborting it ends the chat (the product's shutdown path); the product picks the exit code. */
+  readonly stop?: AbortSignal
   /** Commands the product adds (they may replace built-in ones). */
   readonly commands?: readonly SlashCommandSpec[]
   readonly stdin: NodeJS.ReadableStream
@@ -76,7 +78,15 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
   const sessionLine = (id: string): void => void options.stderr.write(`session: ${id}\n`)
   if (mode.kind === 'screen') {
     const theme = createTheme({ color: mode.color, attributes: true })
-    const result = await runScreenChat({ env, registry, theme, attachAsker: (asker) => options.broker.attach(asker), onSession: sessionLine, openAgent: (pick, notice) => openAgent(options, pick, notice) })
+    const result = await runScreenChat({
+      env,
+      registry,
+      theme,
+      attachAsker: (asker) => options.broker.attach(asker),
+      onSession: sessionLine,
+      openAgent: (pick, notice) => openAgent(options, pick, notice),
+      ...(options.stop === undefined ? {} : { stop: options.stop }),
+    })
     if (result.sessionId !== undefined) options.stdout.write(`${resumeHint(result.sessionId)}\n`)
     return result.exitCode
   }
@@ -96,13 +106,21 @@ async function runPlain(options: ChatRunOptions, registry: SlashRegistry, intera
     const controller = new ChatController({ env, view, registry, agent, onSession: sessionLine })
     const detach = options.broker.attach(plainAsker(input, view))
     plain = { controller, input, view, interactive, out: options.stdout }
+    const onStop = (): void => {
+      controller.exit()
+      input.close()
+    }
+    if (options.stop?.aborted === true) onStop()
+    options.stop?.addEventListener('abort', onStop, { once: true })
     if (interactive) view.lines([`dsh ${env.version} · ${env.model.label} · ${env.cwd} · ${env.approvalMode}`, '/help for commands, Ctrl-D to exit'])
     try {
       await runPlainChat(plain, armed)
     } finally {
       detach()
+      options.stop?.removeEventListener('abort', onStop)
     }
     if (interactive) view.lines([resumeHint(controller.agent.session.id)])
+    if (controller.exitCode !== 0) return controller.exitCode
     return controller.failed && !interactive ? 1 : 0
   } finally {
     input.close()

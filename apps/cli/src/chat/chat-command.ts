@@ -2,13 +2,16 @@
  * `dsh chat`: parses the chat's own options (`--resume [ID]`, `--continue`, `--yes`), composes the
  * host with the chat's approval broker, describes the surroundings the front end needs (model and
  * how to switch it, prices, the workspace inspection of `/context`) and hands over to `@dsh/tui`.
+ * SIGTERM and SIGHUP end it through the shutdown path (`shutdown.ts`: exit 143 or 129); a second
+ * Ctrl-C at an idle prompt exits 130, Ctrl-D or `/exit` 0.
  */
 import { resolve } from 'node:path'
 import { approvalModeLabel, createApprovalBroker, runChat, terminalMode, type ChatEnvironment, type ModelChoice, type StartChoice } from '@dsh/tui'
 import { usageError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
-import { createProvider, parseModelSpec } from '../model-spec.ts'
+import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
+import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { workspaceReport } from './workspace-report.ts'
 
@@ -43,7 +46,6 @@ function modelChoice(setup: AgentSetup, label: string, provider = setup.provider
 }
 
 function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: string): ChatEnvironment {
-  const config = setup.config.model
   return {
     host: setup.host,
     dshHome: setup.dshHome,
@@ -51,11 +53,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     version,
     model: modelChoice(setup, label),
     startOptions: setup.startOptions,
-    switchModel: (text) => {
-      const spec = parseModelSpec(text)
-      const provider = createProvider({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl ?? config?.baseUrl, apiKeyEnv: config?.apiKeyEnv, timeoutMs: config?.timeoutMs, idleTimeoutMs: config?.idleTimeoutMs, maxRetries: config?.maxRetries, contextWindow: config?.contextWindow, log: setup.log })
-      return modelChoice(setup, text, provider)
-    },
+    switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, log: setup.log })),
     modelSummaries: setup.spec.kind !== 'scripted',
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
     inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
@@ -71,10 +69,15 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   const autoApprove = options.yes === true
   const broker = createApprovalBroker({ autoApprove })
   const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission })
+  const stop = new AbortController()
+  // Ctrl-C is the chat's own key (a keystroke in the screen mode, SIGINT in the plain mode).
+  const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
   try {
     const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
-    return await runChat({ env: environment(io, setup, options, label), broker, autoApprove, start, stdin: streams.stdin, stdout: io.stdout, stderr: io.stderr })
+    const code = await runChat({ env: environment(io, setup, options, label), broker, autoApprove, start, stop: stop.signal, stdin: streams.stdin, stdout: io.stdout, stderr: io.stderr })
+    return shutdown.exitCode ?? code
   } finally {
     await setup.host.dispose()
+    shutdown[Symbol.dispose]()
   }
 }

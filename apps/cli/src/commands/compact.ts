@@ -1,11 +1,12 @@
 /**
- * `dsh compact ID [--model SPEC]`: replaces a stored session's visible history before its last
- * turn with a checkpoint. With a model the summary is model-written (falling back to the
- * deterministic summary if the call fails); without one it is deterministic.
+ * `dsh compact ID [--model SPEC]`: compacts a stored session at rest: everything completed (the
+ * last turn included) becomes one checkpoint that repeats the user's latest prompt verbatim. With
+ * a model the summary is model-written (falling back to the deterministic summary if the call
+ * fails); without one it is deterministic. A session another process is running is refused.
  */
 import { compactSession, planCompaction, summarizeWithModel, errorMessage } from '@dsh/runtime'
 import { errLine, type CliIo } from '../cli-io.ts'
-import { createProvider, parseModelSpec } from '../model-spec.ts'
+import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { configFrom } from './run.ts'
 import { storeFor } from './sessions.ts'
 
@@ -21,7 +22,7 @@ async function modelSummary(io: CliIo, options: CompactOptions, messages: Parame
   const config = configFrom(io, options.config)
   const specText = options.model ?? config.model?.spec
   if (specText === undefined) return undefined
-  const provider = createProvider({ spec: parseModelSpec(specText), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl ?? config.model?.baseUrl, apiKeyEnv: config.model?.apiKeyEnv, log: (line) => errLine(io, line) })
+  const provider = providerFromConfig({ spec: parseModelSpec(specText), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, log: (line) => errLine(io, line) })
   try {
     return await summarizeWithModel(provider, messages, new AbortController().signal)
   } catch (error) {
@@ -35,14 +36,14 @@ async function modelSummary(io: CliIo, options: CompactOptions, messages: Parame
 export async function compactCommand(io: CliIo, id: string, options: CompactOptions): Promise<number> {
   const session = storeFor(io, options.dshHome).open(id)
   try {
-    const plan = planCompaction(session)
+    const plan = planCompaction(session, { scope: 'at-rest' })
     if (plan === undefined) {
-      io.stdout.write(`nothing to compact in ${session.id} (it has no history before its last turn)\n`)
+      io.stdout.write(`nothing to compact in ${session.id} (its visible history is empty or already one checkpoint)\n`)
       return 0
     }
     const before = session.surface.length
     const summary = await modelSummary(io, options, plan.messages)
-    compactSession(session, summary === undefined ? {} : { summary, summarizer: 'model' })
+    compactSession(session, summary === undefined ? { plan } : { plan, summary, summarizer: 'model' })
     io.stdout.write(`compacted ${session.id}: ${before} visible messages -> ${session.surface.length}${summary === undefined ? '' : ' (model summary)'}\n`)
     return 0
   } finally {

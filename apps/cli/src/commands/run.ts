@@ -1,12 +1,16 @@
 /**
  * `dsh run PROMPT`: runs one turn (new or resumed session), prints the final answer on stdout
  * and `session: <id>` on stderr. A turn that stopped at the step limit prints what text it has and
- * fails (exit 1) with a line saying how to continue.
+ * fails (exit 1) with a line saying how to continue. SIGINT, SIGTERM and SIGHUP cancel the turn
+ * through the shutdown path (shutdown.ts) and exit with 130, 143 or 129.
  */
 import type { SessionEvent } from '@dsh/contracts'
+import type { Host } from '@dsh/runtime'
 import { CliError, usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
-import { prepareAgentSetup } from '../agent-setup.ts'
+import { prepareAgentSetup, type AgentSetup } from '../agent-setup.ts'
+import { promptFrom } from '../prompt-source.ts'
+import { guardShutdown } from '../shutdown.ts'
 
 export { configFrom, defaultAutoCompactShare } from '../agent-setup.ts'
 
@@ -23,33 +27,48 @@ export interface RunOptions {
   readonly dshHome?: string
 }
 
-/** Runs the command; returns the exit code. */
-export async function runCommand(io: CliIo, prompt: string, options: RunOptions): Promise<number> {
+/** A resumed session keeps the directory it was created in: a different `--cwd` is refused. */
+function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string): void {
+  const { header } = host.sessions.load(idOrPrefix)
+  if (header.cwd !== setup.cwd) {
+    throw usageError(`--cwd ${setup.cwd}: session ${header.id} works in ${header.cwd} (a session keeps its directory); leave out --cwd, or pass --cwd ${header.cwd}`)
+  }
+}
+
+/** Runs the command with the words after the options; returns the exit code. */
+export async function runCommand(io: CliIo, words: readonly string[], options: RunOptions): Promise<number> {
   if (options.addDir !== undefined && options.addDir.length > 0) {
     throw usageError('--add-dir: additional workspace roots are not available yet (the multi-root workspace plugin is not built)')
   }
-  const { host, startOptions } = await prepareAgentSetup(io, options)
+  const prompt = await promptFrom(io, words)
+  const setup = await prepareAgentSetup(io, options)
+  const { host, startOptions } = setup
+  const controller = new AbortController()
+  const shutdown = guardShutdown({ signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => controller.abort() })
   try {
+    if (options.resume !== undefined && options.cwd !== undefined) refuseOtherDirectory(host, setup, options.resume)
     const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
-    const controller = new AbortController()
-    const onSigint = (): void => controller.abort()
-    process.once('SIGINT', onSigint)
-    try {
-      const result = await agent.prompt(prompt, { signal: controller.signal })
-      if (result.reason === 'cancelled') throw new CliError('cancelled')
-      if (result.reason === 'blocked') throw new CliError('the turn was blocked before the model was called')
-      io.stdout.write(result.finalText.endsWith('\n') || result.finalText === '' ? result.finalText : `${result.finalText}\n`)
-      if (result.reason === 'max-steps') {
-        const steps = stepsOfTurn(agent.session.events, result.turn)
-        throw new CliError(`stopped at the step limit (${steps} ${steps === 1 ? 'step' : 'steps'}) before the model finished; continue with --resume ${agent.session.id}`)
-      }
-      return 0
-    } finally {
-      process.removeListener('SIGINT', onSigint)
+    const result = await agent.prompt(prompt, { signal: controller.signal }).catch((error: unknown) => {
+      // A turn that failed while a signal was ending it still ends the way the signal says.
+      if (shutdown.signal === undefined) throw error
+      return undefined
+    })
+    if (result === undefined || shutdown.signal !== undefined) {
+      errLine(io, `dsh: stopped by ${shutdown.signal}: the turn was closed as cancelled; continue with --resume ${agent.session.id}`)
+      return shutdown.exitCode ?? 1
     }
+    if (result.reason === 'cancelled') throw new CliError('cancelled')
+    if (result.reason === 'blocked') throw new CliError('the turn was blocked before the model was called')
+    io.stdout.write(result.finalText.endsWith('\n') || result.finalText === '' ? result.finalText : `${result.finalText}\n`)
+    if (result.reason === 'max-steps') {
+      const steps = stepsOfTurn(agent.session.events, result.turn)
+      throw new CliError(`stopped at the step limit (${steps} ${steps === 1 ? 'step' : 'steps'}) before the model finished; continue with --resume ${agent.session.id}`)
+    }
+    return 0
   } finally {
     await host.dispose()
+    shutdown[Symbol.dispose]()
   }
 }
 

@@ -4,7 +4,7 @@
  * between disarms the first). Ctrl-C while something runs cancels it and never counts toward exit.
  */
 import type { ChatController } from '../chat-controller.ts'
-import { decideKey } from '../interrupt-policy.ts'
+import { decideKey, interruptExitCode } from '../interrupt-policy.ts'
 import type { LineInput } from './line-input.ts'
 import type { PlainView } from './plain-view.ts'
 
@@ -33,7 +33,7 @@ export function plainInterrupt(options: PlainChatOptions, armed: { at?: number }
       controller.cancel()
       return
     case 'exit':
-      controller.exit()
+      controller.exit(interruptExitCode)
       input.close()
       return
     case 'arm-exit':

@@ -6,7 +6,7 @@
  */
 import { matchesKey } from '@mariozechner/pi-tui'
 import type { ChatController } from '../chat-controller.ts'
-import { decideKey, type PolicyKey } from '../interrupt-policy.ts'
+import { decideKey, interruptExitCode, type PolicyKey } from '../interrupt-policy.ts'
 import type { ScreenLayout } from './screen-layout.ts'
 import type { ScreenView } from './screen-view.ts'
 
@@ -49,7 +49,8 @@ export function bindKeys(options: { readonly layout: ScreenLayout; readonly view
         layout.editor.setText('')
         return { consume: true }
       case 'exit':
-        controller.exit()
+        // Two Ctrl-C end the chat as SIGINT would (130); Ctrl-D is an ordinary end (0).
+        controller.exit(key === 'ctrl-c' ? interruptExitCode : 0)
         return { consume: true }
       case 'arm-exit':
       case 'none':

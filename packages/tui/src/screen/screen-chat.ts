@@ -39,6 +39,8 @@ export interface ScreenChatOptions {
    */
   readonly openAgent: (pick: (rows: readonly SessionRow[]) => Promise<string | undefined>, notice: (line: string) => void) => Promise<Agent | undefined>
   readonly onSession: (id: string) => void
+  /** Aborts when the product ends the chat (its shutdown path: SIGTERM, SIGHUP). */
+  readonly stop?: AbortSignal
   /** A terminal other than the process's own (tests). */
   readonly terminal?: Terminal
   readonly now?: () => number
@@ -121,7 +123,10 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
   try {
     const notices: string[] = []
     const agent = await options.openAgent(pickSession, (line) => notices.push(line))
-    if (agent === undefined) return { exitCode: signalCode ?? 0 }
+    if (agent === undefined || options.stop?.aborted === true) {
+      agent?.dispose()
+      return { exitCode: signalCode ?? 0 }
+    }
     controller = new ChatController({ env, view, registry, agent, onSession: options.onSession })
     const chat = controller
     options.onSession(agent.session.id)
@@ -139,9 +144,11 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     }
     const asker: Asker = (question, signal) =>
       modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle }), { signal, value: { kind: 'reject' } })
-    cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now }))
+    const onStop = (): void => chat.exit()
+    options.stop?.addEventListener('abort', onStop, { once: true })
+    cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now }), () => options.stop?.removeEventListener('abort', onStop))
     await chat.finished
-    return { exitCode: signalCode ?? 0, sessionId: chat.agent.session.id }
+    return { exitCode: signalCode ?? chat.exitCode, sessionId: chat.agent.session.id }
   } finally {
     for (const cleanup of cleanups.toReversed()) cleanup()
     stopScreen()

@@ -13,8 +13,8 @@ import { newCommand, resumeCommand, sessionsCommand } from './session-commands.t
 async function compact(context: SlashContext): Promise<SlashOutput> {
   const { controller, view, signal } = context
   const agent = controller.agent
-  const plan = planCompaction(agent.session)
-  if (plan === undefined) return 'nothing to compact (there is no history before the last turn)'
+  const plan = planCompaction(agent.session, { scope: 'at-rest' })
+  if (plan === undefined) return 'nothing to compact (the visible history is empty or already one checkpoint)'
   const before = agent.session.surface.length
   let summary: string | undefined
   if (controller.env.modelSummaries) {
@@ -27,6 +27,7 @@ async function compact(context: SlashContext): Promise<SlashOutput> {
       view.lines([`model summary failed (${oneLine(problemText(error))}); using the deterministic summary`], 'notice')
     }
   }
+  // At rest (no turn runs while a command does), so agent.compact plans the same range again.
   agent.compact(summary === undefined ? {} : { summary, summarizer: 'model' })
   view.statusChanged()
   return `compacted: ${before} visible messages -> ${agent.session.surface.length}`
@@ -69,7 +70,7 @@ const modelCommand: SlashCommandSpec = {
 export function registerChatCommands(registry: SlashRegistry): void {
   registry.register(helpCommand)
   registry.register({ name: 'exit', aliases: ['quit'], usage: '/exit', help: 'end the chat', run: ({ controller }) => controller.exit() })
-  registry.register({ name: 'compact', usage: '/compact', help: 'replace the history before the last turn with a summary', run: compact })
+  registry.register({ name: 'compact', usage: '/compact', help: 'replace the history with a summary that keeps your last prompt verbatim', run: compact })
   registry.register({
     name: 'context',
     usage: '/context',

@@ -5,6 +5,7 @@
  */
 import { oneLine, problemText } from '../text-safety.ts'
 import { relativeTime } from '../sessions/relative-time.ts'
+import { resumedSessionLine } from '../sessions/resume-note.ts'
 import { sessionRows } from '../sessions/session-rows.ts'
 import type { SlashCommandSpec, SlashContext } from './slash-registry.ts'
 
@@ -25,8 +26,7 @@ async function switchTo(context: SlashContext, id: string): Promise<void> {
   }
   const previous = controller.agent.session.id
   controller.adopt(next)
-  view.lines([`resumed session ${next.session.id} (${next.session.surface.length} visible messages; the previous one is ${previous})`], 'notice')
-  if (next.session.header.cwd !== controller.env.cwd) view.lines([`note: it was started in ${oneLine(next.session.header.cwd, 200)}; its tools run there, and this chat's new sessions run in ${controller.env.cwd}`], 'notice')
+  view.lines([resumedSessionLine(next, controller.env.cwd), `(the previous one: dsh chat --resume ${previous})`], 'notice')
 }
 
 export const sessionsCommand: SlashCommandSpec = {

@@ -1,0 +1,48 @@
+/**
+ * The text `--help` prints after a command's options: examples, and the environment variables the
+ * command reads. Defaults are shown by commander next to each option.
+ */
+
+const homeVariables = ['  DSH_HOME           the dsh home (sessions, settings.yaml, the user-global AGENTS.md) when --dsh-home is absent', '  HOME               the default dsh home is ~/.dsh']
+
+const modelVariables = [
+  '  DEEPSEEK_API_KEY   key for deepseek:<model> (the default provider)',
+  '  OPENAI_API_KEY     key for openai:<model> (not needed for a loopback --base-url)',
+  '  OPENAI_BASE_URL    base URL for openai:<model> when --base-url and model.baseUrl are absent',
+  '  (model.apiKeyEnv)  the variable the config file names instead of the two keys above',
+]
+
+function section(examples: readonly string[], variables: readonly string[]): string {
+  return ['', 'Examples:', ...examples.map((line) => `  ${line}`), '', 'Environment:', ...variables, ''].join('\n')
+}
+
+/** After-help text per command path (`run`, `sessions list`, …). */
+export const commandHelp: Readonly<Record<string, string>> = {
+  '': section(['dsh run --cwd path/to/repo "fix the failing test"', 'dsh chat --cwd path/to/repo', 'dsh sessions list', 'dsh help run'], homeVariables),
+  run: section(
+    [
+      'dsh run --cwd path/to/repo "fix the failing test in packages/api"',
+      'echo "summarise README.md" | dsh run      (no prompt argument: it is read from stdin)',
+      'dsh run - < prompt.txt                    (- reads the prompt from stdin)',
+      'dsh run --resume 20260101-120000-ab12cd "now update the changelog"',
+      'dsh run --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1 "hi"',
+    ],
+    [...homeVariables, ...modelVariables],
+  ),
+  chat: section(
+    ['dsh chat --cwd path/to/repo', 'dsh chat --continue                     (the latest session of this directory)', 'dsh chat --resume                       (pick a session from a list)', 'dsh chat --resume 20260101-1200', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"],
+    [
+      ...homeVariables,
+      ...modelVariables,
+      '  NO_COLOR           when set and not empty: no colours (editing keeps working)',
+      '  TERM               dumb: the plain line mode, with no escape sequences (also when stdin or stdout is not a terminal)',
+    ],
+  ),
+  context: section(['dsh context --cwd path/to/repo', 'dsh context --json', 'dsh context why packages/api/src/server.ts'], homeVariables),
+  'context why': section(['dsh context why packages/api/src/server.ts --cwd path/to/repo'], homeVariables),
+  sessions: section(['dsh sessions list', 'dsh sessions show 20260101-120000-ab12cd --messages'], homeVariables),
+  'sessions list': section(['dsh sessions list', 'dsh sessions list --json'], homeVariables),
+  'sessions show': section(['dsh sessions show 20260101-120000-ab12cd', 'dsh sessions show 20260101-120000-ab12cd --messages'], homeVariables),
+  compact: section(['dsh compact 20260101-120000-ab12cd', 'dsh compact 20260101-120000-ab12cd --model deepseek:deepseek-chat'], [...homeVariables, ...modelVariables]),
+  help: section(['dsh help', 'dsh help run', 'dsh help sessions show'], ['  (none)']),
+}

@@ -1,0 +1,122 @@
+// No orphans, through the built binary with real signals: SIGTERM, SIGHUP and SIGINT end a running
+// `dsh run` like a cancel (the tool's processes end, the turn is closed as cancelled, the session
+// can be resumed at once) with exit 143 / 129 / 130; what a command leaves in the background
+// (`cmd &`, nohup, setsid) ends when dsh exits; the chat ends the same way on SIGTERM.
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { chatBinary } from './chat-harness.ts'
+import { dshBinary, runDsh, sessionIdOf, testEnv, writeScript, type DshResult } from './run-dsh.ts'
+
+let tree: TempTree
+const started: number[] = []
+afterEach(async () => {
+  // A failing test must not leave its sleepers behind.
+  for (const pid of started.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  await tree?.dispose()
+})
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    // ESRCH: gone, which is the answer.
+    return false
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+}
+
+async function waitFor(predicate: () => boolean, ms = 15_000): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!predicate()) {
+    if (Date.now() > deadline) return false
+    await new Promise((wake) => setTimeout(wake, 25))
+  }
+  return true
+}
+
+/** A bash command that leaves a background job, a nohup job and a setsid escape, writing their pids. */
+const leaveBehind = [
+  'sleep 1000 & echo $! > bg.pid',
+  'nohup sleep 1000 >/dev/null 2>&1 & echo $! > nohup.pid',
+  `setsid sh -c 'echo $$ > setsid.pid; exec sleep 1000' >/dev/null 2>&1 &`,
+].join('\n')
+const kinds = ['bg', 'nohup', 'setsid']
+
+function pidsIn(dir: string): number[] | undefined {
+  const files = kinds.map((kind) => `${dir}/${kind}.pid`)
+  if (!files.every((file) => existsSync(file) && readFileSync(file, 'utf8').trim() !== '')) return undefined
+  const pids = files.map((file) => Number(readFileSync(file, 'utf8')))
+  started.push(...pids)
+  return pids
+}
+
+/** Spawns dsh and collects its output; `input` keeps stdin open until `end` is called. */
+function start(binary: string, args: readonly string[], cwd: string) {
+  const child = spawn(binary, [...args], { cwd, env: testEnv(cwd, { NO_COLOR: '1' }), stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const done = new Promise<DshResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+  return { child, done }
+}
+
+function lastTurnEnd(home: string, id: string): unknown {
+  const lines = readFileSync(`${home}/sessions/${id}.jsonl`, 'utf8').trim().split('\n')
+  return lines.map((line): unknown => JSON.parse(line)).findLast((event) => typeof event === 'object' && event !== null && 'type' in event && event.type === 'turn/end')
+}
+
+describe('dsh run ends cleanly on a signal', () => {
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+    it(`${signal}: the running tool and what it started end, the turn is closed as cancelled, exit ${code}`, async () => {
+      tree = await tempTree({ 'repo/': null })
+      const home = tree.path('home')
+      const script = writeScript(tree.root, 'hang.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: `${leaveBehind}\nsleep 1000` } }] }] })
+      const run = start(dshBinary, ['--dsh-home', home, 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, 'start the sleepers'], tree.root)
+      expect(await waitFor(() => pidsIn(tree.path('repo')) !== undefined)).toBe(true)
+      const pids = pidsIn(tree.path('repo')) ?? []
+      run.child.kill(signal)
+      const result = await run.done
+      const id = sessionIdOf(result.stderr)
+      expect(result).toEqual({ code, stdout: '', stderr: `session: ${id}\ndsh: stopped by ${signal}: the turn was closed as cancelled; continue with --resume ${id}\n` })
+      expect(pids.filter(isAlive)).toEqual([])
+      expect(lastTurnEnd(home, id)).toMatchObject({ data: { turn: 1, reason: 'cancelled' } })
+      const next = writeScript(tree.root, 'next.json', { responses: [{ text: 'resumed' }] })
+      expect(await runDsh(['--dsh-home', home, 'run', '--model', `scripted:${next}`, '--resume', id, 'go on'], { cwd: tree.root })).toMatchObject({ code: 0, stdout: 'resumed\n' })
+    })
+  }
+})
+
+describe('background processes', () => {
+  it('live through the call and end when dsh run exits', async () => {
+    tree = await tempTree({ 'repo/': null })
+    const script = writeScript(tree.root, 'bg.json', {
+      responses: [{ toolCalls: [{ name: 'bash', arguments: { command: `${leaveBehind}\nwhile [ ! -s setsid.pid ]; do sleep 0.02; done` } }] }, { toolCalls: [{ name: 'bash', arguments: { command: 'kill -0 $(cat bg.pid) $(cat setsid.pid) && echo still-running' } }] }, { text: 'done' }],
+    })
+    const log = tree.path('requests.jsonl')
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, 'go'], { cwd: tree.root })
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
+    expect(readFileSync(log, 'utf8')).toContain('still-running')
+    const pids = pidsIn(tree.path('repo')) ?? [0]
+    expect(await waitFor(() => !pids.some(isAlive), 5_000)).toBe(true)
+  })
+})
+
+describe('dsh chat ends cleanly on a signal', () => {
+  it('SIGTERM during a turn ends its tool and what it started, then exits 143', async () => {
+    tree = await tempTree({ 'repo/': null })
+    const script = writeScript(tree.root, 'chat.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: `${leaveBehind}\nsleep 1000` } }] }] })
+    const chat = start(chatBinary(), ['--dsh-home', tree.path('home'), 'chat', '--yes', '--cwd', tree.path('repo'), '--model', `scripted:${script}`], tree.root)
+    chat.child.stdin.write('start the sleepers\n')
+    expect(await waitFor(() => pidsIn(tree.path('repo')) !== undefined)).toBe(true)
+    const pids = pidsIn(tree.path('repo')) ?? []
+    chat.child.kill('SIGTERM')
+    const result = await chat.done
+    expect(result.code).toBe(143)
+    expect(pids.filter(isAlive)).toEqual([])
+    expect(lastTurnEnd(tree.path('home'), sessionIdOf(result.stderr))).toMatchObject({ data: { reason: 'cancelled' } })
+  })
+})

@@ -1,0 +1,97 @@
+// What a new user hits, through the built binary: prompts from arguments or stdin, --resume with
+// another --cwd, one error-line format with exit 2 for usage errors, help texts, an unusable home.
+import { writeFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { runDshPiped } from './chat-harness.ts'
+import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
+
+let tree: TempTree
+afterEach(async () => tree?.dispose())
+
+async function workspace() {
+  tree = await tempTree({ 'repo/notes.txt': 'alpha\n', 'other/': null })
+  const script = writeScript(tree.root, 'answer.json', { responses: [{ text: 'answered' }] })
+  const base = ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`]
+  return { home: tree.path('home'), repo: tree.path('repo'), script, base, log: tree.path('requests.jsonl') }
+}
+
+describe('the prompt of dsh run', () => {
+  it('an empty or blank prompt is a usage error and never reaches the model', async () => {
+    const w = await workspace()
+    for (const blank of ['', '   ']) {
+      const result = await runDsh([...w.base, '--request-log', w.log, blank], { cwd: tree.root })
+      expect(result).toEqual({ code: 2, stdout: '', stderr: 'dsh: the prompt is empty: say what the agent should do\n' })
+    }
+    const emptyStdin = await runDsh([...w.base, '-'], { cwd: tree.root, input: '  \n' })
+    expect(emptyStdin).toEqual({ code: 2, stdout: '', stderr: 'dsh: the prompt read from stdin is empty: say what the agent should do\n' })
+    expect(() => readRequests(w.log)).toThrow(/ENOENT/)
+  })
+
+  it('"-" and a piped stdin without a prompt argument give the prompt', async () => {
+    const w = await workspace()
+    const dash = await runDsh([...w.base, '--request-log', w.log, '-'], { cwd: tree.root, input: 'what is in notes.txt?\n' })
+    expect(dash).toMatchObject({ code: 0, stdout: 'answered\n' })
+    const piped = await runDsh([...w.base, '--request-log', w.log], { cwd: tree.root, input: 'and piped\nover two lines\n' })
+    expect(piped).toMatchObject({ code: 0, stdout: 'answered\n' })
+    expect(readRequests(w.log).map((body) => body.messages.at(-1)?.content)).toEqual(['what is in notes.txt?', 'and piped\nover two lines'])
+  })
+})
+
+describe('--resume and --cwd', () => {
+  it('refuses another directory for a resumed session, accepts its own, and the chat names the directory it works in', async () => {
+    const w = await workspace()
+    const id = sessionIdOf((await runDsh([...w.base, 'first'], { cwd: tree.root })).stderr)
+    const other = await runDsh(['--dsh-home', w.home, 'run', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`, '--resume', id, 'again'], { cwd: tree.root })
+    expect(other).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `dsh: --cwd ${tree.path('other')}: session ${id} works in ${w.repo} (a session keeps its directory); leave out --cwd, or pass --cwd ${w.repo}\n`,
+    })
+    const same = await runDsh([...w.base, '--resume', id, 'again'], { cwd: tree.root })
+    expect(same).toMatchObject({ code: 0, stdout: 'answered\n' })
+    const chat = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`], `/resume ${id}\n`, { cwd: tree.root })
+    expect(chat.stdout).toContain(`resumed session ${id} (4 visible messages); it works in ${w.repo}, where it was created (not in ${tree.path('other')}, where this dsh started)\n`)
+  })
+})
+
+describe('errors and help', () => {
+  it('every usage error is one "dsh:" line with exit code 2, commander errors included', async () => {
+    const w = await workspace()
+    const cases: [readonly string[], string][] = [
+      [[...w.base, '--nope', 'hi'], "dsh: unknown option '--nope'; see dsh run --help\n"],
+      [['run', '--cdw', 'x', 'hi'], "dsh: unknown option '--cdw' (Did you mean --cwd?); see dsh run --help\n"],
+      [['run', '--max-steps', 'lots', 'hi'], "dsh: option '--max-steps <n>' argument 'lots' is invalid. expected a positive integer; see dsh run --help\n"],
+      [['sessions', 'show'], "dsh: missing required argument 'id'; see dsh sessions show --help\n"],
+      [['sessions'], 'dsh: sessions needs a subcommand: list or show (see dsh sessions --help)\n'],
+      [['frobnicate'], "dsh: unknown command 'frobnicate'; see dsh --help\n"],
+      [['help', 'frobnicate'], 'dsh: unknown command "frobnicate" (dsh help lists the commands)\n'],
+      [['run', '--config', tree.path('missing.yaml'), 'hi'], `dsh: ${tree.path('missing.yaml')}: cannot read config (ENOENT)\n`],
+      [['run', '--model', `scripted:${tree.path('missing.json')}`, 'hi'], `dsh: ${tree.path('missing.json')}: cannot read model script (ENOENT)\n`],
+    ]
+    for (const [args, stderr] of cases) expect(await runDsh(args, { cwd: tree.root }), args.join(' ')).toEqual({ code: 2, stdout: '', stderr })
+  })
+
+  it('--help of each command shows examples, defaults and the environment it reads; dsh help COMMAND the same', async () => {
+    await workspace()
+    for (const command of [['run'], ['chat'], ['context'], ['context', 'why'], ['sessions', 'list'], ['sessions', 'show'], ['compact']]) {
+      const help = await runDsh([...command, '--help'], { cwd: tree.root })
+      expect(help.code, command.join(' ')).toBe(0)
+      expect(help.stdout, command.join(' ')).toMatch(new RegExp(`^Usage: dsh ${command.join(' ')} [\\s\\S]*\\nExamples:\\n  dsh ${command[0]}[\\s\\S]*\\nEnvironment:\\n  DSH_HOME `))
+      expect((await runDsh(['help', ...command], { cwd: tree.root })).stdout).toBe(help.stdout)
+    }
+    const run = (await runDsh(['run', '--help'], { cwd: tree.root })).stdout
+    expect(run).toContain('--max-steps <n>       step limit per turn (default: 200)')
+    expect(run).toContain('  DEEPSEEK_API_KEY   key for deepseek:<model> (the default provider)')
+    expect((await runDsh(['chat', '--help'], { cwd: tree.root })).stdout).toContain('  NO_COLOR ')
+  })
+
+  it('a --dsh-home where directories cannot be created fails at once with one line', async () => {
+    const w = await workspace()
+    writeFileSync(tree.path('file'), 'not a directory')
+    const proc = await runDsh(['--dsh-home', '/proc/dsh-test-home/nested', 'run', '--cwd', w.repo, '--model', `scripted:${w.script}`, 'hi'], { cwd: tree.root, timeoutMs: 20_000 })
+    expect(proc).toEqual({ code: 1, stdout: '', stderr: 'dsh: cannot create directory /proc/dsh-test-home (needed for /proc/dsh-test-home/nested/sessions): /proc does not accept new directories (ENOENT)\n' })
+    const file = await runDsh(['--dsh-home', tree.path('file/home'), 'run', '--cwd', w.repo, '--model', `scripted:${w.script}`, 'hi'], { cwd: tree.root })
+    expect(file).toEqual({ code: 1, stdout: '', stderr: `dsh: cannot create directory ${tree.path('file/home/sessions')}: ${tree.path('file')} exists and is not a directory\n` })
+  })
+})

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import type { ChatRequestBody, ModelProvider, ToolDefinition } from '@dsh/contracts'
 import { createRunCodeTool } from '@dsh/code-mode'
+import { createMultiRootWorkspacePlugin } from '@dsh/multi-root-workspace'
 import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
@@ -16,6 +17,7 @@ import { coreTools, type ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import type { ConfigFile } from './config-file.ts'
 import { instructionConfig } from './instruction-config.ts'
+import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
 
 /** How every agent of the composition runs. */
@@ -72,11 +74,13 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
     fs,
     tools: [...coreTools({ processes: options.processes }), ...codeModeTools(options.config)],
     log: options.log,
+    sharedWritableRoots: [tmpdir()],
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
   })
   // Disposers run in reverse order, so this one runs after the plugins below are gone.
   host.ctx.effect(() => () => options.processes.endAll())
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
+  if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth

@@ -6,6 +6,7 @@ import { errnoCode, errorMessage } from '@dsh/runtime'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { z } from 'zod'
+import { SectionSchema as multiRootWorkspaceSchema } from '@dsh/multi-root-workspace'
 import { usageError } from './cli-error.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
 
@@ -40,7 +41,7 @@ export const configFileSchema = z.strictObject({
   model: modelSchema.optional(),
   agent: agentSchema.optional(),
   workspaceContext: workspaceContextSectionSchema.optional(),
-  multiRootWorkspace: z.strictObject({}).optional(),
+  multiRootWorkspace: multiRootWorkspaceSchema.optional(),
   maintainerDocGuard: z.strictObject({}).optional(),
 })
 

@@ -26,6 +26,7 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh run - < prompt.txt                    (- reads the prompt from stdin)',
       'dsh run --resume 20260101-120000-ab12cd "now update the changelog"',
       'dsh run --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1 "hi"',
+      'dsh run --add-dir ../shared-lib "update the callers of parseDate in both"   (this session only)',
     ],
     [...homeVariables, ...modelVariables],
   ),
@@ -44,5 +45,10 @@ export const commandHelp: Readonly<Record<string, string>> = {
   'sessions list': section(['dsh sessions list', 'dsh sessions list --json'], homeVariables),
   'sessions show': section(['dsh sessions show 20260101-120000-ab12cd', 'dsh sessions show 20260101-120000-ab12cd --messages'], homeVariables),
   compact: section(['dsh compact 20260101-120000-ab12cd', 'dsh compact 20260101-120000-ab12cd --model deepseek:deepseek-chat'], [...homeVariables, ...modelVariables]),
+  roots: section(['dsh roots list', 'dsh roots add ../shared-lib --alias lib', 'dsh roots remove 1', 'dsh roots alias 1 core'], homeVariables),
+  'roots list': section(['dsh roots list', 'dsh roots list --cwd path/to/repo --json'], homeVariables),
+  'roots add': section(['dsh roots add ../shared-lib', 'dsh roots add /home/me/work/docs --alias docs --cwd path/to/repo'], homeVariables),
+  'roots remove': section(['dsh roots remove 2', 'dsh roots remove ../shared-lib'], homeVariables),
+  'roots alias': section(['dsh roots alias 1 core', 'dsh roots alias 1          (clears the alias)'], homeVariables),
   help: section(['dsh help', 'dsh help run', 'dsh help sessions show'], ['  (none)']),
 }

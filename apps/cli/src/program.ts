@@ -12,6 +12,7 @@ import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
 import { contextCommand, contextWhyCommand } from './commands/context.ts'
+import { registerRootsCommands } from './commands/roots.ts'
 import { runCommand, type RunOptions } from './commands/run.ts'
 import { listSessions, showSession } from './commands/sessions.ts'
 import { commandHelp } from './help-text.ts'
@@ -37,6 +38,7 @@ function agentOptions(command: Command, resume = { flags: '--resume <id>', help:
     .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else deepseek:deepseek-chat)`)
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
+    .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
     .option(resume.flags, resume.help)
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
@@ -58,7 +60,6 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .helpCommand(false)
 
   agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'))
-    .option('--add-dir <dir>', 'additional workspace root (repeatable)', collect)
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
     })
@@ -114,6 +115,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .action((id: string, _options: unknown, command: Command) => {
       setExit(showSession(io, id, command.optsWithGlobals()))
     })
+
+  registerRootsCommands(program, io, setExit)
 
   program
     .command('compact')

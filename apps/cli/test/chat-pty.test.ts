@@ -293,6 +293,18 @@ describe('dsh chat on the terminal UI', () => {
     expect((await screenOf(result.transcript)).join('\n')).toContain('starting a new one')
   })
 
+  it('the status line counts the additional roots; /workspace-folders lists and adds them', async () => {
+    const w = await workspace()
+    await tree.write({ 'docs/readme.md': 'docs', 'lib/index.ts': '' })
+    const script = writeScript(tree.path('scripts'), 'roots.json', { responses: [] })
+    const result = await runPty(
+      chatArgs(w, script, '--add-dir', tree.path('docs')),
+      [ready, { expect: '~/repo · \\+1 root · ' }, ...say(`/workspace-folders add ${tree.path('lib')}`), { expect: '\\+2 roots' }, ...say('/workspace-folders'), { expect: 'lib' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
+      { cwd: tree.root },
+    )
+    expect((await screenOf(result.transcript)).join('\n')).toContain('+2 roots')
+  })
+
   it('TERM=dumb falls back to the plain line mode: no escape codes at all', async () => {
     const w = await workspace()
     const script = writeScript(tree.path('scripts'), 'dumb.json', { responses: [{ reasoning: 'Reading.', toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'Plain **answer**.' }] })

@@ -91,7 +91,7 @@ describe('dsh run', () => {
     const unknownSession = await runDsh(['--dsh-home', w.home, 'sessions', 'show', 'nope'], { cwd: tree.root })
     expect(unknownSession).toMatchObject({ code: 1, stderr: `dsh: no session "nope" in ${w.home}/sessions\n` })
     const addDir = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--add-dir', tree.root, 'hi'], { cwd: tree.root })
-    expect(addDir).toMatchObject({ code: 2, stderr: 'dsh: --add-dir: additional workspace roots are not available yet (the multi-root workspace plugin is not built)\n' })
+    expect(addDir).toMatchObject({ code: 2, stderr: `dsh: --add-dir ${tree.root}: primary-overlap: ${tree.root} contains the primary root ${w.repo}; add a directory beside it instead\n` })
     const unknownCommand = await runDsh(['frobnicate'], { cwd: tree.root })
     expect(unknownCommand.code).toBe(2)
   })

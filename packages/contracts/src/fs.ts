@@ -137,4 +137,13 @@ export interface FileSystemPort {
   writableRoots(): readonly string[]
   /** Adds a writable root (for example an additional workspace root); returns a disposer. */
   addWritableRoot(root: string): () => void
+  /**
+   * A view of this filesystem whose writes are confined to `roots()` instead of this port's own
+   * writable roots (a session's grant: its working directory, its available additional roots,
+   * temp). `roots` is called at every write, so a grant that changes applies at once; it returns
+   * absolute paths and must not throw. Everything else behaves as on this port. The view's
+   * `writableRoots()` lists `roots()` (canonical) plus roots added to the view itself.
+   * Optional: without it a host can only confine writes per process.
+   */
+  withWritableRoots?(roots: () => readonly string[]): FileSystemPort
 }

@@ -13,6 +13,7 @@ import type { SessionEvent, SessionView } from './session.ts'
 import type { PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput } from './tools.ts'
 import type { SystemPromptService, ToolRegistryService } from './services.ts'
 import type { FileSystemPort } from './fs.ts'
+import type { WorkspaceRootsService } from './workspace-roots.ts'
 // oxlint-disable-next-line import/no-empty-named-blocks, unicorn/require-module-specifiers -- tsc resolves the augmented module only when this file imports it
 import type {} from '@deepseek-ai/cordis'
 
@@ -81,5 +82,13 @@ declare module '@deepseek-ai/cordis' {
     systemPrompt: SystemPromptService
     /** Registered tools. */
     tools: ToolRegistryService
+    /**
+     * The host's resolved `$DSH_HOME` (absolute), provided by the runtime host. Plugins that keep
+     * files in the home or read the user-global instruction file use it instead of resolving the
+     * home themselves, so `--dsh-home` reaches them.
+     */
+    dshHome: string
+    /** Workspace roots of live sessions; optional: read it with `ctx.get('workspaceRoots')`. */
+    workspaceRoots: WorkspaceRootsService
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `createLocalFileSystem`: the `FileSystemPort` on `node:fs`, composed from the probe, bounded
- * reader, directory listing, writable-roots and atomic-write modules of this package.
+ * reader, directory listing, writable-roots and atomic-write modules of this package. A port and
+ * its per-session views (`withWritableRoots`) share everything but the set of writable roots.
  */
 import { normalize, resolve as resolvePath } from 'node:path'
 import type { FileSystemPort, FsEditSpec, FsReadOptions, FsWriteResult } from '@dsh/contracts'
@@ -12,7 +13,7 @@ import { listDirectory } from './list-dir.ts'
 import { infoOf, pathInfoOf } from './node-info.ts'
 import { probe } from './probe.ts'
 import { readWholeText, textChunks } from './text-reader.ts'
-import { WritableRoots } from './writable-roots.ts'
+import { GrantedRoots, WritableRoots, type RootSet } from './writable-roots.ts'
 
 /** Default read cap when a caller passes no `maxBytes` (64 MiB): no read is ever unbounded. */
 export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024
@@ -29,8 +30,10 @@ export interface LocalFileSystemOptions {
 export function createLocalFileSystem(options: LocalFileSystemOptions): FileSystemPort {
   const roots = new WritableRoots()
   for (const root of options.writableRoots) roots.add(root)
-  const defaultMaxBytes = options.defaultMaxBytes ?? DEFAULT_MAX_READ_BYTES
+  return portOver(roots, options.defaultMaxBytes ?? DEFAULT_MAX_READ_BYTES)
+}
 
+function portOver(roots: RootSet, defaultMaxBytes: number): FileSystemPort {
   /** Canonical target of a write after the roots check. */
   const writeTarget = (path: string, signal: AbortSignal | undefined): string => {
     requireAbsolute(path)
@@ -98,5 +101,6 @@ export function createLocalFileSystem(options: LocalFileSystemOptions): FileSyst
 
     writableRoots: () => roots.list(),
     addWritableRoot: (root) => roots.add(root),
+    withWritableRoots: (grant) => portOver(new GrantedRoots(grant), defaultMaxBytes),
   }
 }

@@ -13,6 +13,7 @@ import { SessionStore } from './session-store.ts'
 import { SystemPrompt } from './system-prompt.ts'
 import type { AskPermission } from './tool-pipeline.ts'
 import { ToolRegistry } from './tool-registry.ts'
+import { sessionFileSystem } from './write-grants.ts'
 
 /** Host options. */
 export interface HostOptions {
@@ -28,6 +29,11 @@ export interface HostOptions {
   readonly clock?: () => Date
   /** Approval of `ask` verdicts; absent means deny. */
   readonly askPermission?: AskPermission
+  /**
+   * Roots every session's tools may write besides the session's own working directory and its
+   * additional roots (absolute; the CLI passes the OS temp directory). Default: none.
+   */
+  readonly sharedWritableRoots?: readonly string[]
 }
 
 /** Options of `startAgent`. */
@@ -76,6 +82,7 @@ export function createHost(options: HostOptions): Promise<Host> {
   const tools = new ToolRegistry()
   ctx.provide('systemPrompt', systemPrompt)
   ctx.provide('tools', tools)
+  ctx.provide('dshHome', options.dshHome)
   if (options.fs !== undefined) ctx.provide('fs', options.fs)
   installDefaultPrompt(systemPrompt)
   for (const tool of options.tools ?? []) tools.register(tool)
@@ -95,12 +102,13 @@ export function createHost(options: HostOptions): Promise<Host> {
       // session/event observers are contained: a failing listener is logged, the append stands.
       ctx.parallel('session/event', view, event).catch((error: unknown) => log(`session/event listener failed: ${errorMessage(error)}`))
     })
-    // The session's own directory is writable for as long as its agent lives, whichever directory
-    // the process runs in (a resumed session keeps the cwd it was created with).
+    // The session's tools write within its own grant for as long as its agent lives, whichever
+    // directory the process runs in (a resumed session keeps the cwd it was created with).
     let releaseRoot: (() => void) | undefined
     let agent: Agent
     try {
-      releaseRoot = options.fs?.addWritableRoot(session.header.cwd)
+      const grant = sessionFileSystem({ ctx, fs: options.fs, session, shared: options.sharedWritableRoots ?? [] })
+      releaseRoot = grant.release
       agent = new Agent({
       ctx,
       session,
@@ -111,7 +119,7 @@ export function createHost(options: HostOptions): Promise<Host> {
       provider: start.provider,
       registry: tools,
       systemPrompt,
-      fs: options.fs,
+      fs: grant.fs,
       log,
       maxSteps: start.maxSteps,
       onRequest: start.onRequest,

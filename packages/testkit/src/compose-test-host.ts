@@ -12,7 +12,7 @@ import { coreTools } from '@dsh/tools'
 export interface TestHostOptions {
   /** Resolved `$DSH_HOME`. */
   readonly dshHome: string
-  /** Writable roots (usually the workspace). */
+  /** Writable roots (usually the workspace); every session's tools may write in them. */
   readonly writableRoots: readonly string[]
   /** Extra tools besides the core six. */
   readonly extraTools?: readonly ToolDefinition[]
@@ -36,6 +36,7 @@ export async function composeTestHost(options: TestHostOptions): Promise<TestHos
   const host = await createHost({
     dshHome: options.dshHome,
     fs: createLocalFileSystem({ writableRoots: options.writableRoots }),
+    sharedWritableRoots: options.writableRoots,
     tools: [...coreTools(), ...(options.extraTools ?? [])],
     log: (line) => logs.push(line),
   })

@@ -5,7 +5,7 @@
  * (`apps/cli/src/chat/chat-command.ts`); nothing here parses options or composes plugins.
  */
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
-import type { Host, StartAgentOptions } from '@dsh/runtime'
+import type { Agent, Host, StartAgentOptions } from '@dsh/runtime'
 import type { ModelPrices } from './status/usage-meter.ts'
 
 /** A model the chat can run on. */
@@ -40,8 +40,8 @@ export interface ChatEnvironment {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** The instruction-file report of a directory (first half of `/context`), one line each. */
   readonly inspectWorkspace: (cwd: string, signal: AbortSignal) => Promise<string[]>
-  /** Additional workspace roots of a directory (status line count, `/diff`); none when absent. */
-  readonly additionalRoots?: (cwd: string) => readonly string[]
+  /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
+  readonly additionalRoots?: (agent: Agent) => readonly string[]
   /** How tool calls are approved, for the banner and status line. */
   readonly approvalMode: string
   /** Environment variables (HOME, NO_COLOR, TERM). */

@@ -33,6 +33,8 @@ export interface ChatRunOptions {
   readonly start: StartChoice
   /** Aborting it ends the chat (the product's shutdown path); the product picks the exit code. */
   readonly stop?: AbortSignal
+  /** Runs on the starting agent before the chat uses it (the CLI grants `--add-dir` roots); may throw to end the chat. */
+  readonly prepareAgent?: (agent: Agent) => Promise<void>
   /** Commands the product adds (they may replace built-in ones). */
   readonly commands?: readonly SlashCommandSpec[]
   readonly stdin: NodeJS.ReadableStream
@@ -44,6 +46,19 @@ export interface ChatRunOptions {
 export const resumeHint = (id: string): string => `resume with: dsh chat --resume ${id}`
 
 async function openAgent(options: ChatRunOptions, pick: (rows: readonly SessionRow[]) => Promise<string | undefined>, notice: (line: string) => void): Promise<Agent | undefined> {
+  const agent = await startingAgent(options, pick, notice)
+  if (agent === undefined || options.prepareAgent === undefined) return agent
+  try {
+    await options.prepareAgent(agent)
+  } catch (error) {
+    // The chat cannot start as asked: close the session again and report the failure.
+    agent.dispose()
+    throw error
+  }
+  return agent
+}
+
+async function startingAgent(options: ChatRunOptions, pick: (rows: readonly SessionRow[]) => Promise<string | undefined>, notice: (line: string) => void): Promise<Agent | undefined> {
   const { env, start } = options
   const startAgent = (resume?: string): Promise<Agent> => env.host.startAgent(env.startOptions(resume))
   switch (start.kind) {

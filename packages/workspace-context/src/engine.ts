@@ -24,8 +24,8 @@ export interface EngineHost {
   readonly fs: () => FileSystemPort | undefined
   /** Wall clock in epoch milliseconds, comparable with the provider's `changedAtMs` (`Date.now`). */
   readonly now: () => number
-  /** Extra canonical roots a followed link may end in (additional workspace roots). */
-  readonly extraTrustedRoots: () => readonly string[]
+  /** Extra canonical roots a followed link may end in (the session's additional workspace roots). */
+  readonly extraTrustedRoots: (session: SessionView) => readonly string[]
   /** Diagnostics (a candidate that exists but cannot be used is reported once per reason). */
   readonly warn: (message: string) => void
   /** Settings each session was last examined under (owned by the plugin instance, survives remounts). */
@@ -79,7 +79,7 @@ export class Engine {
   async #instance(fs: FileSystemPort, agent: AgentHandle, signal: AbortSignal | undefined): Promise<InstanceState> {
     let instance = this.#instances.get(agent)
     if (instance === undefined) {
-      instance = await createInstance(fs, this.#host.config, agent.cwd, this.#host.extraTrustedRoots(), signal)
+      instance = await createInstance(fs, this.#host.config, agent.cwd, this.#host.extraTrustedRoots(agent.session), signal)
       this.#instances.set(agent, instance)
     }
     return instance

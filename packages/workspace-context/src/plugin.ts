@@ -14,6 +14,7 @@ import { ExaminedSettings } from './examined-settings.ts'
 import { errorMessage } from './guards.ts'
 import { PLUGIN_NAME } from './message.ts'
 import { terminalLine } from './terminal-text.ts'
+import { sessionTrustedRoots } from './trusted-roots.ts'
 
 /** Options only programmatic compositions and tests pass (not part of the validated config). */
 export interface WorkspaceContextHooks {
@@ -24,7 +25,7 @@ export interface WorkspaceContextHooks {
    * with file timestamps, so it must be the wall clock, not a monotonic one; tests inject theirs.
    */
   readonly now?: () => number
-  /** Extra trusted roots for the link policy (additional workspace roots). */
+  /** Extra trusted roots for the link policy when no `workspaceRoots` service is provided (which wins). */
   readonly extraTrustedRoots?: () => readonly string[]
   /**
    * Diagnostics sink, one line per call (terminal-safe): every warning of the plugin goes here —
@@ -50,7 +51,7 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks, e
     plugin: PLUGIN_NAME,
     fs: (): FileSystemPort | undefined => ctx.get('fs'),
     now: hooks.now ?? Date.now,
-    extraTrustedRoots: hooks.extraTrustedRoots ?? (() => []),
+    extraTrustedRoots: (session) => sessionTrustedRoots(ctx.get('workspaceRoots'), session, hooks.extraTrustedRoots ?? (() => [])),
     warn,
   })
 

@@ -1,9 +1,11 @@
 /**
  * Containment for the link policy (decision D3): a followed instruction link must end inside a
  * trusted root. Comparison is by whole path components on canonical paths, so `/repo-x` is not
- * inside `/repo`, while a child named `..foo` is.
+ * inside `/repo`, while a child named `..foo` is. A session's extra trusted roots are its
+ * available additional roots, read from the `workspaceRoots` service when one is provided.
  */
 import { isAbsolute, relative } from 'node:path'
+import type { SessionView, WorkspaceRootsService } from '@dsh/contracts'
 
 /** True when canonical `path` equals `root` or lies below it. */
 export function isInsideRoot(root: string, path: string): boolean {
@@ -15,3 +17,11 @@ export function isInsideRoot(root: string, path: string): boolean {
 
 /** True when `path` lies inside any of `roots`. */
 export const isInsideAny = (roots: readonly string[], path: string): boolean => roots.some((root) => isInsideRoot(root, path))
+
+/**
+ * Extra trusted roots of a session: its available additional roots from the `workspaceRoots`
+ * service when one is provided, else the programmatic `fallback` (compositions without the service).
+ */
+export function sessionTrustedRoots(service: WorkspaceRootsService | undefined, session: SessionView, fallback: () => readonly string[]): readonly string[] {
+  return service === undefined ? fallback() : service.session(session).writableRoots()
+}

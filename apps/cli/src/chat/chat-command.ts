@@ -1,16 +1,20 @@
 /**
- * `dsh chat`: parses the chat's own options (`--resume [ID]`, `--continue`, `--yes`), composes the
- * host with the chat's approval broker, describes the surroundings the front end needs (model and
- * how to switch it, prices, the workspace inspection of `/context`) and hands over to `@dsh/tui`.
+ * `dsh chat`: parses the chat's own options (`--resume [ID]`, `--continue`, `--yes`, `--add-dir`),
+ * composes the host with the chat's approval broker, describes the surroundings the front end needs
+ * (model and how to switch it, prices, additional roots, the workspace inspection of `/context`,
+ * `/workspace-folders`) and hands over to `@dsh/tui`.
  * SIGTERM and SIGHUP end it through the shutdown path (`shutdown.ts`: exit 143 or 129); a second
  * Ctrl-C at an idle prompt exits 130, Ctrl-D or `/exit` 0.
  */
 import { resolve } from 'node:path'
 import { approvalModeLabel, createApprovalBroker, runChat, terminalMode, type ChatEnvironment, type ModelChoice, type StartChoice } from '@dsh/tui'
+import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
+import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
+import { workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { workspaceReport } from './workspace-report.ts'
@@ -23,6 +27,8 @@ export interface ChatOptions extends AgentSetupOptions {
   readonly continue?: boolean
   /** Approve every `bash` and `run_code` call (and every other ask) without a question. */
   readonly yes?: boolean
+  /** Additional workspace roots for this session only (`--add-dir`). */
+  readonly addDir?: readonly string[]
 }
 
 /** The process streams the chat runs on (the process's own unless a test embeds it). */
@@ -57,15 +63,24 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     modelSummaries: setup.spec.kind !== 'scripted',
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
     inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
+    additionalRoots: (agent) => availableRoots(setup, agent),
     approvalMode: approvalModeLabel(options.yes === true),
     env: io.env,
     log: setup.log,
   }
 }
 
+/** The session's available additional roots (none without the multi-root plugin). */
+function availableRoots(setup: AgentSetup, agent: Agent): string[] {
+  const roots = setup.host.ctx.get('workspaceRoots')?.session(agent.session).list().roots ?? []
+  return roots.filter((root) => root.state === 'available').map((root) => root.path)
+}
+
 /** Runs the chat; returns the exit code. */
 export async function chatCommand(io: CliIo, options: ChatOptions, streams: ChatStreams = { stdin: process.stdin }): Promise<number> {
   const start = startChoice(options, terminalMode(streams.stdin, io.stdout, io.env).kind === 'screen')
+  // A new session's --add-dir directories are checked before anything is created (bad input first).
+  if (start.kind === 'new') await checkAddDirs(io, options, options.addDir)
   const autoApprove = options.yes === true
   const broker = createApprovalBroker({ autoApprove })
   const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission })
@@ -74,7 +89,18 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
   try {
     const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
-    const code = await runChat({ env: environment(io, setup, options, label), broker, autoApprove, start, stop: stop.signal, stdin: streams.stdin, stdout: io.stdout, stderr: io.stderr })
+    const code = await runChat({
+      env: environment(io, setup, options, label),
+      broker,
+      autoApprove,
+      start,
+      stop: stop.signal,
+      prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
+      commands: [workspaceFoldersCommand(setup.host)],
+      stdin: streams.stdin,
+      stdout: io.stdout,
+      stderr: io.stderr,
+    })
     return shutdown.exitCode ?? code
   } finally {
     await setup.host.dispose()

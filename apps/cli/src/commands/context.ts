@@ -9,6 +9,7 @@ import type { CliIo } from '../cli-io.ts'
 import { configFrom } from '../agent-setup.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
 import { instructionConfig } from '../instruction-config.ts'
+import { additionalRootsReport, additionalRootsText, explainInAdditionalRoot, registeredTrustedRoots } from './context-roots.ts'
 
 /** Options of both forms. */
 export interface ContextOptions {
@@ -21,20 +22,30 @@ export interface ContextOptions {
 function prepare(io: CliIo, options: ContextOptions) {
   const dshHome = dshHomeFrom(io, options.dshHome)
   const cwd = cwdFrom(io, options.cwd)
-  const config = instructionConfig(configFrom(io, options.config).workspaceContext, dshHome)
-  return { cwd, config, fs: createLocalFileSystem({ writableRoots: [] }) }
+  const file = configFrom(io, options.config)
+  const config = instructionConfig(file.workspaceContext, dshHome)
+  const fs = createLocalFileSystem({ writableRoots: [] })
+  return { cwd, config, fs, extraTrustedRoots: registeredTrustedRoots({ cwd, dshHome, config: file }), roots: { cwd, dshHome, config: file, fs } }
 }
 
 /** Prints the baseline and the report. */
 export async function contextCommand(io: CliIo, options: ContextOptions): Promise<number> {
-  const report = await inspectContext(prepare(io, options))
-  io.stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatContextReport(report)}\n`)
+  const { roots, ...prepared } = prepare(io, options)
+  const report = await inspectContext(prepared)
+  const additional = await additionalRootsReport(roots)
+  io.stdout.write(options.json === true ? `${JSON.stringify(additional === undefined ? report : { ...report, additionalRoots: additional }, null, 2)}\n` : `${formatContextReport(report)}${additionalRootsText(additional)}\n`)
   return 0
 }
 
 /** Explains which instruction files apply to a path. */
 export async function contextWhyCommand(io: CliIo, path: string, options: ContextOptions): Promise<number> {
-  const explanation = await explainPath({ ...prepare(io, options), path })
+  const { roots, ...prepared } = prepare(io, options)
+  const inRoot = await explainInAdditionalRoot(roots, path, options.json === true)
+  if (inRoot !== undefined) {
+    io.stdout.write(`${inRoot}\n`)
+    return 0
+  }
+  const explanation = await explainPath({ ...prepared, path })
   io.stdout.write(options.json === true ? `${JSON.stringify(explanation, null, 2)}\n` : `${formatExplanation(explanation)}\n`)
   return 0
 }

@@ -9,6 +9,7 @@ import type { Host } from '@dsh/runtime'
 import { CliError, usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup } from '../agent-setup.ts'
+import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { promptFrom } from '../prompt-source.ts'
 import { guardShutdown } from '../shutdown.ts'
 
@@ -37,9 +38,7 @@ function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string)
 
 /** Runs the command with the words after the options; returns the exit code. */
 export async function runCommand(io: CliIo, words: readonly string[], options: RunOptions): Promise<number> {
-  if (options.addDir !== undefined && options.addDir.length > 0) {
-    throw usageError('--add-dir: additional workspace roots are not available yet (the multi-root workspace plugin is not built)')
-  }
+  if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
   const prompt = await promptFrom(io, words)
   const setup = await prepareAgentSetup(io, options)
   const { host, startOptions } = setup
@@ -49,6 +48,7 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
     if (options.resume !== undefined && options.cwd !== undefined) refuseOtherDirectory(host, setup, options.resume)
     const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
+    await grantAddDirs(io, setup, agent, options.addDir)
     const result = await agent.prompt(prompt, { signal: controller.signal }).catch((error: unknown) => {
       // A turn that failed while a signal was ending it still ends the way the signal says.
       if (shutdown.signal === undefined) throw error

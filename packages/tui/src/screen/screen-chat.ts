@@ -82,7 +82,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     theme,
     now,
     banner: { version: env.version, model: env.model.label, cwd: short(env.cwd), approvals: env.approvalMode },
-    status: { model: env.model.label, cwd: short(env.cwd), roots: env.additionalRoots?.(env.cwd).length ?? 0, approvals: env.approvalMode, sessionId: '' },
+    status: { model: env.model.label, cwd: short(env.cwd), roots: 0, approvals: env.approvalMode, sessionId: '' },
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
   })
   const pickSession = (rows: readonly SessionRow[]): Promise<string | undefined> =>

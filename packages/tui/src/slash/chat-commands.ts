@@ -88,7 +88,7 @@ export function registerChatCommands(registry: SlashRegistry): void {
     usage: '/diff',
     help: "the session's file changes (git diff of the working directory and additional roots)",
     run: async ({ controller, view, signal }) => {
-      const report = await workspaceDiff({ roots: [controller.agent.handle.cwd, ...(controller.env.additionalRoots?.(controller.agent.handle.cwd) ?? [])], signal })
+      const report = await workspaceDiff({ roots: [controller.agent.handle.cwd, ...(controller.env.additionalRoots?.(controller.agent) ?? [])], signal })
       if (report.diff !== '') view.diff(report.diff)
       return report.notes
     },

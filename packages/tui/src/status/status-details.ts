@@ -12,7 +12,7 @@ export function statusDetails(controller: ChatController): string[] {
   const session = controller.agent.session
   const turns = session.events.filter((event) => dataOf(event, 'turn/start') !== undefined).length
   const remembered = controller.agent.approvals.describe()
-  const roots = controller.env.additionalRoots?.(controller.agent.handle.cwd) ?? []
+  const roots = controller.env.additionalRoots?.(controller.agent) ?? []
   return [
     `session:    ${status.sessionId} (${turns} ${turns === 1 ? 'turn' : 'turns'}, ${session.surface.length} visible messages)`,
     `model:      ${status.model} (context window ${controller.model.provider.contextWindow} tokens)`,

@@ -40,7 +40,7 @@ export function statusSnapshot(controller: ChatController): StatusSnapshot {
   return {
     model: model.label,
     cwd: shortPath(agent.handle.cwd, userHome(env.env['HOME'])),
-    roots: env.additionalRoots?.(agent.handle.cwd).length ?? 0,
+    roots: env.additionalRoots?.(agent).length ?? 0,
     approvals: env.approvalMode,
     sessionId: agent.session.id,
     ...(context === undefined ? {} : { context }),

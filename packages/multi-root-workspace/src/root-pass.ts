@@ -1,0 +1,97 @@
+/**
+ * One additional root's examination in a pre-step (seeds/002 decisions 1 and 4): the directories
+ * examined are the root itself, every directory that already delivered a file, every directory
+ * waiting for its delivery to land, and each touched path's parent with all its ancestors up to
+ * the root. Each is examined on its own with workspace-context's discovery, pinned to the root
+ * (links must stay inside it), so nothing outside the root — the primary root, `$DSH_HOME`, the
+ * root's parents — is ever read here.
+ *
+ * Findings: files to offer (new, changed, or a retry of one the model has only part of) and
+ * withdrawals (a delivered file whose directory was examined completely and no longer has it;
+ * a directory that could not be examined withdraws nothing).
+ */
+import { basename, join } from 'node:path'
+import type { FileSystemPort } from '@dsh/contracts'
+import { absOf, discover, type ResolvedConfig, type VersionMemo } from '@dsh/workspace-context'
+import { fileScope, filesOf, type DeliveredFile, type DeliveredState } from './delivered-state.ts'
+
+/** A root as a pass sees it. */
+export interface PassRoot {
+  /** Canonical path (scope keys, reads). */
+  readonly recordedPath: string
+  /** Path as shown (display paths are built on it). */
+  readonly path: string
+}
+
+/** A file offered to the model. */
+export interface FileOffer {
+  /** `set`: new; `replace`: changed; `retry`: unchanged, but the model has only part of it. */
+  readonly kind: 'set' | 'replace' | 'retry'
+  readonly scope: string
+  /** Root-relative directory (`.` for the root). */
+  readonly dir: string
+  /** Absolute path as shown. */
+  readonly path: string
+  readonly digest: string
+  readonly content: string
+}
+
+/** Inputs of {@link examineRoot}. */
+export interface RootPassInput {
+  readonly fs: FileSystemPort
+  readonly discovery: ResolvedConfig
+  readonly dshHome: string
+  readonly root: PassRoot
+  /** Root-relative directories to examine besides the root and the delivered ones. */
+  readonly extraDirs: ReadonlySet<string>
+  readonly delivered: DeliveredState
+  readonly memo: VersionMemo
+  readonly now: () => number
+  readonly signal: AbortSignal
+}
+
+/** What the examination found. */
+export interface RootFindings {
+  readonly offers: readonly FileOffer[]
+  readonly withdrawals: readonly DeliveredFile[]
+}
+
+const displayOf = (root: PassRoot, dir: string, name: string): string => join(absOf(root.path, dir), name)
+
+/** Examines one root. Rethrows only cancellation. */
+export async function examineRoot(input: RootPassInput): Promise<RootFindings> {
+  const { root, delivered } = input
+  const known = filesOf(delivered, root.recordedPath)
+  const dirs = new Set(['.', ...known.map((file) => file.dir), ...input.extraDirs])
+  const byScope = new Map(known.map((file) => [file.scope, file]))
+  const knownDigest = (_slot: string, relPath: string): string | undefined => {
+    const slash = relPath.lastIndexOf('/')
+    const file = byScope.get(fileScope(root.recordedPath, slash < 0 ? '.' : relPath.slice(0, slash), relPath.slice(slash + 1)))
+    // A file the model has only part of is read again, so it can be sent whole when it fits.
+    return file === undefined || file.truncated ? undefined : file.digest
+  }
+  const found = await discover(
+    { config: input.discovery, root: root.recordedPath, dshHome: input.dshHome, trustedRoots: [root.recordedPath] },
+    { fs: input.fs, signal: input.signal, memo: input.memo, directoryVersions: input.discovery.directoryVersions, now: input.now, knownDigest },
+    [...dirs].map((rel) => ({ rel, abs: absOf(root.recordedPath, rel) })),
+    false,
+  )
+  const offers: FileOffer[] = []
+  const present = new Set<string>()
+  const unsettled = new Set<string>()
+  for (const observation of found.observations) {
+    if (observation.scope.kind !== 'project') continue
+    const dir = observation.scope.dir
+    if (observation.state === 'unavailable') unsettled.add(dir)
+    if (observation.state !== 'present') continue
+    const name = basename(observation.absPath)
+    const scope = fileScope(root.recordedPath, dir, name)
+    present.add(scope)
+    const before = byScope.get(scope)
+    const kind = before === undefined ? 'set' : before.digest !== observation.digest ? 'replace' : before.truncated ? 'retry' : undefined
+    if (kind === undefined || observation.content === undefined) continue
+    offers.push({ kind, scope, dir, path: displayOf(root, dir, name), digest: observation.digest, content: observation.content })
+  }
+  const withdrawals = known.filter((file) => found.examined.has(file.dir) && !unsettled.has(file.dir) && !present.has(file.scope))
+  return { offers, withdrawals }
+}

@@ -2,7 +2,7 @@
  * `dsh chat`: parses the chat's own options (`--resume [ID]`, `--continue`, `--yes`, `--add-dir`),
  * composes the host with the chat's approval broker, describes the surroundings the front end needs
  * (model and how to switch it, prices, additional roots, the workspace inspection of `/context`,
- * `/workspace-folders`) and hands over to `@dsh/tui`.
+ * `/workspace-folders`, `/docs`) and hands over to `@dsh/tui`.
  * SIGTERM and SIGHUP end it through the shutdown path (`shutdown.ts`: exit 143 or 129); a second
  * Ctrl-C at an idle prompt exits 130, Ctrl-D or `/exit` 0.
  */
@@ -14,6 +14,7 @@ import type { CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
 import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
+import { docsCommand } from './docs-command.ts'
 import { workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
@@ -96,7 +97,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
-      commands: [workspaceFoldersCommand(setup.host)],
+      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs)],
       stdin: streams.stdin,
       stdout: io.stdout,
       stderr: io.stderr,

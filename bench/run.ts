@@ -6,7 +6,10 @@
  * followed by the issue's targets and whether they are met. Wall times are report-only; CI gates
  * on the deterministic counts in `fs-counts.test.ts`.
  *
- * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2).
+ * Then the session-log benchmark of issue 7 (`session-bench.ts`): resume and list times with RSS.
+ *
+ * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2),
+ * `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_ONLY` (`instructions` or `sessions`).
  */
 import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
@@ -15,6 +18,7 @@ import { planMonorepo, writeMonorepo, type GeneratedMonorepo } from './generate-
 import { describeHostile, measureHostileFixtures } from './hostile-fixtures.ts'
 import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts'
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
+import { runSessionBench } from './session-bench.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { median, range, sum } from './stats.ts'
 import { describeRenderCost, measureRenderCost } from './render-cost.ts'
@@ -66,7 +70,7 @@ function timing(on: readonly SessionMeasurement[], off: readonly SessionMeasurem
   }
 }
 
-async function main(): Promise<void> {
+async function instructionBench(): Promise<void> {
   const rounds = positive(process.env['DSH_BENCH_ROUNDS'], 20)
   const warmups = positive(process.env['DSH_BENCH_WARMUP'], 2)
   const started = performance.now()
@@ -128,6 +132,12 @@ async function main(): Promise<void> {
   } finally {
     repo.dispose()
   }
+}
+
+async function main(): Promise<void> {
+  const only = process.env['DSH_BENCH_ONLY']
+  if (only !== 'sessions') await instructionBench()
+  if (only !== 'instructions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
 }
 
 await main()

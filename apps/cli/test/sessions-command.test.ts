@@ -34,7 +34,6 @@ describe('dsh sessions', () => {
     const w = await workspace()
     const first = await newSession(w, 'explain\nthe   notes file', 'ok')
     const second = await newSession(w, 'second prompt', 'fine')
-    // Whole seconds: utimes stores the time as a float, which can move a millisecond fraction by one.
     const minutesAgo = new Date(Math.floor((Date.now() - 3 * 60_000 - 5_000) / 1000) * 1000)
     utimesSync(join(w.home, 'sessions', `${first}.jsonl`), minutesAgo, minutesAgo)
     const listed = await runDsh(['--dsh-home', w.home, 'sessions', 'list'], { cwd: tree.root })

@@ -12,6 +12,7 @@ import { compactSession } from './compaction.ts'
 import { abortError, DshError, errorMessage } from './errors.ts'
 import { dataOf } from './event-data.ts'
 import { Inbox, recoverInbox } from './inbox.ts'
+import { closeInterruptedPrompts, interruptedPromptLine } from './interrupted-prompts.ts'
 import { closeInterruptedTurn } from './interrupted-turn.ts'
 import { createUserMessage } from './message-factory.ts'
 import type { Session } from './session.ts'
@@ -64,8 +65,10 @@ export class Agent {
     this.#provider = options.provider
     const recovered = recoverInbox(options.session.events)
     closeInterruptedTurn(options.session)
-    this.#inbox = new Inbox(options.session, recovered)
-    for (const item of recovered.lost.toReversed()) void this.#inbox.prepend(item.target, item.message)
+    const { queues, interrupted } = closeInterruptedPrompts(options.session, recovered)
+    for (const message of interrupted) options.log(`warning: ${interruptedPromptLine(message)}`)
+    this.#inbox = new Inbox(options.session, queues)
+    for (const item of queues.lost.toReversed()) void this.#inbox.prepend(item.target, item.message)
     this.#turn = lastTurn(options.session.events)
     this.handle = {
       id: options.session.id,

@@ -22,6 +22,7 @@ import { runSessionBench } from './session-bench.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
+import { describeRenderCost, measureRenderCost } from './render-cost.ts'
 
 /** Simulated model time per step on the plugin's clock (a real model takes seconds per step). */
 const MODEL_STEP_MS = 1000
@@ -128,7 +129,7 @@ async function instructionBench(): Promise<void> {
     const hostileRounds = Math.max(5, Math.min(rounds, 20))
     const hostile = await measureHostileFixtures(hostileRounds)
     const shell = await measureShellRecheck(repo, first.stepCounts, Math.max(3, Math.min(rounds, 10)), MODEL_STEP_MS)
-    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeShellRecheck(shell), ...describeHostile(hostile, hostileRounds)]
+    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeShellRecheck(shell), ...describeHostile(hostile, hostileRounds), ...describeRenderCost(measureRenderCost())]
     process.stdout.write(`${lines.join('\n')}\ntotal run time ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
   } finally {
     repo.dispose()

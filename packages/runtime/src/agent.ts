@@ -6,6 +6,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, SessionEvent, UserMessage } from '@dsh/contracts'
 import type { ProgressListener } from './agent-events.ts'
+import { ApprovalMemory } from './approval-memory.ts'
 import type { AutoCompactSettings } from './auto-compaction.ts'
 import { compactSession } from './compaction.ts'
 import { abortError, DshError, errorMessage } from './errors.ts'
@@ -45,6 +46,8 @@ export class Agent {
   readonly #options: AgentOptions
   readonly #inbox: Inbox
   readonly #listeners = new Set<ProgressListener>()
+  /** "Allow always" approvals given in this session. */
+  readonly approvals = new ApprovalMemory()
   #turn: number
   #firstOfInstance = true
   #running: Promise<TurnResult | undefined> | undefined
@@ -193,7 +196,7 @@ export class Agent {
       provider: this.#provider,
       registry: options.registry,
       systemPrompt: options.systemPrompt,
-      pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, log: options.log },
+      pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, approvals: this.approvals, log: options.log },
       maxSteps: options.maxSteps ?? 200,
       autoCompact: options.autoCompact,
       log: options.log,

@@ -1,6 +1,7 @@
 /** Public surface of the runtime. */
 export { Agent, userPrompt, type AgentOptions } from './agent.ts'
 export type { AgentProgress, ProgressListener } from './agent-events.ts'
+export { ApprovalMemory, isSimpleCommand, suggestedPrefix } from './approval-memory.ts'
 export { estimateTokens, maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
 export { summarizeWithModel, transcriptOf, summarySystemPrompt } from './model-summary.ts'
 export { compactSession, deterministicSummary, checkpointText, planCompaction, type CompactionPlan } from './compaction.ts'
@@ -9,6 +10,7 @@ export { DshError, isDshError, isAbortError, abortError, errorMessage, errnoCode
 export { dataOf } from './event-data.ts'
 export { createHost, type Host, type HostOptions, type StartAgentOptions } from './host.ts'
 export { Inbox, recoverInbox } from './inbox.ts'
+export { interruptedMarker } from './assistant-assembly.ts'
 export { answerUnansweredCalls, closeInterruptedTurn, interruptedCallText, notRunCallText } from './interrupted-turn.ts'
 export { createUserMessage, deepFreeze, messageText } from './message-factory.ts'
 export { resolveDshHome, dshHomeDisplay, defaultDshHome, expandTilde, userHome, makeDirectories } from './paths.ts'

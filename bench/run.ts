@@ -6,15 +6,20 @@
  * followed by the issue's targets and whether they are met. Wall times are report-only; CI gates
  * on the deterministic counts in `fs-counts.test.ts`.
  *
- * Then the session-log benchmark of issue 7 (`session-bench.ts`): resume and list times with RSS.
+ * Then the end-to-end section of issue 8 item 13 (`end-to-end.ts`): the built `dsh run` spawned
+ * on the same repository, CPU time with instructions on − off, and start-up; and the session-log
+ * benchmark of issue 7 (`session-bench.ts`): resume and list times with RSS.
  *
  * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2),
- * `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_ONLY` (`instructions` or `sessions`).
+ * `DSH_BENCH_E2E_ROUNDS` (default 7), `DSH_BENCH_DSH` (another `dsh.mjs` bundle for the end-to-end
+ * section), `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_ONLY` (`instructions`,
+ * `end-to-end` or `sessions`).
  */
 import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
 import { statLike, reads, type CallCounts } from './counting-fs.ts'
 import { planMonorepo, writeMonorepo, type GeneratedMonorepo } from './generate-monorepo.ts'
+import { describeEndToEnd, measureEndToEnd } from './end-to-end.ts'
 import { describeHostile, measureHostileFixtures } from './hostile-fixtures.ts'
 import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts'
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
@@ -136,10 +141,21 @@ async function instructionBench(): Promise<void> {
   }
 }
 
+/** The end-to-end section on a freshly generated repository. */
+function endToEndBench(): void {
+  const repo = writeMonorepo(planMonorepo())
+  try {
+    process.stdout.write(`${describeEndToEnd(measureEndToEnd(repo, positive(process.env['DSH_BENCH_E2E_ROUNDS'], 7))).join('\n')}\n`)
+  } finally {
+    repo.dispose()
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.env['DSH_BENCH_ONLY']
-  if (only !== 'sessions') await instructionBench()
-  if (only !== 'instructions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
+  if (only === undefined || only === 'instructions') await instructionBench()
+  if (only === undefined || only === 'end-to-end') endToEndBench()
+  if (only === undefined || only === 'sessions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
 }
 
 await main()

@@ -20,6 +20,7 @@ import type { SystemPrompt } from './system-prompt.ts'
 import type { AskPermission } from './tool-pipeline.ts'
 import type { ToolRegistry } from './tool-registry.ts'
 import { runTurn, type TurnResult } from './turn-runner.ts'
+import { WireMemo } from './wire-memo.ts'
 import type { FileSystemPort } from '@dsh/contracts'
 
 /** Construction options. */
@@ -56,6 +57,7 @@ export class Agent {
   #disposed = false
   /** Lines already shown through `notice`. */
   readonly #notices = new Set<string>()
+  readonly #wire = new WireMemo()
   /** A steer arrived that the running drain may not have seen yet. */
   #steered = false
 
@@ -195,6 +197,7 @@ export class Agent {
       handle: this.handle,
       provider: this.#provider,
       registry: options.registry,
+      wire: this.#wire,
       systemPrompt: options.systemPrompt,
       pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, approvals: this.approvals, log: options.log },
       maxSteps: options.maxSteps ?? 200,

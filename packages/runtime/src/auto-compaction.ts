@@ -20,16 +20,20 @@ export interface AutoCompactSettings {
 /** Smallest share of the request a compaction must replace to be worth doing. */
 const MIN_SHARE_FREED = 0.25
 
-/** Rough token estimate of a request body: four characters per token. */
+/** Rough token estimate of a request body: four characters of its JSON per token. */
 export function estimateTokens(body: ChatRequestBody): number {
-  return Math.ceil(JSON.stringify(body).length / 4)
+  return tokensOfLength(JSON.stringify(body).length)
 }
+
+const tokensOfLength = (jsonLength: number): number => Math.ceil(jsonLength / 4)
 
 /** Compacts when the estimate passes the threshold; returns true when it compacted. */
 export async function maybeAutoCompact(options: {
   readonly session: Session
   readonly provider: ModelProvider
   readonly body: ChatRequestBody
+  /** `JSON.stringify(body).length` when the caller knows it (a memo measures only new messages). */
+  readonly jsonLength?: number
   readonly settings: AutoCompactSettings
   readonly signal: AbortSignal
   readonly log: (line: string) => void
@@ -39,13 +43,14 @@ export async function maybeAutoCompact(options: {
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
 }): Promise<boolean> {
   const threshold = options.settings.share * options.provider.contextWindow
-  const estimate = estimateTokens(options.body)
+  const bodyLength = options.jsonLength ?? JSON.stringify(options.body).length
+  const estimate = tokensOfLength(bodyLength)
   if (estimate <= threshold) return false
   // Earlier turns go first; a single long turn compacts its completed steps instead.
   const plan = planCompaction(options.session) ?? planCompaction(options.session, { scope: 'completed-steps' })
   // Not worth a checkpoint when it would free little: the fixed part (system prompt, tools, the
   // prompt, the latest step) is what fills the window, and compacting every step would only churn.
-  if (plan === undefined || JSON.stringify(plan.messages).length < MIN_SHARE_FREED * JSON.stringify(options.body).length) {
+  if (plan === undefined || JSON.stringify(plan.messages).length < MIN_SHARE_FREED * bodyLength) {
     options.notice(`automatic compaction: the request passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window, but compacting now would free too little; continuing without it`)
     return false
   }

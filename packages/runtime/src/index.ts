@@ -15,6 +15,7 @@ export { answerUnansweredCalls, closeInterruptedTurn, interruptedCallText, notRu
 export { createUserMessage, deepFreeze, messageText } from './message-factory.ts'
 export { resolveDshHome, dshHomeDisplay, defaultDshHome, expandTilde, userHome, makeDirectories } from './paths.ts'
 export { buildChatRequestBody, type RequestBodyInput } from './request-body.ts'
+export { WireMemo } from './wire-memo.ts'
 export { Session, type AppendOptions } from './session.ts'
 export { readSessionFile, type ParsedSessionFile } from './session-file.ts'
 export { MAX_SESSION_BYTES } from './session-writer.ts'

@@ -4,6 +4,7 @@
  */
 import type { ChatRequestBody, Message, WireMessage, WireTool } from '@dsh/contracts'
 import { messageText } from './message-factory.ts'
+import type { WireMemo } from './wire-memo.ts'
 
 /** Inputs of a request body. */
 export interface RequestBodyInput {
@@ -17,6 +18,8 @@ export interface RequestBodyInput {
   readonly tools: readonly WireTool[]
   /** Which assistant messages carry their reasoning back (see `ModelProvider.reasoningEcho`); absent: none. */
   readonly reasoningEcho?: 'tool-segments' | undefined
+  /** Memo of wire messages shared by the requests of one agent; absent: every message is converted. */
+  readonly memo?: WireMemo | undefined
 }
 
 function toWire(message: Message, echoReasoning: boolean): WireMessage {
@@ -72,6 +75,8 @@ function toolSegmentAssistants(messages: readonly Message[]): Set<number> {
 /** Builds the request body. */
 export function buildChatRequestBody(input: RequestBodyInput): ChatRequestBody {
   const echo = input.reasoningEcho === 'tool-segments' ? toolSegmentAssistants(input.messages) : new Set<number>()
-  const messages: WireMessage[] = [{ role: 'system', content: input.system }, ...input.messages.map((message, index) => toWire(message, echo.has(index)))]
+  const { memo } = input
+  const messages: WireMessage[] = [{ role: 'system', content: input.system }]
+  for (const [index, message] of input.messages.entries()) messages.push(memo === undefined ? toWire(message, echo.has(index)) : memo.wire(message, echo.has(index), toWire))
   return { model: input.model, messages, ...(input.tools.length > 0 ? { tools: input.tools } : {}) }
 }

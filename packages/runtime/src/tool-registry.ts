@@ -1,5 +1,8 @@
 /**
- * Registry of tools offered to the model, and their JSON-schema form for requests.
+ * Registry of tools offered to the model, and their wire form for requests. A tool's zod schema is
+ * converted to JSON schema once per definition (`z.toJSONSchema` costs about a millisecond per tool,
+ * and a turn sends the tools with every request); the list of wire tools is kept until the next
+ * registration or removal, so every request of a step shares one frozen array.
  */
 import { z } from 'zod'
 import type { ToolDefinition, ToolRegistryService, WireTool } from '@dsh/contracts'
@@ -8,12 +11,17 @@ import { DshError } from './errors.ts'
 /** In-memory tool registry. */
 export class ToolRegistry implements ToolRegistryService {
   readonly #tools = new Map<string, ToolDefinition>()
+  readonly #wire = new WeakMap<ToolDefinition, WireTool>()
+  #wireList: readonly WireTool[] | undefined
 
   register(tool: ToolDefinition): () => void {
     if (this.#tools.has(tool.name)) throw new DshError('TOOL_DUPLICATE', `tool "${tool.name}" is already registered`)
     this.#tools.set(tool.name, tool)
+    this.#wireList = undefined
     return () => {
-      if (this.#tools.get(tool.name) === tool) this.#tools.delete(tool.name)
+      if (this.#tools.get(tool.name) !== tool) return
+      this.#tools.delete(tool.name)
+      this.#wireList = undefined
     }
   }
 
@@ -24,10 +32,26 @@ export class ToolRegistry implements ToolRegistryService {
   list(): readonly ToolDefinition[] {
     return [...this.#tools.values()]
   }
+
+  /** The registered tools in wire form, in registration order (the same frozen array until the set changes). */
+  wireTools(): readonly WireTool[] {
+    if (this.#wireList !== undefined) return this.#wireList
+    const list: WireTool[] = []
+    for (const tool of this.#tools.values()) {
+      let wire = this.#wire.get(tool)
+      if (wire === undefined) {
+        wire = wireTool(tool)
+        this.#wire.set(tool, wire)
+      }
+      list.push(wire)
+    }
+    this.#wireList = Object.freeze(list)
+    return this.#wireList
+  }
 }
 
-/** The wire form of a tool: name, description and JSON-schema parameters. */
+/** The wire form of a tool: name, description and its parameters as JSON schema without the `$schema` dialect marker. */
 export function wireTool(tool: ToolDefinition): WireTool {
-  const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.parameters) as Record<string, unknown>
+  const { $schema: _dialect, ...parameters } = z.toJSONSchema(tool.parameters) as Record<string, unknown>
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters } }
 }

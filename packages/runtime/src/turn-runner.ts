@@ -19,7 +19,8 @@ import { buildChatRequestBody } from './request-body.ts'
 import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import { runToolCall, type PipelineDeps } from './tool-pipeline.ts'
-import { wireTool, type ToolRegistry } from './tool-registry.ts'
+import type { ToolRegistry } from './tool-registry.ts'
+import type { WireMemo } from './wire-memo.ts'
 
 /** Everything a turn needs. */
 export interface TurnDeps {
@@ -29,6 +30,8 @@ export interface TurnDeps {
   readonly handle: AgentHandle
   readonly provider: ModelProvider
   readonly registry: ToolRegistry
+  /** Wire messages and their sizes, shared by every request of the agent. */
+  readonly wire: WireMemo
   readonly systemPrompt: SystemPrompt
   readonly pipeline: PipelineDeps
   readonly maxSteps: number
@@ -89,7 +92,8 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
   // Claim first: a cancel during the summary call below must not leave this turn's prompt queued.
   const claimed = inbox.claim(step === 1)
   if (deps.autoCompact !== undefined) {
-    await maybeAutoCompact({ session, provider: deps.provider, body: requestBody(deps), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest })
+    const body = requestBody(deps)
+    await maybeAutoCompact({ session, provider: deps.provider, body, jsonLength: deps.wire.jsonLength(body), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest })
   }
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',
@@ -134,8 +138,9 @@ function requestBody(deps: TurnDeps): ChatRequestBody {
     model: deps.provider.model,
     system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }, { agent: deps.handle }),
     messages: deriveMessages(deps.session),
-    tools: deps.registry.list().map(wireTool),
+    tools: deps.registry.wireTools(),
     reasoningEcho: deps.provider.reasoningEcho,
+    memo: deps.wire,
   })
 }
 

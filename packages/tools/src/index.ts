@@ -6,7 +6,6 @@ export { bashTool, createBashTool, type BashArgs, type BashToolOptions } from '.
 export { globTool, type GlobArgs } from './glob-tool.ts'
 export { grepTool, type GrepArgs } from './grep-tool.ts'
 export { coreTools } from './core-tools.ts'
-export { toolJsonSchema } from './tool-json-schema.ts'
 export { CappedOutput } from './capped-output.ts'
 export { ToolProcesses, type ToolProcessesOptions } from './tool-processes.ts'
 export { endProcesses, killProcessesNow, type ProcessSelection } from './process-ending.ts'

@@ -1,9 +1,14 @@
 // Tool set and JSON schemas: names, described fields, no $schema marker, strict objects.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { coreTools, readTool, toolJsonSchema, ToolProcesses } from '../src/index.ts'
+import type { ToolDefinition } from '@dsh/contracts'
+import { wireTool } from '@dsh/runtime'
+import { coreTools, readTool, ToolProcesses } from '../src/index.ts'
 
-describe('coreTools and toolJsonSchema', () => {
+/** The parameters the model sees (the runtime's one conversion). */
+const toolJsonSchema = (tool: ToolDefinition): Record<string, unknown> => wireTool(tool).function.parameters
+
+describe('coreTools and their wire schemas', () => {
   it('returns the six tools in order', () => {
     expect(coreTools().map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'bash', 'glob', 'grep'])
     expect(coreTools()).not.toBe(coreTools())

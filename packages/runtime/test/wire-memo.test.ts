@@ -1,6 +1,6 @@
 // Request bodies built through the per-agent wire memo: the same body as without it, each message
 // converted once however many requests carry it, and a size equal to the serialised body's.
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message, WireTool } from '@dsh/contracts'
 import { buildChatRequestBody, WireMemo } from '../src/index.ts'

@@ -63,7 +63,7 @@ export async function writeAtomically(
     const handle = await open(temp, 'wx', 0o666)
     try {
       // chmod after the open: the open's mode is masked by the umask, the old file's mode is not.
-      if (existing !== undefined) await handle.chmod(Number(existing.mode & 0o7777n))
+      if (existing !== undefined) await handle.chmod(Number(existing.mode) & 0o7777)
       await handle.writeFile(bytes)
     } finally {
       await handle.close()

@@ -1,52 +1,68 @@
 /**
- * Converts bigint `Stats` into port metadata: node type, the opaque version string
- * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed,
- * `changedAtMs`, the later of mtime and ctime, and `nodeId`, the device and inode (all from the
- * same stats: no extra syscall).
+ * Converts `Stats` into port metadata: node type, the opaque version string
+ * `dev:ino:size:mtime:ctime`, which changes whenever content may have changed, `changedAtMs`, the
+ * later of mtime and ctime, and `nodeId`, the device and inode (all from the same stats: no extra
+ * syscall).
+ *
+ * Stats are numbers (a bigint `Stats` allocates a bigint per field and costs several times more
+ * per call): the timestamps are milliseconds with a fraction, exact to well under a microsecond,
+ * far finer than the filesystem's timestamp tick, which the version memo's settle rule covers. A
+ * device or inode number above 2^53 cannot be told apart from its neighbours as a number, so such
+ * nodes are stat'ed again as bigints ({@link NodeStats}) and keep exact identities.
  */
-import type { BigIntStats } from 'node:fs'
+import type { BigIntStats, Stats } from 'node:fs'
 import type { FsInfo, FsNodeType, FsPathInfo, FsVersion } from '@dsh/contracts'
 
-/** Opaque version of a node: device, inode, size and nanosecond mtime/ctime. */
-export function versionOf(stats: BigIntStats): FsVersion {
+/** Stats of one node: numbers, or bigints for a node whose identity numbers exceed 2^53. */
+export type NodeStats = Stats | BigIntStats
+
+/** True when number stats identify the node exactly (device and inode below 2^53). */
+export const hasExactIdentity = (stats: Stats): boolean => Number.isSafeInteger(stats.ino) && Number.isSafeInteger(stats.dev)
+
+/** Opaque version of a node: device, inode, size, mtime and ctime. */
+export function versionOf(stats: NodeStats): FsVersion {
+  const times = 'mtimeNs' in stats ? `${stats.mtimeNs}:${stats.ctimeNs}n` : `${stats.mtimeMs}:${stats.ctimeMs}`
   // The brand is only ever applied here; a plain string cannot be narrowed to it otherwise.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
-  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` as FsVersion
+  return `${stats.dev}:${stats.ino}:${stats.size}:${times}` as FsVersion
 }
 
 /**
  * Identity of the node: device and inode, equal for every path (link, hard link) that reaches it.
  * Cut from the version string (it starts with `dev:ino:`), which costs less than formatting the
- * two bigints again on every stat.
+ * two numbers again on every stat.
  */
 export function nodeIdOf(version: FsVersion): string {
   return version.slice(0, version.indexOf(':', version.indexOf(':') + 1))
 }
 
 /**
- * The later of mtime and ctime in epoch milliseconds, kept to the microsecond (a bigint division
- * first, so the float keeps every digit that matters). ctime cannot be set from user space, so a
- * back-dated mtime (`touch -d`, archive extraction) does not make a fresh change look old.
+ * The later of mtime and ctime in epoch milliseconds (fractional). ctime cannot be set from user
+ * space, so a back-dated mtime (`touch -d`, archive extraction) does not make a fresh change look old.
  */
-export function changedAtMsOf(stats: BigIntStats): number {
-  const latest = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs
-  return Number(latest / 1000n) / 1000
+export function changedAtMsOf(stats: NodeStats): number {
+  if ('mtimeNs' in stats) {
+    const latest = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs
+    // A bigint division first, so the float keeps every digit that matters.
+    return Number(latest / 1000n) / 1000
+  }
+  return stats.mtimeMs > stats.ctimeMs ? stats.mtimeMs : stats.ctimeMs
 }
 
 /** File, directory or other (FIFO, socket, device) as seen through followed stats. */
-export function nodeTypeOf(stats: BigIntStats): FsNodeType {
+export function nodeTypeOf(stats: NodeStats): FsNodeType {
   if (stats.isFile()) return 'file'
   if (stats.isDirectory()) return 'directory'
   return 'other'
 }
 
 /** True for FIFOs, sockets and devices: nodes that must never be read or written as text. */
-export function isSpecialNode(stats: BigIntStats): boolean {
+export function isSpecialNode(stats: NodeStats): boolean {
   return stats.isFIFO() || stats.isSocket() || stats.isCharacterDevice() || stats.isBlockDevice()
 }
 
 /** Port metadata of followed stats; `size` only for regular files, where it means something. */
-export function infoOf(stats: BigIntStats): FsInfo {
+export function infoOf(stats: NodeStats): FsInfo {
   const type = nodeTypeOf(stats)
   const version = versionOf(stats)
   const changedAtMs = changedAtMsOf(stats)
@@ -55,7 +71,7 @@ export function infoOf(stats: BigIntStats): FsInfo {
 }
 
 /** Port metadata of unfollowed stats (`symlink` for a link itself). */
-export function pathInfoOf(stats: BigIntStats): FsPathInfo {
+export function pathInfoOf(stats: NodeStats): FsPathInfo {
   if (stats.isSymbolicLink()) {
     const version = versionOf(stats)
     return { type: 'symlink', version, changedAtMs: changedAtMsOf(stats), nodeId: nodeIdOf(version) }

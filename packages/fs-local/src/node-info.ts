@@ -17,10 +17,13 @@ import type { FsInfo, FsNodeType, FsPathInfo, FsVersion } from '@dsh/contracts'
 export type NodeStats = Stats | BigIntStats
 
 /** True when number stats identify the node exactly (device and inode below 2^53). */
-export const hasExactIdentity = (stats: Stats): boolean => Number.isSafeInteger(stats.ino) && Number.isSafeInteger(stats.dev)
+export const hasExactIdentity = (stats: Pick<Stats, 'dev' | 'ino'>): boolean => Number.isSafeInteger(stats.ino) && Number.isSafeInteger(stats.dev)
+
+/** The fields a version is made of, as numbers or as bigints with nanosecond times. */
+type VersionFields = Pick<Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'> | Pick<BigIntStats, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs'>
 
 /** Opaque version of a node: device, inode, size, mtime and ctime. */
-export function versionOf(stats: NodeStats): FsVersion {
+export function versionOf(stats: VersionFields): FsVersion {
   const times = 'mtimeNs' in stats ? `${stats.mtimeNs}:${stats.ctimeNs}n` : `${stats.mtimeMs}:${stats.ctimeMs}`
   // The brand is only ever applied here; a plain string cannot be narrowed to it otherwise.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion

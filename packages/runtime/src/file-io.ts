@@ -4,7 +4,7 @@
  * plain-words reason of an I/O error for one-line messages ("no space left on device"), and the
  * removal of temp files that may or may not exist.
  */
-import { fdatasyncSync, unlinkSync, writeSync } from 'node:fs'
+import { fdatasync, fdatasyncSync, unlinkSync, writeSync } from 'node:fs'
 import { errnoCode, errorMessage } from './errors.ts'
 
 /** The write calls session files go through. Implementations behave like `node:fs`. */
@@ -13,12 +13,15 @@ export interface SessionFileIo {
   readonly writeSync: (fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null) => number
   /** `fs.fdatasyncSync(fd)`. */
   readonly fdatasyncSync: (fd: number) => void
+  /** `fs.fdatasync(fd, done)`: the same flush on the thread pool. */
+  readonly fdatasync: (fd: number, done: (error: Error | null) => void) => void
 }
 
 /** The real calls. */
 export const nodeFileIo: SessionFileIo = {
   writeSync: (fd, buffer, offset, length, position) => writeSync(fd, buffer, offset, length, position),
   fdatasyncSync: (fd) => fdatasyncSync(fd),
+  fdatasync: (fd, done) => fdatasync(fd, done),
 }
 
 /** Why a write failed, in words: the text of an errno error without its code and syscall. */

@@ -9,6 +9,7 @@ import type { ChatRequestBody, FileSystemPort, ModelProvider, ToolDefinition } f
 import { Agent } from './agent.ts'
 import type { AutoCompactSettings } from './auto-compaction.ts'
 import { installDefaultPrompt } from './default-prompt.ts'
+import type { SessionFileIo } from './file-io.ts'
 import { SessionStore } from './session-store.ts'
 import { SystemPrompt } from './system-prompt.ts'
 import type { AskPermission } from './tool-pipeline.ts'
@@ -34,6 +35,8 @@ export interface HostOptions {
    * additional roots (absolute; the CLI passes the OS temp directory). Default: none.
    */
   readonly sharedWritableRoots?: readonly string[]
+  /** The write and flush calls of session files (default: `node:fs`; tests delay or fail them). */
+  readonly sessionIo?: SessionFileIo
 }
 
 /** Options of `startAgent`. */
@@ -86,7 +89,7 @@ export function createHost(options: HostOptions): Promise<Host> {
   if (options.fs !== undefined) ctx.provide('fs', options.fs)
   installDefaultPrompt(systemPrompt)
   for (const tool of options.tools ?? []) tools.register(tool)
-  const sessions = new SessionStore({ directory: join(options.dshHome, 'sessions'), clock, warn: (line) => log(`warning: ${line}`) })
+  const sessions = new SessionStore({ directory: join(options.dshHome, 'sessions'), clock, warn: (line) => log(`warning: ${line}`), ...(options.sessionIo === undefined ? {} : { io: options.sessionIo }) })
   const agents = new Set<Agent>()
 
   const startAgent = (start: StartAgentOptions): Promise<Agent> => {

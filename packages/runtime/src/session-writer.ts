@@ -10,6 +10,9 @@
  * - A file never grows past its size cap (`MAX_SESSION_BYTES` unless the store says otherwise):
  *   the append that would cross it is refused the same way, so every session stays loadable.
  * - Reopening cuts a torn tail (never extending the file) and ends an unterminated last line.
+ * - Flushes run either synchronously (`sync`) or on the thread pool (`flushSoon`, grouped: see
+ *   `group-commit.ts`; `flushed` waits for them). A flush that fails refuses every later append.
+ *   Closing flushes synchronously whatever was requested and not yet flushed.
  */
 import { randomUUID } from 'node:crypto'
 import { closeSync, fstatSync, ftruncateSync, linkSync, openSync } from 'node:fs'
@@ -17,6 +20,7 @@ import { basename, dirname, join } from 'node:path'
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
 import { DshError, type DshErrorCode } from './errors.ts'
 import { ioReason, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
+import { GroupCommit } from './group-commit.ts'
 
 /** Default size cap of one session file: 256 MiB (see the runtime README, "Durability"). */
 export const MAX_SESSION_BYTES = 256 * 1024 * 1024
@@ -43,12 +47,17 @@ export class SessionWriter {
   #lastSeq: number
   #failure: DshError | undefined
   #closed = false
+  readonly #commits: GroupCommit
 
   private constructor(fd: number, options: WriterOptions, length: number, lastSeq: number) {
     this.#fd = fd
     this.#options = options
     this.#length = length
     this.#lastSeq = lastSeq
+    this.#commits = new GroupCommit(
+      (done) => options.io.fdatasync(fd, done),
+      (error) => this.#flushFailed(error),
+    )
   }
 
   /** Creates the file with its header, atomically; fails if it exists. Nothing is left behind on failure. */
@@ -100,26 +109,43 @@ export class SessionWriter {
     this.#lastSeq = event.seq
   }
 
-  /** Flushes to stable storage; a failure refuses later appends. */
+  /** Flushes to stable storage now; a failure refuses later appends. */
   sync(): void {
     if (this.#failure !== undefined) return
     try {
       this.#options.io.fdatasyncSync(this.#fd)
     } catch (error) {
-      this.#failure = new DshError('SESSION_WRITE', `cannot flush ${this.#options.file} to disk: ${ioReason(error)}; events up to ${this.#lastSeq} are written but may not survive a power loss, and no more are appended`, { cause: error })
-      throw this.#failure
+      throw this.#flushFailed(error)
     }
+    this.#commits.satisfied()
   }
 
-  /** Closes the handle and releases the lock; later calls do nothing. */
+  /** Starts a flush of everything written so far on the thread pool, grouped with one already running. */
+  flushSoon(): void {
+    if (this.#failure === undefined && !this.#closed) this.#commits.request()
+  }
+
+  /** Resolves once every flush requested so far completed; rejects with the failure of one that did not. */
+  flushed(): Promise<void> {
+    return this.#failure === undefined ? this.#commits.durable() : Promise.reject(this.#failure)
+  }
+
+  /** Flushes what was requested and not yet flushed, closes the handle and releases the lock; later calls do nothing. */
   close(): void {
     if (this.#closed) return
     this.#closed = true
     try {
-      closeSync(this.#fd)
+      if (this.#commits.pending) this.sync()
     } finally {
+      // A flush still running on the thread pool uses the descriptor: it is closed when that ends.
+      this.#commits.whenIdle(() => closeSync(this.#fd))
       this.#options.release()
     }
+  }
+
+  #flushFailed(error: unknown): DshError {
+    this.#failure = new DshError('SESSION_WRITE', `cannot flush ${this.#options.file} to disk: ${ioReason(error)}; events up to ${this.#lastSeq} are written but may not survive a power loss, and no more are appended`, { cause: error })
+    return this.#failure
   }
 
   #write(bytes: Buffer): void {

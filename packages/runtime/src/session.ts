@@ -107,9 +107,19 @@ export class Session implements SessionView {
     return event
   }
 
-  /** Flushes appended lines to stable storage. */
+  /** Flushes appended lines to stable storage now. */
   sync(): void {
     this.#writer?.sync()
+  }
+
+  /** Starts flushing appended lines on the thread pool (grouped with a flush already running). */
+  flushSoon(): void {
+    this.#writer?.flushSoon()
+  }
+
+  /** Resolves once every flush requested so far completed; rejects when one failed. */
+  flushed(): Promise<void> {
+    return this.#writer?.flushed() ?? Promise.resolve()
   }
 
   /** Closes the file handle. */

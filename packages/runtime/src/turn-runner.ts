@@ -3,6 +3,10 @@
  * run the `agent/pre-step` waterfall, append the entered batch, call the model, run tool calls
  * through the pipeline, append the step's additional contexts before `step/end` (discarded when
  * the step aborts), and decide whether the turn continues.
+ *
+ * Durability (decision `2026-12-01-run-overhead.md`): `step/end` starts a flush on the thread pool
+ * and the next step goes on while it runs; the next step's tools run only once it completed, and
+ * `turn/end` is flushed before the turn returns.
  */
 import { randomUUID } from 'node:crypto'
 import type { Context } from '@deepseek-ai/cordis'
@@ -124,7 +128,7 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
     // A step that ended early (an error outside the pipeline) must not leave a call unanswered.
     if (aborted) answerUnansweredCalls(session, { turn, step })
     session.append('step/end', { turn, step, ...(aborted ? { aborted: true } : {}) })
-    session.sync()
+    session.flushSoon()
   }
 }
 
@@ -177,6 +181,8 @@ function crashedOutcome(name: string, error: unknown): ToolFinalOutcome {
 
 async function runCalls(deps: TurnDeps, turn: number, step: number, calls: readonly ToolCallBlock[], signal: AbortSignal): Promise<UserMessage[]> {
   const contexts: UserMessage[] = []
+  // A tool's effects must never be on disk ahead of the log of the steps before it.
+  if (calls.length > 0) await deps.session.flushed()
   for (const call of calls) {
     deps.session.append('tool/call', { turn, step, callId: call.callId, name: call.name, arguments: call.arguments })
     deps.progress({ type: 'tool-start', callId: call.callId, name: call.name, arguments: call.arguments })

@@ -21,6 +21,7 @@ function faultyIo(faults: Fault[]): SessionFileIo & { readonly faults: Fault[] }
   return {
     faults,
     fdatasyncSync: (fd) => nodeFileIo.fdatasyncSync(fd),
+    fdatasync: (fd, done) => nodeFileIo.fdatasync(fd, done),
     writeSync: (fd, buffer, offset, length, position) => {
       const text = Buffer.from(buffer.subarray(offset, offset + length)).toString('utf8')
       const index = faults.findIndex((fault) => fault.when(text))
@@ -90,6 +91,7 @@ describe('session writes', () => {
         if (failSync) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })
         nodeFileIo.fdatasyncSync(fd)
       },
+      fdatasync: (fd, done) => nodeFileIo.fdatasync(fd, done),
     }
     const session = store(io).create({ cwd: tree.root })
     session.append('turn/start', { turn: 1 })
@@ -98,6 +100,29 @@ describe('session writes', () => {
     expect(() => session.sync()).toThrow(`cannot flush ${file} to disk: i/o error; events up to 1 are written but may not survive a power loss, and no more are appended`)
     expect(() => session.append('turn/end', { turn: 1, reason: 'completed' })).toThrow(/^cannot flush /)
     session.close()
+  })
+
+  it('a flush that fails on the thread pool fails its waiters and refuses later appends the same way', async () => {
+    tree = await tempTree()
+    let failFlush = false
+    const io: SessionFileIo = {
+      writeSync: nodeFileIo.writeSync,
+      fdatasyncSync: nodeFileIo.fdatasyncSync,
+      fdatasync: (fd, done) => (failFlush ? setImmediate(() => done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))) : nodeFileIo.fdatasync(fd, done)),
+    }
+    const session = store(io).create({ cwd: tree.root })
+    session.append('turn/start', { turn: 1 })
+    session.flushSoon()
+    await session.flushed()
+    session.append('step/start', { turn: 1, step: 1 })
+    failFlush = true
+    session.flushSoon()
+    const file = store().fileOf(session.id)
+    const message = `cannot flush ${file} to disk: i/o error; events up to 2 are written but may not survive a power loss, and no more are appended`
+    await expect(session.flushed()).rejects.toThrow(message)
+    expect(() => session.append('step/end', { turn: 1, step: 1 })).toThrow(message)
+    session.close()
+    expect(store().load(session.id).events.map((event) => event.type)).toEqual(['turn/start', 'step/start'])
   })
 
   it('creating a session on a full disk leaves no session file, no temp file and no held lock', async () => {

@@ -130,6 +130,13 @@ export interface FileSystemPort {
   /** Like `stat` but does not follow a final link. */
   lstat(path: string, signal?: AbortSignal): Promise<FsPathInfo | undefined>
   /**
+   * `stat` of several paths at once: one result per path, in order, each what `stat` would
+   * report. Rejects as `stat` does for the first path that fails (callers then look at the paths
+   * one by one). Optional: a caller without it calls `stat` per path; a provider offers it when it
+   * can answer a batch without a round trip per path (the local disk: one synchronous loop).
+   */
+  statMany?(paths: readonly string[], signal?: AbortSignal): Promise<readonly (FsInfo | undefined)[]>
+  /**
    * Streams a regular file as UTF-8 text chunks. Opens non-blocking and checks the opened node
    * before reading: FIFOs, sockets, devices and directories reject with `FS_SPECIAL_FILE` /
    * `FS_NOT_A_FILE` without blocking. Invalid UTF-8 rejects with `FS_NOT_UTF8`.

@@ -4,7 +4,7 @@
  * its per-session views (`withWritableRoots`) share everything but the set of writable roots.
  */
 import { normalize, resolve as resolvePath } from 'node:path'
-import type { FileSystemPort, FsEditSpec, FsReadOptions, FsWriteResult } from '@dsh/contracts'
+import type { FileSystemPort, FsEditSpec, FsInfo, FsReadOptions, FsWriteResult } from '@dsh/contracts'
 import { applyEdit } from './edit-match.ts'
 import { writeAtomically } from './atomic-write.ts'
 import { canonicalPath, requireAbsolute } from './canonical-path.ts'
@@ -55,6 +55,17 @@ function portOver(roots: RootSet, defaultMaxBytes: number): FileSystemPort {
       throwIfAborted(signal, path)
       const stats = probe(path, true)
       return stats === undefined ? undefined : infoOf(stats)
+    },
+
+    async statMany(paths, signal) {
+      throwIfAborted(signal, paths[0] ?? '')
+      const infos: (FsInfo | undefined)[] = []
+      for (const path of paths) {
+        requireAbsolute(path)
+        const stats = probe(path, true)
+        infos.push(stats === undefined ? undefined : infoOf(stats))
+      }
+      return infos
     },
 
     async lstat(path, signal) {

@@ -13,7 +13,7 @@
  * refused for a definite reason loads nothing, so there is nothing to compare with: later slots
  * load normally.
  */
-import type { FileSystemPort } from '@dsh/contracts'
+import type { FileSystemPort, FsVersion } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { readBounded } from './bounded-read.ts'
 import { BLANK_DIGEST, contentDigest, trimmedDigest } from './digest.ts'
@@ -73,6 +73,8 @@ export interface DirectoryExamination {
   readonly observations: readonly ScopeObservation[]
   /** Raw candidate probes (for reports). */
   readonly probes: readonly CandidateProbe[]
+  /** The directory's version when it was examined (absent when it was missing or failed). */
+  readonly version?: FsVersion | undefined
 }
 
 type Loaded = { readonly observation: ScopeObservation; readonly trimmed?: string }
@@ -176,5 +178,5 @@ export async function examineDirectory(options: ExamineOptions, spec: DirectoryS
     }
     observations.push(loaded.observation)
   }
-  return { observations, probes }
+  return { observations, probes, version: info.version }
 }

@@ -16,6 +16,7 @@ import { displayPath, type DirRef } from './directories.ts'
 import { isBlank } from './digest.ts'
 import { examineDirectory, type Claims, type DirectoryExamination, type DirectorySpec, type ExamineOptions } from './directory-examiner.ts'
 import { projectScope, userGlobalScope } from './scope-key.ts'
+import { settledRecord, stillHolding, type SettledExamination } from './settled-examinations.ts'
 import type { SharedExaminations } from './step-share.ts'
 import type { ScopeObservation } from './types.ts'
 
@@ -48,13 +49,19 @@ export interface DiscoveryResult {
   readonly details: ReadonlyMap<string, DirectoryExamination>
 }
 
-const depth = (rel: string): number => (rel === '.' ? 0 : rel.split('/').length)
+/** Depth of a root-relative key: 0 for the root, one more per `/`-separated part. */
+function depth(rel: string): number {
+  if (rel === '.') return 0
+  let parts = 1
+  for (let index = rel.indexOf('/'); index !== -1; index = rel.indexOf('/', index + 1)) parts++
+  return parts
+}
 
 /** Sorted, de-duplicated directories (shallow first, then by path). */
 export function orderDirs(dirs: readonly DirRef[]): DirRef[] {
-  const unique = new Map<string, DirRef>()
-  for (const dir of dirs) if (!unique.has(dir.rel)) unique.set(dir.rel, dir)
-  return [...unique.values()].toSorted((a, b) => depth(a.rel) - depth(b.rel) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+  const unique = new Map<string, { readonly dir: DirRef; readonly depth: number }>()
+  for (const dir of dirs) if (!unique.has(dir.rel)) unique.set(dir.rel, { dir, depth: depth(dir.rel) })
+  return [...unique.values()].toSorted((a, b) => a.depth - b.depth || (a.dir.rel < b.dir.rel ? -1 : a.dir.rel > b.dir.rel ? 1 : 0)).map((entry) => entry.dir)
 }
 
 /** Whether a recorded examination can stand in for a fresh one in this pass. */
@@ -76,12 +83,16 @@ function claimReused(examination: DirectoryExamination, claimed: Claims): void {
  * alone (they deliver nothing anyway).
  */
 function assignSameFiles(observations: ScopeObservation[], holds: PassOptions['holds']): void {
+  // Indexes per node, kept only for nodes seen twice (the usual pass has none).
+  const first = new Map<string, number>()
   const groups = new Map<string, number[]>()
   observations.forEach((o, index) => {
-    if (o.state === 'present' && !isBlank(o)) groups.set(o.nodeId, [...(groups.get(o.nodeId) ?? []), index])
+    if (o.state !== 'present' || isBlank(o)) return
+    const seen = first.get(o.nodeId)
+    if (seen === undefined) first.set(o.nodeId, index)
+    else groups.set(o.nodeId, [...(groups.get(o.nodeId) ?? [seen]), index])
   })
   for (const indexes of groups.values()) {
-    if (indexes.length < 2) continue
     const present = indexes.flatMap((index) => {
       const o = observations[index]
       return o?.state === 'present' ? [{ index, o }] : []
@@ -92,54 +103,106 @@ function assignSameFiles(observations: ScopeObservation[], holds: PassOptions['h
   }
 }
 
+/** One directory to examine, with its settings. */
+interface Job {
+  /** Key of the step's shared record (and, with the settings signature, of its settled record). */
+  readonly key: string
+  readonly options: ExamineOptions
+  readonly spec: DirectorySpec
+  /** Root-relative key of a project directory; absent for the user-global one. */
+  readonly rel?: string
+}
+
+/** What a settled record depends on besides the versions it checks: the settings of the examination. */
+const settingsSignature = (options: ExamineOptions, spec: DirectorySpec): string =>
+  JSON.stringify([options.policy, options.maxSourceBytes, options.link.followSymlinks, options.link.trustedRoots ?? null, spec.base, spec.local])
+
 /** Examines the user-global file (when asked) and `dirs`. Rethrows only cancellation. */
 export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: readonly DirRef[], includeUserGlobal: boolean): Promise<DiscoveryResult> {
   const { config } = plan
   const { shared, holds, ...rest } = pass
   const claimed: Claims = new Map()
   const base = { ...rest, claimed, maxSourceBytes: config.maxSourceBytes }
-  const observations: ScopeObservation[] = []
-  const details = new Map<string, DirectoryExamination>()
-  const examine = async (key: string, options: ExamineOptions, spec: DirectorySpec): Promise<DirectoryExamination> => {
-    const recorded = shared?.get(key)
-    if (recorded !== undefined && reusable(recorded, pass.knownDigest)) {
-      // A file is read at most once per pass, also when its examination is reused.
-      claimReused(recorded, claimed)
-      return recorded
-    }
-    const result = await examineDirectory(options, spec)
-    shared?.set(key, result)
-    return result
-  }
+  const jobs: Job[] = []
   if (includeUserGlobal) {
     // The user-global file is user-owned configuration, not repository content: its link (for
     // example into a dotfiles checkout) is followed without the trusted-roots check.
-    const home = await examine(
-      `\u0000user-global\u0000${plan.dshHome}`,
-      { ...base, policy: 'first', link: { followSymlinks: config.followSymlinks, trustedRoots: undefined } },
-      { abs: plan.dshHome, base: ['AGENTS.md'], local: [], scopeOf: userGlobalScope, displayOf: () => config.userGlobalDisplay },
-    )
-    observations.push(...home.observations)
-    details.set('user-global', home)
+    jobs.push({
+      key: `\u0000user-global\u0000${plan.dshHome}`,
+      options: { ...base, policy: 'first', link: { followSymlinks: config.followSymlinks, trustedRoots: undefined } },
+      spec: { abs: plan.dshHome, base: ['AGENTS.md'], local: [], scopeOf: userGlobalScope, displayOf: () => config.userGlobalDisplay },
+    })
   }
-  const link = { followSymlinks: config.followSymlinks, trustedRoots: config.instructionReadPolicy === 'trusted-roots' ? plan.trustedRoots : undefined }
-  const examined = new Set<string>()
+  const projectOptions = { ...base, policy: config.candidatePolicy, link: { followSymlinks: config.followSymlinks, trustedRoots: config.instructionReadPolicy === 'trusted-roots' ? plan.trustedRoots : undefined } }
   for (const dir of orderDirs(dirs)) {
-    const result = await examine(
-      `${dir.rel}\u0000${dir.abs}`,
-      { ...base, policy: config.candidatePolicy, link },
-      {
+    jobs.push({
+      key: `${dir.rel}\u0000${dir.abs}`,
+      rel: dir.rel,
+      options: projectOptions,
+      spec: {
         abs: dir.abs,
         base: config.instructionFileCandidates,
         local: config.localInstructionFileCandidates,
         scopeOf: (slot) => projectScope(dir.rel, slot),
         displayOf: (name) => displayPath(dir.rel, name),
       },
-    )
-    examined.add(dir.rel)
-    details.set(dir.rel, result)
+    })
+  }
+  const signatures = new Map<ExamineOptions, string>()
+  const signatureOf = (job: Job): string => {
+    let signature = signatures.get(job.options)
+    if (signature === undefined) {
+      signature = settingsSignature(job.options, job.spec)
+      signatures.set(job.options, signature)
+    }
+    return signature
+  }
+  const settled = pass.memo?.settled
+  // Directories the step's record does not cover whose settled record still holds, checked in one batch.
+  const holding = new Map<string, DirectoryExamination>()
+  if (settled !== undefined) {
+    const candidates: { key: string; record: SettledExamination }[] = []
+    for (const job of jobs) {
+      const recorded = shared?.get(job.key)
+      if (recorded !== undefined && reusable(recorded, pass.knownDigest)) continue
+      const record = settled.get(signatureOf(job), job.key)
+      if (record !== undefined && reusable(record.examination, pass.knownDigest)) candidates.push({ key: job.key, record })
+    }
+    const holds = await stillHolding(pass.fs, candidates.map((candidate) => candidate.record), pass.signal)
+    candidates.forEach((candidate, index) => {
+      if (holds[index] === true) holding.set(candidate.key, candidate.record.examination)
+    })
+  }
+  const observations: ScopeObservation[] = []
+  const details = new Map<string, DirectoryExamination>()
+  const examined = new Set<string>()
+  // Reused examinations whose files are not claimed yet: claims only matter to a full examination.
+  const unclaimed: DirectoryExamination[] = []
+  for (const job of jobs) {
+    const result = await examine(job)
+    if (job.rel === undefined) details.set('user-global', result)
+    else {
+      examined.add(job.rel)
+      details.set(job.rel, result)
+    }
     observations.push(...result.observations)
   }
   assignSameFiles(observations, holds)
   return { observations, examined, details }
+
+  async function examine(job: Job): Promise<DirectoryExamination> {
+    const fromStep = shared?.get(job.key)
+    const recorded = fromStep !== undefined && reusable(fromStep, pass.knownDigest) ? fromStep : holding.get(job.key)
+    if (recorded !== undefined) {
+      // A file is read at most once per pass, also when its examination is reused.
+      unclaimed.push(recorded)
+      shared?.set(job.key, recorded)
+      return recorded
+    }
+    for (const reused of unclaimed.splice(0)) claimReused(reused, claimed)
+    const result = await examineDirectory(job.options, job.spec)
+    shared?.set(job.key, result)
+    if (settled !== undefined && pass.memo !== undefined) settled.set(signatureOf(job), job.key, result.version === undefined ? undefined : settledRecord({ path: job.spec.abs, version: result.version }, result, pass.memo))
+    return result
+  }
 }

@@ -14,6 +14,7 @@ import type { ReadDelivery } from './reconcile.ts'
 import { SessionLock } from './session-lock.ts'
 import { ShellSteps } from './shell-steps.ts'
 import { StepShare, type SharedExaminations } from './step-share.ts'
+import { SurfaceFold } from './surface-fold.ts'
 import type { UnavailableReason } from './types.ts'
 import { VersionMemo } from './version-memo.ts'
 import { deriveVisibleState, hasLoggedBaseline, isInstructionMessage } from './visible-state.ts'
@@ -52,6 +53,7 @@ export class Engine {
   readonly #instances = new WeakMap<AgentHandle, InstanceState>()
   readonly #memos = new WeakMap<SessionView, VersionMemo>()
   readonly #shares = new WeakMap<SessionView, StepShare>()
+  readonly #folds = new WeakMap<SessionView, SurfaceFold>()
   readonly #lock = new SessionLock()
   readonly pending = new PendingWindow()
   readonly #shellSteps = new ShellSteps()
@@ -68,6 +70,15 @@ export class Engine {
       this.#memos.set(session, memo)
     }
     return memo
+  }
+
+  #fold(session: SessionView): SurfaceFold {
+    let fold = this.#folds.get(session)
+    if (fold === undefined) {
+      fold = new SurfaceFold(this.#host.plugin)
+      this.#folds.set(session, fold)
+    }
+    return fold
   }
 
   #share(session: SessionView): StepShare {
@@ -92,7 +103,7 @@ export class Engine {
     const instance = await this.#instance(fs, agent, signal)
     const lastExamined = this.#host.examined.under(agent.session.header.id)
     return runPass(
-      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, ...touch, overlays, examinedUnder: lastExamined, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), fold: this.#fold(agent.session), now: this.#host.now, ...touch, overlays, examinedUnder: lastExamined, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
       mode,
       touched,
     )
@@ -151,7 +162,7 @@ export class Engine {
   async #restore(fs: FileSystemPort, agent: AgentHandle, instance: InstanceState, overlays: readonly UserMessage[], signal: AbortSignal): Promise<UserMessage[]> {
     const generation = agent.session.replaceGeneration
     if (instance.checkedGeneration === generation) return []
-    const state = deriveVisibleState(agent.session, this.#host.plugin, overlays)
+    const state = deriveVisibleState(agent.session, this.#host.plugin, overlays, this.#fold(agent.session))
     if (state.baseline !== undefined || !hasLoggedBaseline(agent.session, this.#host.plugin)) {
       instance.checkedGeneration = generation
       return []

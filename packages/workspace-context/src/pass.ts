@@ -29,6 +29,7 @@ import { reconcile, type ReadDelivery } from './reconcile.ts'
 import { renderBaseline, renderChangeBatch } from './render.ts'
 import { decodeScope, userGlobalScope } from './scope-key.ts'
 import type { SharedExaminations } from './step-share.ts'
+import type { SurfaceFold } from './surface-fold.ts'
 import { isBlank } from './digest.ts'
 import type { LoadedFile, ScopeObservation, UnavailableReason } from './types.ts'
 import { isDefiniteReason } from './unavailable-reasons.ts'
@@ -51,6 +52,8 @@ export interface PassContext {
   readonly read?: ReadDelivery | undefined
   /** Messages that count as seen although not yet on the surface (pending, claimed). */
   readonly overlays: readonly UserMessage[]
+  /** The session's incremental fold of its surface (absent: folded from the start). */
+  readonly fold?: SurfaceFold | undefined
   /**
    * Identity of the settings the latest completed first pass of this session ran under, when the
    * plugin instance remembers it (`examined-settings.ts`): it names the settings the visible scopes were
@@ -174,7 +177,7 @@ function recordOmitted(instance: InstanceState, omitted: readonly LoadedFile[]):
 /** Runs one pass and returns the messages to deliver (baseline first), possibly none. */
 export async function runPass(ctx: PassContext, mode: PassMode, touched: readonly string[] = []): Promise<UserMessage[]> {
   const { instance, config } = ctx
-  const state = deriveVisibleState(ctx.session, ctx.plugin, ctx.overlays)
+  const state = deriveVisibleState(ctx.session, ctx.plugin, ctx.overlays, ctx.fold)
   const recorded = mode === 'initial' ? recordedIdentity(ctx, state) : undefined
   // The visible scopes were last examined under other settings (per the process's record of the
   // latest first pass, which may have logged nothing, else per the logged identity): this is the

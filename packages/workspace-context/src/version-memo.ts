@@ -17,6 +17,7 @@
  * granularity; 0 trusts every fact at once (except one dated ahead of the clock).
  */
 import type { FsVersion } from '@dsh/contracts'
+import { SettledExaminations } from './settled-examinations.ts'
 import type { CandidateProbe } from './types.ts'
 
 /** When a version was observed, on a wall clock comparable with file timestamps. */
@@ -54,6 +55,8 @@ export class VersionMemo {
   readonly #files = new Map<string, FileFact>()
   readonly #dirs = new Map<string, DirectoryFact>()
   readonly #settleMs: number
+  /** Examinations that rest only on trusted facts of this memo (dropped whenever a fact is forgotten). */
+  readonly settled = new SettledExaminations()
 
   constructor(settleMs: number) {
     this.#settleMs = settleMs
@@ -81,6 +84,7 @@ export class VersionMemo {
   /** Forgets `path` (it vanished or could not be read). */
   forgetFile(path: string): void {
     this.#files.delete(path)
+    this.settled.clear()
   }
 
   /** The trusted probe results of `dir` at `version`, if any. */
@@ -97,5 +101,6 @@ export class VersionMemo {
   /** Forgets `dir`. */
   forgetDirectory(dir: string): void {
     this.#dirs.delete(dir)
+    this.settled.clear()
   }
 }

@@ -7,6 +7,7 @@
  */
 import type { InstructionChange, Message, MessageSource, SessionView, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
 import { toolResultCallId, userMessageOf } from './guards.ts'
+import type { SurfaceFold } from './surface-fold.ts'
 
 /** The latest change of one scope. */
 export interface EffectiveEntry {
@@ -114,11 +115,17 @@ function dropUnbacked(scopes: Map<string, EffectiveEntry>, visibleCalls: () => R
  * Effective state for `plugin`, with `overlays` applied last: of `session`'s visible surface, or of
  * `visible`, the messages a session's visible surface derives to (other roles are skipped), so
  * readers holding only the derived history (the chat's `/context`) fold exactly as the plugin does.
+ * With `fold` (the session's incremental fold for `plugin`) only surface entries appended since
+ * its last use are folded.
  */
-export function deriveVisibleState(visible: SessionView | readonly Message[], plugin: string, overlays: readonly UserMessage[] = []): VisibleState {
-  const state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] } = { scopes: new Map() }
-  const messages = isMessageList(visible) ? visible.filter((message): message is UserMessage => message.role === 'user') : visibleUserMessages(visible)
-  for (const message of messages) applyMessage(state, message, plugin)
+export function deriveVisibleState(visible: SessionView | readonly Message[], plugin: string, overlays: readonly UserMessage[] = [], fold?: SurfaceFold): VisibleState {
+  let state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] }
+  if (!isMessageList(visible) && fold !== undefined) state = fold.current(visible)
+  else {
+    state = { scopes: new Map() }
+    const messages = isMessageList(visible) ? visible.filter((message): message is UserMessage => message.role === 'user') : visibleUserMessages(visible)
+    for (const message of messages) applyMessage(state, message, plugin)
+  }
   // Pending and entering messages follow tool results not logged yet: their reads count as visible.
   const pendingReads = new Set<string>()
   for (const message of overlays) {

@@ -17,6 +17,7 @@ import { isBlank } from './digest.ts'
 import { examineDirectory, type Claims, type DirectoryExamination, type DirectorySpec, type ExamineOptions } from './directory-examiner.ts'
 import { projectScope, userGlobalScope } from './scope-key.ts'
 import { settledRecord, stillHolding, type SettledExamination } from './settled-examinations.ts'
+import type { VersionMemo } from './version-memo.ts'
 import type { SharedExaminations } from './step-share.ts'
 import type { ScopeObservation } from './types.ts'
 
@@ -37,6 +38,8 @@ export type PassOptions = Omit<ExamineOptions, 'claimed' | 'policy' | 'link' | '
   readonly shared?: SharedExaminations | undefined
   /** Whether the model holds this content under this scope and path (it keeps carrying a file reached under two paths). */
   readonly holds?: ((scopeKey: string, path: string, digest: string) => boolean) | undefined
+  /** Settled records whose checks already ran in this pass, with their verdicts (not checked again). */
+  readonly checked?: ReadonlyMap<SettledExamination, boolean> | undefined
 }
 
 /** Result of discovering a set of directories. */
@@ -47,7 +50,19 @@ export interface DiscoveryResult {
   readonly examined: ReadonlySet<string>
   /** Raw examinations (`user-global` key for the home) for reports. */
   readonly details: ReadonlyMap<string, DirectoryExamination>
+  /** Directory key → the settled record taken instead of examining, for every directory that took one. */
+  readonly settled: ReadonlyMap<string, SettledExamination>
+  /** How many directories were examined or taken from a record in all. */
+  readonly directories: number
+  /** Whether some file was reached under two paths (decision D9). */
+  readonly sameFiles: boolean
 }
+
+/** Key of a project directory in the step's record and among settled records. */
+export const directoryKey = (dir: DirRef): string => `${dir.rel}\u0000${dir.abs}`
+
+/** Key of the user-global directory `dshHome` in the step's record and among settled records. */
+export const userGlobalKey = (dshHome: string): string => `\u0000user-global\u0000${dshHome}`
 
 /** Depth of a root-relative key: 0 for the root, one more per `/`-separated part. */
 function depth(rel: string): number {
@@ -82,7 +97,7 @@ function claimReused(examination: DirectoryExamination, claimed: Claims): void {
  * first in render order — and the others become same-file lines naming it. Blank files are left
  * alone (they deliver nothing anyway).
  */
-function assignSameFiles(observations: ScopeObservation[], holds: PassOptions['holds']): void {
+function assignSameFiles(observations: ScopeObservation[], holds: PassOptions['holds']): boolean {
   // Indexes per node, kept only for nodes seen twice (the usual pass has none).
   const first = new Map<string, number>()
   const groups = new Map<string, number[]>()
@@ -101,6 +116,7 @@ function assignSameFiles(observations: ScopeObservation[], holds: PassOptions['h
     if (owner === undefined) continue
     for (const { index, o } of present) if (o !== owner.o) observations[index] = { ...o, sameAs: { scope: owner.o.scope, path: owner.o.path } }
   }
+  return groups.size > 0
 }
 
 /** One directory to examine, with its settings. */
@@ -114,13 +130,23 @@ interface Job {
 }
 
 /** What a settled record depends on besides the versions it checks: the settings of the examination. */
-const settingsSignature = (options: ExamineOptions, spec: DirectorySpec): string =>
+const settingsSignature = (options: Pick<ExamineOptions, 'policy' | 'maxSourceBytes' | 'link'>, spec: Pick<DirectorySpec, 'base' | 'local'>): string =>
   JSON.stringify([options.policy, options.maxSourceBytes, options.link.followSymlinks, options.link.trustedRoots ?? null, spec.base, spec.local])
+
+/** The link policy of project directories under `plan`. */
+const projectLink = (plan: DiscoveryPlan): ExamineOptions['link'] => ({ followSymlinks: plan.config.followSymlinks, trustedRoots: plan.config.instructionReadPolicy === 'trusted-roots' ? plan.trustedRoots : undefined })
+
+/** The settled record `memo` keeps of project directory `dir` under `plan`, if any. */
+export function settledProjectRecord(plan: DiscoveryPlan, memo: VersionMemo, dir: DirRef): SettledExamination | undefined {
+  const { config } = plan
+  const signature = settingsSignature({ policy: config.candidatePolicy, maxSourceBytes: config.maxSourceBytes, link: projectLink(plan) }, { base: config.instructionFileCandidates, local: config.localInstructionFileCandidates })
+  return memo.settled.get(signature, directoryKey(dir))
+}
 
 /** Examines the user-global file (when asked) and `dirs`. Rethrows only cancellation. */
 export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: readonly DirRef[], includeUserGlobal: boolean): Promise<DiscoveryResult> {
   const { config } = plan
-  const { shared, holds, ...rest } = pass
+  const { shared, holds, checked, ...rest } = pass
   const claimed: Claims = new Map()
   const base = { ...rest, claimed, maxSourceBytes: config.maxSourceBytes }
   const jobs: Job[] = []
@@ -128,15 +154,15 @@ export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: rea
     // The user-global file is user-owned configuration, not repository content: its link (for
     // example into a dotfiles checkout) is followed without the trusted-roots check.
     jobs.push({
-      key: `\u0000user-global\u0000${plan.dshHome}`,
+      key: userGlobalKey(plan.dshHome),
       options: { ...base, policy: 'first', link: { followSymlinks: config.followSymlinks, trustedRoots: undefined } },
       spec: { abs: plan.dshHome, base: ['AGENTS.md'], local: [], scopeOf: userGlobalScope, displayOf: () => config.userGlobalDisplay },
     })
   }
-  const projectOptions = { ...base, policy: config.candidatePolicy, link: { followSymlinks: config.followSymlinks, trustedRoots: config.instructionReadPolicy === 'trusted-roots' ? plan.trustedRoots : undefined } }
+  const projectOptions = { ...base, policy: config.candidatePolicy, link: projectLink(plan) }
   for (const dir of orderDirs(dirs)) {
     jobs.push({
-      key: `${dir.rel}\u0000${dir.abs}`,
+      key: directoryKey(dir),
       rel: dir.rel,
       options: projectOptions,
       spec: {
@@ -159,20 +185,28 @@ export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: rea
   }
   const settled = pass.memo?.settled
   // Directories the step's record does not cover whose settled record still holds, checked in one batch.
-  const holding = new Map<string, DirectoryExamination>()
+  const holding = new Map<string, SettledExamination>()
   if (settled !== undefined) {
     const candidates: { key: string; record: SettledExamination }[] = []
     for (const job of jobs) {
-      const recorded = shared?.get(job.key)
-      if (recorded !== undefined && reusable(recorded, pass.knownDigest)) continue
+      const fromStep = shared?.get(job.key)
       const record = settled.get(signatureOf(job), job.key)
-      if (record !== undefined && reusable(record.examination, pass.knownDigest)) candidates.push({ key: job.key, record })
+      if (fromStep !== undefined && reusable(fromStep, pass.knownDigest)) {
+        // An earlier touch of this step took the record after checking it: it still stands.
+        if (record?.examination === fromStep) holding.set(job.key, record)
+        continue
+      }
+      if (record === undefined || !reusable(record.examination, pass.knownDigest)) continue
+      const verdict = checked?.get(record)
+      if (verdict === true) holding.set(job.key, record)
+      else if (verdict === undefined) candidates.push({ key: job.key, record })
     }
-    const holds = await stillHolding(pass.fs, candidates.map((candidate) => candidate.record), pass.signal)
+    const verdicts = await stillHolding(pass.fs, candidates.map((candidate) => candidate.record), pass.signal)
     candidates.forEach((candidate, index) => {
-      if (holds[index] === true) holding.set(candidate.key, candidate.record.examination)
+      if (verdicts[index] === true) holding.set(candidate.key, candidate.record)
     })
   }
+  const taken = new Map<string, SettledExamination>()
   const observations: ScopeObservation[] = []
   const details = new Map<string, DirectoryExamination>()
   const examined = new Set<string>()
@@ -187,12 +221,14 @@ export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: rea
     }
     observations.push(...result.observations)
   }
-  assignSameFiles(observations, holds)
-  return { observations, examined, details }
+  const sameFiles = assignSameFiles(observations, holds)
+  return { observations, examined, details, settled: taken, directories: jobs.length, sameFiles }
 
   async function examine(job: Job): Promise<DirectoryExamination> {
     const fromStep = shared?.get(job.key)
-    const recorded = fromStep !== undefined && reusable(fromStep, pass.knownDigest) ? fromStep : holding.get(job.key)
+    const record = holding.get(job.key)
+    if (record !== undefined) taken.set(job.key, record)
+    const recorded = fromStep !== undefined && reusable(fromStep, pass.knownDigest) ? fromStep : record?.examination
     if (recorded !== undefined) {
       // A file is read at most once per pass, also when its examination is reused.
       unclaimed.push(recorded)

@@ -9,6 +9,7 @@ import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { baselineIdentity, type ResolvedConfig } from './config.ts'
 import { findProjectRoot, type ProjectRoot } from './project-root.ts'
+import { QuietPasses } from './quiet-passes.ts'
 
 /** State of one agent loop instance. */
 export interface InstanceState {
@@ -28,6 +29,8 @@ export interface InstanceState {
   initialised: boolean
   /** Surface replace generation last checked for a shadowed baseline. */
   checkedGeneration: number
+  /** Touch passes known to have nothing to say (`quiet-passes.ts`). */
+  readonly quiet: QuietPasses
 }
 
 /** Canonical form of `path` through the port; the input itself when it cannot be resolved. */
@@ -57,5 +60,6 @@ export async function createInstance(fs: FileSystemPort, config: ResolvedConfig,
     omitted: new Map(),
     initialised: false,
     checkedGeneration: -1,
+    quiet: new QuietPasses(),
   }
 }

@@ -22,12 +22,13 @@
 import type { FileSystemPort, InstructionChange, SessionView, UserMessage } from '@dsh/contracts'
 import { identityProjectRoot, type ResolvedConfig } from './config.ts'
 import { absOf, chainDirs, descendantDirs, type DirRef } from './directories.ts'
-import { discover } from './discovery.ts'
+import { directoryKey, discover, settledProjectRecord, userGlobalKey } from './discovery.ts'
 import type { InstanceState } from './instance.ts'
 import { instructionMessage } from './message.ts'
 import { reconcile, type ReadDelivery } from './reconcile.ts'
 import { renderBaseline, renderChangeBatch } from './render.ts'
 import { decodeScope, userGlobalScope } from './scope-key.ts'
+import type { SettledExamination } from './settled-examinations.ts'
 import type { SharedExaminations } from './step-share.ts'
 import type { SurfaceFold } from './surface-fold.ts'
 import { isBlank } from './digest.ts'
@@ -71,21 +72,35 @@ export type PassMode = 'initial' | 'restore' | 'touch' | 'recheck'
 
 const composesBaseline = (mode: PassMode): boolean => mode === 'initial' || mode === 'restore'
 
-function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[], rootChanged: boolean): { chain: DirRef[]; all: DirRef[] } {
+/** The directories a touch of `touched` examines besides the ones every touch does. */
+const touchedDirs = (ctx: PassContext, touched: readonly string[]): DirRef[] => touched.flatMap((path) => descendantDirs(ctx.instance.project.root, ctx.instance.cwd, path))
+
+function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[], rootChanged: boolean): { chain: DirRef[]; base: DirRef[]; all: DirRef[] } {
   const { root } = ctx.instance.project
   const chain = chainDirs(root, ctx.instance.cwd)
   const all = [...chain]
-  if (mode === 'restore' || rootChanged) return { chain, all }
+  if (mode === 'restore' || rootChanged) return { chain, base: all, all }
   // A re-check after a shell step examines only the directories of loaded scopes (decision D8).
   const loaded: DirRef[] = []
   for (const [key, entry] of state.scopes) {
     const scope = isLoaded(entry) ? decodeScope(key) : undefined
     if (scope?.kind === 'project') loaded.push({ abs: absOf(root, scope.dir), rel: scope.dir })
   }
-  if (mode === 'recheck') return { chain, all: loaded }
+  if (mode === 'recheck') return { chain, base: loaded, all: loaded }
   all.push(...loaded)
-  for (const path of touched) all.push(...descendantDirs(root, ctx.instance.cwd, path))
-  return { chain, all }
+  const base = [...all]
+  all.push(...touchedDirs(ctx, touched))
+  return { chain, base, all }
+}
+
+/**
+ * The state a quiet touch is judged under (`quiet-passes.ts`): the surface fold's version, the
+ * version memo's generation and the budget omissions; `undefined` when pending messages count too.
+ */
+function quietState(ctx: PassContext): string | undefined {
+  if (ctx.overlays.length > 0 || ctx.fold === undefined) return undefined
+  const omitted = [...ctx.instance.omitted].map(([scope, digest]) => `${scope}=${digest}`).join('\u0000')
+  return `${ctx.fold.version(ctx.session)}|${ctx.memo.generation}|${omitted}`
 }
 
 function alreadyVisible(state: VisibleState, change: InstructionChange): boolean {
@@ -177,6 +192,15 @@ function recordOmitted(instance: InstanceState, omitted: readonly LoadedFile[]):
 /** Runs one pass and returns the messages to deliver (baseline first), possibly none. */
 export async function runPass(ctx: PassContext, mode: PassMode, touched: readonly string[] = []): Promise<UserMessage[]> {
   const { instance, config } = ctx
+  const plan = { config, root: instance.project.root, dshHome: instance.dshHome, trustedRoots: instance.trustedRoots }
+  const quiet = mode === 'touch' ? quietState(ctx) : undefined
+  let checked: ReadonlyMap<SettledExamination, boolean> | undefined
+  if (quiet !== undefined) {
+    const settledOf = (dir: DirRef): SettledExamination | undefined => settledProjectRecord(plan, ctx.memo, dir)
+    const verdict = await instance.quiet.quiet({ state: quiet, extra: touchedDirs(ctx, touched), keyOf: directoryKey, settledOf, globalKey: userGlobalKey(instance.dshHome), read: ctx.read, shared: ctx.shared, fs: ctx.fs, signal: ctx.signal })
+    if (verdict.quiet) return []
+    checked = verdict.checked
+  }
   const state = deriveVisibleState(ctx.session, ctx.plugin, ctx.overlays, ctx.fold)
   const recorded = mode === 'initial' ? recordedIdentity(ctx, state) : undefined
   // The visible scopes were last examined under other settings (per the process's record of the
@@ -187,7 +211,7 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
   const settingsChanged = examined !== undefined && examined !== instance.identity
   // Their root-relative keys name other directories now.
   const rootChanged = recorded !== undefined && identityProjectRoot(recorded) !== identityProjectRoot(instance.identity)
-  const { chain, all } = passDirs(ctx, mode, state, touched, rootChanged)
+  const { chain, base, all } = passDirs(ctx, mode, state, touched, rootChanged)
   const chainKeys = new Set(chain.map((dir) => dir.rel))
   const isBaselineScope = (key: string): boolean => {
     const scope = decodeScope(key)
@@ -199,13 +223,12 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     // A same-file entry has no content of its own: the file must be read if it becomes a file of its own.
     return isLoaded(entry) && entry.path === path && entry.sameAs === undefined ? entry.digest : instance.omitted.get(key)
   }
-  const plan = { config, root: instance.project.root, dshHome: instance.dshHome, trustedRoots: instance.trustedRoots }
   const shared = mode === 'touch' ? ctx.shared : undefined
   const holds = (key: string, path: string, digest: string): boolean => {
     const entry = state.scopes.get(key)
     return isLoaded(entry) && entry.path === path && entry.sameAs === undefined && !entry.outdated && entry.digest === digest
   }
-  const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest, shared, holds }
+  const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest, shared, holds, checked }
   // A re-check examines the user-global file only when it is loaded.
   const userGlobal = mode !== 'recheck' || isLoaded(state.scopes.get(userGlobalScope().key))
   const found = await discover(plan, pass, all, userGlobal)
@@ -228,6 +251,9 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
   const read = mode === 'touch' ? ctx.read : undefined
   const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: userGlobal, settingsChanged, read })
   for (const key of result.staleOmissions) instance.omitted.delete(key)
+  if (quiet !== undefined && result.items.length === 0 && result.staleOmissions.length === 0 && !found.sameFiles && found.settled.size === found.directories) {
+    instance.quiet.remember({ state: quiet, base, records: found.settled })
+  }
   const batch = renderChangeBatch(result.items, config.maxBytes, { maxFileShare: config.maxFileShare })
   if (batch.changes.length > 0) messages.push(instructionMessage({ plugin: ctx.plugin, text: batch.text, changes: batch.changes, identity: instance.identity }))
   return messages

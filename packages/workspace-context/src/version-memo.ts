@@ -57,6 +57,7 @@ export class VersionMemo {
   readonly #settleMs: number
   /** Examinations that rest only on trusted facts of this memo (dropped whenever a fact is forgotten). */
   readonly settled = new SettledExaminations()
+  #generation = 0
 
   constructor(settleMs: number) {
     this.#settleMs = settleMs
@@ -84,7 +85,7 @@ export class VersionMemo {
   /** Forgets `path` (it vanished or could not be read). */
   forgetFile(path: string): void {
     this.#files.delete(path)
-    this.settled.clear()
+    this.#forgot()
   }
 
   /** The trusted probe results of `dir` at `version`, if any. */
@@ -101,6 +102,16 @@ export class VersionMemo {
   /** Forgets `dir`. */
   forgetDirectory(dir: string): void {
     this.#dirs.delete(dir)
+    this.#forgot()
+  }
+
+  /** Counts the facts forgotten so far: what rested on them no longer stands. */
+  get generation(): number {
+    return this.#generation
+  }
+
+  #forgot(): void {
+    this.#generation += 1
     this.settled.clear()
   }
 }

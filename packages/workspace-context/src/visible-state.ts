@@ -80,10 +80,10 @@ function visibleToolCalls(session: SessionView): Set<string> {
   return ids
 }
 
-/** Applies one message to `state` (mutating). */
-export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] }, message: UserMessage, plugin: string): void {
+/** Applies one message to `state` (mutating); returns whether it was an instruction message of `plugin`. */
+export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] }, message: UserMessage, plugin: string): boolean {
   const source = instructionSource(message.source, plugin)
-  if (source === undefined) return
+  if (source === undefined) return false
   const fromBaseline = source.baseline === true
   if (fromBaseline) state.baseline = { identity: source.baselineIdentity, messageId: message.id }
   for (const change of source.changes) {
@@ -91,6 +91,7 @@ export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; basel
     const links = { ...(change.sameAs === undefined ? {} : { sameAs: change.sameAs }), ...(change.readCallId === undefined ? {} : { readCallId: change.readCallId }) }
     state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline, outdated, ...links })
   }
+  return true
 }
 
 /**

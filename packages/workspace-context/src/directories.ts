@@ -5,6 +5,7 @@
  * `.` for the root) used in scope keys and model-visible paths.
  */
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { isPlainPath, plainInside, plainParent, plainRelKey } from './plain-paths.ts'
 import { isInsideRoot } from './trusted-roots.ts'
 
 /** One directory to examine. */
@@ -17,12 +18,17 @@ export interface DirRef {
 
 /** Root-relative key of `abs` (which must lie inside `root`). */
 export function relKey(root: string, abs: string): string {
+  if (isPlainPath(root) && isPlainPath(abs) && plainInside(root, abs)) return plainRelKey(root, abs)
   const rel = relative(root, abs)
   return rel === '' ? '.' : rel.split(sep).join('/')
 }
 
-/** Absolute directory of a root-relative key. */
-export const absOf = (root: string, rel: string): string => (rel === '.' ? root : join(root, ...rel.split('/')))
+/** Absolute directory of a root-relative key (one without `.` and `..` parts, as scope keys have). */
+export function absOf(root: string, rel: string): string {
+  if (rel === '.') return root
+  if (sep === '/' && isPlainPath(root) && isPlainPath(`/${rel}`)) return root === '/' ? `/${rel}` : `${root}/${rel}`
+  return join(root, ...rel.split('/'))
+}
 
 /** Model-visible path of `name` in directory `rel`. */
 export const displayPath = (rel: string, name: string): string => (rel === '.' ? name : `${rel}/${name}`)
@@ -30,10 +36,11 @@ export const displayPath = (rel: string, name: string): string => (rel === '.' ?
 /** Directories from `root` down to `cwd`, inclusive, broad to specific. Just `[cwd]` when cwd is outside root. */
 export function chainDirs(root: string, cwd: string): DirRef[] {
   if (!isInsideRoot(root, cwd)) return [{ abs: cwd, rel: '.' }]
+  const parent = isPlainPath(cwd) ? plainParent : dirname
   const dirs: DirRef[] = []
-  for (let dir = cwd; ; dir = dirname(dir)) {
+  for (let dir = cwd; ; dir = parent(dir)) {
     dirs.unshift({ abs: dir, rel: relKey(root, dir) })
-    if (dir === root || dirname(dir) === dir) break
+    if (dir === root || parent(dir) === dir) break
   }
   return dirs
 }
@@ -44,9 +51,10 @@ export function chainDirs(root: string, cwd: string): DirRef[] {
  */
 export function descendantDirs(root: string, cwd: string, file: string): DirRef[] {
   const absolute = isAbsolute(file) ? file : join(cwd, file)
-  const parent = dirname(absolute)
+  const parentOf = isPlainPath(absolute) ? plainParent : dirname
+  const parent = parentOf(absolute)
   if (parent === cwd || !isInsideRoot(cwd, parent) || !isInsideRoot(root, parent)) return []
   const dirs: DirRef[] = []
-  for (let dir = parent; dir !== cwd && dirname(dir) !== dir; dir = dirname(dir)) dirs.unshift({ abs: dir, rel: relKey(root, dir) })
+  for (let dir = parent; dir !== cwd && parentOf(dir) !== dir; dir = parentOf(dir)) dirs.unshift({ abs: dir, rel: relKey(root, dir) })
   return dirs
 }

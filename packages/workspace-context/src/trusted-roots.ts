@@ -6,9 +6,11 @@
  */
 import { isAbsolute, relative } from 'node:path'
 import type { SessionView, WorkspaceRootsService } from '@dsh/contracts'
+import { isPlainPath, plainInside } from './plain-paths.ts'
 
 /** True when canonical `path` equals `root` or lies below it. */
 export function isInsideRoot(root: string, path: string): boolean {
+  if (isPlainPath(root) && isPlainPath(path)) return plainInside(root, path)
   const rel = relative(root, path)
   if (rel === '') return true
   if (isAbsolute(rel)) return false

@@ -16,7 +16,7 @@ import { displayPath, type DirRef } from './directories.ts'
 import { isBlank } from './digest.ts'
 import { examineDirectory, type Claims, type DirectoryExamination, type DirectorySpec, type ExamineOptions } from './directory-examiner.ts'
 import { projectScope, userGlobalScope } from './scope-key.ts'
-import { settledRecord, stillHolding, type SettledExamination } from './settled-examinations.ts'
+import { settledRecord, stillHolding, type SettledExamination, type SettledExaminations } from './settled-examinations.ts'
 import type { VersionMemo } from './version-memo.ts'
 import type { SharedExaminations } from './step-share.ts'
 import type { ScopeObservation } from './types.ts'
@@ -145,100 +145,153 @@ export function settledProjectRecord(plan: DiscoveryPlan, memo: VersionMemo, dir
 
 /** Examines the user-global file (when asked) and `dirs`. Rethrows only cancellation. */
 export async function discover(plan: DiscoveryPlan, pass: PassOptions, dirs: readonly DirRef[], includeUserGlobal: boolean): Promise<DiscoveryResult> {
-  const { config } = plan
-  const { shared, holds, checked, ...rest } = pass
-  const claimed: Claims = new Map()
-  const base = { ...rest, claimed, maxSourceBytes: config.maxSourceBytes }
-  const jobs: Job[] = []
-  if (includeUserGlobal) {
-    // The user-global file is user-owned configuration, not repository content: its link (for
-    // example into a dotfiles checkout) is followed without the trusted-roots check.
-    jobs.push({
-      key: userGlobalKey(plan.dshHome),
-      options: { ...base, policy: 'first', link: { followSymlinks: config.followSymlinks, trustedRoots: undefined } },
-      spec: { abs: plan.dshHome, base: ['AGENTS.md'], local: [], scopeOf: userGlobalScope, displayOf: () => config.userGlobalDisplay },
+  const run = new DiscoveryRun(plan, pass)
+  const jobs = run.jobs(dirs, includeUserGlobal)
+  await run.checkSettled(jobs)
+  return run.examineAll(jobs)
+}
+
+/**
+ * One discovery: its jobs, the settled records still holding, and what the examinations found.
+ * Split into small steps so the work of a pass is spread over short functions.
+ */
+class DiscoveryRun {
+  readonly #plan: DiscoveryPlan
+  readonly #pass: PassOptions
+  readonly #claimed: Claims = new Map()
+  readonly #base: Omit<ExamineOptions, 'policy' | 'link'>
+  readonly #signatures = new Map<ExamineOptions, string>()
+  /** Directory key → the settled record found to hold. */
+  readonly #holding = new Map<string, SettledExamination>()
+  /** Directory key → the settled record taken instead of examining. */
+  readonly #taken = new Map<string, SettledExamination>()
+  /** Reused examinations whose files are not claimed yet: claims only matter to a full examination. */
+  readonly #unclaimed: DirectoryExamination[] = []
+
+  constructor(plan: DiscoveryPlan, pass: PassOptions) {
+    this.#plan = plan
+    this.#pass = pass
+    const { shared: _shared, holds: _holds, checked: _checked, ...rest } = pass
+    this.#base = { ...rest, claimed: this.#claimed, maxSourceBytes: plan.config.maxSourceBytes }
+  }
+
+  /** The examinations to make, the user-global directory first, then `dirs` broad to specific. */
+  jobs(dirs: readonly DirRef[], includeUserGlobal: boolean): Job[] {
+    const { config } = this.#plan
+    const jobs: Job[] = []
+    if (includeUserGlobal) {
+      // The user-global file is user-owned configuration, not repository content: its link (for
+      // example into a dotfiles checkout) is followed without the trusted-roots check.
+      jobs.push({
+        key: userGlobalKey(this.#plan.dshHome),
+        options: { ...this.#base, policy: 'first', link: { followSymlinks: config.followSymlinks, trustedRoots: undefined } },
+        spec: { abs: this.#plan.dshHome, base: ['AGENTS.md'], local: [], scopeOf: userGlobalScope, displayOf: () => config.userGlobalDisplay },
+      })
+    }
+    const options = { ...this.#base, policy: config.candidatePolicy, link: projectLink(this.#plan) }
+    for (const dir of orderDirs(dirs)) jobs.push(projectJob(dir, options, config))
+    return jobs
+  }
+
+  /** Finds the jobs whose settled record still holds (the step's record aside), checked in one batch. */
+  async checkSettled(jobs: readonly Job[]): Promise<void> {
+    const settled = this.#pass.memo?.settled
+    if (settled === undefined) return
+    const candidates: Job[] = []
+    const records: SettledExamination[] = []
+    for (const job of jobs) {
+      const record = this.#settledCandidate(job, settled)
+      if (record === undefined) continue
+      candidates.push(job)
+      records.push(record)
+    }
+    const verdicts = await stillHolding(this.#pass.fs, records, this.#pass.signal)
+    verdicts.forEach((holds, index) => {
+      const job = candidates[index]
+      const record = records[index]
+      if (holds && job !== undefined && record !== undefined) this.#holding.set(job.key, record)
     })
   }
-  const projectOptions = { ...base, policy: config.candidatePolicy, link: projectLink(plan) }
-  for (const dir of orderDirs(dirs)) {
-    jobs.push({
-      key: directoryKey(dir),
-      rel: dir.rel,
-      options: projectOptions,
-      spec: {
-        abs: dir.abs,
-        base: config.instructionFileCandidates,
-        local: config.localInstructionFileCandidates,
-        scopeOf: (slot) => projectScope(dir.rel, slot),
-        displayOf: (name) => displayPath(dir.rel, name),
-      },
-    })
+
+  /** A settled record of `job` still to check, after taking one known to hold. */
+  #settledCandidate(job: Job, settled: SettledExaminations): SettledExamination | undefined {
+    const { knownDigest } = this.#pass
+    const fromStep = this.#pass.shared?.get(job.key)
+    const record = settled.get(this.#signatureOf(job), job.key)
+    if (fromStep !== undefined && reusable(fromStep, knownDigest)) {
+      // An earlier touch of this step took the record after checking it: it still stands.
+      if (record !== undefined && record.examination === fromStep) this.#holding.set(job.key, record)
+      return undefined
+    }
+    if (record === undefined || !reusable(record.examination, knownDigest)) return undefined
+    const verdict = this.#pass.checked?.get(record)
+    if (verdict === true) this.#holding.set(job.key, record)
+    return verdict === undefined ? record : undefined
   }
-  const signatures = new Map<ExamineOptions, string>()
-  const signatureOf = (job: Job): string => {
-    let signature = signatures.get(job.options)
+
+  #signatureOf(job: Job): string {
+    let signature = this.#signatures.get(job.options)
     if (signature === undefined) {
       signature = settingsSignature(job.options, job.spec)
-      signatures.set(job.options, signature)
+      this.#signatures.set(job.options, signature)
     }
     return signature
   }
-  const settled = pass.memo?.settled
-  // Directories the step's record does not cover whose settled record still holds, checked in one batch.
-  const holding = new Map<string, SettledExamination>()
-  if (settled !== undefined) {
-    const candidates: { key: string; record: SettledExamination }[] = []
-    for (const job of jobs) {
-      const fromStep = shared?.get(job.key)
-      const record = settled.get(signatureOf(job), job.key)
-      if (fromStep !== undefined && reusable(fromStep, pass.knownDigest)) {
-        // An earlier touch of this step took the record after checking it: it still stands.
-        if (record?.examination === fromStep) holding.set(job.key, record)
-        continue
-      }
-      if (record === undefined || !reusable(record.examination, pass.knownDigest)) continue
-      const verdict = checked?.get(record)
-      if (verdict === true) holding.set(job.key, record)
-      else if (verdict === undefined) candidates.push({ key: job.key, record })
-    }
-    const verdicts = await stillHolding(pass.fs, candidates.map((candidate) => candidate.record), pass.signal)
-    candidates.forEach((candidate, index) => {
-      if (verdicts[index] === true) holding.set(candidate.key, candidate.record)
-    })
-  }
-  const taken = new Map<string, SettledExamination>()
-  const observations: ScopeObservation[] = []
-  const details = new Map<string, DirectoryExamination>()
-  const examined = new Set<string>()
-  // Reused examinations whose files are not claimed yet: claims only matter to a full examination.
-  const unclaimed: DirectoryExamination[] = []
-  for (const job of jobs) {
-    const result = await examine(job)
-    if (job.rel === undefined) details.set('user-global', result)
-    else {
-      examined.add(job.rel)
-      details.set(job.rel, result)
-    }
-    observations.push(...result.observations)
-  }
-  const sameFiles = assignSameFiles(observations, holds)
-  return { observations, examined, details, settled: taken, directories: jobs.length, sameFiles }
 
-  async function examine(job: Job): Promise<DirectoryExamination> {
-    const fromStep = shared?.get(job.key)
-    const record = holding.get(job.key)
-    if (record !== undefined) taken.set(job.key, record)
-    const recorded = fromStep !== undefined && reusable(fromStep, pass.knownDigest) ? fromStep : record?.examination
-    if (recorded !== undefined) {
-      // A file is read at most once per pass, also when its examination is reused.
-      unclaimed.push(recorded)
-      shared?.set(job.key, recorded)
-      return recorded
+  /** Examines (or takes from a record) every job in order. */
+  async examineAll(jobs: readonly Job[]): Promise<DiscoveryResult> {
+    const observations: ScopeObservation[] = []
+    const details = new Map<string, DirectoryExamination>()
+    const examined = new Set<string>()
+    for (const job of jobs) {
+      const result = this.#reused(job) ?? (await this.#examine(job))
+      if (job.rel === undefined) details.set('user-global', result)
+      else {
+        examined.add(job.rel)
+        details.set(job.rel, result)
+      }
+      for (const observation of result.observations) observations.push(observation)
     }
-    for (const reused of unclaimed.splice(0)) claimReused(reused, claimed)
+    const sameFiles = assignSameFiles(observations, this.#pass.holds)
+    return { observations, examined, details, settled: this.#taken, directories: jobs.length, sameFiles }
+  }
+
+  /** The examination of `job` from the step's record or a settled record, if one stands. */
+  #reused(job: Job): DirectoryExamination | undefined {
+    const { shared, knownDigest } = this.#pass
+    const fromStep = shared?.get(job.key)
+    const record = this.#holding.get(job.key)
+    if (record !== undefined) this.#taken.set(job.key, record)
+    const recorded = fromStep !== undefined && reusable(fromStep, knownDigest) ? fromStep : record?.examination
+    if (recorded === undefined) return undefined
+    // A file is read at most once per pass, also when its examination is reused.
+    this.#unclaimed.push(recorded)
+    shared?.set(job.key, recorded)
+    return recorded
+  }
+
+  async #examine(job: Job): Promise<DirectoryExamination> {
+    for (const reused of this.#unclaimed.splice(0)) claimReused(reused, this.#claimed)
     const result = await examineDirectory(job.options, job.spec)
-    shared?.set(job.key, result)
-    if (settled !== undefined && pass.memo !== undefined) settled.set(signatureOf(job), job.key, result.version === undefined ? undefined : settledRecord({ path: job.spec.abs, version: result.version }, result, pass.memo))
+    this.#pass.shared?.set(job.key, result)
+    const { memo } = this.#pass
+    if (memo !== undefined) memo.settled.set(this.#signatureOf(job), job.key, result.version === undefined ? undefined : settledRecord({ path: job.spec.abs, version: result.version }, result, memo))
     return result
+  }
+}
+
+/** The examination of project directory `dir`. */
+function projectJob(dir: DirRef, options: ExamineOptions, config: ResolvedConfig): Job {
+  return {
+    key: directoryKey(dir),
+    rel: dir.rel,
+    options,
+    spec: {
+      abs: dir.abs,
+      base: config.instructionFileCandidates,
+      local: config.localInstructionFileCandidates,
+      scopeOf: (slot) => projectScope(dir.rel, slot),
+      displayOf: (name) => displayPath(dir.rel, name),
+    },
   }
 }

@@ -39,10 +39,10 @@ export interface CountingFileSystem {
   snapshot(): CallCounts
 }
 
-/** Wraps `inner`; the returned port behaves exactly like it (`statMany` counts one `stat` per path). */
+/** Wraps `inner`; the returned port behaves exactly like it (`versions` counts one `stat` per path). */
 export function countingFileSystem(inner: FileSystemPort): CountingFileSystem {
   const counts = zeroCounts()
-  const statMany = inner.statMany?.bind(inner)
+  const versions = inner.versions?.bind(inner)
   const port: FileSystemPort = {
     resolve: (path, options) => (counts.resolve++, inner.resolve(path, options)),
     stat: (path, signal) => (counts.stat++, inner.stat(path, signal)),
@@ -54,7 +54,7 @@ export function countingFileSystem(inner: FileSystemPort): CountingFileSystem {
     editText: (path, edit, options) => (counts.other++, inner.editText(path, edit, options)),
     writableRoots: () => inner.writableRoots(),
     addWritableRoot: (root) => inner.addWritableRoot(root),
-    ...(statMany === undefined ? {} : { statMany: (paths: readonly string[], signal?: AbortSignal) => ((counts.stat += paths.length), statMany(paths, signal)) }),
+    ...(versions === undefined ? {} : { versions: (paths: readonly string[], signal?: AbortSignal) => ((counts.stat += paths.length), versions(paths, signal)) }),
   }
   return { port, snapshot: () => ({ ...counts }) }
 }

@@ -130,12 +130,13 @@ export interface FileSystemPort {
   /** Like `stat` but does not follow a final link. */
   lstat(path: string, signal?: AbortSignal): Promise<FsPathInfo | undefined>
   /**
-   * `stat` of several paths at once: one result per path, in order, each what `stat` would
-   * report. Rejects as `stat` does for the first path that fails (callers then look at the paths
+   * The `version` that `stat` would report for each of several paths, in order (`undefined` where
+   * nothing exists): one followed stat per path, for checking many (path, expected version) pairs
+   * at once. Rejects as `stat` does for the first path that fails (callers then look at the paths
    * one by one). Optional: a caller without it calls `stat` per path; a provider offers it when it
    * can answer a batch without a round trip per path (the local disk: one synchronous loop).
    */
-  statMany?(paths: readonly string[], signal?: AbortSignal): Promise<readonly (FsInfo | undefined)[]>
+  versions?(paths: readonly string[], signal?: AbortSignal): Promise<readonly (FsVersion | undefined)[]>
   /**
    * Streams a regular file as UTF-8 text chunks. Opens non-blocking and checks the opened node
    * before reading: FIFOs, sockets, devices and directories reject with `FS_SPECIAL_FILE` /

@@ -4,13 +4,13 @@
  * its per-session views (`withWritableRoots`) share everything but the set of writable roots.
  */
 import { normalize, resolve as resolvePath } from 'node:path'
-import type { FileSystemPort, FsEditSpec, FsInfo, FsReadOptions, FsWriteResult } from '@dsh/contracts'
+import type { FileSystemPort, FsEditSpec, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
 import { applyEdit } from './edit-match.ts'
 import { writeAtomically } from './atomic-write.ts'
 import { canonicalPath, requireAbsolute } from './canonical-path.ts'
 import { throwIfAborted } from './fs-error.ts'
 import { listDirectory } from './list-dir.ts'
-import { infoOf, pathInfoOf } from './node-info.ts'
+import { infoOf, pathInfoOf, versionOf } from './node-info.ts'
 import { probe } from './probe.ts'
 import { readWholeText, textChunks } from './text-reader.ts'
 import { GrantedRoots, WritableRoots, type RootSet } from './writable-roots.ts'
@@ -57,15 +57,15 @@ function portOver(roots: RootSet, defaultMaxBytes: number): FileSystemPort {
       return stats === undefined ? undefined : infoOf(stats)
     },
 
-    async statMany(paths, signal) {
+    async versions(paths, signal) {
       throwIfAborted(signal, paths[0] ?? '')
-      const infos: (FsInfo | undefined)[] = []
+      const versions: (FsVersion | undefined)[] = []
       for (const path of paths) {
         requireAbsolute(path)
         const stats = probe(path, true)
-        infos.push(stats === undefined ? undefined : infoOf(stats))
+        versions.push(stats === undefined ? undefined : versionOf(stats))
       }
-      return infos
+      return versions
     },
 
     async lstat(path, signal) {

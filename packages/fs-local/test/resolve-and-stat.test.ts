@@ -112,6 +112,16 @@ describe('stat and lstat', () => {
     expect((await port.lstat(tree.path('link.txt')))?.nodeId).not.toBe(id)
   })
 
+  it('reports the versions of many paths at once, each what stat reports', async () => {
+    const port = fs()
+    const paths = [tree.path('real/a.txt'), tree.path('real'), tree.path('link.txt'), tree.path('nowhere'), tree.path('real/a.txt/child')]
+    const one = await Promise.all(paths.map(async (path) => (await port.stat(path))?.version))
+    expect(await port.versions?.(paths)).toEqual(one)
+    expect(one.slice(0, 3).every((version) => version !== undefined)).toBe(true)
+    await expect(port.versions?.(['relative/path'])).rejects.toMatchObject({ code: 'FS_IO' })
+    await expect(port.versions?.(paths, AbortSignal.abort())).rejects.toMatchObject({ code: 'FS_ABORTED' })
+  })
+
   it('reports a dangling link as absent through stat but present through lstat', async () => {
     symlinkSync(tree.path('nowhere'), tree.path('dangling'))
     expect(await fs().stat(tree.path('dangling'))).toBeUndefined()

@@ -31,9 +31,8 @@ const tokensOfLength = (jsonLength: number): number => Math.ceil(jsonLength / 4)
 export async function maybeAutoCompact(options: {
   readonly session: Session
   readonly provider: ModelProvider
-  readonly body: ChatRequestBody
-  /** `JSON.stringify(body).length` when the caller knows it (a memo measures only new messages). */
-  readonly jsonLength?: number
+  /** Length of the JSON of the request the step would send now (`requestJsonLength`). */
+  readonly jsonLength: number
   readonly settings: AutoCompactSettings
   readonly signal: AbortSignal
   readonly log: (line: string) => void
@@ -43,7 +42,7 @@ export async function maybeAutoCompact(options: {
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
 }): Promise<boolean> {
   const threshold = options.settings.share * options.provider.contextWindow
-  const bodyLength = options.jsonLength ?? JSON.stringify(options.body).length
+  const bodyLength = options.jsonLength
   const estimate = tokensOfLength(bodyLength)
   if (estimate <= threshold) return false
   // Earlier turns go first; a single long turn compacts its completed steps instead.

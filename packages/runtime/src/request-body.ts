@@ -72,6 +72,22 @@ function toolSegmentAssistants(messages: readonly Message[]): Set<number> {
   return chosen
 }
 
+/** Length of `,"tools":` between the messages and the tools of a serialised body. */
+const TOOLS_KEY_LENGTH = ',"tools":'.length
+
+/**
+ * `JSON.stringify(buildChatRequestBody(input)).length`, without building the body: the system
+ * message is serialised, every other part is measured once through the memo.
+ */
+export function requestJsonLength(input: RequestBodyInput & { readonly memo: WireMemo }): number {
+  const echo = input.reasoningEcho === 'tool-segments' ? toolSegmentAssistants(input.messages) : new Set<number>()
+  const { memo } = input
+  // `{"model":…,"messages":[]}`, the system message, and one comma before each later message.
+  let length = JSON.stringify({ model: input.model, messages: [] }).length + JSON.stringify({ role: 'system', content: input.system }).length + input.messages.length
+  for (const [index, message] of input.messages.entries()) length += memo.measure(memo.wire(message, echo.has(index), toWire))
+  return input.tools.length > 0 ? length + TOOLS_KEY_LENGTH + memo.measure(input.tools) : length
+}
+
 /** Builds the request body. */
 export function buildChatRequestBody(input: RequestBodyInput): ChatRequestBody {
   const echo = input.reasoningEcho === 'tool-segments' ? toolSegmentAssistants(input.messages) : new Set<number>()

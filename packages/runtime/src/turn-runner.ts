@@ -19,7 +19,7 @@ import { deriveMessages } from './derive-history.ts'
 import { isAbortError, errorMessage } from './errors.ts'
 import type { Inbox } from './inbox.ts'
 import { deepFreeze, messageText } from './message-factory.ts'
-import { buildChatRequestBody } from './request-body.ts'
+import { buildChatRequestBody, requestJsonLength, type RequestBodyInput } from './request-body.ts'
 import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import { runToolCall, type PipelineDeps } from './tool-pipeline.ts'
@@ -96,8 +96,7 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
   // Claim first: a cancel during the summary call below must not leave this turn's prompt queued.
   const claimed = inbox.claim(step === 1)
   if (deps.autoCompact !== undefined) {
-    const body = requestBody(deps)
-    await maybeAutoCompact({ session, provider: deps.provider, body, jsonLength: deps.wire.jsonLength(body), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest })
+    await maybeAutoCompact({ session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest })
   }
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',
@@ -137,19 +136,20 @@ function appendUser(session: Session, message: UserMessage, turn: number, step: 
   session.append('user/message', data, { surfaceOp: 'append' })
 }
 
-function requestBody(deps: TurnDeps): ChatRequestBody {
-  return buildChatRequestBody({
+/** What the next request is built from (the same for its size estimate and for the call). */
+function requestInput(deps: TurnDeps): RequestBodyInput & { readonly memo: WireMemo } {
+  return {
     model: deps.provider.model,
     system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }, { agent: deps.handle }),
     messages: deriveMessages(deps.session),
     tools: deps.registry.wireTools(),
     reasoningEcho: deps.provider.reasoningEcho,
     memo: deps.wire,
-  })
+  }
 }
 
 async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
-  const body = requestBody(deps)
+  const body = buildChatRequestBody(requestInput(deps))
   deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id })
   deps.onRequest?.(body)
   const assembler = new AssistantAssembler()

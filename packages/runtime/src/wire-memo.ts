@@ -2,16 +2,13 @@
  * Per-agent memo of request-body parts. Messages are immutable, so the wire form of each one and
  * the length of its JSON text are computed once, however many requests carry it: a request body
  * is an array of shared wire messages, and its size (automatic compaction's estimate, taken before
- * every step) is a sum over cached lengths instead of a serialisation of the whole history.
- * `jsonLength(body)` equals `JSON.stringify(body).length` exactly.
+ * every step, `requestJsonLength`) is a sum over cached lengths instead of a serialisation of the
+ * whole history.
  */
-import type { ChatRequestBody, Message, WireMessage } from '@dsh/contracts'
+import type { Message, WireMessage } from '@dsh/contracts'
 
 /** Wire form of one message (`echoReasoning`: its reasoning goes back to the model). */
 export type ToWire = (message: Message, echoReasoning: boolean) => WireMessage
-
-/** Length of `,"tools":` between the messages and the tools of a serialised body. */
-const TOOLS_KEY_LENGTH = ',"tools":'.length
 
 /** The memo of one agent. */
 export class WireMemo {
@@ -30,16 +27,8 @@ export class WireMemo {
     return wire
   }
 
-  /** `JSON.stringify(body).length`, serialising only parts not measured before. */
-  jsonLength(body: ChatRequestBody): number {
-    const { messages, tools, ...rest } = body
-    // `{…,"messages":[]}` plus the messages and the commas between them, plus the tools when sent.
-    let length = JSON.stringify({ ...rest, messages: [] }).length + Math.max(0, messages.length - 1)
-    for (const message of messages) length += this.#length(message)
-    return tools === undefined ? length : length + TOOLS_KEY_LENGTH + this.#length(tools)
-  }
-
-  #length(part: object): number {
+  /** `JSON.stringify(part).length` of an immutable part (a wire message, the tool list), measured once. */
+  measure(part: object): number {
     let length = this.#lengths.get(part)
     if (length === undefined) {
       length = JSON.stringify(part).length

@@ -3,7 +3,7 @@
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message, WireTool } from '@dsh/contracts'
-import { buildChatRequestBody, WireMemo } from '../src/index.ts'
+import { buildChatRequestBody, requestJsonLength, WireMemo } from '../src/index.ts'
 
 const text = fc.string({ unit: 'binary', maxLength: 40 })
 const callId = fc.stringMatching(/^c[0-9]{1,3}$/)
@@ -27,16 +27,18 @@ const message: fc.Arbitrary<Message> = fc.oneof(
 const tools: WireTool[] = [{ type: 'function', function: { name: 'read', description: 'Reads "files".', parameters: { type: 'object', properties: { file_path: { type: 'string' } } } } }]
 
 describe('WireMemo', () => {
-  it('builds the same bodies as without a memo, and measures them as JSON.stringify does', () => {
+  it('builds the same bodies as without a memo, and measures them as JSON.stringify does without building them', () => {
     fc.assert(
       fc.property(fc.array(message, { maxLength: 12 }), fc.nat(12), text, fc.boolean(), fc.boolean(), (history, cut, system, echo, withTools) => {
         const memo = new WireMemo()
         // Two requests of a growing history share one memo, as the steps of an agent do.
         for (const messages of [history.slice(0, cut), history]) {
           const input = { model: 'm', system, messages, tools: withTools ? tools : [], ...(echo ? { reasoningEcho: 'tool-segments' as const } : {}) }
+          // Measured before and after the body is built, as a step measures before building it.
+          expect(requestJsonLength({ ...input, memo })).toBe(JSON.stringify(buildChatRequestBody(input)).length)
           const body = buildChatRequestBody({ ...input, memo })
           expect(body).toEqual(buildChatRequestBody(input))
-          expect(memo.jsonLength(body)).toBe(JSON.stringify(body).length)
+          expect(requestJsonLength({ ...input, memo })).toBe(JSON.stringify(body).length)
         }
       }),
     )

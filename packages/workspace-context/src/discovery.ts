@@ -136,11 +136,11 @@ const settingsSignature = (options: Pick<ExamineOptions, 'policy' | 'maxSourceBy
 /** The link policy of project directories under `plan`. */
 const projectLink = (plan: DiscoveryPlan): ExamineOptions['link'] => ({ followSymlinks: plan.config.followSymlinks, trustedRoots: plan.config.instructionReadPolicy === 'trusted-roots' ? plan.trustedRoots : undefined })
 
-/** The settled record `memo` keeps of project directory `dir` under `plan`, if any. */
-export function settledProjectRecord(plan: DiscoveryPlan, memo: VersionMemo, dir: DirRef): SettledExamination | undefined {
+/** The settled records `memo` keeps of project directories under `plan`, by directory. */
+export function settledProjectRecords(plan: DiscoveryPlan, memo: VersionMemo): (dir: DirRef) => SettledExamination | undefined {
   const { config } = plan
   const signature = settingsSignature({ policy: config.candidatePolicy, maxSourceBytes: config.maxSourceBytes, link: projectLink(plan) }, { base: config.instructionFileCandidates, local: config.localInstructionFileCandidates })
-  return memo.settled.get(signature, directoryKey(dir))
+  return (dir) => memo.settled.get(signature, directoryKey(dir))
 }
 
 /** Examines the user-global file (when asked) and `dirs`. Rethrows only cancellation. */

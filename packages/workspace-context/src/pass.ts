@@ -22,7 +22,7 @@
 import type { FileSystemPort, InstructionChange, SessionView, UserMessage } from '@dsh/contracts'
 import { identityProjectRoot, type ResolvedConfig } from './config.ts'
 import { absOf, chainDirs, descendantDirs, type DirRef } from './directories.ts'
-import { directoryKey, discover, settledProjectRecord, userGlobalKey } from './discovery.ts'
+import { directoryKey, discover, settledProjectRecords, userGlobalKey } from './discovery.ts'
 import type { InstanceState } from './instance.ts'
 import { instructionMessage } from './message.ts'
 import { reconcile, type ReadDelivery } from './reconcile.ts'
@@ -196,8 +196,7 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
   const quiet = mode === 'touch' ? quietState(ctx) : undefined
   let checked: ReadonlyMap<SettledExamination, boolean> | undefined
   if (quiet !== undefined) {
-    const settledOf = (dir: DirRef): SettledExamination | undefined => settledProjectRecord(plan, ctx.memo, dir)
-    const verdict = await instance.quiet.quiet({ state: quiet, extra: touchedDirs(ctx, touched), keyOf: directoryKey, settledOf, globalKey: userGlobalKey(instance.dshHome), read: ctx.read, shared: ctx.shared, fs: ctx.fs, signal: ctx.signal })
+    const verdict = await instance.quiet.quiet({ state: quiet, extra: touchedDirs(ctx, touched), keyOf: directoryKey, settledOf: settledProjectRecords(plan, ctx.memo), globalKey: userGlobalKey(instance.dshHome), read: ctx.read, shared: ctx.shared, fs: ctx.fs, signal: ctx.signal })
     if (verdict.quiet) return []
     checked = verdict.checked
   }

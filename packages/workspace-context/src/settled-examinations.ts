@@ -3,14 +3,14 @@
  * memo — the directory's candidate probes at its version and the digest of every present candidate
  * at its version, no candidate reached through a link, nothing unavailable — is kept together with
  * the (path, version) pairs it rests on. A later pass re-checks the records of every directory it
- * examines in one batch (one followed stat per pair, `FileSystemPort.statMany` where the provider
+ * examines in one batch (one followed stat per pair, `FileSystemPort.versions` where the provider
  * has it: the local disk answers in one synchronous loop) and reuses a record whose pairs all
  * still hold: the full examination would find exactly that, with the same stats, no read. A pair
  * that changed sends its directory through the full examination. Records hold digests, never
  * instruction text, and are reused only where the model has every present file (like the step's
  * shared record, `discovery.ts`).
  */
-import type { FileSystemPort, FsInfo, FsVersion } from '@dsh/contracts'
+import type { FileSystemPort, FsVersion } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import type { DirectoryExamination } from './directory-examiner.ts'
 import type { VersionMemo } from './version-memo.ts'
@@ -79,10 +79,10 @@ export function settledRecord(directory: VersionCheck, examination: DirectoryExa
   return { checks, examination: { observations, probes: examination.probes } }
 }
 
-async function statEach(fs: FileSystemPort, paths: readonly string[], signal: AbortSignal | undefined): Promise<(FsInfo | undefined)[]> {
-  const infos: (FsInfo | undefined)[] = []
-  for (const path of paths) infos.push(await fs.stat(path, signal))
-  return infos
+async function versionsOneByOne(fs: FileSystemPort, paths: readonly string[], signal: AbortSignal | undefined): Promise<(FsVersion | undefined)[]> {
+  const versions: (FsVersion | undefined)[] = []
+  for (const path of paths) versions.push((await fs.stat(path, signal))?.version)
+  return versions
 }
 
 /** For each record, whether every one of its facts still holds (all checked in one batch). */
@@ -90,9 +90,9 @@ export async function stillHolding(fs: FileSystemPort, records: readonly Settled
   const paths: string[] = []
   for (const record of records) for (const check of record.checks) paths.push(check.path)
   if (paths.length === 0) return records.map(() => false)
-  let infos: readonly (FsInfo | undefined)[]
+  let versions: readonly (FsVersion | undefined)[]
   try {
-    infos = fs.statMany === undefined ? await statEach(fs, paths, signal) : await fs.statMany(paths, signal)
+    versions = fs.versions === undefined ? await versionsOneByOne(fs, paths, signal) : await fs.versions(paths, signal)
   } catch (error) {
     // Some path could not be stat'ed: the full examinations look at each one and report it.
     rethrowIfAborted(error, signal)
@@ -101,7 +101,7 @@ export async function stillHolding(fs: FileSystemPort, records: readonly Settled
   let index = 0
   return records.map((record) => {
     let holds = true
-    for (const check of record.checks) if (infos[index++]?.version !== check.version) holds = false
+    for (const check of record.checks) if (versions[index++] !== check.version) holds = false
     return holds
   })
 }

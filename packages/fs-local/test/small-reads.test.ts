@@ -41,6 +41,9 @@ describe('small reads', () => {
   })
 })
 
+/** The version of a node with inode `ino` and fixed other fields, from bigint stats. */
+const at = (ino: bigint) => versionOf({ dev: 2049n, ino, size: 20n, mtimeNs: 1_764_000_000_123_456_789n, ctimeNs: 1_764_000_000_123_456_789n })
+
 describe('number stats', () => {
   it('identify nodes exactly below 2^53, and ask for bigints above', () => {
     const { dev, ino } = statSync(tree.path('AGENTS.md'))
@@ -49,7 +52,6 @@ describe('number stats', () => {
   })
 
   it('bigint stats of a node above 2^53 keep its inode exact', () => {
-    const at = (ino: bigint) => versionOf({ dev: 2049n, ino, size: 20n, mtimeNs: 1_764_000_000_123_456_789n, ctimeNs: 1_764_000_000_123_456_789n })
     expect(nodeIdOf(at(2n ** 60n + 1n))).toBe(`2049:${2n ** 60n + 1n}`)
     expect(nodeIdOf(at(2n ** 60n + 2n))).not.toBe(nodeIdOf(at(2n ** 60n + 1n)))
     expect(versionOf({ dev: 2049, ino: 7, size: 20, mtimeMs: 1_764_000_000_123.4568, ctimeMs: 1_764_000_000_123.4568 })).toBe('2049:7:20:1764000000123.4568:1764000000123.4568')

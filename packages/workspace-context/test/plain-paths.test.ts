@@ -15,6 +15,26 @@ const inside = (root: string, target: string): boolean => {
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`))
 }
 
+// The general forms, on node:path alone (what the directory helpers computed before the plain-path shortcuts).
+const generalKey = (root: string, abs: string): string => relative(root, abs).split(sep).join('/') || '.'
+const generalInside = (root: string, target: string): boolean => inside(root, target)
+const generalChain = (root: string, cwd: string) => {
+  if (!generalInside(root, cwd)) return [{ abs: cwd, rel: '.' }]
+  const dirs = []
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    dirs.unshift({ abs: dir, rel: generalKey(root, dir) })
+    if (dir === root || dirname(dir) === dir) break
+  }
+  return dirs
+}
+const generalDescendants = (root: string, cwd: string, file: string) => {
+  const parent = dirname(file)
+  if (parent === cwd || !generalInside(cwd, parent) || !generalInside(root, parent)) return []
+  const dirs = []
+  for (let dir = parent; dir !== cwd && dirname(dir) !== dir; dir = dirname(dir)) dirs.unshift({ abs: dir, rel: generalKey(root, dir) })
+  return dirs
+}
+
 describe('plain paths', () => {
   it('agree with node:path on containment, parents and root-relative keys', () => {
     fc.assert(
@@ -33,25 +53,6 @@ describe('plain paths', () => {
   })
 
   it('give the directory helpers the results of the general path code for any input', () => {
-    // The general forms, on node:path alone (what the helpers computed before the plain-path shortcuts).
-    const generalKey = (root: string, abs: string): string => relative(root, abs).split(sep).join('/') || '.'
-    const generalInside = (root: string, target: string): boolean => inside(root, target)
-    const generalChain = (root: string, cwd: string) => {
-      if (!generalInside(root, cwd)) return [{ abs: cwd, rel: '.' }]
-      const dirs = []
-      for (let dir = cwd; ; dir = dirname(dir)) {
-        dirs.unshift({ abs: dir, rel: generalKey(root, dir) })
-        if (dir === root || dirname(dir) === dir) break
-      }
-      return dirs
-    }
-    const generalDescendants = (root: string, cwd: string, file: string) => {
-      const parent = dirname(file)
-      if (parent === cwd || !generalInside(cwd, parent) || !generalInside(root, parent)) return []
-      const dirs = []
-      for (let dir = parent; dir !== cwd && dirname(dir) !== dir; dir = dirname(dir)) dirs.unshift({ abs: dir, rel: generalKey(root, dir) })
-      return dirs
-    }
     fc.assert(
       fc.property(path, path, path, (root, cwd, file) => {
         expect(isInsideRoot(root, cwd)).toBe(generalInside(root, cwd))

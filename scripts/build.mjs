@@ -1,11 +1,19 @@
-// Bundles the dsh CLI into apps/cli/dist/dsh.mjs (one ESM file with a node shebang).
+// Bundles the dsh CLI into apps/cli/dist/dsh.mjs (ESM with a node shebang) and the chunks it
+// imports on demand (apps/cli/dist/chunks/): each command's code, and what only some runs need
+// (the OpenAI SDK, the terminal UI), is parsed only when a run uses it.
 import { build } from 'esbuild'
-import { chmodSync } from 'node:fs'
+import { chmodSync, rmSync } from 'node:fs'
 
-const outfile = new URL('../apps/cli/dist/dsh.mjs', import.meta.url).pathname
+const outdir = new URL('../apps/cli/dist', import.meta.url).pathname
+const outfile = `${outdir}/dsh.mjs`
+// Chunk names carry content hashes: remove the previous build so none is left behind.
+rmSync(outdir, { recursive: true, force: true })
 await build({
-  entryPoints: [new URL('../apps/cli/src/main.ts', import.meta.url).pathname],
-  outfile,
+  entryPoints: { dsh: new URL('../apps/cli/src/main.ts', import.meta.url).pathname },
+  outdir,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

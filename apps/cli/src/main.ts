@@ -5,13 +5,12 @@
  * with the exit code set so far, as SIGPIPE ends other command-line tools, instead of an unhandled
  * `EPIPE` / `EIO` stack trace.
  */
-import { errnoCode } from '@dsh/runtime'
 import { runCli } from './program.ts'
 
 function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: Error) => {
     // EIO: the terminal hung up (a closed terminal window); any other write error is a real failure.
-    const code = errnoCode(error)
+    const code = 'code' in error ? error.code : undefined
     if (code !== 'EPIPE' && code !== 'EIO') throw error
     process.exit()
   })

@@ -3,19 +3,16 @@
  * line on stderr starting `dsh: `, commander's own parsing errors included (they name the command
  * whose `--help` explains it); usage errors exit 2, failures 1. `--help` of each command ends with
  * examples and the environment variables it reads; `dsh help [COMMAND…]` prints the same, and an
- * unknown command is a usage error.
+ * unknown command is a usage error. A command's code is loaded when it runs (`--version` and
+ * `--help` load none of it).
  */
-import { errorMessage } from '@dsh/runtime'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { CliError, usageError } from './cli-error.ts'
-import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
+import type { ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
-import { compactCommand } from './commands/compact.ts'
-import { contextCommand, contextWhyCommand } from './commands/context.ts'
-import { docsCommand, type DocsOptions } from './commands/docs.ts'
+import type { DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
-import { runCommand, type RunOptions } from './commands/run.ts'
-import { listSessions, showSession } from './commands/sessions.ts'
+import type { RunOptions } from './commands/run.ts'
 import { commandHelp } from './help-text.ts'
 import { version } from './version.ts'
 
@@ -62,6 +59,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
 
   agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'))
     .action(async (words: string[], _options: RunOptions, command: Command) => {
+      const { runCommand } = await import('./commands/run.ts')
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
     })
 
@@ -72,6 +70,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--continue', 'continue the latest session started in this directory')
     .option('--yes', 'run bash commands and run_code snippets without asking')
     .action(async (_options: ChatOptions, command: Command) => {
+      const { chatCommand } = await import('./chat/chat-command.ts')
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
     })
 
@@ -83,6 +82,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--config <file>', 'YAML config file (its workspaceContext section applies)')
     .option('--json', 'machine-readable output')
     .action(async (_options: unknown, command: Command) => {
+      const { contextCommand } = await import('./commands/context.ts')
       setExit(await contextCommand(io, command.optsWithGlobals()))
     })
   context
@@ -91,6 +91,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .argument('<path>', 'file or directory (relative to --cwd)')
     .option('--json', 'machine-readable output')
     .action(async (path: string, _options: unknown, command: Command) => {
+      const { contextWhyCommand } = await import('./commands/context.ts')
       setExit(await contextWhyCommand(io, path, command.optsWithGlobals()))
     })
 
@@ -105,6 +106,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--from <file>', 'edit: take the new content from FILE instead of $EDITOR')
     .option('--yes', 'sweep: remove the previewed folders')
     .action(async (verb: string[], _options: DocsOptions, command: Command) => {
+      const { docsCommand } = await import('./commands/docs.ts')
       setExit(await docsCommand(io, verb, command.optsWithGlobals<DocsOptions>()))
     })
 
@@ -119,7 +121,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .command('list')
     .description('list stored sessions, newest first')
     .option('--json', 'machine-readable output')
-    .action((_options: unknown, command: Command) => {
+    .action(async (_options: unknown, command: Command) => {
+      const { listSessions } = await import('./commands/sessions.ts')
       setExit(listSessions(io, command.optsWithGlobals()))
     })
   sessions
@@ -127,7 +130,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('show a stored session')
     .argument('<id>', 'session id')
     .option('--messages', 'print the model-visible history')
-    .action((id: string, _options: unknown, command: Command) => {
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { showSession } = await import('./commands/sessions.ts')
       setExit(showSession(io, id, command.optsWithGlobals()))
     })
 
@@ -141,6 +145,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file (its model section is used)')
     .action(async (id: string, _options: unknown, command: Command) => {
+      const { compactCommand } = await import('./commands/compact.ts')
       setExit(await compactCommand(io, id, command.optsWithGlobals()))
     })
 
@@ -212,7 +217,7 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
       io.stderr.write(`dsh: ${error.message}\n`)
       return error.exitCode
     }
-    io.stderr.write(`dsh: ${errorMessage(error)}\n`)
+    io.stderr.write(`dsh: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1
   }
 }

@@ -3,8 +3,9 @@
  * retried, and the server's own words; then renders the final one-line `ModelError` message.
  * Abort is not handled here: the provider checks its signal before asking.
  */
-import { APIConnectionError, APIError } from 'openai'
+import type { APIError } from 'openai'
 import type { ModelErrorCode } from '@dsh/contracts'
+import type { OpenAiSdk } from './sdk-loader.ts'
 import { ModelError, oneLine } from './errors.ts'
 
 /** A classified failure. */
@@ -37,8 +38,11 @@ export interface FailureContext {
   readonly keyHint: string
 }
 
-/** Classifies an error thrown while opening or reading a stream. */
-export function classifyFailure(error: unknown): Failure {
+/** The SDK's error classes, from the loaded SDK (`sdk-loader.ts`). */
+export type SdkErrors = Pick<OpenAiSdk, 'APIConnectionError' | 'APIError'>
+
+/** Classifies an error thrown while opening or reading a stream through the SDK whose error classes are `sdk`. */
+export function classifyFailure(error: unknown, sdk: SdkErrors): Failure {
   const unresolved = unresolvedHost(error)
   if (unresolved !== undefined) {
     // The name does not exist (a mistyped base URL): asking again gives the same answer, so no
@@ -48,10 +52,10 @@ export function classifyFailure(error: unknown): Failure {
   }
   const permanent = permanentTransportFailure(error)
   if (permanent !== undefined) return { code: 'MODEL_NETWORK', retryable: false, detail: permanent }
-  if (error instanceof APIConnectionError) {
+  if (error instanceof sdk.APIConnectionError) {
     return { code: 'MODEL_NETWORK', retryable: true, detail: describeCause(error) }
   }
-  if (error instanceof APIError) {
+  if (error instanceof sdk.APIError) {
     const status = typeof error.status === 'number' ? error.status : undefined
     const detail = serverMessage(error)
     // No status: an `error` object sent inside the event stream. Not known to be transient.

@@ -1,9 +1,10 @@
 /**
  * The OpenAI-compatible model provider: one streaming chat-completions call per step through
  * the official `openai` SDK (its own retries off), with our bounded, logged retries before any
- * event is yielded, prompt cancellation, and typed `ModelError`s for everything else.
+ * event is yielded, prompt cancellation, and typed `ModelError`s for everything else. Creation
+ * checks the configuration; the SDK is loaded and its client made at the first request.
  */
-import OpenAI, { APIConnectionTimeoutError } from 'openai'
+import type OpenAI from 'openai'
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '@dsh/contracts'
 import { ChunkMapper } from './chunk-mapping.ts'
@@ -13,6 +14,7 @@ import { createAbortError } from './errors.ts'
 import { classifyFailure, midStreamError, toModelError, type Failure, type FailureContext } from './failure-classification.ts'
 import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind } from './model-capabilities.ts'
 import { abortableSleep, DEFAULT_MAX_RETRIES, retryDelayMs, type Sleep } from './retry-policy.ts'
+import { loadSdk, type OpenAiSdk } from './sdk-loader.ts'
 
 /**
  * Time allowed from sending a request until its response headers arrive (connect, TLS, the
@@ -56,19 +58,24 @@ export interface OpenAiProviderOptions {
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
   const connection = resolveConnection(options)
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
-  const client = new OpenAI({
-    apiKey: connection.apiKey,
-    baseURL: connection.baseUrl,
-    // Explicit nulls stop the SDK from reading OPENAI_ORG_ID / OPENAI_PROJECT_ID behind our back.
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: connectTimeoutMs,
-    // Failures surface as ModelErrors and retries through `logger`; SDK console output would garble a TUI.
-    logLevel: 'off',
-  })
+  let connected: Promise<Connected> | undefined
+  const connect = (): Promise<Connected> =>
+    (connected ??= loadSdk().then((sdk) => ({
+      sdk,
+      client: new sdk.default({
+        apiKey: connection.apiKey,
+        baseURL: connection.baseUrl,
+        // Explicit nulls stop the SDK from reading OPENAI_ORG_ID / OPENAI_PROJECT_ID behind our back.
+        organization: null,
+        project: null,
+        maxRetries: 0,
+        timeout: connectTimeoutMs,
+        // Failures surface as ModelErrors and retries through `logger`; SDK console output would garble a TUI.
+        logLevel: 'off',
+      }),
+    })))
   const settings: StreamSettings = {
-    client,
+    connect,
     context: { provider: options.provider, baseUrl: connection.baseUrl, keyHint: connection.keyHint },
     maxRetries: Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES)),
     log: options.logger ?? (() => undefined),
@@ -86,8 +93,15 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   }
 }
 
-interface StreamSettings {
+/** The loaded SDK and the provider's client. */
+interface Connected {
+  readonly sdk: OpenAiSdk
   readonly client: OpenAI
+}
+
+interface StreamSettings {
+  /** The SDK and client, made at the first request. */
+  readonly connect: () => Promise<Connected>
   readonly context: FailureContext
   readonly maxRetries: number
   readonly log: (line: string) => void
@@ -129,14 +143,15 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
   // type, but its JSON is exactly the chat-completions body; the SDK only serialises it.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
   const body = { ...request.body, stream: true, stream_options: { include_usage: true } } as unknown as ChatCompletionCreateParamsStreaming
+  const { sdk, client } = await settings.connect()
   for (let retries = 0; ; retries += 1) {
     const mapper = new ChunkMapper()
     let yielded = false
     let failed: { readonly error: unknown } | undefined
     const attempt = linkSignal(signal)
     try {
-      const opened = await openChunks(settings.client, body, attempt.signal)
-      if ('error' in opened) failed = opened.error instanceof APIConnectionTimeoutError ? { error: new ConnectTimeoutError(settings.connectTimeoutMs) } : opened
+      const opened = await openChunks(client, body, attempt.signal)
+      if ('error' in opened) failed = opened.error instanceof sdk.APIConnectionTimeoutError ? { error: new ConnectTimeoutError(settings.connectTimeoutMs) } : opened
       else {
         for (;;) {
           const read = await readWithIdleLimit(opened.chunks, settings.idleTimeoutMs, attempt)
@@ -164,7 +179,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
       }
       failed = { error: new IncompleteStreamError() }
     }
-    const failure = classifyFailure(failed.error)
+    const failure = classifyFailure(failed.error, sdk)
     if (yielded) throw midStreamError(failure, settings.context, failed.error)
     if (!failure.retryable || retries >= settings.maxRetries) throw toModelError(failure, settings.context, retries, failed.error)
     const delay = retryDelayMs(retries, failure.retryAfterMs)

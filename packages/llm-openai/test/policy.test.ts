@@ -2,6 +2,7 @@
  * Pure policy pieces: backoff delays, `retry-after` parsing, failure classification and the
  * model capability table.
  */
+import * as sdk from 'openai'
 import { APIConnectionError, APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
 import { classifyFailure, retryAfterFromHeaders } from '../src/failure-classification.ts'
@@ -43,7 +44,7 @@ const http = (status: number): APIError => APIError.generate(status, { error: { 
 
 /** Code and retryability for a status. */
 function verdict(status: number): [string, boolean] {
-  const failure = classifyFailure(http(status))
+  const failure = classifyFailure(http(status), sdk)
   return [failure.code, failure.retryable]
 }
 
@@ -61,9 +62,9 @@ describe('classifyFailure', () => {
   })
 
   it('treats connection errors and unknown transport errors as retryable network failures', () => {
-    expect(classifyFailure(new APIConnectionError({ message: 'Connection error.' }))).toMatchObject({ code: 'MODEL_NETWORK', retryable: true })
+    expect(classifyFailure(new APIConnectionError({ message: 'Connection error.' }), sdk)).toMatchObject({ code: 'MODEL_NETWORK', retryable: true })
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
-    expect(classifyFailure(new TypeError('terminated', { cause: reset }))).toMatchObject({
+    expect(classifyFailure(new TypeError('terminated', { cause: reset }), sdk)).toMatchObject({
       code: 'MODEL_NETWORK',
       retryable: true,
       detail: 'terminated: read ECONNRESET [ECONNRESET]',
@@ -73,7 +74,7 @@ describe('classifyFailure', () => {
   it('does not retry a host name that does not resolve (ENOTFOUND), and names the host', () => {
     const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND api.deepseek.invalid'), { code: 'ENOTFOUND', hostname: 'api.deepseek.invalid' })
     const error = new APIConnectionError({ message: 'Connection error.', cause: new TypeError('fetch failed', { cause: lookup }) })
-    expect(classifyFailure(error)).toEqual({
+    expect(classifyFailure(error, sdk)).toEqual({
       code: 'MODEL_NETWORK',
       retryable: false,
       detail: 'the host name api.deepseek.invalid does not resolve (DNS lookup failed: ENOTFOUND); check the base URL',
@@ -83,12 +84,12 @@ describe('classifyFailure', () => {
   it('keeps EAI_AGAIN, ECONNRESET, ETIMEDOUT and ECONNREFUSED retryable', () => {
     for (const code of ['EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'ECONNREFUSED']) {
       const cause = new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) })
-      expect(classifyFailure(new APIConnectionError({ message: 'Connection error.', cause }))).toMatchObject({ code: 'MODEL_NETWORK', retryable: true })
+      expect(classifyFailure(new APIConnectionError({ message: 'Connection error.', cause }), sdk)).toMatchObject({ code: 'MODEL_NETWORK', retryable: true })
     }
   })
 
   it('does not retry an unparseable chunk', () => {
-    expect(classifyFailure(new SyntaxError('Unexpected token'))).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false })
+    expect(classifyFailure(new SyntaxError('Unexpected token'), sdk)).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false })
   })
 })
 

@@ -6,10 +6,9 @@
  */
 import { isAbsolute, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { addedText, aliasText, isBadInput, isRootsError, listingText, registryTarget, removedText, RootRegistry, type RootsTarget } from '@dsh/multi-root-workspace'
+import type { RootsTarget } from '@dsh/multi-root-workspace'
 import { CliError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
-import { cwdFrom, dshHomeFrom } from '../global-options.ts'
 
 /** Options of every `dsh roots` command. */
 interface RootsOptions {
@@ -25,11 +24,16 @@ const pathArgument = (io: CliIo, path: string): string => (isAbsolute(path) || p
 /** A reference: numbers and ids as typed, paths as {@link pathArgument}. */
 const referenceArgument = (io: CliIo, reference: string): string => (/^\d+$/u.test(reference) || !/[/\\]|^\./u.test(reference) ? reference : pathArgument(io, reference))
 
-async function run(io: CliIo, options: RootsOptions, work: (target: RootsTarget) => Promise<string>): Promise<number> {
+/** The multi-root package, loaded when a roots command runs. */
+type Roots = typeof import('@dsh/multi-root-workspace')
+
+async function run(io: CliIo, options: RootsOptions, work: (target: RootsTarget, roots: Roots) => Promise<string>): Promise<number> {
+  const [roots, { cwdFrom, dshHomeFrom }] = await Promise.all([import('@dsh/multi-root-workspace'), import('../global-options.ts')])
+  const { isBadInput, isRootsError } = roots
   const primary = cwdFrom(io, options.cwd)
-  const target = registryTarget(new RootRegistry({ dshHome: dshHomeFrom(io, options.dshHome) }), primary)
+  const target = roots.registryTarget(new roots.RootRegistry({ dshHome: dshHomeFrom(io, options.dshHome) }), primary)
   try {
-    io.stdout.write(`${await work(target)}\n`)
+    io.stdout.write(`${await work(target, roots)}\n`)
     return 0
   } catch (error) {
     // Refusals and registry failures are expected outcomes with a stable code; others propagate.
@@ -48,7 +52,7 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .option('--json', 'machine-readable output')
     .action(async (_options: unknown, command: Command) => {
       const options = command.optsWithGlobals<RootsOptions>()
-      setExit(await run(io, options, (target) => Promise.resolve(options.json === true ? JSON.stringify(target.list(), null, 2) : listingText(target.list(), 'dsh roots add PATH'))))
+      setExit(await run(io, options, (target, { listingText }) => Promise.resolve(options.json === true ? JSON.stringify(target.list(), null, 2) : listingText(target.list(), 'dsh roots add PATH'))))
     })
   roots
     .command('add')
@@ -58,7 +62,7 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .action(async (path: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<RootsOptions>()
-      setExit(await run(io, options, async (target) => addedText(await target.add(pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias }))))
+      setExit(await run(io, options, async (target, { addedText }) => addedText(await target.add(pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias }))))
     })
   roots
     .command('remove')
@@ -66,7 +70,7 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .argument('<ref>', 'its number in the list, its path or its id')
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .action(async (reference: string, _options: unknown, command: Command) => {
-      setExit(await run(io, command.optsWithGlobals<RootsOptions>(), async (target) => removedText(await target.remove(referenceArgument(io, reference)))))
+      setExit(await run(io, command.optsWithGlobals<RootsOptions>(), async (target, { removedText }) => removedText(await target.remove(referenceArgument(io, reference)))))
     })
   roots
     .command('alias')
@@ -75,6 +79,6 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .argument('[name]', 'the new name (omit to clear it)')
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .action(async (reference: string, name: string | undefined, _options: unknown, command: Command) => {
-      setExit(await run(io, command.optsWithGlobals<RootsOptions>(), async (target) => aliasText(await target.alias(referenceArgument(io, reference), name))))
+      setExit(await run(io, command.optsWithGlobals<RootsOptions>(), async (target, { aliasText }) => aliasText(await target.alias(referenceArgument(io, reference), name))))
     })
 }

@@ -1,0 +1,44 @@
+// What a run loads: the built bundle without the OpenAI SDK's chunk and without the terminal UI's
+// command chunk still answers `--version` and `--help` and runs a scripted turn, so neither is
+// loaded when a run does not use it; a DeepSeek run loads the SDK at its first request.
+import { cpSync, readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { spawnCollect, testEnv, writeScript } from './run-dsh.ts'
+
+let tree: TempTree
+afterEach(async () => tree?.dispose())
+
+const built = new URL('../dist', import.meta.url).pathname
+
+/** A copy of the built bundle without the chunks whose names start with one of `prefixes`. */
+function bundleWithout(target: string, prefixes: readonly string[]): { bundle: string; removed: string[] } {
+  cpSync(built, target, { recursive: true })
+  const removed = readdirSync(join(target, 'chunks')).filter((name) => name.endsWith('.mjs') && prefixes.some((prefix) => name.startsWith(prefix)))
+  for (const name of removed) rmSync(join(target, 'chunks', name))
+  return { bundle: join(target, 'dsh.mjs'), removed }
+}
+
+describe('lazy loading', () => {
+  it('a scripted run, --version and --help never load the OpenAI SDK or the terminal UI', async () => {
+    tree = await tempTree({ 'work/notes.txt': 'hello\n' })
+    const { bundle, removed } = bundleWithout(tree.path('dist'), ['openai-', 'chat-command-'])
+    expect(removed.map((name) => name.replace(/-[A-Z0-9]+\.mjs$/u, ''))).toEqual(['chat-command', 'openai'])
+    const env = testEnv(tree.root, { NO_COLOR: '1' })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'read it' }] })
+    const run = await spawnCollect(process.execPath, [bundle, 'run', '--dsh-home', tree.path('home'), '--model', `scripted:${script}`, 'read notes'], { cwd: tree.path('work'), env })
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'read it\n' })
+    expect((await spawnCollect(process.execPath, [bundle, '--version'], { cwd: tree.root, env })).code).toBe(0)
+    expect((await spawnCollect(process.execPath, [bundle, 'run', '--help'], { cwd: tree.root, env })).code).toBe(0)
+  })
+
+  it('a DeepSeek run loads the SDK at its first request', async () => {
+    tree = await tempTree({ 'work/': null })
+    const { bundle } = bundleWithout(tree.path('dist'), ['openai-'])
+    const env = testEnv(tree.root, { NO_COLOR: '1', DEEPSEEK_API_KEY: 'sk-test' })
+    const run = await spawnCollect(process.execPath, [bundle, 'run', '--dsh-home', tree.path('home'), '--base-url', 'http://127.0.0.1:9/v1', 'hi'], { cwd: tree.path('work'), env })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^dsh: .*Cannot find module .*openai-[A-Z0-9]+\.mjs/mu)
+  })
+})

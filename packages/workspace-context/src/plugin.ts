@@ -2,9 +2,10 @@
  * The cordis plugin: validates its config, then wires `agent/pre-step` (baseline delivery and
  * restoration), `tools/post-execute` (discovery after successful touches), `tools/pre-execute`
  * and `tools/result` (the step's shared examinations, the pending window) and `session/event`
- * (the pending window). The filesystem is read lazily with `ctx.get('fs')`, so a
- * composition without one boots and the plugin stays a no-op. Every listener is an effect of the
- * plugin's fiber and disappears when it is disposed.
+ * (the pending window). The filesystem is read lazily with `ctx.get('fs')`, so a composition
+ * without one boots and the plugin stays a no-op; the service found is kept until the plugin host
+ * reports that `fs` changed (a lookup through the host costs more than a quiet touch's stats).
+ * Every listener is an effect of the plugin's fiber and disappears when it is disposed.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { FileSystemPort, PostExecuteDecision, ToolExecution, ToolOutput, TouchedPath } from '@dsh/contracts'
@@ -58,11 +59,15 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks, e
   const logger = ctx.logger('workspace-context')
   const sink = hooks.warn ?? ((message: string) => logger.warn(message))
   const warn = (message: string): void => sink(terminalLine(message))
+  let fs: FileSystemPort | undefined
+  ctx.on('internal/service', (name) => {
+    if (name === 'fs') fs = undefined
+  })
   const engine = new Engine({
     examined,
     config,
     plugin: PLUGIN_NAME,
-    fs: (): FileSystemPort | undefined => ctx.get('fs'),
+    fs: (): FileSystemPort | undefined => (fs ??= ctx.get('fs')),
     now: hooks.now ?? Date.now,
     extraTrustedRoots: (session) => sessionTrustedRoots(ctx.get('workspaceRoots'), session, hooks.extraTrustedRoots ?? (() => [])),
     warn,

@@ -3,6 +3,7 @@
 // the step is rejected or enters nothing.
 import { describe, expect, it } from 'vitest'
 import { changesOf, instructionMessages, REPO, sourceOf, textOf } from './support/fixtures.ts'
+import { FakeFileSystem } from './support/fake-fs.ts'
 import { message, Rig } from './support/rig.ts'
 
 describe('baseline delivery', () => {
@@ -93,6 +94,20 @@ describe('baseline delivery', () => {
     const entered = await rig.step(agent, { prompt: 'p', tools: [{ touched: ['/repo/pkg/a.ts'] }] })
     expect(entered.map(textOf)).toEqual(['p'])
     expect(rig.fs.count()).toBe(0)
+  })
+
+  it('uses the filesystem the host provides now: one provided later, and one that replaced it', async () => {
+    const rig = await new Rig({ files: REPO, withFs: false }).start()
+    const agent = rig.agent('/repo')
+    expect((await rig.step(agent, { prompt: 'p' })).map(textOf)).toEqual(['p'])
+    const withdraw = rig.ctx.provide('fs', rig.fs)
+    await rig.step(agent, { prompt: 'q', tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    expect(changesOf(instructionMessages(agent.session)).map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
+    // Another filesystem where pkg/deep has instructions of its own: the next touch reads it there.
+    await withdraw()
+    rig.ctx.provide('fs', new FakeFileSystem({ ...REPO, '/repo/pkg/deep/AGENTS.md': 'Deep rules.\n' }))
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/deep/b.ts'] }] })
+    expect(changesOf(instructionMessages(agent.session).slice(-1)).map((c) => c.path)).toEqual(['pkg/deep/AGENTS.md'])
   })
 
   it('queues the baseline when the first step is rejected, then enters it exactly once', async () => {

@@ -60,7 +60,8 @@ function portOver(roots: RootSet, defaultMaxBytes: number): FileSystemPort {
     async versions(paths, signal) {
       throwIfAborted(signal, paths[0] ?? '')
       const versions: (FsVersion | undefined)[] = []
-      for (const path of paths) {
+      for (let index = 0; index < paths.length; index++) {
+        const path = paths[index] ?? ''
         requireAbsolute(path)
         const stats = probe(path, true)
         versions.push(stats === undefined ? undefined : versionOf(stats))

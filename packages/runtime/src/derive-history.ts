@@ -13,8 +13,10 @@ export function eventMessage(event: SessionEvent): Message | undefined {
 /** Model history: the messages of the visible surface, in order. */
 export function deriveMessages(session: SessionView): Message[] {
   const messages: Message[] = []
-  for (const seq of session.surface) {
-    const event = session.eventBySeq(seq)
+  const { surface } = session
+  for (let index = 0; index < surface.length; index++) {
+    const seq = surface[index]
+    const event = seq === undefined ? undefined : session.eventBySeq(seq)
     const message = event === undefined ? undefined : eventMessage(event)
     if (message !== undefined) messages.push(message)
   }

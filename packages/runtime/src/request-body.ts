@@ -84,7 +84,12 @@ export function requestJsonLength(input: RequestBodyInput & { readonly memo: Wir
   const { memo } = input
   // `{"model":…,"messages":[]}`, the system message, and one comma before each later message.
   let length = JSON.stringify({ model: input.model, messages: [] }).length + JSON.stringify({ role: 'system', content: input.system }).length + input.messages.length
-  for (const [index, message] of input.messages.entries()) length += memo.measure(memo.wire(message, echo.has(index), toWire))
+  // Index loops: they run over the whole history at every step, mostly before V8 optimises them.
+  const { messages } = input
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]
+    if (message !== undefined) length += memo.measure(memo.wire(message, echo.has(index), toWire))
+  }
   return input.tools.length > 0 ? length + TOOLS_KEY_LENGTH + memo.measure(input.tools) : length
 }
 
@@ -93,6 +98,9 @@ export function buildChatRequestBody(input: RequestBodyInput): ChatRequestBody {
   const echo = input.reasoningEcho === 'tool-segments' ? toolSegmentAssistants(input.messages) : new Set<number>()
   const { memo } = input
   const messages: WireMessage[] = [{ role: 'system', content: input.system }]
-  for (const [index, message] of input.messages.entries()) messages.push(memo === undefined ? toWire(message, echo.has(index)) : memo.wire(message, echo.has(index), toWire))
+  for (let index = 0; index < input.messages.length; index++) {
+    const message = input.messages[index]
+    if (message !== undefined) messages.push(memo === undefined ? toWire(message, echo.has(index)) : memo.wire(message, echo.has(index), toWire))
+  }
   return { model: input.model, messages, ...(input.tools.length > 0 ? { tools: input.tools } : {}) }
 }

@@ -9,9 +9,10 @@
  * nothing. When the target moved, the file fact of the
  * candidate is forgotten. Anything surprising falls back to a full probe.
  */
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import type { FileSystemPort, FsVersion } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
+import { isPlainPath } from './plain-paths.ts'
 import { probeCandidate, type LinkPolicy } from './probe.ts'
 import type { CandidateProbe } from './types.ts'
 import type { VersionMemo } from './version-memo.ts'
@@ -35,11 +36,14 @@ export interface DirectoryProbeInput {
   readonly signal?: AbortSignal | undefined
 }
 
+/** Path of candidate `name` (a plain file name) in directory `abs`. */
+const childPath = (abs: string, name: string): string => (isPlainPath(abs) ? (abs === sep ? `${sep}${name}` : `${abs}${sep}${name}`) : join(abs, name))
+
 async function fullProbe(input: DirectoryProbeInput): Promise<CandidateProbe[]> {
   const probes: CandidateProbe[] = []
   for (const list of input.lists) {
     for (const name of list) {
-      const probe = await probeCandidate(input.fs, join(input.abs, name), name, input.link, input.signal)
+      const probe = await probeCandidate(input.fs, childPath(input.abs, name), name, input.link, input.signal)
       probes.push(probe)
       if (input.firstOnly && probe.state !== 'absent') break
     }

@@ -82,10 +82,10 @@ function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched
   if (mode === 'restore' || rootChanged) return { chain, base: all, all }
   // A re-check after a shell step examines only the directories of loaded scopes (decision D8).
   const loaded: DirRef[] = []
-  for (const [key, entry] of state.scopes) {
+  state.scopes.forEach((entry, key) => {
     const scope = isLoaded(entry) ? decodeScope(key) : undefined
     if (scope?.kind === 'project') loaded.push({ abs: absOf(root, scope.dir), rel: scope.dir })
-  }
+  })
   if (mode === 'recheck') return { chain, base: loaded, all: loaded }
   all.push(...loaded)
   const base = [...all]

@@ -80,7 +80,11 @@ export class QuietPasses {
       return true
     }
     if (options.globalKey !== undefined && !take(options.globalKey)) return none
-    for (const dir of this.#base) if (!take(options.keyOf(dir))) return none
+    const base = this.#base
+    for (let index = 0; index < base.length; index++) {
+      const dir = base[index]
+      if (dir === undefined || !take(options.keyOf(dir))) return none
+    }
     for (const dir of options.extra) {
       const key = options.keyOf(dir)
       if (taken.has(key) || take(key)) continue

@@ -121,12 +121,12 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     }
     items.push(isLoaded(entry) ? { action: 'replace', ...base, ...(entry.path === observation.path ? {} : { previousPath: entry.path }) } : { action: 'set', ...base })
   }
-  for (const [key, entry] of input.state) {
-    if (observed.has(key) || !isLoaded(entry)) continue
+  input.state.forEach((entry, key) => {
+    if (observed.has(key) || !isLoaded(entry)) return
     const scope = decodeScope(key)
-    if (scope === undefined) continue
+    if (scope === undefined) return
     const examined = scope.kind === 'user-global' ? input.examinedUserGlobal : input.examinedDirs.has(scope.dir)
     if (examined) items.push(removal(scope, entry))
-  }
+  })
   return { items: items.toSorted((a, b) => specificity(a.scope) - specificity(b.scope)), staleOmissions }
 }

@@ -55,9 +55,10 @@ export class SurfaceFold {
     for (; this.#folded < surface.length; this.#folded++) {
       const seq = surface[this.#folded]
       const message = seq === undefined ? undefined : userMessageOf(session.eventBySeq(seq))
-      if (message === undefined || !applyMessage(this.#state, message, this.#plugin)) continue
+      const source = message === undefined ? undefined : applyMessage(this.#state, message, this.#plugin)
+      if (source === undefined) continue
       this.#applied += 1
-      for (const entry of this.#state.scopes.values()) if (entry.readCallId !== undefined) this.#readDelivered = true
+      if (source.changes.some((change) => change.readCallId !== undefined)) this.#readDelivered = true
     }
   }
 }

@@ -80,18 +80,18 @@ function visibleToolCalls(session: SessionView): Set<string> {
   return ids
 }
 
-/** Applies one message to `state` (mutating); returns whether it was an instruction message of `plugin`. */
-export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] }, message: UserMessage, plugin: string): boolean {
+/** Applies one message to `state` (mutating); returns its instruction source, `undefined` for a message that is none of `plugin`'s. */
+export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] }, message: UserMessage, plugin: string): WorkspaceInstructionsSource | undefined {
   const source = instructionSource(message.source, plugin)
-  if (source === undefined) return false
+  if (source === undefined) return undefined
   const fromBaseline = source.baseline === true
   if (fromBaseline) state.baseline = { identity: source.baselineIdentity, messageId: message.id }
   for (const change of source.changes) {
     const outdated = change.action === 'replace' && change.unloadable !== undefined
-    const links = { ...(change.sameAs === undefined ? {} : { sameAs: change.sameAs }), ...(change.readCallId === undefined ? {} : { readCallId: change.readCallId }) }
-    state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline, outdated, ...links })
+    // One object shape for every entry (absent links are explicit `undefined`).
+    state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline, outdated, sameAs: change.sameAs, readCallId: change.readCallId })
   }
-  return true
+  return source
 }
 
 /**
@@ -101,15 +101,16 @@ export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; basel
  * is offered again like one compaction removed.
  */
 function dropUnbacked(scopes: Map<string, EffectiveEntry>, visibleCalls: () => ReadonlySet<string> | undefined): void {
-  for (const [key, entry] of scopes) {
+  // `forEach`, not `for…of`: runs at every pass, mostly before V8 optimises it, where iterators allocate.
+  scopes.forEach((entry, key) => {
     const calls = entry.readCallId === undefined ? undefined : visibleCalls()
     if (entry.readCallId !== undefined && calls !== undefined && !calls.has(entry.readCallId)) scopes.delete(key)
-  }
-  for (const [key, entry] of scopes) {
-    if (entry.sameAs === undefined) continue
+  })
+  scopes.forEach((entry, key) => {
+    if (entry.sameAs === undefined) return
     const other = scopes.get(entry.sameAs.scope)
     if (!isLoaded(other) || other.sameAs !== undefined || other.outdated) scopes.delete(key)
-  }
+  })
 }
 
 /**

@@ -104,7 +104,7 @@ describe('baseline delivery', () => {
     await rig.step(agent, { prompt: 'q', tools: [{ touched: ['/repo/pkg/a.ts'] }] })
     expect(changesOf(instructionMessages(agent.session)).map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
     // Another filesystem where pkg/deep has instructions of its own: the next touch reads it there.
-    await withdraw()
+    withdraw()
     rig.ctx.provide('fs', new FakeFileSystem({ ...REPO, '/repo/pkg/deep/AGENTS.md': 'Deep rules.\n' }))
     await rig.step(agent, { tools: [{ touched: ['/repo/pkg/deep/b.ts'] }] })
     expect(changesOf(instructionMessages(agent.session).slice(-1)).map((c) => c.path)).toEqual(['pkg/deep/AGENTS.md'])

@@ -4,6 +4,7 @@ export { approvalModeLabel, guardCodeRunners } from './approvals/code-runner-gua
 export { permissionQuestion, type PermissionOption, type PermissionQuestion } from './approvals/permission-question.ts'
 export { ChatController } from './chat-controller.ts'
 export type { ChatEnvironment, ModelChoice } from './chat-environment.ts'
+export { createDiagnosticsRelay, type DiagnosticsRelay } from './diagnostics-relay.ts'
 export type { ChatView, Tone } from './chat-view.ts'
 export { decideKey, exitWindowMs, type PolicyAction, type PolicyKey, type PolicyState } from './interrupt-policy.ts'
 export { resumeHint, runChat, type ChatRunOptions, type StartChoice } from './run-chat.ts'

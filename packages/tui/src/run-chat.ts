@@ -17,7 +17,7 @@ import { runScreenChat } from './screen/screen-chat.ts'
 import { latestSessionIn, sessionRows, type SessionRow } from './sessions/session-rows.ts'
 import { registerChatCommands } from './slash/chat-commands.ts'
 import { SlashRegistry, type SlashCommandSpec } from './slash/slash-registry.ts'
-import { terminalMode } from './terminal-mode.ts'
+import { isTty, terminalMode } from './terminal-mode.ts'
 import { createTheme } from './theme.ts'
 
 /** Which session the chat starts in. */
@@ -98,7 +98,9 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
       registry,
       theme,
       attachAsker: (asker) => options.broker.attach(asker),
-      onSession: sessionLine,
+      // On the terminal the screen draws on, a line written beside it would be drawn over; the
+      // transcript names the session instead. Redirected, stderr keeps the `session:` lines.
+      ...(isTty(options.stderr) ? {} : { onSession: sessionLine }),
       openAgent: (pick, notice) => openAgent(options, pick, notice),
       ...(options.stop === undefined ? {} : { stop: options.stop }),
     })

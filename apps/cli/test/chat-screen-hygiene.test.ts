@@ -1,7 +1,8 @@
-// Nothing is written over the full-screen chat behind pi-tui's back: switching sessions redraws
-// cleanly and names the session on screen, and the host's diagnostics (here the automatic
-// compaction notices) show in the transcript instead of being drawn over. The built binary in a
-// real pseudo-terminal, whose stderr is the terminal too.
+// The full-screen chat's transcript stays readable: nothing is written over it behind pi-tui's
+// back (switching sessions redraws cleanly and names the session; the host's diagnostics, here
+// the automatic compaction notices, show in the transcript instead of being drawn over), and
+// slash commands are echoed with their output under them. The built binary in a real
+// pseudo-terminal, whose stderr is the terminal too.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TempTree } from '@dsh/testkit'
 import { runPty } from './chat-harness.ts'
@@ -34,5 +35,14 @@ describe('the full-screen chat keeps its screen to itself', () => {
     const screen = await finalScreen(result.transcript, { [w.repo]: '<repo>', [w.tree.path('scripts')]: '<scripts>' })
     expect(screen).toMatch(/› one\nautomatic compaction: the request passed 0% of the 128000-token window, but compacting now would free too little;\ncontinuing without it\n\nfirst answer\n/)
     expect(screen.split('\n').filter((line) => line.startsWith('scripted:<scripts>/compact.json · ~/repo'))).toHaveLength(1)
+  })
+
+  it('slash commands are echoed, each output sits under its command, and /help lines every command up (golden screen)', async () => {
+    const w = await chatWorkspace()
+    tree = w.tree
+    const script = writeScript(w.tree.path('scripts'), 'none.json', { responses: [] })
+    const result = await runPty(chatArgs(w, script), [ready, ...say('/model'), { expect: 'model: scripted' }, ...say('/help'), { expect: '//text sends /text' }, { sleep: 0.3 }, ctrlD, { exit: 0 }], { cwd: w.tree.root })
+    const screen = await finalScreen(result.transcript, { [w.repo]: '<repo>', [w.tree.path('scripts')]: '<scripts>' })
+    expect(screen).toBe(golden('chat-slash-echo.txt', screen))
   })
 })

@@ -13,7 +13,7 @@ export type Tone = 'plain' | 'notice' | 'warning' | 'error'
 export interface ChatView {
   /** A live event of the running turn. */
   progress(event: AgentProgress): void
-  /** A typed prompt starts running (the screen shows it in the transcript). */
+  /** A typed prompt or slash command starts running (the screen shows it in the transcript). */
   promptStarted(text: string): void
   /** How a turn ended, when it did not simply complete. */
   turnEnded(result: TurnResult): void

@@ -1,31 +1,17 @@
-// The full-screen chat's transcript stays readable: nothing is written over it behind pi-tui's
-// back (switching sessions redraws cleanly and names the session; the host's diagnostics, here
-// the automatic compaction notices, show in the transcript instead of being drawn over), and
-// slash commands are echoed with their output under them. The built binary in a real
-// pseudo-terminal, whose stderr is the terminal too.
+// The full-screen chat's transcript stays readable: the host's diagnostics (here the automatic
+// compaction notices) show in the transcript instead of being written over the screen behind
+// pi-tui's back, and slash commands are echoed with their output under them. The built binary in
+// a real pseudo-terminal, whose stderr is the terminal too.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TempTree } from '@dsh/testkit'
 import { runPty } from './chat-harness.ts'
-import { chatArgs, chatWorkspace, ctrlD, enter, finalScreen, golden, ready, say } from './chat-steps.ts'
+import { chatArgs, chatWorkspace, ctrlD, finalScreen, golden, ready, say } from './chat-steps.ts'
 import { writeScript } from './run-dsh.ts'
 
 let tree: TempTree | undefined
 afterEach(async () => tree?.dispose())
 
 describe('the full-screen chat keeps its screen to itself', () => {
-  it('/new then /resume redraw without stale lines and name the resumed session (golden screen)', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
-    const script = writeScript(w.tree.path('scripts'), 'two.json', { responses: [{ text: 'first answer' }] })
-    const result = await runPty(
-      chatArgs(w, script),
-      [ready, ...say('hello one'), { expect: 'first answer' }, ...say('/new'), { expect: 'the previous one' }, { sleep: 0.3 }, ...say('/resume'), { expect: 'Resume a session' }, { sleep: 0.3 }, { send: 'hello' }, { sleep: 0.3 }, enter, { expect: 'resumed session' }, { sleep: 0.4 }, ctrlD, { exit: 0 }],
-      { cwd: w.tree.root },
-    )
-    const screen = await finalScreen(result.transcript, { [w.repo]: '<repo>', [w.tree.path('scripts')]: '<scripts>' })
-    expect(screen).toBe(golden('chat-new-resume.txt', screen))
-  })
-
   it('diagnostics while the screen draws (automatic compaction notices) show in the transcript, and the status line stays single', async () => {
     const w = await chatWorkspace()
     tree = w.tree

@@ -14,7 +14,7 @@ import { plainAsker } from './plain/plain-asker.ts'
 import { plainInterrupt, runPlainChat, type PlainChatOptions } from './plain/plain-chat.ts'
 import { PlainView } from './plain/plain-view.ts'
 import { runScreenChat } from './screen/screen-chat.ts'
-import { latestSessionIn, sessionRows, type SessionRow } from './sessions/session-rows.ts'
+import { latestSessionIn, resumableRows, type SessionRow } from './sessions/session-rows.ts'
 import { registerChatCommands } from './slash/chat-commands.ts'
 import { SlashRegistry, type SlashCommandSpec } from './slash/slash-registry.ts'
 import { isTty, terminalMode } from './terminal-mode.ts'
@@ -72,7 +72,12 @@ async function startingAgent(options: ChatRunOptions, pick: (rows: readonly Sess
       return startAgent(latest?.id)
     }
     case 'pick': {
-      const id = await pick(sessionRows(env.host.sessions))
+      const rows = resumableRows(env.host.sessions)
+      if (rows.length === 0) {
+        notice('no earlier session to resume; starting a new one')
+        return startAgent()
+      }
+      const id = await pick(rows)
       return id === undefined ? undefined : startAgent(id)
     }
     default: {

@@ -126,7 +126,7 @@ async function runPlain(options: ChatRunOptions, registry: SlashRegistry, intera
     if (agent === undefined) return 0
     sessionLine(agent.session.id)
     const controller = new ChatController({ env, view, registry, agent, onSession: sessionLine })
-    const detach = options.broker.attach(plainAsker(input, view))
+    const detach = options.broker.attach(plainAsker(input, view, { showChoices: interactive }))
     plain = { controller, input, view, interactive, out: options.stdout }
     const onStop = (): void => {
       controller.exit()

@@ -210,8 +210,9 @@ describe('dsh chat on the terminal UI', () => {
         ...say('list and clean'),
         { expect: 'Run bash: ls -a\\?' },
         { sleep: 0.4 },
+        // The paste goes to the message being written, not to the question; after a pause the question takes keys.
         { send: '\x1b[200~y\r\x1b[201~' },
-        { sleep: 0.3 },
+        { sleep: 0.8 },
         { send: down },
         { sleep: 0.1 },
         enter,
@@ -225,6 +226,9 @@ describe('dsh chat on the terminal UI', () => {
         enter,
         { expect: 'All done\\.' },
         { sleep: 0.2 },
+        // The pasted draft is still in the editor: Ctrl-C clears it, then Ctrl-D exits.
+        ctrlC,
+        { sleep: 0.1 },
         ctrlD,
         { exit: 0 },
       ],

@@ -10,7 +10,7 @@
  */
 import { decodeKittyPrintable, Input, matchesKey, SelectList, truncateToWidth, type Component, type Focusable } from '@mariozechner/pi-tui'
 import type { PermissionDecision } from '@dsh/contracts'
-import type { PermissionQuestion } from '../approvals/permission-question.ts'
+import { moreLines, type PermissionQuestion } from '../approvals/permission-question.ts'
 import type { Theme } from '../theme.ts'
 
 /** Keys arriving sooner than this after the question appears are dropped (or go to the message). */
@@ -44,14 +44,20 @@ export class ApprovalDialog implements Component, Focusable {
   #typedAhead = false
   focused = false
 
-  /** `typeAhead` receives the keys of a message being written while the question is open (the editor's input). */
-  constructor(options: { readonly question: PermissionQuestion; readonly theme: Theme; readonly now: () => number; readonly answer: (decision: PermissionDecision) => void; readonly typeAhead: (data: string) => void }) {
+  readonly #rows: () => number
+
+  /**
+   * `typeAhead` receives the keys of a message being written while the question is open (the
+   * editor's input); `rows` is the terminal's height, which the question always fits in.
+   */
+  constructor(options: { readonly question: PermissionQuestion; readonly theme: Theme; readonly now: () => number; readonly answer: (decision: PermissionDecision) => void; readonly typeAhead: (data: string) => void; readonly rows: () => number }) {
     this.#question = options.question
     this.#theme = options.theme
     this.#now = options.now
     this.#shownAt = options.now()
     this.#answer = options.answer
     this.#typeAhead = options.typeAhead
+    this.#rows = options.rows
     this.#list = new SelectList(
       options.question.options.map((option, index) => ({ value: String(index), label: `${index + 1}. ${option.label}` })),
       options.question.options.length,
@@ -96,7 +102,7 @@ export class ApprovalDialog implements Component, Focusable {
   render(width: number): string[] {
     const t = this.#theme
     const rule = t.yellow('─'.repeat(Math.max(1, width)))
-    const lines = [rule, truncateToWidth(t.bold(t.yellow(this.#question.title)), width), ...this.#question.detail.map((line) => truncateToWidth(t.dim(line), width))]
+    const lines = [rule, truncateToWidth(t.bold(t.yellow(this.#question.title)), width), ...this.#detail().map((line) => truncateToWidth(t.dim(line), width))]
     if (this.#noting) {
       this.#note.focused = this.focused
       lines.push(truncateToWidth('Tell the model what to do instead (Enter sends, Esc goes back):', width), ...this.#note.render(width))
@@ -104,6 +110,14 @@ export class ApprovalDialog implements Component, Focusable {
       lines.push(...this.#list.render(width), truncateToWidth(t.dim(`↑/↓ choose · Enter confirm · Esc reject${this.#typedAhead ? ' · what you type goes to your next message' : ''}`), width))
     }
     return lines
+  }
+
+  /** The detail cut so the title, the answers and the status line stay on screen (at least 3 lines of it). */
+  #detail(): readonly string[] {
+    const { detail, detailLines, options } = this.#question
+    const room = Math.max(3, this.#rows() - options.length - 5)
+    if (detail.length <= room) return detail
+    return [...detail.slice(0, room - 1), moreLines(detailLines - (room - 1))]
   }
 
   invalidate(): void {

@@ -150,7 +150,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       chat.submit(text).catch((error: unknown) => view.error(error))
     }
     const asker: Asker = (question, signal) =>
-      modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle, typeAhead: (data) => layout.editor.handleInput(data) }), { signal, value: { kind: 'reject' } })
+      modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle, typeAhead: (data) => layout.editor.handleInput(data), rows: () => layout.tui.terminal.rows }), { signal, value: { kind: 'reject' } })
     const onStop = (): void => chat.exit()
     options.stop?.addEventListener('abort', onStop, { once: true })
     cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now }), () => options.stop?.removeEventListener('abort', onStop))

@@ -7,9 +7,10 @@
 
 const PREFIX = 'maintainer-doc-guard:'
 
-/** The step-purpose nudge (instead of the first denial). */
-export function intentNudge(tool: string): string {
-  return `${PREFIX} nothing was blocked this time; the ${tool} call ran. It came without a word on what the step is for. Before your next step, write one short line: what it achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, stop and ask the user. The next unexplained call will be denied.`
+/** The step-purpose nudge (instead of a denial); `deniesNext` when the next unexplained call will be denied. */
+export function intentNudge(tool: string, deniesNext: boolean): string {
+  const next = deniesNext ? ' The next unexplained call will be denied.' : ''
+  return `${PREFIX} nothing was blocked this time; the ${tool} call ran. It came without a word on what the step is for. Before your next step, write one short line: what it achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, stop and ask the user.${next}`
 }
 
 /** The drift check. */

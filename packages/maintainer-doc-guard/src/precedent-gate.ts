@@ -9,7 +9,7 @@ import { basename } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import type { Counters } from './counters.ts'
 import { displayPath } from './document-roles.ts'
-import { precedentDenial } from './gate-texts.ts'
+import { precedentDenial, type Denial } from './gate-texts.ts'
 import { isGuarded } from './guarded-area.ts'
 import { findPrecedents } from './precedent-candidates.ts'
 import type { ResolvedConfig } from './resolve-config.ts'
@@ -41,8 +41,8 @@ export function hasPrecedent(state: SessionState, path: string): boolean {
   return state.reads.has(path) || state.readNames.has(basename(path))
 }
 
-/** Judges the call; returns a denial reason or `undefined`. */
-export async function precedentStage(context: PrecedentContext): Promise<string | undefined> {
+/** Judges the call; returns a denial or `undefined`. */
+export async function precedentStage(context: PrecedentContext): Promise<Denial | undefined> {
   const { gate, state, counters } = context
   if (!gate.enabled) return undefined
   const target = context.targets.find((candidate) => isGuarded(candidate.path, gate))

@@ -15,7 +15,7 @@ const bash = (text?: string) => call('bash', { command: 'echo hi > notes.txt' },
 const NUDGE =
   'maintainer-doc-guard: nothing was blocked this time; the bash call ran. It came without a word on what the step is for. Before your next step, write one short line: what it achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, stop and ask the user. The next unexplained call will be denied.'
 const DENIAL =
-  'The bash call was denied: Blocked by maintainer-doc-guard: you are about to run bash without having said what this step is for. Start with one short line that answers three things: what this step achieves, why it is needed now, and what result you expect and how you will tell. Then issue the call again. If you cannot state its value, ask the user instead of running it. Do not retry it unchanged; choose another approach or ask the user.'
+  'The bash call was denied: Blocked by maintainer-doc-guard: you are about to run this bash command without having said what this step is for. Start with one short line that answers three things: what this step achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, ask the user instead of running it. Once you have written that line, retry the same call.'
 
 describe('intent gate', () => {
   it('nudges the first unexplained call, denies the second, gives up on the third, and starts over next turn', async () => {
@@ -31,6 +31,23 @@ describe('intent gate', () => {
       expect(toolTexts(r.requests[offset + 3]).at(-1)).toBe('(no output)\n\n[Exit code: 0]')
     }
     expect(r.guard.counters.snapshot().counts).toMatchObject({ nudged: 2, intentBlocked: 2, intentGaveUp: 2 })
+  })
+
+  it('promises a denial in the nudge only when the next unexplained call will get one', async () => {
+    const quiet = NUDGE.replace(' The next unexplained call will be denied.', '')
+    const cases = [
+      { config: { nudge: { grace: 2 } }, expected: [[quiet], [NUDGE]] },
+      { config: { intent: { maxBlocksPerTurn: 0 } }, expected: [[quiet], []] },
+      { config: { intent: { dryRun: true } }, expected: [[quiet], []] },
+    ]
+    for (const { config, expected } of cases) {
+      r = await rig({}, { config })
+      const agent = await r.start([bash(), bash(), { text: 'done' }])
+      await agent.prompt('go')
+      expect([notices(r.requests[1]), notices(r.requests[2]).slice(1)]).toEqual(expected)
+      await r.dispose()
+      r = undefined
+    }
   })
 
   it('lets a call through when the prose since the user spoke names what it touches', async () => {

@@ -116,7 +116,11 @@ describe('orphan sweep', () => {
     const stored = r!.host.sessions.create({ cwd: r!.cwd })
     const storedId = stored.id
     stored.close()
-    for (const name of [sessionId, storedId, '20250101-000000-abcdef', 'maintainer', 'notes dir']) await mkdir(join(r!.cwd, D, name), { recursive: true })
+    for (const name of [sessionId, storedId, '20250101-000000-abcdef/maintainer', 'maintainer', 'notes dir', 'write', '20250101-000000-feedee']) await mkdir(join(r!.cwd, D, name), { recursive: true })
+    await writeFile(join(r!.cwd, D, '20250101-000000-abcdef/plan.md'), 'Old plan.\n')
+    await writeFile(join(r!.cwd, D, '20250101-000000-abcdef/maintainer/README.md'), '')
+    await writeFile(join(r!.cwd, D, 'write/draft.md'), 'My draft.\n')
+    await writeFile(join(r!.cwd, D, '20250101-000000-feedee/notes.txt'), 'Kept by hand.\n')
     await mkdir(r!.tree.path('outside'), { recursive: true })
     await symlink(r!.tree.path('outside'), join(r!.cwd, D, '20250101-000000-linked'))
     const preview = await service.previewSweep(sessionId)
@@ -126,10 +130,13 @@ describe('orphan sweep', () => {
       [storedId]: 'session exists',
       maintainer: 'documents folder',
       'notes dir': 'not a session id',
+      write: 'not a session id',
+      '20250101-000000-feedee': 'holds other files',
       '20250101-000000-linked': 'a link',
     })
-    expect(await service.sweep(sessionId, [...preview.orphans, sessionId, storedId])).toEqual(['20250101-000000-abcdef'])
-    expect((await readdir(join(r!.cwd, D))).toSorted()).toEqual(['20250101-000000-linked', storedId, sessionId, 'maintainer', 'notes dir'].toSorted())
+    expect(await service.sweep(sessionId, [...preview.orphans, sessionId, storedId, 'write', '20250101-000000-feedee'])).toEqual(['20250101-000000-abcdef'])
+    expect((await readdir(join(r!.cwd, D))).toSorted()).toEqual(['20250101-000000-feedee', '20250101-000000-linked', storedId, sessionId, 'maintainer', 'notes dir', 'write'].toSorted())
+    expect(await readFile(join(r!.cwd, D, 'write/draft.md'), 'utf8')).toBe('My draft.\n')
     expect(service.counters()?.counts['orphansRemoved']).toBe(1)
   })
 

@@ -20,6 +20,7 @@ import { documentsReach, type GuardCore } from './guard-core.ts'
 import { withLiveSettings, type LiveSettings } from './live-settings.ts'
 import { mountLiveSettings } from './mount-settings.ts'
 import { PLUGIN_NAME } from './notice-delivery.ts'
+import { warnProblems } from './problem-warnings.ts'
 import { guardCall } from './pre-execute.ts'
 import { resolveConfig, type ResolvedConfig } from './resolve-config.ts'
 import { anchorSection, reminderSection } from './sections.ts'
@@ -99,6 +100,7 @@ export function createMaintainerDocGuard(input: ConfigInput = {}, hooks: GuardHo
         if (decision.kind !== 'enter' || port === undefined || !documentsReach(state.header, config)) return decision
         try {
           state.snapshot = await takeSnapshot(port, { config, header: state.header, lineage: states.lineage(state.header.id), previous: state.snapshot, memo: state.memo, signal: payload.signal })
+          warnProblems(state.snapshot, state.warnedProblems, warn)
         } catch (error) {
           // The last snapshot stays in use; cancellation still reaches the loop.
           if (payload.signal.aborted) throw error

@@ -71,6 +71,19 @@ describe('documents of a session', () => {
     expect((await readdir(join(r!.cwd, D, sessionId))).filter((name) => name.includes('.tmp'))).toEqual([])
   })
 
+  it('reports a document it cannot use instead of calling it blank, and never saves over it', async () => {
+    const big = `${'p'.repeat(300 * 1024)}\n`
+    const { service, sessionId } = await setup({ [`repo/${D}/plan.md`]: big })
+    const view = await service.documents(sessionId)
+    expect(view.created).toContain('plan.md')
+    expect(view.documents[0]).toMatchObject({ name: 'plan.md', chars: 0, problems: [{ path: join(r!.cwd, D, 'plan.md'), reason: 'larger than 256 KiB' }] })
+    await expect(service.read(sessionId, 'plan.md')).rejects.toMatchObject({ code: 'DOCS_UNUSABLE_DOCUMENT', message: `plan.md: ${join(r!.cwd, D, 'plan.md')} is larger than 256 KiB; fix or remove it by hand` })
+    await expect(service.write(sessionId, 'plan.md', 'Short plan.\n')).rejects.toMatchObject({ code: 'DOCS_UNUSABLE_DOCUMENT' })
+    expect(await readFile(join(r!.cwd, D, 'plan.md'), 'utf8')).toBe(big)
+    expect((await service.write(sessionId, 'plan.md', 'Session plan.\n', 'session')).path).toBe(join(r!.cwd, D, sessionId, 'plan.md'))
+    expect((await service.read(sessionId, 'plan.md')).content).toBe('Session plan.\n')
+  })
+
   it('refuses unknown sessions, unknown documents and saves through a link, writing nothing', async () => {
     const { service, sessionId } = await setup({ 'elsewhere/': null })
     await expect(service.documents('no-such-session')).rejects.toMatchObject({ code: 'DOCS_UNKNOWN_SESSION' })

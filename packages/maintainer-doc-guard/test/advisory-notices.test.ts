@@ -1,6 +1,8 @@
 // The advisory notices through the real kernel: each fires once under its condition, never
 // blocks the call, can be switched off at runtime, and the ledger ones stay out of children.
-import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { call, lastMessage, notices, rig, toolTexts, type Rig } from './support/rig.ts'
 
@@ -57,11 +59,12 @@ describe('landing check', () => {
 describe('completion standard', () => {
   it('reminds the next call once per code artifact written', async () => {
     r = await rig({ 'repo/a.md': 'a\n' })
-    const write = call('write', { file_path: 'src/x.ts', content: 'export const x = 1\n' }, 'Writing src/x.ts now.')
+    const write = call('write', { file_path: 'src/x.ts', content: 'export const x = 1\n' }, 'I will write src/x.ts now.')
     const read = call('read', { file_path: 'a.md' }, 'Reading a.md.')
     const agent = await r.start([write, read, write, read, { text: 'done' }])
     await agent.prompt('go')
     const verify = 'maintainer-doc-guard: you changed "src/x.ts". Do not call it done or fixed until you can state how you verified it: the command you ran, the result you expected and the reading you actually got.'
+    expect(toolTexts(r.requests[3]).at(-1)).toBe('Overwrote src/x.ts (19 bytes).')
     expect(lastMessage(r.requests[2])).toBe(verify)
     expect(notices(r.requests[4]).filter((text) => text === verify)).toHaveLength(1)
   })
@@ -93,6 +96,26 @@ describe('auto-induction', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^- mistake: edit on .*\/repo\/src\/a\.ts failed｜why: .+｜correct: the retry succeeded after changing old_string \(recorded by maintainer-doc-guard\)｜trigger: edit \+ .*\/repo\/src\/a\.ts｜2026-12-01$/u)
     expect(r.guard.counters.snapshot().counts['ledgerInduced']).toBe(1)
+  })
+})
+
+describe('auto-induction, where and how often', () => {
+  it('writes to the session\'s own ledger when it has one, and at most three lines per session', async () => {
+    const files = Object.fromEntries(['a', 'b', 'c', 'd'].map((name) => [`repo/src/${name}.ts`, `const ${name} = 1\n`]))
+    r = await rig(files)
+    const pair = (name: string) => [
+      call('edit', { file_path: `src/${name}.ts`, old_string: 'nope', new_string: 'x' }, `Editing ${name}.ts.`),
+      call('edit', { file_path: `src/${name}.ts`, old_string: `const ${name}`, new_string: `let ${name}` }, `Editing ${name}.ts again.`),
+    ]
+    const agent = await r.start([...pair('a'), ...pair('b'), ...pair('c'), ...pair('d'), { text: 'done' }])
+    const own = r.tree.path(`${D}/${agent.session.id}/lessons.md`)
+    await mkdir(dirname(own), { recursive: true })
+    await writeFile(own, '- mistake: old｜why: old｜correct: old｜trigger: read + x.md｜2026-11-01\n')
+    await agent.prompt('go')
+    const lines = (await readFile(own, 'utf8')).trim().split('\n')
+    expect(lines.map((line) => /src\/(\w)\.ts failed/u.exec(line)?.[1] ?? 'old')).toEqual(['old', 'a', 'b', 'c'])
+    expect(existsSync(r.tree.path(`${D}/lessons.md`))).toBe(false)
+    expect(r.guard.counters.snapshot().counts['ledgerInduced']).toBe(3)
   })
 })
 

@@ -3,6 +3,7 @@
 // fail-open sensor, failed nudge delivery, and the drift check once per turn.
 import { afterEach, describe, expect, it } from 'vitest'
 import { runToolCall } from '@dsh/runtime'
+import { z } from 'zod'
 import { call, lastMessage, notices, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -56,6 +57,27 @@ describe('intent gate', () => {
     await agent.prompt('go')
     expect(notices(r.requests[1])).toEqual([])
     expect(r.guard.counters.snapshot().counts['nudged']).toBe(0)
+  })
+
+  it('needs minChars characters of prose, and only the last 4000 count', async () => {
+    r = await rig({}, { config: { intent: { minChars: 60 } } })
+    const short = await r.start([bash('I will write notes.txt now.'), { text: 'done' }])
+    await short.prompt('go')
+    expect(notices(r.requests[1])).toEqual([NUDGE])
+    await r.dispose()
+    r = await rig({ 'repo/a.md': 'a\n' })
+    const buried = await r.start([call('read', { file_path: 'a.md' }, 'I will write notes.txt after reading a.md.'), call('read', { file_path: 'a.md' }, `Reading a.md again. ${'More reasoning. '.repeat(260)}`), bash(), { text: 'done' }])
+    await buried.prompt('go')
+    expect(notices(r.requests[3])).toEqual([NUDGE])
+  })
+
+  it('judges tools with destructive names like side effects', async () => {
+    const removeFile = { name: 'remove_file', description: 'Removes a file.', parameters: z.object({ path: z.string() }), execute: () => Promise.resolve({ content: 'removed' }) }
+    r = await rig({}, { extraTools: [removeFile] })
+    const agent = await r.start([call('remove_file', { path: 'old.txt' }), { text: 'done' }])
+    await agent.prompt('clean up')
+    expect(toolTexts(r.requests[1])).toEqual(['removed'])
+    expect(notices(r.requests[1])).toEqual([NUDGE.replace('the bash call ran', 'the remove_file call ran')])
   })
 
   it('does not count length alone as an explanation', async () => {
@@ -121,6 +143,14 @@ describe('drift check', () => {
     expect(notices(r.requests[4]).filter((text) => text === drift)).toHaveLength(1)
     expect(notices(r.requests[9]).filter((text) => text === drift)).toHaveLength(2)
     expect(r.guard.counters.snapshot().counts['driftSkipDone']).toBeGreaterThan(0)
+  })
+
+  it('shares the reminder budget with the intent nudge', async () => {
+    r = await rig({ 'repo/a.md': 'a\n' }, { config: { nudge: { afterSteps: 1, maxPerTurn: 1 } } })
+    const agent = await r.start([bash(), read('Reading a.md.'), { text: 'done' }])
+    await agent.prompt('go')
+    expect(r.requests.flatMap(notices).filter((text) => text.includes('since the user last spoke'))).toEqual([])
+    expect(r.guard.counters.snapshot().counts).toMatchObject({ nudged: 1, driftSkipBudget: 2 })
   })
 
   it('is off with afterSteps 0', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
+import { operatorDocMatcher } from '../src/operator-docs.ts'
 import { call, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -82,6 +83,11 @@ describe('operator documents', () => {
     const [conventions, state] = toolTexts(r.requests[2])
     expect(conventions).toContain('Blocked by maintainer-doc-guard: "conventions.md" is an operator document')
     expect(state).toBe('wrote state.md')
+  })
+
+  it('recognises absolute operator document entries, and only those', () => {
+    const isOperatorDoc = operatorDocMatcher({ docs: ['/srv/ops/plan.md', 'conventions.md', '/srv/ops/stack.md'], docsDir: D })
+    expect(['/srv/ops/plan.md', '/srv/other/plan.md', '/srv/ops/stack.md', `/w/${D}/conventions.md`, `/w/${D}/plan.md`].map(isOperatorDoc)).toEqual([true, false, false, true, false])
   })
 
   it('leaves project files of the same name and the ledger writable', async () => {

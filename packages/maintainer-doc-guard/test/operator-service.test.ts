@@ -92,6 +92,13 @@ describe('documents of a session', () => {
     await expect(service.write(sessionId, 'plan.md', 'x')).rejects.toMatchObject({ code: 'DOCS_UNSAFE_PATH' })
     expect(await readdir(r!.tree.path('elsewhere'))).toEqual([])
   })
+
+  it('never reads a template through a link', async () => {
+    const { service, sessionId } = await setup({ 'secret.md': 'TOP SECRET\n', 'home/maintainer-doc-guard-templates/': null })
+    await symlink(r!.tree.path('secret.md'), r!.tree.path('home/maintainer-doc-guard-templates/leak.md'))
+    await expect(service.applyTemplate(sessionId, 'leak')).rejects.toMatchObject({ code: 'DOCS_UNSAFE_PATH' })
+    expect((await service.read(sessionId, 'conventions.md')).content).not.toContain('TOP SECRET')
+  })
 })
 
 describe('templates', () => {

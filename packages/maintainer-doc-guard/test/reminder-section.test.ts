@@ -127,8 +127,8 @@ describe('reminder section', () => {
 
   it('stays out of delegated children unless inSubagents opts them in', async () => {
     const parent = [{ toolCalls: [{ name: 'subagent', arguments: { prompt: 'count the files' } }] }, { text: 'done' }]
-    for (const [inSubagents, expected] of [[undefined, false], ['typo', false], ['children', true], [true, true]] as const) {
-      r = await rig(DOCS, { childScript: [{ text: 'child done' }], config: inSubagents === undefined ? {} : { inSubagents } })
+    for (const [config, expected] of [[{}, false], [{ inSubagents: 'typo' }, false], [{ inSubagents: 'children' }, true], [{ inSubagents: true }, true], [{ includeSubagents: true }, true]] as const) {
+      r = await rig(DOCS, { childScript: [{ text: 'child done' }], config })
       const agent = await r.start(parent)
       await agent.prompt('delegate it')
       expect(systemOf(r.childRequests[0]).includes('Ship the parser first.')).toBe(expected)

@@ -32,12 +32,12 @@ export function unreadDocsSecondNotice(excerpts: readonly { readonly path: strin
 /** A ledger hit. */
 export function ledgerNotice(tool: string, target: string, lines: readonly string[]): string {
   const what = target === '' ? tool : `${tool} on ${target}`
-  return `${PREFIX} the lessons ledger has an entry for this kind of step (${what}):\n${lines.join('\n')}\nCheck its "correct" field before you act. If your situation really differs from the recorded one, ignore this and continue.`
+  return `${PREFIX} the lessons ledger has an entry for this kind of step (${what}):\n${lines.join('\n')}\nCompare its "correct" field with what you just did before you go on. If your situation really differs from the recorded one, ignore this and continue.`
 }
 
 /** The landing check for an edit that deletes numbers. */
 export function contentNotice(target: string, before: number, after: number): string {
-  return `${PREFIX} this edit of "${target}" removes numbers (${before} in the old text, ${after} in the new). If the deleted text carried a number or a conclusion, check that it lands somewhere else before the deletion stands, and say where. If you are only correcting a value in place, ignore this.`
+  return `${PREFIX} your edit of "${target}" removed numbers (${before} in the old text, ${after} in the new). If the deleted text carried a number or a conclusion, check that it lands somewhere else before the deletion stands, and say where. If you were only correcting a value in place, ignore this.`
 }
 
 /** The completion standard after code artifacts were written. */

@@ -15,6 +15,7 @@ import { errorMessage } from '@dsh/runtime'
 import type { SettingsScope } from '@dsh/settings'
 import type { ConfigInput } from './config-schema.ts'
 import { Counters } from './counters.ts'
+import { landingCheck } from './content-notice.ts'
 import { takeSnapshot } from './document-snapshot.ts'
 import { documentsReach, type GuardCore } from './guard-core.ts'
 import { withLiveSettings, type LiveSettings } from './live-settings.ts'
@@ -135,6 +136,7 @@ export function createMaintainerDocGuard(input: ConfigInput = {}, hooks: GuardHo
           // Bookkeeping only: a failure costs a recorded read or a ledger line, never the call.
           fail(`recording the ${execution.name} result`, error)
         }
+        if (switches.get().content) await landingCheck({ agent, state, counters, warn, execution, outcome })
       })
 
       ctx.on('session/event', (session, event) => observeEvent(states, session, event))

@@ -25,7 +25,7 @@ describe('ledger hits', () => {
     await agent.prompt('rename it')
     expect(toolTexts(r.requests[1])).toEqual(['Edited src/parser-v2.ts: replaced 1 occurrence.'])
     expect(lastMessage(r.requests[1])).toBe(
-      `maintainer-doc-guard: the lessons ledger has an entry for this kind of step (edit on src/parser-v2.ts):\n${LEDGER_LINE}\nCheck its "correct" field before you act. If your situation really differs from the recorded one, ignore this and continue.`,
+      `maintainer-doc-guard: the lessons ledger has an entry for this kind of step (edit on src/parser-v2.ts):\n${LEDGER_LINE}\nCompare its "correct" field with what you just did before you go on. If your situation really differs from the recorded one, ignore this and continue.`,
     )
     expect(notices(r.requests[2]).filter((text) => text.includes('lessons ledger'))).toHaveLength(1)
   })
@@ -43,16 +43,18 @@ describe('ledger hits', () => {
 })
 
 describe('landing check', () => {
-  it('fires once for an edit that deletes numbers', async () => {
-    r = await rig({ 'repo/notes.md': 'The limit is 64 KiB, measured at 1,024 requests.\n' })
+  it('fires once for an edit that deletes numbers, and not for one that failed', async () => {
+    r = await rig({ 'repo/notes.md': 'The limit is 64 KiB, measured at 1,024 requests.\n', 'repo/other.md': 'Budget: 3 days.\n' })
     const shorten = call('edit', { file_path: 'notes.md', old_string: 'is 64 KiB, measured at 1,024 requests', new_string: 'is high' }, 'Shortening notes.md.')
-    const agent = await r.start([shorten, shorten, { text: 'done' }])
+    const missed = call('edit', { file_path: 'other.md', old_string: 'Budget: 5 days.', new_string: 'Budget: soon.' }, 'Shortening other.md.')
+    const agent = await r.start([shorten, { ...shorten, text: 'Shortening notes.md again.' }, missed, { text: 'done' }])
     await agent.prompt('shorten')
     expect(lastMessage(r.requests[1])).toBe(
-      'maintainer-doc-guard: this edit of "notes.md" removes numbers (2 in the old text, 0 in the new). If the deleted text carried a number or a conclusion, check that it lands somewhere else before the deletion stands, and say where. If you are only correcting a value in place, ignore this.',
+      'maintainer-doc-guard: your edit of "notes.md" removed numbers (2 in the old text, 0 in the new). If the deleted text carried a number or a conclusion, check that it lands somewhere else before the deletion stands, and say where. If you were only correcting a value in place, ignore this.',
     )
     expect(toolTexts(r.requests[1])).toEqual(['Edited notes.md: replaced 1 occurrence.'])
-    expect(notices(r.requests[2]).filter((text) => text.includes('removes numbers'))).toHaveLength(1)
+    expect(toolTexts(r.requests[3]).slice(1).map((text) => text.slice(0, 24))).toEqual(['old_string was not found', 'old_string was not found'])
+    expect(notices(r.requests[3]).filter((text) => text.includes('removed numbers'))).toHaveLength(1)
   })
 })
 

@@ -6,6 +6,7 @@
  * ledger hits follow the documents' subagent reach; the landing check, completion standard and
  * subagent reminder run in children too.
  */
+import { clip } from './defuse.ts'
 import type { DocumentSnapshot } from './document-snapshot.ts'
 import { displayPath } from './document-roles.ts'
 import { takeDocsNotice } from './docs-notice.ts'
@@ -15,6 +16,9 @@ import { ledgerLines } from './ledger-source.ts'
 import { deliverNotice, type NoticeTag } from './notice-delivery.ts'
 import { CHILD_NOTICE, ledgerNotice, verifyNotice } from './notice-texts.ts'
 import type { SwitchValues } from './switches.ts'
+
+/** Characters of one ledger line shown in a hit (a repository's ledger is untrusted and may be huge). */
+export const LEDGER_LINE_CHARS = 600
 
 /** What the notices need beyond the turn stage context. */
 export interface AdvisoryContext extends TurnStageContext {
@@ -43,7 +47,7 @@ export async function advisoryStage(context: AdvisoryContext): Promise<void> {
     const haystack = `${context.target ?? ''}\n${context.command ?? ''}`
     const hits = takeLedgerHits(ledgerLines(snapshot, state.ledger), { tool: context.tool, haystack }, state.firedLedgerLines)
     if (hits.length > 0) {
-      await send('ledger', ledgerNotice(context.tool, context.target === undefined ? '' : displayPath(cwd, context.target), hits.map((hit) => hit.text)))
+      await send('ledger', ledgerNotice(context.tool, context.target === undefined ? '' : displayPath(cwd, context.target), hits.map((hit) => clip(hit.text, LEDGER_LINE_CHARS, ' … (cut; the whole line is in the ledger)').text)))
       counters.add('ledgerNoticeSent')
       counters.note('lastLedgerNotice', { tool: context.tool, lines: hits.length })
     }

@@ -30,6 +30,15 @@ describe('ledger hits', () => {
     expect(notices(r.requests[2]).filter((text) => text.includes('lessons ledger'))).toHaveLength(1)
   })
 
+  it('cut a huge line to 600 characters', async () => {
+    const huge = `- mistake: ${'x'.repeat(5000)}｜why: y｜correct: z｜trigger: edit + parser*.ts｜2026-11-30`
+    r = await rig({ [`${D}/lessons.md`]: `${huge}\n`, 'repo/src/parser-v2.ts': 'const a = 1\n' })
+    const agent = await r.start([edit('a = 1', 'b = 1'), { text: 'done' }])
+    await agent.prompt('rename it')
+    const line = (lastMessage(r.requests[1]) ?? '').split('\n')[1] ?? ''
+    expect(line).toBe(`${huge.slice(0, 600)} … (cut; the whole line is in the ledger)`)
+  })
+
   it('are silent when switched off and inside children by default', async () => {
     r = await rig({ [`${D}/lessons.md`]: '- mistake: a｜why: b｜correct: c｜trigger: read + a.md｜2026-11-30\n', 'repo/a.md': 'a\n' }, { childScript: [call('read', { file_path: 'a.md' }), { text: 'child done' }] })
     const agent = await r.start([{ toolCalls: [{ name: 'subagent', arguments: { prompt: 'read a.md' } }] }, { text: 'done' }])

@@ -65,7 +65,8 @@ export async function guardCall(core: GuardCore, fs: FileSystemPort, execution: 
   if (intent !== undefined) return intent
   await driftStage(stage)
   await anchorNotice(core, stage)
-  const precedent = await precedentStage({ fs, state, gate: config.gate, counters: core.counters, log: core.warn, tool: facts.tool, cwd, targets: facts.gateTargets, signal: execution.signal })
+  const roots = state.snapshot?.trustedRoots ?? (facts.gateTargets.length === 0 ? [] : [(await fs.resolve(cwd, { cwd, signal: execution.signal })).path])
+  const precedent = await precedentStage({ fs, state, gate: config.gate, counters: core.counters, log: core.warn, tool: facts.tool, cwd, targets: facts.gateTargets, roots, signal: execution.signal })
   if (precedent !== undefined) return precedent
   await advisoryStage({ ...stage, switches, snapshot: state.snapshot, documentsReach: documentsReach(state.header, config), target: facts.target })
   return downstream

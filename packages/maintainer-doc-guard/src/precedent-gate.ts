@@ -11,6 +11,7 @@ import type { Counters } from './counters.ts'
 import { displayPath } from './document-roles.ts'
 import { precedentDenial, type Denial } from './gate-texts.ts'
 import { isGuarded } from './guarded-area.ts'
+import { isInside } from './document-probe.ts'
 import { findPrecedents } from './precedent-candidates.ts'
 import type { ResolvedConfig } from './resolve-config.ts'
 import type { SessionState } from './session-state.ts'
@@ -33,6 +34,8 @@ export interface PrecedentContext {
   readonly tool: string
   readonly cwd: string
   readonly targets: readonly WriteTarget[]
+  /** Canonical workspace roots (cwd, project root): the sibling walk stays inside the one holding the target. */
+  readonly roots: readonly string[]
   readonly signal: AbortSignal
 }
 
@@ -55,7 +58,8 @@ export async function precedentStage(context: PrecedentContext): Promise<Denial 
     return undefined
   }
   state.denies.set(target.path, denies + 1)
-  const candidates = await findPrecedents(context.fs, { target: target.path, scanLevels: gate.scanLevels, entriesPerLevel: gate.entriesPerLevel, maxCandidates: gate.maxCandidates, signal: context.signal })
+  const boundary = context.roots.filter((root) => isInside(root, target.path)).toSorted((a, b) => a.length - b.length)[0]
+  const candidates = await findPrecedents(context.fs, { target: target.path, scanLevels: gate.scanLevels, entriesPerLevel: gate.entriesPerLevel, maxCandidates: gate.maxCandidates, boundary, signal: context.signal })
   if (gate.dryRun) {
     counters.add('wouldDeny')
     return undefined

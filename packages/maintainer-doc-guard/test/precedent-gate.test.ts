@@ -73,6 +73,15 @@ describe('precedent gate', () => {
     expect(denial).toContain('Read one of these first, then retry:\n\n- node_modules/@deepseek-ai/pkg-b/lib/index.js\n- node_modules/@deepseek-ai/pkg-b/src/index.js\n- node_modules/@deepseek-ai/pkg-a/lib/index.js\n\nWhy:')
   })
 
+  it('never offers a file of a neighbouring repository', async () => {
+    r = await rig({ 'other/.dsh/skills/beta/SKILL.md': '# other repo\n', 'other/.git/HEAD': 'x\n' })
+    const agent = await r.start([writeBeta(), { text: 'stop' }])
+    await agent.prompt('go')
+    const denial = toolTexts(r.requests[1])[0] ?? ''
+    expect(denial).toContain('No working sibling was found nearby.')
+    expect(denial).not.toContain('other')
+  })
+
   it('says so when no sibling exists', async () => {
     r = await rig({})
     const agent = await r.start([writeBeta(), { text: 'stop' }])

@@ -110,15 +110,17 @@ describe('auto-induction', () => {
   })
 })
 
+/** A failed edit of src/<name>.ts followed by one that succeeds. */
+const failThenFix = (name: string) => [
+  call('edit', { file_path: `src/${name}.ts`, old_string: 'nope', new_string: 'x' }, `Editing ${name}.ts.`),
+  call('edit', { file_path: `src/${name}.ts`, old_string: `const ${name}`, new_string: `let ${name}` }, `Editing ${name}.ts again.`),
+]
+
 describe('auto-induction, where and how often', () => {
   it('writes to the session\'s own ledger when it has one, and at most three lines per session', async () => {
     const files = Object.fromEntries(['a', 'b', 'c', 'd'].map((name) => [`repo/src/${name}.ts`, `const ${name} = 1\n`]))
     r = await rig(files)
-    const pair = (name: string) => [
-      call('edit', { file_path: `src/${name}.ts`, old_string: 'nope', new_string: 'x' }, `Editing ${name}.ts.`),
-      call('edit', { file_path: `src/${name}.ts`, old_string: `const ${name}`, new_string: `let ${name}` }, `Editing ${name}.ts again.`),
-    ]
-    const agent = await r.start([...pair('a'), ...pair('b'), ...pair('c'), ...pair('d'), { text: 'done' }])
+    const agent = await r.start([...failThenFix('a'), ...failThenFix('b'), ...failThenFix('c'), ...failThenFix('d'), { text: 'done' }])
     const own = r.tree.path(`${D}/${agent.session.id}/lessons.md`)
     await mkdir(dirname(own), { recursive: true })
     await writeFile(own, '- mistake: old｜why: old｜correct: old｜trigger: read + x.md｜2026-11-01\n')

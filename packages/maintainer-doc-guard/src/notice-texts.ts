@@ -15,7 +15,7 @@ export function intentNudge(tool: string, deniesNext: boolean): string {
 
 /** The drift check. */
 export function driftNudge(steps: number): string {
-  return `${PREFIX} ${steps} steps have run since the user last spoke. Restate in one line which part of the user's request the current step serves. If none does, stop and ask. If the plan has changed, say so and get agreement before you go on.`
+  return `${PREFIX} ${steps === 1 ? '1 step has' : `${steps} steps have`} run since the user last spoke. Restate in one line which part of the user's request the current step serves. If none does, stop and ask. If the plan has changed, say so and get agreement before you go on.`
 }
 
 /** First unread-documents reminder. */
@@ -43,7 +43,8 @@ export function contentNotice(target: string, before: number, after: number): st
 /** The completion standard after code artifacts were written. */
 export function verifyNotice(targets: readonly string[]): string {
   const what = targets.map((target) => `"${target}"`).join(', ')
-  return `${PREFIX} you changed ${what}. Do not call it done or fixed until you can state how you verified it: the command you ran, the result you expected and the reading you actually got.`
+  const it = targets.length === 1 ? 'it' : 'them'
+  return `${PREFIX} you changed ${what}. Do not call ${it} done or fixed until you can state how you verified ${it}: the command you ran, the result you expected and the reading you actually got.`
 }
 
 /** The reminder after a subagent's report. */

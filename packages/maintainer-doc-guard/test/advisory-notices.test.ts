@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ChatRequestBody } from '@dsh/contracts'
 import { call, lastMessage, notices, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -133,6 +134,17 @@ describe('auto-induction, where and how often', () => {
 })
 
 describe('unread documents', () => {
+  it('does not start over when one of the unread documents is read, only when one changes', async () => {
+    r = await rig({ [`${D}/stack.md`]: 'Node 20.\n', [`${D}/state.md`]: 'Half done.\n', 'repo/a.md': 'a\n' })
+    const agent = await r.start([readCall('a.md'), readCall('a.md'), readCall('.dsh-maintainer-doc-guard/stack.md'), readCall('a.md'), readCall('a.md'), { text: 'done' }, readCall('a.md'), { text: 'done' }])
+    await agent.prompt('go')
+    const unread = (body: ChatRequestBody | undefined) => notices(body).filter((text) => text.includes('have not read'))
+    expect(unread(r.requests[5])).toHaveLength(2)
+    await writeFile(r.tree.path(`${D}/state.md`), 'Nearly done.\n')
+    await agent.prompt('go on')
+    expect(unread(r.requests.at(-1)).slice(2)).toEqual(["maintainer-doc-guard: this session has documents with content you have not read:\n- .dsh-maintainer-doc-guard/state.md\nListing is not reading. Open them before you go on: they are the operator's standing instructions and outrank your own inferences."])
+  })
+
   it('reminds twice per version, the second time with excerpts, and stops once read', async () => {
     r = await rig({ [`${D}/plan.md`]: 'Plan.\n', [`${D}/stack.md`]: 'Node 20, vitest.\n', 'repo/a.md': 'a\n' })
     const agent = await r.start([readCall('a.md'), readCall('a.md'), readCall('a.md'), readCall('.dsh-maintainer-doc-guard/stack.md'), readCall('a.md'), { text: 'done' }])

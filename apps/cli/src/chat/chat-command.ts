@@ -7,7 +7,7 @@
  */
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
-import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
+import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
 import { createStyles, isTty, terminalMode } from './ansi.ts'
 import { LineInput } from './line-input.ts'
 import { guardCodeRunners, terminalAskPermission, type PermissionTerminal } from './permission.ts'
@@ -43,7 +43,8 @@ export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS
     await grantAddDirs(io, setup, agent, options.addDir)
     lineInput = new LineInput({ input, output: io.stdout, editing: mode.editing, showPrompts: mode.interactive, onInterrupt: () => loop?.interrupt() })
     terminal = { input: lineInput, renderer }
-    loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive, onInterruptExit: () => shutdown.trigger('SIGINT') })
+    const addDirs = absoluteDirs(io, options.addDir)
+    loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive, onInterruptExit: () => shutdown.trigger('SIGINT'), onSwitch: (next) => regrantAddDirs(setup, next, addDirs) })
     // A signal that came while the session was starting ends the chat before it reads a line.
     if (shutdown.signal !== undefined) loop.exit()
     if (mode.interactive) renderer.notice('dsh chat: type a message, /help for commands, Ctrl-D to exit')

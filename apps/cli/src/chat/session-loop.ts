@@ -29,6 +29,11 @@ export interface ChatLoopOptions {
   readonly now?: () => number
   /** Called when a second Ctrl-C ends the chat (the command's shutdown path, exit code 130). */
   readonly onInterruptExit?: () => void
+  /**
+   * Prepares a session `/resume` switched to before its first prompt (the chat's `--add-dir`
+   * directories); returns the lines to show. A rejection abandons the switch.
+   */
+  readonly onSwitch?: (agent: Agent) => Promise<readonly string[]>
 }
 
 /** One chat session in the terminal. */
@@ -160,12 +165,22 @@ export class ChatLoop {
       renderer.error(error)
       return
     }
+    let notes: readonly string[]
+    try {
+      notes = (await this.#options.onSwitch?.(next)) ?? []
+    } catch (error) {
+      // The switched-to session could not be prepared: it is closed again, the current one stays.
+      next.dispose()
+      renderer.error(error)
+      return
+    }
     this.#unsubscribe()
     this.#agent.dispose()
     this.#agent = next
     this.#unsubscribe = this.#subscribe(next)
     errLine(io, `session: ${id}`)
     renderer.line(resumedSessionLine(next, setup.cwd))
+    for (const note of notes) renderer.line(note)
   }
 
   #subscribe(agent: Agent): () => void {

@@ -44,14 +44,20 @@ interface SessionMemory {
   readonly warned: Set<keyof typeof WARNINGS>
 }
 
-/** Roots the model was told about that are not available any more, with why. */
+/**
+ * Roots the model was told about that are not available any more, with why. A root whose path is
+ * available again for another directory (added again after its link was re-pointed) was replaced.
+ */
 function revocationsOf(delivered: DeliveredState, listing: WorkspaceRootsListing): Revocation[] {
-  const available = new Set(listing.roots.filter((root) => root.state === 'available').map((root) => root.recordedPath))
+  const availableRoots = listing.roots.filter((root) => root.state === 'available')
+  const available = new Set(availableRoots.map((root) => root.recordedPath))
+  const availablePaths = new Set(availableRoots.map((root) => root.path))
   const told = new Map<string, string>([...delivered.roots.values()].map((root) => [root.root, root.path]))
   for (const file of delivered.files.values()) if (!told.has(file.root)) told.set(file.root, file.root)
   return [...told]
     .filter(([root]) => !available.has(root))
-    .map(([root, path]) => {
+    .map(([root, path]): Revocation => {
+      if (availablePaths.has(path)) return { root, path, reason: 'replaced' }
       const state = listing.roots.find((listed) => listed.recordedPath === root)?.state
       return { root, path, reason: state === undefined || state === 'available' ? 'removed' : state }
     })

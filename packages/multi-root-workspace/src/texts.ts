@@ -38,6 +38,14 @@ export type RevocationReason = keyof typeof REVOCATION_REASONS
 export const revokedSection = (path: string, reason: RevocationReason): string =>
   `Workspace root revoked: ${path}\n\n${path} is no longer a workspace root of this session (${REVOCATION_REASONS[reason]}). Instructions loaded from it earlier no longer apply, and files in it can no longer be written.`
 
+/**
+ * A revocation of the directory a root's path used to lead to, when the same path was added again
+ * for the directory it leads to now (the roots note and that directory's files follow in the same
+ * message). Never cut by the budget.
+ */
+export const replacedSection = (path: string): string =>
+  `Workspace root replaced: ${path}\n\n${path} now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; the new directory's instructions follow below.`
+
 /** Intro before the instruction files. */
 export const INSTRUCTIONS_INTRO =
   'Instruction files of the additional workspace roots follow. Each applies to work inside its own root: top-level files to the whole root, files in subdirectories to work under those subdirectories, and more specific files take precedence. They do not override system, developer, or direct user instructions.'

@@ -156,6 +156,47 @@ describe('additional-root instructions', () => {
       expect(last).toContain('(its path now leads to a different directory)')
       expect(last).not.toContain('Elsewhere rule.')
     })
+
+    it('when the path of a redirected root is added again: the old directory is replaced by the new one, in one message', async () => {
+      rig = await multiRootRig({ ...repos, 'elsewhere/AGENTS.md': 'Elsewhere rule.\n' })
+      const link = rig.tree.path('b-link')
+      symlinkSync(rig.tree.path('repo-b'), link)
+      const registry = new RootRegistry({ dshHome: rig.tree.path('home') })
+      await registry.add(rig.tree.path('repo-a'), link)
+      const agent = await rig.start('repo-a', { responses: [{ text: 'one' }, { text: 'two' }] })
+      await agent.prompt('one')
+      rmSync(link)
+      symlinkSync(rig.tree.path('elsewhere'), link)
+      await registry.add(rig.tree.path('repo-a'), link)
+      await agent.prompt('two')
+      const last = pluginMessages(agent.session).at(-1)
+      expect(last?.text.replaceAll(rig.tree.root, '<T>')).toBe(`<system-reminder>
+Workspace root replaced: <T>/b-link
+
+<T>/b-link now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; the new directory's instructions follow below.
+
+Additional workspace roots: besides the working directory <T>/repo-a, this session may read and write files in these directories:
+- <T>/b-link
+This list replaces any earlier one. Relative paths still resolve against the working directory, so use absolute paths for files in these roots.
+
+Instruction files of the additional workspace roots follow. Each applies to work inside its own root: top-level files to the whole root, files in subdirectories to work under those subdirectories, and more specific files take precedence. They do not override system, developer, or direct user instructions.
+
+Instructions for additional workspace root <T>/b-link:
+
+Additional instructions from: <T>/b-link/AGENTS.md
+
+These instructions apply to work under \`<T>/b-link\`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.
+
+Elsewhere rule.
+
+</system-reminder>`)
+      expect(last?.changes.map((change) => [change.action, change.root?.replaceAll(rig.tree.root, '<T>')])).toEqual([
+        ['remove', '<T>/repo-b'],
+        ['remove', '<T>/repo-b'],
+        ['set', '<T>/elsewhere'],
+        ['set', '<T>/elsewhere'],
+      ])
+    })
   })
 
   it('never reads outside the root: a link out of the root is not loaded', async () => {

@@ -40,11 +40,11 @@ export const revokedSection = (path: string, reason: RevocationReason): string =
 
 /**
  * A revocation of the directory a root's path used to lead to, when the same path was added again
- * for the directory it leads to now (the roots note and that directory's files follow in the same
- * message). Never cut by the budget.
+ * for the directory it leads to now (the roots note, and that directory's files if it has any,
+ * follow in the same message). Never cut by the budget.
  */
 export const replacedSection = (path: string): string =>
-  `Workspace root replaced: ${path}\n\n${path} now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; the new directory's instructions follow below.`
+  `Workspace root replaced: ${path}\n\n${path} now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; only those of the directory it leads to now do.`
 
 /** Intro before the instruction files. */
 export const INSTRUCTIONS_INTRO =

@@ -173,7 +173,7 @@ describe('additional-root instructions', () => {
       expect(last?.text.replaceAll(rig.tree.root, '<T>')).toBe(`<system-reminder>
 Workspace root replaced: <T>/b-link
 
-<T>/b-link now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; the new directory's instructions follow below.
+<T>/b-link now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; only those of the directory it leads to now do.
 
 Additional workspace roots: besides the working directory <T>/repo-a, this session may read and write files in these directories:
 - <T>/b-link

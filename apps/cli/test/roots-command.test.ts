@@ -2,7 +2,7 @@
 // states and aliases, --json, add, remove, alias, codes and exit statuses, an unreadable
 // registry), `/workspace-folders` in `dsh chat`, and the additional-roots part of `dsh context`
 // and `dsh context why`.
-import { renameSync, writeFileSync } from 'node:fs'
+import { renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { runDshPiped } from './chat-harness.ts'
@@ -45,6 +45,17 @@ describe('dsh roots', () => {
     expect(await roots('remove', tree.path('docs'))).toMatchObject({ code: 0, stdout: `Removed additional root 2: ${tree.path('docs')} [docs]\n` })
     expect(await roots('alias', '../lib')).toMatchObject({ code: 0, stdout: `Additional root 1 has no alias now: ${tree.path('lib')}\n` })
     expect(await roots('list', '--cwd', tree.path('lib'))).toMatchObject({ code: 0, stdout: expect.stringContaining('No additional roots.') })
+  })
+
+  it('adding the path of a redirected root again says it was re-recorded and where it leads now', async () => {
+    await workspace()
+    symlinkSync(tree.path('lib'), tree.path('lib-link'))
+    expect(await roots('add', '../lib-link')).toMatchObject({ code: 0, stdout: `Added additional root 1: ${tree.path('lib-link')}\n` })
+    rmSync(tree.path('lib-link'))
+    symlinkSync(tree.path('docs'), tree.path('lib-link'))
+    expect((await roots()).stdout).toContain(`  1. ${tree.path('lib-link')} — redirected: it now leads to ${tree.path('docs')} instead of ${tree.path('lib')}; add it again to accept the new target\n`)
+    expect(await roots('add', '../lib-link')).toMatchObject({ code: 0, stdout: `Re-recorded additional root 1: ${tree.path('lib-link')} now leads to ${tree.path('docs')} (it led to ${tree.path('lib')})\n` })
+    expect((await roots()).stdout).toContain(`  1. ${tree.path('lib-link')} — available\n`)
   })
 
   it('bad input exits 2 with its code; an unreadable registry lists with the problem and refuses changes with exit 1', async () => {

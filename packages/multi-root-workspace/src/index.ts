@@ -10,7 +10,7 @@ export { validateRoot, type KnownRoot, type ValidRoot } from './validate-root.ts
 export { resolveReference } from './root-reference.ts'
 export { PLUGIN_NAME } from './delivered-state.ts'
 export { registryTarget, type RootsTarget } from './registry-target.ts'
-export { listingText, addedText, removedText, aliasText } from './roots-text.ts'
+export { listingText, addedText, addRoot, removedText, aliasText } from './roots-text.ts'
 export { workspaceFolders, splitWords, FOLDERS_COMMAND } from './folders-command.ts'
 export { inspectRoots, explainRootPath, type RootsReport, type RootReport, type RootFileReport, type RootPathExplanation, type InspectRootsOptions } from './inspect-roots.ts'
 export { formatRootsReport, formatRootPathExplanation } from './format-roots-report.ts'

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { addedText, aliasText, isBadInput, isRootsError, listingText, registryTarget, removedText, RootRegistry, type RootsTarget } from '@dsh/multi-root-workspace'
+import { addRoot, aliasText, isBadInput, isRootsError, listingText, registryTarget, removedText, RootRegistry, type RootsTarget } from '@dsh/multi-root-workspace'
 import { CliError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
@@ -58,7 +58,7 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .action(async (path: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<RootsOptions>()
-      setExit(await run(io, options, async (target) => addedText(await target.add(pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias }))))
+      setExit(await run(io, options, (target) => addRoot(target, pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias })))
     })
   roots
     .command('remove')

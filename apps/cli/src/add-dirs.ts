@@ -11,7 +11,7 @@
  * refusal (a directory that overlaps that session's working directory) is a line, not an exit.
  */
 import { resolve } from 'node:path'
-import type { WorkspaceRoot } from '@dsh/contracts'
+import type { WorkspaceRoot, WorkspaceRootErrorCode } from '@dsh/contracts'
 import { isRootsError, RootRegistry, SessionRoots } from '@dsh/multi-root-workspace'
 import { terminalLine } from '@dsh/workspace-context'
 import type { Agent } from '@dsh/runtime'
@@ -25,7 +25,7 @@ import { multiRootEnabled } from './multi-root-config.ts'
 export const absoluteDirs = (io: CliIo, dirs: readonly string[] | undefined): string[] => (dirs ?? []).map((dir) => resolve(io.cwd, dir))
 
 /** Grants `dirs` in order and returns the roots granted; a refusal goes to `refused` (which may throw to stop). */
-async function grant(roots: Pick<SessionRoots, 'addForSession'>, dirs: readonly string[], refused: (line: string) => void): Promise<WorkspaceRoot[]> {
+async function grant(roots: Pick<SessionRoots, 'addForSession'>, dirs: readonly string[], refused: (line: string, code: WorkspaceRootErrorCode) => void): Promise<WorkspaceRoot[]> {
   const granted: WorkspaceRoot[] = []
   for (const dir of dirs) {
     try {
@@ -33,7 +33,7 @@ async function grant(roots: Pick<SessionRoots, 'addForSession'>, dirs: readonly 
     } catch (error) {
       // Validation failures are the person's input; anything else is a failure of dsh itself.
       if (!isRootsError(error)) throw error
-      refused(`--add-dir ${dir}: ${error.code}: ${error.message}`)
+      refused(`--add-dir ${dir}: ${error.code}: ${error.message}`, error.code)
     }
   }
   return granted
@@ -67,7 +67,10 @@ export async function regrantAddDirs(setup: AgentSetup, agent: Agent, dirs: read
   const service = setup.host.ctx.get('workspaceRoots')
   if (dirs.length === 0 || service === undefined) return []
   const refusals: string[] = []
-  const granted = await grant(service.session(agent.session), dirs, (line) => refusals.push(`${line} (not granted to this session)`))
+  const granted = await grant(service.session(agent.session), dirs, (line, code) => {
+    // A directory that is already one of the session's roots (registered meanwhile) is granted.
+    if (code !== 'duplicate') refusals.push(`${line} (not granted to this session)`)
+  })
   const paths = granted.map((root) => terminalLine(root.path))
   return [...(paths.length === 0 ? [] : [`this chat's --add-dir directories are granted to it too: ${paths.join(', ')}`]), ...refusals.map(terminalLine)]
 }

@@ -102,12 +102,21 @@ describe('several repositories in one session', () => {
   it("a chat's --add-dir directories are granted to the session /resume switches to", async () => {
     await repos()
     const earlier = await dsh(['run', 'an earlier session'], { responses: [{ text: 'earlier' }] })
+    // Sessions in other directories: one working in repo-c itself, one where repo-c is registered.
+    const inC = await dsh(['run', '--cwd', '../repo-c', 'in c'], { responses: [{ text: 'in c' }] })
+    await dsh(['roots', 'add', '--cwd', '../repo-b', '../repo-c'])
+    const inB = await dsh(['run', '--cwd', '../repo-b', 'in b'], { responses: [{ text: 'in b' }] })
     const c = (path: string) => tree.path(`repo-c/${path}`)
     const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'first' }, write(c('resumed.txt'), 'r'), { text: 'written' }] })
     const log = tree.path('chat-requests.jsonl')
-    const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--model', `scripted:${script}`, '--request-log', log, '--add-dir', '../repo-c'], `hello\n/resume ${sessionIdOf(earlier.stderr)}\nwrite in c\n`, { cwd: tree.path('repo-a'), env: { TMPDIR: tree.path('tmp') } })
+    const input = [`hello`, `/resume ${sessionIdOf(earlier.stderr)}`, 'write in c', `/resume ${sessionIdOf(inC.stderr)}`, `/resume ${sessionIdOf(inB.stderr)}`, ''].join('\n')
+    const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--model', `scripted:${script}`, '--request-log', log, '--add-dir', '../repo-c'], input, { cwd: tree.path('repo-a'), env: { TMPDIR: tree.path('tmp') } })
     expect(chat.code).toBe(0)
-    expect(chat.stdout).toContain(`\nthis chat's --add-dir directories are granted to it too: ${tree.path('repo-c')}\n`)
+    const shown = chat.stdout.split('\n').filter((line) => line.includes('--add-dir'))
+    expect(shown).toEqual([
+      `this chat's --add-dir directories are granted to it too: ${tree.path('repo-c')}`,
+      `--add-dir ${tree.path('repo-c')}: equals-primary: ${tree.path('repo-c')} is the primary root itself (the session's working directory) (not granted to this session)`,
+    ])
     expect(readFileSync(c('resumed.txt'), 'utf8')).toBe('r')
     const [, resumed] = readRequests(log)
     expect(users(resumed).at(-1)).toContain(`- ${tree.path('repo-c')}\n`)

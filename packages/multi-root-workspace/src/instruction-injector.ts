@@ -46,7 +46,8 @@ interface SessionMemory {
 
 /**
  * Roots the model was told about that are not available any more, with why. A root whose path is
- * available again for another directory (added again after its link was re-pointed) was replaced.
+ * available again for another directory (added again after its link was re-pointed) was replaced;
+ * one that is not listed while the registry cannot be read may only be hidden by that problem.
  */
 function revocationsOf(delivered: DeliveredState, listing: WorkspaceRootsListing): Revocation[] {
   const availableRoots = listing.roots.filter((root) => root.state === 'available')
@@ -59,6 +60,7 @@ function revocationsOf(delivered: DeliveredState, listing: WorkspaceRootsListing
     .map(([root, path]): Revocation => {
       if (availablePaths.has(path)) return { root, path, reason: 'replaced' }
       const state = listing.roots.find((listed) => listed.recordedPath === root)?.state
+      if (state === undefined && listing.registryProblem !== undefined) return { root, path, reason: 'unreadable' }
       return { root, path, reason: state === undefined || state === 'available' ? 'removed' : state }
     })
 }

@@ -29,7 +29,8 @@ export const REVOCATION_REASONS = {
   missing: 'its directory is gone or can no longer be examined',
   redirected: 'its path now leads to a different directory',
   invalid: 'its registry record is no longer valid',
-} as const satisfies Record<Exclude<WorkspaceRootState, 'available'> | 'removed', string>
+  unreadable: 'the workspace roots registry cannot be read',
+} as const satisfies Record<Exclude<WorkspaceRootState, 'available'> | 'removed' | 'unreadable', string>
 
 /** How a root stopped being available. */
 export type RevocationReason = keyof typeof REVOCATION_REASONS

@@ -2,7 +2,7 @@
 // nested files after a successful touch with every intermediate directory, nothing repeated while
 // unchanged, updates, withdrawals, and revocations when a root is removed, goes missing or is
 // redirected. Everything runs on a real host with the local filesystem and the core tools.
-import { renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { RootRegistry } from '../src/index.ts'
 import { edit, multiRootRig, pluginMessages, read, write, type Rig } from './support/rig.ts'
@@ -155,6 +155,22 @@ describe('additional-root instructions', () => {
       expect(last).toContain(`Workspace root revoked: ${rig.tree.path('b-link')}`)
       expect(last).toContain('(its path now leads to a different directory)')
       expect(last).not.toContain('Elsewhere rule.')
+    })
+
+    it('when the registry cannot be read (not "removed"), and announces it again once it is repaired', async () => {
+      await withRootB()
+      const agent = await rig.start('repo-a', { responses: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] })
+      await agent.prompt('one')
+      const file = rig.tree.path('home/workspace-roots.json')
+      const stored = readFileSync(file, 'utf8')
+      writeFileSync(file, '{ not json')
+      await agent.prompt('two')
+      expect(pluginMessages(agent.session).at(-1)?.text).toBe(`<system-reminder>\n${revoked('the workspace roots registry cannot be read')}\n</system-reminder>`)
+      writeFileSync(file, stored)
+      await agent.prompt('three')
+      const back = pluginMessages(agent.session).at(-1)
+      expect(back?.turn).toBe(3)
+      expect(back?.text).toContain('Top rule of b.')
     })
 
     it('when the path of a redirected root is added again: the old directory is replaced by the new one, in one message', async () => {

@@ -6,13 +6,14 @@
  * (links must stay inside it), so nothing outside the root — the primary root, `$DSH_HOME`, the
  * root's parents — is ever read here.
  *
- * Findings: files to offer (new, changed, or a retry of one the model has only part of) and
+ * Findings: files to offer (new, changed, or a retry of one the model has only part of),
  * withdrawals (a delivered file whose directory was examined completely and no longer has it;
- * a directory that could not be examined withdraws nothing).
+ * a directory that could not be examined withdraws nothing) and candidates that exist but cannot
+ * be loaded (for the diagnostics).
  */
 import { basename, join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
-import { absOf, discover, type ResolvedConfig, type VersionMemo } from '@dsh/workspace-context'
+import { absOf, discover, type ResolvedConfig, type UnavailableReason, type VersionMemo } from '@dsh/workspace-context'
 import { fileScope, filesOf, type DeliveredFile, type DeliveredState } from './delivered-state.ts'
 
 /** A root as a pass sees it. */
@@ -50,10 +51,19 @@ export interface RootPassInput {
   readonly signal: AbortSignal
 }
 
+/** A candidate that exists but is not loaded (reported as a warning). */
+export interface UnusableFile {
+  /** Absolute path as shown. */
+  readonly path: string
+  readonly reason: UnavailableReason
+  readonly detail?: string | undefined
+}
+
 /** What the examination found. */
 export interface RootFindings {
   readonly offers: readonly FileOffer[]
   readonly withdrawals: readonly DeliveredFile[]
+  readonly unusable: readonly UnusableFile[]
 }
 
 const displayOf = (root: PassRoot, dir: string, name: string): string => join(absOf(root.path, dir), name)
@@ -77,12 +87,16 @@ export async function examineRoot(input: RootPassInput): Promise<RootFindings> {
     false,
   )
   const offers: FileOffer[] = []
+  const unusable: UnusableFile[] = []
   const present = new Set<string>()
   const unsettled = new Set<string>()
   for (const observation of found.observations) {
     if (observation.scope.kind !== 'project') continue
     const dir = observation.scope.dir
-    if (observation.state === 'unavailable') unsettled.add(dir)
+    if (observation.state === 'unavailable') {
+      unsettled.add(dir)
+      unusable.push({ path: join(root.path, observation.path), reason: observation.reason, detail: observation.detail })
+    }
     if (observation.state !== 'present') continue
     const name = basename(observation.absPath)
     const scope = fileScope(root.recordedPath, dir, name)
@@ -93,5 +107,5 @@ export async function examineRoot(input: RootPassInput): Promise<RootFindings> {
     offers.push({ kind, scope, dir, path: displayOf(root, dir, name), digest: observation.digest, content: observation.content })
   }
   const withdrawals = known.filter((file) => found.examined.has(file.dir) && !unsettled.has(file.dir) && !present.has(file.scope))
-  return { offers, withdrawals }
+  return { offers, withdrawals, unusable }
 }

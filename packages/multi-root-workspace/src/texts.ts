@@ -5,6 +5,7 @@
  * pin them.
  */
 import type { WorkspaceRootState } from '@dsh/contracts'
+import type { UnavailableReason } from '@dsh/workspace-context'
 
 /** A root as the note names it. */
 export interface NamedRoot {
@@ -60,3 +61,23 @@ export const WARNINGS = {
   touches: (limit: number) => `additional-root instructions: more than ${limit} touched paths were waiting; later touches are ignored until the next step (raise multiRootWorkspace.maxPendingTouches)`,
   calls: (limit: number) => `additional-root instructions: more than ${limit} read/write/edit calls were waiting for results; later calls are not tracked (raise multiRootWorkspace.maxPendingCalls)`,
 } as const
+
+/** Why an instruction file that exists is not loaded (diagnostics only; absent: not reported on its own). */
+const UNUSABLE: Readonly<Partial<Record<UnavailableReason, string>>> = {
+  'probe-failed': 'could not be examined',
+  'read-failed': 'could not be read',
+  'too-large': 'is larger than maxSourceBytes',
+  'not-utf8': 'is not UTF-8 text',
+  binary: 'contains NUL bytes',
+  'escaping-link': 'links outside its additional root',
+  'symlink-refused': 'is a symlink and followSymlinks is false',
+  'special-file-at-open': 'turned out to be a special file when opened',
+}
+
+/** The warning for an instruction file of an additional root that exists but is not loaded (`undefined`: none). */
+export function unusableWarning(path: string, reason: UnavailableReason, detail: string | undefined): string | undefined {
+  const why = UNUSABLE[reason]
+  if (why === undefined) return undefined
+  const transient = reason === 'probe-failed' || reason === 'read-failed'
+  return `additional-root instructions: ${path} ${why}${transient && detail !== undefined ? ` (${detail})` : ''}; it is not loaded`
+}

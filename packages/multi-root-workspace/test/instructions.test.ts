@@ -215,15 +215,18 @@ Elsewhere rule.
     })
   })
 
-  it('never reads outside the root: a link out of the root is not loaded', async () => {
+  it('never reads outside the root: a link out of the root is not loaded, with one warning', async () => {
     rig = await multiRootRig({ ...repos, 'repo-b/AGENTS.md': null, 'secret/AGENTS.md': 'Secret rule.\n' })
     rmSync(rig.tree.path('repo-b/AGENTS.md'), { recursive: true })
     symlinkSync(rig.tree.path('secret/AGENTS.md'), rig.tree.path('repo-b/AGENTS.md'))
     await new RootRegistry({ dshHome: rig.tree.path('home') }).add(rig.tree.path('repo-a'), rig.tree.path('repo-b'))
-    const agent = await rig.start('repo-a', { responses: [{ text: 'done' }] })
+    const agent = await rig.start('repo-a', { responses: [{ text: 'done' }, { text: 'again' }] })
     await agent.prompt('go')
+    await agent.prompt('again')
     const text = pluginMessages(agent.session)[0]?.text ?? ''
     expect(text).toContain('Additional workspace roots:')
     expect(text).not.toContain('Secret rule.')
+    // The person is told once why the file is not loaded, as workspace-context does for the primary root.
+    expect(rig.warnings).toEqual([`additional-root instructions: ${b('AGENTS.md')} links outside its additional root; it is not loaded`])
   })
 })

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path'
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
 import { makeDirectories, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { ToolProcesses } from '@dsh/tools'
+import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
@@ -51,6 +52,8 @@ export interface AgentSetup {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** Options of `host.startAgent`; `resume` continues a stored session. */
   readonly startOptions: (resume?: string) => StartAgentOptions
+  /** The maintainer-documents operator service, when the guard is enabled. */
+  readonly docs?: OperatorService
 }
 
 /** Reads the config file, or an empty config. */
@@ -71,7 +74,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()
-  const { host, agentOptions } = await composeHost({
+  const { host, agentOptions, docs } = await composeHost({
     dshHome,
     cwd,
     config,
@@ -82,5 +85,5 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
   })
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
-  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }) }
+  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }) }
 }

@@ -15,6 +15,7 @@ import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools, type ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
+import { createMaintainerDocGuard, judgeModelOf, operatorServiceFor, type OperatorService } from '@dsh/maintainer-doc-guard'
 import type { ConfigFile } from './config-file.ts'
 import { instructionConfig } from './instruction-config.ts'
 import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
@@ -41,6 +42,8 @@ export interface Composition {
   readonly host: Host
   /** Spread into every top-level `startAgent`; subagents already get them. */
   readonly agentOptions: AgentRunOptions
+  /** The maintainer-documents operator service; absent while the guard is off (the default). */
+  readonly docs?: OperatorService
 }
 
 /** Inputs of a composition. */
@@ -82,10 +85,20 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
+  const docs = await mountMaintainerDocGuard(host, options)
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider, ...agentOptions }) }))
-  return { host, agentOptions }
+  return { host, agentOptions, ...(docs === undefined ? {} : { docs }) }
+}
+
+/** Mounts maintainer-doc-guard when the config enables it (it changes how every turn runs). */
+async function mountMaintainerDocGuard(host: Host, options: ComposeOptions): Promise<OperatorService | undefined> {
+  const section = options.config.maintainerDocGuard
+  if (section?.enabled !== true) return undefined
+  const guard = createMaintainerDocGuard(section, { warn: (line) => options.log(`warning: ${line}`), judge: judgeModelOf(options.provider, options.agents.onRequest) })
+  await host.ctx.plugin(guard)
+  return operatorServiceFor(guard, { fs: createLocalFileSystem({ writableRoots: [] }), sessions: host.sessions, dshHome: options.dshHome })
 }
 
 function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOptions {

@@ -9,6 +9,7 @@ import { z } from 'zod'
 import { SectionSchema as multiRootWorkspaceSchema } from '@dsh/multi-root-workspace'
 import { usageError } from './cli-error.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
+import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -33,7 +34,7 @@ export const configFileSchema = z.strictObject({
   agent: agentSchema.optional(),
   workspaceContext: workspaceContextSectionSchema.optional(),
   multiRootWorkspace: multiRootWorkspaceSchema.optional(),
-  maintainerDocGuard: z.strictObject({}).optional(),
+  maintainerDocGuard: maintainerDocGuardSchema.optional().describe('maintainer-doc-guard (off unless enabled: true)'),
 })
 
 /** A validated config file. */

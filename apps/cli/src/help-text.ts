@@ -41,6 +41,17 @@ export const commandHelp: Readonly<Record<string, string>> = {
   'sessions list': section(['dsh sessions list', 'dsh sessions list --json'], homeVariables),
   'sessions show': section(['dsh sessions show 20260101-120000-ab12cd', 'dsh sessions show 20260101-120000-ab12cd --messages'], homeVariables),
   compact: section(['dsh compact 20260101-120000-ab12cd', 'dsh compact 20260101-120000-ab12cd --model deepseek:deepseek-chat'], [...homeVariables, ...modelVariables]),
+  docs: section(
+    [
+      'dsh docs --cwd path/to/repo              (the documents of the newest session there)',
+      'dsh docs show plan.md --session 20260101-120000-ab12cd',
+      'dsh docs edit plan.md --from plan.txt     (or $EDITOR without --from)',
+      'dsh docs switches strictOnTopic=on ledger=off',
+      'dsh docs templates save team-rules',
+      'dsh docs sweep --yes',
+    ],
+    [...homeVariables, '  EDITOR, VISUAL     the editor of dsh docs edit when --from is absent'],
+  ),
   roots: section(['dsh roots list', 'dsh roots add ../shared-lib --alias lib', 'dsh roots remove 1', 'dsh roots alias 1 core'], homeVariables),
   'roots list': section(['dsh roots list', 'dsh roots list --cwd path/to/repo --json'], homeVariables),
   'roots add': section(['dsh roots add ../shared-lib', 'dsh roots add /home/me/work/docs --alias docs --cwd path/to/repo'], homeVariables),

@@ -12,6 +12,7 @@ import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
 import { contextCommand, contextWhyCommand } from './commands/context.ts'
+import { docsCommand, type DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
 import { runCommand, type RunOptions } from './commands/run.ts'
 import { listSessions, showSession } from './commands/sessions.ts'
@@ -87,6 +88,20 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--json', 'machine-readable output')
     .action(async (path: string, _options: unknown, command: Command) => {
       setExit(await contextWhyCommand(io, path, command.optsWithGlobals()))
+    })
+
+  program
+    .command('docs')
+    .description('maintainer documents of a session: list | show NAME | edit NAME | templates … | switches … | settings … | sweep | counters')
+    .argument('[verb...]', 'what to do (default: list)')
+    .option('--cwd <dir>', 'working directory whose newest session is meant')
+    .option('--session <id>', 'the session (default: the newest session started in --cwd)')
+    .option('--config <file>', 'YAML config file (its maintainerDocGuard section applies)')
+    .option('--level <level>', 'edit: auto (default), session or workspace')
+    .option('--from <file>', 'edit: take the new content from FILE instead of $EDITOR')
+    .option('--yes', 'sweep: remove the previewed folders')
+    .action(async (verb: string[], _options: DocsOptions, command: Command) => {
+      setExit(await docsCommand(io, verb, command.optsWithGlobals<DocsOptions>()))
     })
 
   const sessions = program

@@ -49,6 +49,8 @@ export interface TurnStoppingPayload {
   readonly step: number
   /** The model's final text of the last step. */
   readonly finalText: string
+  /** Cancels the turn; listeners that call a model or wait must honour it. */
+  readonly signal: AbortSignal
 }
 
 /** A listener may keep the turn going by queueing messages for another step. */

@@ -2,7 +2,7 @@
  * System prompt assembly: ordered sections with `{{name}}` variables. An unregistered variable
  * is a programming error and throws, so a typo never reaches the model as literal braces.
  */
-import type { PromptSection, SystemPromptService } from '@dsh/contracts'
+import type { PromptAssembly, PromptSection, SystemPromptService } from '@dsh/contracts'
 import { DshError } from './errors.ts'
 
 const variablePattern = /\{\{\s*([A-Za-z][\w.-]*)\s*\}\}/g
@@ -31,11 +31,11 @@ export class SystemPrompt implements SystemPromptService {
     }
   }
 
-  assemble(variables: Readonly<Record<string, string>> = {}): string {
+  assemble(variables: Readonly<Record<string, string>> = {}, assembly: PromptAssembly = {}): string {
     const active = [...this.#sections.values()].flatMap((stack) => stack.slice(-1))
     active.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name))
     return active
-      .map((section) => this.#interpolate(section.name, typeof section.text === 'function' ? section.text() : section.text, variables))
+      .map((section) => this.#interpolate(section.name, typeof section.text === 'function' ? section.text(assembly) : section.text, variables))
       .filter((text) => text.trim() !== '')
       .join('\n\n')
   }

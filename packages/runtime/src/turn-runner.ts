@@ -110,7 +110,7 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
     if (aborted) return { kind: 'end', reason: 'cancelled', finalText: calls.text }
     for (const context of contexts) appendUser(session, context, turn, step)
     if (calls.toolCalls.length > 0 || inbox.nextStep.length > 0) return { kind: 'continue', finalText: calls.text }
-    const keepGoing = await ctx.serial('agent/turn-stopping', { agent: deps.handle, turn, step, finalText: calls.text })
+    const keepGoing = await ctx.serial('agent/turn-stopping', { agent: deps.handle, turn, step, finalText: calls.text, signal })
     if (keepGoing?.kind === 'continue' && keepGoing.messages.length > 0) {
       for (const message of keepGoing.messages) await inbox.append('next-step', message)
       return { kind: 'continue', finalText: calls.text }
@@ -132,7 +132,7 @@ function appendUser(session: Session, message: UserMessage, turn: number, step: 
 function requestBody(deps: TurnDeps): ChatRequestBody {
   return buildChatRequestBody({
     model: deps.provider.model,
-    system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }),
+    system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }, { agent: deps.handle }),
     messages: deriveMessages(deps.session),
     tools: deps.registry.list().map(wireTool),
     reasoningEcho: deps.provider.reasoningEcho,

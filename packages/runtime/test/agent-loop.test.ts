@@ -98,6 +98,22 @@ describe('agent loop', () => {
     expect(contents(f.requests[1]).at(-1)).toBe('keep going')
   })
 
+  it('renders function sections for the agent whose request is being built, and hands turn-stopping the turn signal', async () => {
+    f = await fixture()
+    f.host.systemPrompt.section({ name: 'who', order: 5, text: ({ agent }) => `session ${agent?.id ?? 'none'}` })
+    const signals: AbortSignal[] = []
+    f.host.ctx.on('agent/turn-stopping', ({ signal }) => {
+      signals.push(signal)
+      return undefined
+    })
+    const agent = await agentWith(f, { responses: [{ text: 'done' }] })
+    await agent.prompt('go')
+    expect(f.requests[0]?.messages[0]?.content).toContain(`session ${agent.session.id}`)
+    expect(f.host.systemPrompt.assemble({ cwd: '/w' })).toContain('session none')
+    expect(signals).toHaveLength(1)
+    expect(signals[0]?.aborted).toBe(false)
+  })
+
   it('running out of scripted responses is an error naming the step', async () => {
     f = await fixture()
     const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'echo', arguments: { text: 'a' } }] }] })

@@ -12,6 +12,7 @@ import type { ChatRenderer } from './renderer.ts'
 import { parseSlash, promptText, runSlash, type SlashContext } from './slash-commands.ts'
 import { workspaceReport } from './workspace-report.ts'
 import { resumedSessionLine } from '../resume-note.ts'
+import { chatDocs } from '../commands/docs-chat.ts'
 
 /** How long a first Ctrl-C arms the second one. */
 export const doubleInterruptMs = 2000
@@ -144,6 +145,7 @@ export class ChatLoop {
         const fs = setup.host.ctx.get('fs')
         return workspaceReport({ cwd: this.#agent.handle.cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs, signal })
       },
+      docs: (args) => chatDocs(this.#options.setup.docs, args, this.#agent.session.id),
       resume: (id) => this.#resume(id),
       exit: () => this.exit(),
     }

@@ -47,6 +47,8 @@ export interface SlashContext {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** The workspace-context inspection of the working directory (report lines). */
   inspectWorkspace(): Promise<string[]>
+  /** Runs a `/docs` verb for this session and returns its text (maintainer-doc-guard). */
+  docs(args: readonly string[]): Promise<string>
   /** Switches to a stored session. */
   resume(id: string): Promise<void>
   /** Ends the chat. */
@@ -112,6 +114,13 @@ const commands: Readonly<Record<string, CommandSpec>> = {
     },
   },
   sessions: { usage: '/sessions', help: 'list stored sessions (* marks this one)', run: listSessions },
+  docs: {
+    usage: '/docs [VERB]',
+    help: 'maintainer documents, switches, templates, sweep (/docs help)',
+    run: async (context, args) => {
+      for (const line of (await context.docs(args)).split('\n')) context.renderer.line(line)
+    },
+  },
   'workspace-folders': {
     usage: '/workspace-folders',
     help: 'additional workspace roots: list, add PATH, remove N|PATH|ID, alias N|PATH [NAME]',

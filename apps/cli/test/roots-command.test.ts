@@ -60,6 +60,7 @@ describe('dsh roots', () => {
 
   it('bad input exits 2 with its code; an unreadable registry lists with the problem and refuses changes with exit 1', async () => {
     await workspace()
+    expect(await roots('rm', '1')).toMatchObject({ code: 2, stdout: '', stderr: 'dsh: roots: unknown command "rm" (list, add, remove, alias); see dsh roots --help\n' })
     expect(await roots('add', '../nope')).toMatchObject({ code: 2, stderr: `dsh: missing: ${tree.path('nope')} does not exist\n` })
     expect(await roots('add', '.')).toMatchObject({ code: 2, stderr: `dsh: equals-primary: ${tree.path('repo')} is the primary root itself (the session's working directory)\n` })
     expect(await roots('remove', '3')).toMatchObject({ code: 2, stderr: 'dsh: not-found: there is no additional root 3 (there are 0)\n' })

@@ -7,7 +7,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { addRoot, aliasText, isBadInput, isRootsError, listingText, registryTarget, removedText, RootRegistry, type RootsTarget } from '@dsh/multi-root-workspace'
-import { CliError } from '../cli-error.ts'
+import { CliError, usageError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
 
@@ -46,7 +46,11 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .description('list the additional roots with their states')
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .option('--json', 'machine-readable output')
+    // `list` is the default: a word it does not take is a verb of `dsh roots` that does not exist.
+    .allowExcessArguments()
     .action(async (_options: unknown, command: Command) => {
+      const [word] = command.args
+      if (word !== undefined) throw usageError(`roots: unknown command ${JSON.stringify(word.slice(0, 40))} (list, add, remove, alias); see dsh roots --help`)
       const options = command.optsWithGlobals<RootsOptions>()
       setExit(await run(io, options, (target) => Promise.resolve(options.json === true ? JSON.stringify(target.list(), null, 2) : listingText(target.list(), 'dsh roots add PATH'))))
     })

@@ -18,6 +18,10 @@ function instructions(changes: WorkspaceInstructionsSource['changes'], baseline 
   return { id: 'm', role: 'user', content: [{ type: 'text', text: 'rules' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'workspace-context', baseline, changes } }
 }
 
+function multiRoot(changes: WorkspaceInstructionsSource['changes']): Message {
+  return { id: 'r', role: 'user', content: [{ type: 'text', text: 'roots' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'multi-root-workspace', changes } }
+}
+
 describe('tool summaries', () => {
   it('pick the most telling argument and stay on one short line', () => {
     expect(argumentSummary('{"file_path":"src/a.ts","offset":3}')).toBe('src/a.ts')
@@ -76,7 +80,6 @@ describe('/context report', () => {
   })
 
   it('shows the roots the multi-root plugin announced or revoked as roots, not as instruction files', () => {
-    const multiRoot = (changes: WorkspaceInstructionsSource['changes']): Message => ({ id: 'r', role: 'user', content: [{ type: 'text', text: 'roots' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'multi-root-workspace', changes } })
     const messages: Message[] = [
       multiRoot([
         { action: 'set', scope: 'root\u0000/lib', path: '/lib', root: '/lib', digest: 'n' },

@@ -3,7 +3,9 @@
 // targets (discovery, first revisit, settled), the plugin's port calls counted per step and
 // compared with the oracle. The issue-4 bound (stat-like calls <= examined directories + loaded
 // files, no reads) is enforced on every step that examines no new directory, first revisits
-// included. Failures list every offending step's counts.
+// included. Failures list every offending step's counts. With a shell step after some reads, the
+// read that follows costs exactly the D8 re-check on top (one stat per loaded directory and per
+// loaded file), which the bound of those steps includes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compareSteps, type StepComparison } from './count-comparison.ts'
 import { planMonorepo, writeMonorepo, type GeneratedMonorepo, type MonorepoOptions } from './generate-monorepo.ts'
@@ -71,5 +73,22 @@ describe('workspace-context fs-call counts on a generated monorepo', () => {
     const again = await runSession({ repo, plugin: true, modelStepMs: MODEL_STEP_MS })
     expect(again.baselineCounts).toEqual(session.baselineCounts)
     expect(again.stepCounts).toEqual(session.stepCounts)
+  })
+
+  it('a shell step adds exactly the re-check of the loaded scopes to the next step, and nothing else', async () => {
+    const shellAfter = new Set([2, 7, 12, 16])
+    const withShell = await runSession({ repo, plugin: true, modelStepMs: MODEL_STEP_MS, shellAfter })
+    const oracle = new InstructionOracle({ root: repo.root, instructionFiles: repo.plan.instructionFiles })
+    oracle.baseline()
+    const expected = repo.readTargets.map((target, index) => oracle.touch(target, shellAfter.has(index - 1)))
+    const compared = compareSteps(expected, withShell.stepCounts, 1)
+    expect(withShell.shellCounts.map((counts) => counts.stat + counts.lstat + counts.resolve + counts.streamText + counts.readText)).toEqual([0, 0, 0, 0])
+    const differences = compared.map((step, index) => ({ step: step.step, extra: step.statLike - (steps[index]?.statLike ?? Number.NaN), reads: step.reads - (steps[index]?.reads ?? Number.NaN), recheck: step.expected.recheckStats ?? 0 }))
+    const after = differences.filter((d) => d.recheck > 0)
+    expect(after).toHaveLength(4)
+    expect(differences.map((d) => d.extra)).toEqual(differences.map((d) => d.recheck))
+    expect(differences.every((d) => d.reads === 0)).toBe(true)
+    const offending = compared.filter((step) => step.expected.kind !== 'discovery' && (step.statLike > step.expected.targetBound || step.reads > 0)).map(describeStep)
+    expect(offending, `revisit steps over the bound (re-check included):\n${offending.join('\n')}`).toEqual([])
   })
 })

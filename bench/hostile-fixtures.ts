@@ -66,7 +66,7 @@ export async function measureHostileFixtures(rounds: number): Promise<FixtureTim
         const report = await inspectContext({ cwd: dir, fs, config: { maxBytes: 65_536, dshHome: join(root, 'home') } })
         times.get(name)?.push(performance.now() - started)
         growth.set(name, Math.max(growth.get(name) ?? 0, process.memoryUsage().rss - rss))
-        states.set(name, report.candidates.find((candidate) => candidate.directory === '.' && candidate.name === 'AGENTS.md')?.state ?? 'missing')
+        states.set(name, report.candidates.find((candidate) => candidate.root === report.projectRoot && candidate.dir === '.' && candidate.file === 'AGENTS.md')?.state ?? 'missing')
       }
     }
     const plain = median(times.get('plain') ?? [])

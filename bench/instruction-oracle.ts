@@ -4,7 +4,7 @@
  * at the project root: the baseline examines `$DSH_HOME` and the root; a touch examines
  * `$DSH_HOME`, the root, every directory from the root down to the touched file's directory and
  * the directory of every file already loaded. Under the `first` policy each directory has a base
- * slot (AGENTS.md, CLAUDE.md) and a local slot (AGENTS.local.md, CLAUDE.local.md); the first
+ * slot (AGENTS.override.md, AGENTS.md, CLAUDE.md) and a local slot (AGENTS.local.md, CLAUDE.local.md); the first
  * existing name of a slot is its file.
  *
  * Minimum port calls for one pass (the formula the benchmark reports against):
@@ -49,6 +49,8 @@ export interface PassExpectation {
   readonly targetBound: number
   /** `discovery`: some directory is new; `first-revisit`: none new, some seen once; `settled`: every directory seen at least twice. */
   readonly kind: 'discovery' | 'first-revisit' | 'settled'
+  /** Stats of the D8 re-check in this step's pre-step (after a shell step), included in the minimum and the bound. */
+  readonly recheckStats?: number
 }
 
 /** Oracle inputs; candidate lists default to the plugin's documented defaults. */
@@ -75,7 +77,7 @@ export class InstructionOracle {
     this.#root = input.root
     for (const file of input.instructionFiles) this.#present.set(file.dir, new Set([...(this.#present.get(file.dir) ?? []), file.name]))
     this.#present.set(HOME, new Set(input.homeFiles ?? []))
-    const base = input.base ?? ['AGENTS.md', 'CLAUDE.md']
+    const base = input.base ?? ['AGENTS.override.md', 'AGENTS.md', 'CLAUDE.md']
     const local = (input.local ?? ['AGENTS.local.md', 'CLAUDE.local.md']).filter((name) => !base.includes(name))
     this.#lists = [base, local].filter((list) => list.length > 0)
   }
@@ -135,12 +137,23 @@ export class InstructionOracle {
     return this.#pass(new Set([HOME, '.']), 1)
   }
 
-  /** The pass after a successful read of `file` (absolute, inside the root). */
-  touch(file: string): PassExpectation {
+  /**
+   * The pass after a successful read of `file` (absolute, inside the root). `afterShell`: a shell
+   * step came before it, so its pre-step first re-checks every loaded scope (decision D8): one stat
+   * per directory with a loaded file and one per loaded file, added to the minimum and the bound.
+   */
+  touch(file: string, afterShell = false): PassExpectation {
+    const recheck = afterShell ? this.recheckStats() : 0
     const dirs = new Set([HOME, '.', ...this.#loadedDirs])
     const rel = file.slice(this.#root.length + 1).split('/').slice(0, -1)
     for (let i = 1; i <= rel.length; i++) dirs.add(rel.slice(0, i).join('/'))
-    return this.#pass(dirs, 0)
+    const pass = this.#pass(dirs, 0)
+    return { ...pass, minStatLike: pass.minStatLike + recheck, targetBound: pass.targetBound + recheck, recheckStats: recheck }
+  }
+
+  /** Stats of a re-check of the loaded scopes (decision D8): each loaded directory and each loaded file once. */
+  recheckStats(): number {
+    return [...this.#loadedDirs].reduce((sum, dir) => sum + 1 + this.#winners(dir).length, 0)
   }
 
   /** Root-relative paths of every loaded file (the model-visible instruction set). */

@@ -6,7 +6,10 @@
  * followed by the issue's targets and whether they are met. Wall times are report-only; CI gates
  * on the deterministic counts in `fs-counts.test.ts`.
  *
- * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2).
+ * Then the session-log benchmark of issue 7 (`session-bench.ts`): resume and list times with RSS.
+ *
+ * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2),
+ * `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_ONLY` (`instructions` or `sessions`).
  */
 import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
@@ -15,8 +18,11 @@ import { planMonorepo, writeMonorepo, type GeneratedMonorepo } from './generate-
 import { describeHostile, measureHostileFixtures } from './hostile-fixtures.ts'
 import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts'
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
+import { runSessionBench } from './session-bench.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
+import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
+import { describeRenderCost, measureRenderCost } from './render-cost.ts'
 
 /** Simulated model time per step on the plugin's clock (a real model takes seconds per step). */
 const MODEL_STEP_MS = 1000
@@ -65,7 +71,7 @@ function timing(on: readonly SessionMeasurement[], off: readonly SessionMeasurem
   }
 }
 
-async function main(): Promise<void> {
+async function instructionBench(): Promise<void> {
   const rounds = positive(process.env['DSH_BENCH_ROUNDS'], 20)
   const warmups = positive(process.env['DSH_BENCH_WARMUP'], 2)
   const started = performance.now()
@@ -122,11 +128,18 @@ async function main(): Promise<void> {
     const times = timing(on, off, expected.steps.map((step) => step.kind), warmups)
     const hostileRounds = Math.max(5, Math.min(rounds, 20))
     const hostile = await measureHostileFixtures(hostileRounds)
-    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeHostile(hostile, hostileRounds)]
+    const shell = await measureShellRecheck(repo, first.stepCounts, Math.max(3, Math.min(rounds, 10)), MODEL_STEP_MS)
+    const lines = [...describeTiming(times), ...describeCounts(counts), ...describeTargets(times, counts), ...describeShellRecheck(shell), ...describeHostile(hostile, hostileRounds), ...describeRenderCost(measureRenderCost())]
     process.stdout.write(`${lines.join('\n')}\ntotal run time ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
   } finally {
     repo.dispose()
   }
+}
+
+async function main(): Promise<void> {
+  const only = process.env['DSH_BENCH_ONLY']
+  if (only !== 'sessions') await instructionBench()
+  if (only !== 'instructions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
 }
 
 await main()

@@ -1,8 +1,9 @@
 /**
  * Runs one benchmark session: a fresh `composeTestHost` over the generated repository (real local
  * filesystem, core tools, scripted model), optionally with the workspace-context plugin mounted,
- * and a script of one `read` per model step followed by a final text. It records, per step, the
- * wall time and the port calls the plugin made.
+ * and a script of one `read` per model step (optionally a `bash` step after some of them)
+ * followed by a final text. It records, per read step, the wall time and the port calls the
+ * plugin made (a read step after a shell step includes the plugin's re-check in its pre-step).
  *
  * Step boundaries come from an outermost `agent/pre-step` listener. Step k lasts from the start of
  * its pre-step to the start of the next one (model call, tool, `tools/post-execute` with the
@@ -37,14 +38,23 @@ export interface SessionOptions {
   readonly config?: Partial<ConfigInput>
   /** Read targets; defaults to the plan's reads. */
   readonly targets?: readonly string[]
+  /**
+   * Indexes of reads (0-based) after which the model runs `bash` with a command that changes
+   * nothing (`true`): the plugin re-checks its loaded scopes at the next pre-step (decision D8).
+   */
+  readonly shellAfter?: ReadonlySet<number>
 }
 
 /** What one session measured. */
 export interface SessionMeasurement {
   /** Duration of the first pre-step (the baseline pass when the plugin is on). */
   readonly baselineMs: number
-  /** Duration of each read step (see the module comment). */
+  /** Duration of each read step (see the module comment; shell steps are left out). */
   readonly stepMs: readonly number[]
+  /** Duration of the pre-step of each read step that follows a shell step (the D8 re-check when the plugin is on). */
+  readonly recheckMs: readonly number[]
+  /** Plugin port calls during each shell step itself (expected: none). */
+  readonly shellCounts: readonly CallCounts[]
   /** Duration of each step's `tools/post-execute` chain (the plugin's touch pass when it is on). */
   readonly touchMs: readonly number[]
   /** Plugin port calls during the baseline. */
@@ -72,6 +82,7 @@ function loadedPathsOf(text: string): string[] {
 export async function runSession(options: SessionOptions): Promise<SessionMeasurement> {
   const { repo } = options
   const targets = options.targets ?? repo.readTargets
+  const steps = targets.flatMap((target, index) => [{ shell: false, target }, ...(options.shellAfter?.has(index) === true ? [{ shell: true, target: '' }] : [])])
   // A home that has held sessions before: the first session must not change the user-global directory mid-measurement.
   mkdirSync(join(repo.home, 'sessions'), { recursive: true })
   const test = await composeTestHost({ dshHome: repo.home, writableRoots: [repo.root] })
@@ -96,10 +107,10 @@ export async function runSession(options: SessionOptions): Promise<SessionMeasur
   const touchMs: number[] = []
   test.host.ctx.on(
     'tools/post-execute',
-    async (_execution, _output, next) => {
+    async (execution, _output, next) => {
       const start = performance.now()
       const decision = await next()
-      touchMs.push(performance.now() - start)
+      if (execution.name === 'read') touchMs.push(performance.now() - start)
       return decision
     },
     { prepend: true },
@@ -111,22 +122,30 @@ export async function runSession(options: SessionOptions): Promise<SessionMeasur
       const now = (): number => Date.now() + simulatedMs
       await scoped.plugin(createWorkspaceContextPlugin({ now }), { maxBytes: 65536, dshHome: repo.home, ...options.config })
     }
-    const responses = [...targets.map((file_path) => ({ toolCalls: [{ name: 'read', arguments: { file_path } }] })), { text: 'done' }]
+    const responses = [...steps.map((step) => ({ toolCalls: [step.shell ? { name: 'bash', arguments: { command: 'true' } } : { name: 'read', arguments: { file_path: step.target } }] })), { text: 'done' }]
     const agent = await test.start({ cwd: repo.root, script: { responses } })
     const result = await agent.prompt('Read the files one at a time.')
     if (result.reason !== 'completed') throw new Error(`benchmark session ended with ${result.reason}${result.error === undefined ? '' : `: ${result.error}`}`)
   } finally {
     await test.host.dispose()
   }
-  if (marks.length !== targets.length + 1) throw new Error(`expected ${targets.length + 1} steps, saw ${marks.length}`)
+  if (marks.length !== steps.length + 1) throw new Error(`expected ${steps.length + 1} steps, saw ${marks.length}`)
   const stepMs: number[] = []
+  const recheckMs: number[] = []
   const stepCounts: CallCounts[] = []
+  const shellCounts: CallCounts[] = []
   for (const [i, mark] of marks.entries()) {
     const following = marks[i + 1]
-    if (following === undefined) break
-    const from = i === 0 ? mark.end : mark.start
-    stepMs.push(following.start - from)
-    stepCounts.push(countsBetween(i === 0 ? mark.countsAtEnd : mark.countsAtStart, following.countsAtStart))
+    const step = steps[i]
+    if (following === undefined || step === undefined) break
+    const counts = countsBetween(i === 0 ? mark.countsAtEnd : mark.countsAtStart, following.countsAtStart)
+    if (step.shell) {
+      shellCounts.push(counts)
+      continue
+    }
+    if (steps[i - 1]?.shell === true) recheckMs.push(mark.end - mark.start)
+    stepMs.push(following.start - (i === 0 ? mark.end : mark.start))
+    stepCounts.push(counts)
   }
   const [first] = marks
   if (first === undefined) throw new Error('the session made no step')
@@ -135,6 +154,8 @@ export async function runSession(options: SessionOptions): Promise<SessionMeasur
   return {
     baselineMs: first.end - first.start,
     stepMs,
+    recheckMs,
+    shellCounts,
     touchMs,
     baselineCounts: options.plugin ? countsBetween(first.countsAtStart, first.countsAtEnd) : zeroCounts(),
     stepCounts,

@@ -20,6 +20,15 @@ const modelSchema = z.strictObject({
   maxRetries: z.number().int().min(0).max(10).optional().describe('Retries on 429/5xx/network errors'),
   contextWindow: z.number().int().positive().optional().describe('Context window in tokens'),
   autoCompactShare: z.number().gt(0).max(1).optional().describe('Share of the context window that triggers automatic compaction'),
+  prices: z
+    .strictObject({
+      inputPerMillion: z.number().min(0).describe('Price of a million prompt tokens not served from the cache'),
+      outputPerMillion: z.number().min(0).describe('Price of a million completion tokens'),
+      cacheHitPerMillion: z.number().min(0).optional().describe('Price of a million prompt tokens served from the cache (default: inputPerMillion)'),
+      currency: z.string().min(1).max(4).optional().describe('Shown before the cost (default $)'),
+    })
+    .optional()
+    .describe('Model prices per million tokens; dsh chat shows the session cost only when they are set'),
 })
 
 const agentSchema = z.strictObject({

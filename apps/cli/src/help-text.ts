@@ -30,11 +30,15 @@ export const commandHelp: Readonly<Record<string, string>> = {
     ],
     [...homeVariables, ...modelVariables],
   ),
-  chat: section(['dsh chat --cwd path/to/repo', 'dsh chat --resume 20260101-120000-ab12cd', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"], [
-    ...homeVariables,
-    ...modelVariables,
-    '  NO_COLOR           when set and not empty: no colours and no escape sequences',
-  ]),
+  chat: section(
+    ['dsh chat --cwd path/to/repo', 'dsh chat --continue                     (the latest session of this directory)', 'dsh chat --resume                       (pick a session from a list)', 'dsh chat --resume 20260101-1200', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"],
+    [
+      ...homeVariables,
+      ...modelVariables,
+      '  NO_COLOR           when set and not empty: no colours (editing keeps working)',
+      '  TERM               dumb: the plain line mode, with no escape sequences (also when stdin or stdout is not a terminal)',
+    ],
+  ),
   context: section(['dsh context --cwd path/to/repo', 'dsh context --json', 'dsh context why packages/api/src/server.ts'], homeVariables),
   'context why': section(['dsh context why packages/api/src/server.ts --cwd path/to/repo'], homeVariables),
   sessions: section(['dsh sessions list', 'dsh sessions show 20260101-120000-ab12cd --messages'], homeVariables),

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
  * Process entry of the `dsh` binary: wires the real process streams into the CLI. A reader that
- * goes away (`dsh sessions list | head -1`) ends the process quietly with the exit code set so
- * far, as SIGPIPE ends other command-line tools, instead of an unhandled `EPIPE` stack trace.
+ * goes away (`dsh sessions list | head -1`), or a terminal that hangs up, ends the process quietly
+ * with the exit code set so far, as SIGPIPE ends other command-line tools, instead of an unhandled
+ * `EPIPE` / `EIO` stack trace.
  */
 import { errnoCode } from '@dsh/runtime'
 import { runCli } from './program.ts'
 
 function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: Error) => {
-    // Any other write error is a real failure: let it surface as before.
-    if (errnoCode(error) !== 'EPIPE') throw error
+    // EIO: the terminal hung up (a closed terminal window); any other write error is a real failure.
+    const code = errnoCode(error)
+    if (code !== 'EPIPE' && code !== 'EIO') throw error
     process.exit()
   })
 }

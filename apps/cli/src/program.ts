@@ -32,15 +32,15 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 const modelSpecHelp = 'deepseek:<model>, openai:<model> or scripted:<file.json>'
 
-/** The options every command that runs an agent takes. */
-function agentOptions(command: Command): Command {
+/** The options every command that runs an agent takes (`dsh chat` lets `--resume` go without an id). */
+function agentOptions(command: Command, resume = { flags: '--resume <id>', help: 'continue a stored session (it keeps its own directory)' }): Command {
   return command
     .option('--cwd <dir>', 'working directory of the session (default: the current directory)')
     .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else deepseek:deepseek-chat)`)
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
     .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
-    .option('--resume <id>', 'continue a stored session (it keeps its own directory)')
+    .option(resume.flags, resume.help)
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
 }
@@ -65,7 +65,11 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
     })
 
-  agentOptions(program.command('chat').description('interactive session in the terminal (streams answers, shows tool calls, /help for commands)'))
+  agentOptions(program.command('chat').description('interactive session in the terminal (streams answers, shows tool calls, /help for commands)'), {
+    flags: '--resume [id]',
+    help: 'continue a stored session (an id or a unique prefix; without one, pick from a list)',
+  })
+    .option('--continue', 'continue the latest session started in this directory')
     .option('--yes', 'run bash commands and run_code snippets without asking')
     .action(async (_options: ChatOptions, command: Command) => {
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))

@@ -32,7 +32,7 @@ describe('agentic tools through dsh run', () => {
     const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, 'what is in data.txt?'], { cwd: tree.root })
     expect(result).toMatchObject({ code: 0, stdout: 'My helper found: forty-two.\n' })
     const parentId = sessionIdOf(result.stderr)
-    const files = readdirSync(tree.path('home/sessions'))
+    const files = readdirSync(tree.path('home/sessions')).filter((name) => name.endsWith('.jsonl'))
     expect(files).toHaveLength(2)
     const childFile = files.find((name) => name !== `${parentId}.jsonl`)!
     const header: unknown = JSON.parse(readFileSync(tree.path(`home/sessions/${childFile}`), 'utf8').split('\n')[0]!)

@@ -19,6 +19,8 @@ export type PtyStep =
   | { readonly expect: string; readonly timeout?: number }
   | { readonly sleep: number }
   | { readonly exit: number; readonly timeout?: number }
+  | { readonly resize: readonly [number, number] }
+  | { readonly signal: 'TERM' | 'HUP' | 'INT' }
 
 /** What the driver reports. */
 export interface PtyResult {
@@ -27,16 +29,22 @@ export interface PtyResult {
   /** Raw terminal output, escape codes and carriage returns included. */
   readonly transcript: string
   readonly exitCode: number | null
+  /** After the command ended: true when the terminal is back in line mode with echo on. */
+  readonly cooked?: boolean | null
 }
 
 function isPtyResult(value: unknown): value is PtyResult {
   return typeof value === 'object' && value !== null && 'ok' in value && typeof value.ok === 'boolean' && 'transcript' in value && typeof value.transcript === 'string'
 }
 
+// oxlint-disable-next-line no-control-regex -- the pattern matches OSC and APC sequences on purpose.
+const stringSequence = /\x1b[\]_][^\x07\x1b]*(?:\x07|\x1b\\)/g
+// oxlint-disable-next-line no-control-regex -- the pattern matches ANSI escape sequences on purpose.
+const csiSequence = /\x1b\[[0-?]*[ -/]*[@-~]/g
+
 /** Output with ANSI sequences and carriage returns removed, as the expectations see it. */
 export function plainText(transcript: string): string {
-  // oxlint-disable-next-line no-control-regex -- the pattern matches ANSI escape sequences on purpose.
-  return transcript.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '').replace(/\r/g, '')
+  return transcript.replace(stringSequence, '').replace(csiSequence, '').replace(/\r/g, '')
 }
 
 function minimalEnv(cwd: string, env: Record<string, string> | undefined): Record<string, string> {

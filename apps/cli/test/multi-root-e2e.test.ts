@@ -99,7 +99,7 @@ describe('several repositories in one session', () => {
     expect(users(resumed.requests[0]).at(-1)).toContain(`Workspace root revoked: ${tree.path('repo-c')}`)
   })
 
-  it("a chat's --add-dir directories are granted to the session /resume switches to", async () => {
+  it("a chat's --add-dir directories are granted to the sessions /resume and /new switch to", async () => {
     await repos()
     const earlier = await dsh(['run', 'an earlier session'], { responses: [{ text: 'earlier' }] })
     // Sessions in other directories: one working in repo-c itself, one where repo-c is registered.
@@ -109,13 +109,14 @@ describe('several repositories in one session', () => {
     const c = (path: string) => tree.path(`repo-c/${path}`)
     const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'first' }, write(c('resumed.txt'), 'r'), { text: 'written' }] })
     const log = tree.path('chat-requests.jsonl')
-    const input = [`hello`, `/resume ${sessionIdOf(earlier.stderr)}`, 'write in c', `/resume ${sessionIdOf(inC.stderr)}`, `/resume ${sessionIdOf(inB.stderr)}`, ''].join('\n')
+    const input = [`hello`, `/resume ${sessionIdOf(earlier.stderr)}`, 'write in c', `/resume ${sessionIdOf(inC.stderr)}`, `/resume ${sessionIdOf(inB.stderr)}`, '/new', ''].join('\n')
     const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--model', `scripted:${script}`, '--request-log', log, '--add-dir', '../repo-c'], input, { cwd: tree.path('repo-a'), env: { TMPDIR: tree.path('tmp') } })
     expect(chat.code).toBe(0)
     const shown = chat.stdout.split('\n').filter((line) => line.includes('--add-dir'))
     expect(shown).toEqual([
       `this chat's --add-dir directories are granted to it too: ${tree.path('repo-c')}`,
       `--add-dir ${tree.path('repo-c')}: equals-primary: ${tree.path('repo-c')} is the primary root itself (the session's working directory) (not granted to this session)`,
+      `this chat's --add-dir directories are granted to it too: ${tree.path('repo-c')}`,
     ])
     expect(readFileSync(c('resumed.txt'), 'utf8')).toBe('r')
     const [, resumed] = readRequests(log)

@@ -8,9 +8,12 @@ STEPS_JSON is a JSON list of steps, run in order:
   {"expect": "regex", "timeout": 10}    wait until the output after the previous match matches
   {"sleep": 0.5}                        wait
   {"exit": 0, "timeout": 10}            wait for the command to exit with this code
+  {"resize": [100, 30]}                 resize the terminal (the command gets SIGWINCH)
+  {"signal": "TERM"}                    send the command a signal
 Expectations match the output with ANSI escape sequences and carriage returns removed. The
-driver prints one JSON object: {"ok", "failed", "transcript" (raw output), "exitCode"}; it exits
-1 when a step failed. The command inherits the driver's environment; the terminal is 120x40.
+driver prints one JSON object: {"ok", "failed", "transcript" (raw output), "exitCode", "cooked"
+(after the command ended: true when the terminal is back in line mode with echo on)}; it exits 1
+when a step failed. The command inherits the driver's environment; the terminal is 120x40.
 """
 import fcntl
 import json
@@ -24,7 +27,7 @@ import sys
 import termios
 import time
 
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+ANSI = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b_[^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
 
 def main():
@@ -85,6 +88,11 @@ def main():
                     failed = {"step": index, "expect": step["expect"], "after": plain()[state["cursor"]:]}
                     break
                 open_ = pump(min(0.1, max(0.0, end - time.monotonic())))
+        elif "resize" in step:
+            cols, rows = step["resize"]
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        elif "signal" in step:
+            os.kill(pid, getattr(signal, "SIG" + step["signal"]))
         elif "exit" in step:
             end = time.monotonic() + step.get("timeout", 10)
             while reap(False) is None and time.monotonic() < end:
@@ -99,7 +107,13 @@ def main():
     if reap(False) is None:
         os.kill(pid, signal.SIGKILL)
         reap(True)
-    print(json.dumps({"ok": failed is None, "failed": failed, "transcript": state["raw"].decode("utf-8", "replace"), "exitCode": state["status"]}))
+    try:
+        lflag = termios.tcgetattr(fd)[3]
+        cooked = bool(lflag & termios.ICANON) and bool(lflag & termios.ECHO)
+    except termios.error:
+        # The terminal is already gone: nothing to report.
+        cooked = None
+    print(json.dumps({"ok": failed is None, "failed": failed, "transcript": state["raw"].decode("utf-8", "replace"), "exitCode": state["status"], "cooked": cooked}))
     sys.exit(0 if failed is None else 1)
 
 

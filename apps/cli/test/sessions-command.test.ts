@@ -34,7 +34,7 @@ describe('dsh sessions', () => {
     const w = await workspace()
     const first = await newSession(w, 'explain\nthe   notes file', 'ok')
     const second = await newSession(w, 'second prompt', 'fine')
-    const minutesAgo = new Date(Date.now() - 3 * 60_000 - 5_000)
+    const minutesAgo = new Date(Math.floor((Date.now() - 3 * 60_000 - 5_000) / 1000) * 1000)
     utimesSync(join(w.home, 'sessions', `${first}.jsonl`), minutesAgo, minutesAgo)
     const listed = await runDsh(['--dsh-home', w.home, 'sessions', 'list'], { cwd: tree.root })
     expect(listed.code).toBe(0)

@@ -1,5 +1,6 @@
 // Workspace instruction files through the built binary: baseline, nested load, update, removal,
-// switch, resume with an offline edit, compaction re-arm, budget, frame escape, FIFO candidate.
+// switch, resume with an offline edit, compaction re-arm, budget, frame escape, FIFO candidate, a
+// whole-file read as the delivery, shell changes at the next step, and the `dsh context` reports.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -71,11 +72,13 @@ describe('workspace instructions end to end', () => {
     const last = (index: number) => users(run.requests[index]).at(-1) ?? ''
     expect(last(2)).toMatch(/^<system-reminder>\nUpdated instructions from: pkg\/AGENTS.md\n\nThis file changed after it was loaded\./)
     expect(last(2)).toContain('Package rule: use valibot.')
-    // The shell removed AGENTS.md: bash is never a trigger, so nothing is said until the next read.
-    expect(users(run.requests[3])).toEqual(users(run.requests[2]))
-    expect(last(4)).toContain('Updated instructions from: pkg/CLAUDE.md')
-    expect(last(4)).toContain('The instructions previously loaded from pkg/AGENTS.md no longer apply')
-    expect(last(6)).toMatch(/Instructions removed: pkg\/CLAUDE.md\n\nThe previously loaded instructions from this file no longer apply\./)
+    // The shell removed AGENTS.md: the step after a bash call re-checks the loaded files (D8), so the
+    // switch is in the very next request, after the bash result; the read after it adds nothing.
+    expect(last(3)).toContain('Updated instructions from: pkg/CLAUDE.md')
+    expect(last(3)).toContain('The instructions previously loaded from pkg/AGENTS.md no longer apply')
+    expect(run.requests[3]?.messages.at(-2)?.role).toBe('tool')
+    expect(users(run.requests[4])).toEqual(users(run.requests[3]))
+    expect(last(5)).toMatch(/Instructions removed: pkg\/CLAUDE.md\n\nThe previously loaded instructions from this file no longer apply\./)
   })
 
   it('on resume, an offline edit is reported once and the baseline is not repeated', async () => {
@@ -144,6 +147,41 @@ describe('workspace instructions end to end', () => {
     const warnings = run.stderr.split('\n').filter((line) => line.startsWith('warning: '))
     expect(warnings).toEqual([expect.stringMatching(/^warning: instruction file AGENTS\.md is not UTF-8 text; it is not loaded$/)])
     expect(users(run.requests[0])).toEqual(['go'])
+  })
+
+  it('a whole-file read of an instruction file is its delivery: the text is in the request once, then one line', async () => {
+    await repo()
+    const run = await dsh({ responses: [read('pkg/AGENTS.md'), { text: 'done' }] }, 'read the package rules')
+    expect(run.code).toBe(0)
+    const second = run.requests[1]
+    const all = JSON.stringify(second?.messages)
+    expect(all.split('Package rule: use zod.').length - 1).toBe(1)
+    expect(second?.messages.at(-2)?.role).toBe('tool')
+    expect(users(second).at(-1)).toMatch(/^<system-reminder>\nInstructions now in effect: pkg\/AGENTS.md\. You just read this file in full;/)
+  })
+
+  it('a change the shell makes to a loaded file reaches the model at the next step (sed -i)', async () => {
+    await repo()
+    const run = await dsh({ responses: [{ toolCalls: [{ name: 'bash', arguments: { command: "sed -i 's/npm test/npm run check/' AGENTS.md" } }] }, { text: 'done' }] }, 'edit with sed')
+    expect(run.code).toBe(0)
+    expect(users(run.requests[1]).at(-1)).toMatch(/^<system-reminder>\nUpdated instructions from: AGENTS.md\n[\s\S]*Root rule: run npm run check\./)
+  })
+
+  it('dsh context why says first that a path does not exist, resolving it against --cwd', async () => {
+    await repo()
+    const why = await runDsh(['--dsh-home', tree.path('home'), 'context', 'why', 'src/new.ts', '--cwd', 'repo/pkg'], { cwd: tree.root })
+    expect(why.code).toBe(0)
+    expect(why.stdout.split('\n')[0]).toBe(`${tree.path('repo/pkg/src/new.ts')} does not exist; a file there would get the instruction files of its directories (. → pkg → pkg/src)`)
+    expect(why.stdout).toContain('pkg/AGENTS.md')
+  })
+
+  it('dsh context --json names files by { root, dir, file }, without internal scope keys', async () => {
+    await repo()
+    const report = await runDsh(['--dsh-home', tree.path('home'), 'context', '--cwd', tree.path('repo/pkg'), '--json'], { cwd: tree.root })
+    expect(report.code).toBe(0)
+    expect(report.stdout).not.toContain('\\u0000')
+    const parsed: unknown = JSON.parse(report.stdout)
+    expect(parsed).toMatchObject({ baseline: { files: [{ root: tree.path('repo'), dir: '.', file: 'AGENTS.md' }, { root: tree.path('repo'), dir: 'pkg', file: 'AGENTS.md' }] } })
   })
 
   it('dsh context prints the baseline and report; dsh context why lists the files that apply in order', async () => {

@@ -34,6 +34,14 @@ export interface FsInfo {
    * timestamp tick without changing `version` (git's racy-timestamp rule); never for ordering.
    */
   readonly changedAtMs?: number
+  /**
+   * Identity of the node itself (for a local disk its device and inode numbers), when the
+   * provider knows it: equal for every path that reaches the same node (a symbolic link, a hard
+   * link, a bind mount), different for distinct nodes, also for two files with equal content.
+   * Opaque, compared for equality only, and meaningful only within one process: never persist it
+   * (a copy, a restore or a remount can give the same file another identity).
+   */
+  readonly nodeId?: string
 }
 
 /** Metadata of a path without following a final link. */
@@ -46,6 +54,8 @@ export interface FsPathInfo {
   readonly version: FsVersion
   /** As {@link FsInfo.changedAtMs}, of the link itself for a `symlink`. */
   readonly changedAtMs?: number
+  /** As {@link FsInfo.nodeId}, of the link itself for a `symlink`. */
+  readonly nodeId?: string
 }
 
 /** Stable error codes of the fs port. */

@@ -64,6 +64,19 @@ export interface InstructionChange {
    * definite reason; the scope stays in effect with the model told its text may be outdated.
    */
   readonly unloadable?: 'not-utf8' | 'binary' | 'too-large' | 'escaping-link' | 'symlink-refused'
+  /**
+   * Set on a `set` / `replace` whose path leads to the same file as another scope's (a link, a hard
+   * link; decision D9): the content was not repeated, only a line naming that scope. The scope is in
+   * effect only while `sameAs.scope` is loaded; readers treat it as not visible otherwise.
+   */
+  readonly sameAs?: { readonly scope: string; readonly path: string }
+  /**
+   * Set on a `set` / `replace` whose full content reached the model as the result of this
+   * top-level `read` call (decision D9): the message only names the file as now in effect. The scope
+   * is in effect only while that tool result is on the visible surface; readers treat it as not
+   * visible once compaction shadows it.
+   */
+  readonly readCallId?: string
   /** Workspace root this scope belongs to, for multi-root contributions; absent for the primary root. */
   readonly root?: string
 }

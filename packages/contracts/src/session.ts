@@ -115,8 +115,13 @@ export interface InboxSpliceData {
   readonly removedIds: readonly string[]
   /** Messages inserted. */
   readonly inserted: readonly UserMessage[]
-  /** `claimed`: taken by a step; `canceled`: removed without running. Absent for plain inserts. */
-  readonly outcome?: 'claimed' | 'canceled'
+  /**
+   * `claimed`: taken by a step; `canceled`: removed without running; `interrupted`: a prompt a
+   * person queued before the process stopped, closed when the session was resumed so it never runs
+   * by itself (the removed ids may already be out of the queue: claimed but never entered). Absent
+   * for plain inserts.
+   */
+  readonly outcome?: 'claimed' | 'canceled' | 'interrupted'
 }
 
 /** Payload of `request/header`. */
@@ -180,9 +185,9 @@ export type CoreSessionEvent = { [K in CoreSessionEventType]: SessionEvent<K, Co
 export interface SessionView {
   /** The header line. */
   readonly header: SessionHeader
-  /** Every event in log order (a snapshot; do not mutate). */
+  /** Every event in log order (a live view that grows with appends; do not mutate, copy to keep a snapshot). */
   readonly events: readonly SessionEvent[]
-  /** Seqs of the events the model can currently see, in order. */
+  /** Seqs of the events the model can currently see, in order (a live view, changed in place by appends and replaces; copy to keep a snapshot). */
   readonly surface: readonly number[]
   /** Increments every time a `replace` changes the surface. */
   readonly replaceGeneration: number

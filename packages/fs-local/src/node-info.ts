@@ -1,7 +1,8 @@
 /**
  * Converts bigint `Stats` into port metadata: node type, the opaque version string
- * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed, and
- * `changedAtMs`, the later of mtime and ctime (from the same stats: no extra syscall).
+ * `dev:ino:size:mtimeNs:ctimeNs`, which changes whenever content may have changed,
+ * `changedAtMs`, the later of mtime and ctime, and `nodeId`, the device and inode (all from the
+ * same stats: no extra syscall).
  */
 import type { BigIntStats } from 'node:fs'
 import type { FsInfo, FsNodeType, FsPathInfo, FsVersion } from '@dsh/contracts'
@@ -11,6 +12,15 @@ export function versionOf(stats: BigIntStats): FsVersion {
   // The brand is only ever applied here; a plain string cannot be narrowed to it otherwise.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` as FsVersion
+}
+
+/**
+ * Identity of the node: device and inode, equal for every path (link, hard link) that reaches it.
+ * Cut from the version string (it starts with `dev:ino:`), which costs less than formatting the
+ * two bigints again on every stat.
+ */
+export function nodeIdOf(version: FsVersion): string {
+  return version.slice(0, version.indexOf(':', version.indexOf(':') + 1))
 }
 
 /**
@@ -40,11 +50,15 @@ export function infoOf(stats: BigIntStats): FsInfo {
   const type = nodeTypeOf(stats)
   const version = versionOf(stats)
   const changedAtMs = changedAtMsOf(stats)
-  return type === 'file' ? { type, size: Number(stats.size), version, changedAtMs } : { type, version, changedAtMs }
+  const nodeId = nodeIdOf(version)
+  return type === 'file' ? { type, size: Number(stats.size), version, changedAtMs, nodeId } : { type, version, changedAtMs, nodeId }
 }
 
 /** Port metadata of unfollowed stats (`symlink` for a link itself). */
 export function pathInfoOf(stats: BigIntStats): FsPathInfo {
-  if (stats.isSymbolicLink()) return { type: 'symlink', version: versionOf(stats), changedAtMs: changedAtMsOf(stats) }
+  if (stats.isSymbolicLink()) {
+    const version = versionOf(stats)
+    return { type: 'symlink', version, changedAtMs: changedAtMsOf(stats), nodeId: nodeIdOf(version) }
+  }
   return infoOf(stats)
 }

@@ -1,5 +1,5 @@
 // resolve, stat, lstat and listDir on real temp trees: links, missing paths, errors vs absence.
-import { lstatSync, statSync, symlinkSync, utimesSync } from 'node:fs'
+import { copyFileSync, linkSync, lstatSync, statSync, symlinkSync, utimesSync } from 'node:fs'
 import { isAbsolute, relative, sep } from 'node:path'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import * as fc from 'fast-check'
@@ -91,6 +91,23 @@ describe('stat and lstat', () => {
     const future = new Date(Date.now() + 86_400_000)
     utimesSync(file, future, future)
     expect((await port.stat(file))?.changedAtMs).toBeCloseTo(future.getTime(), 0)
+  })
+
+  it('reports one nodeId for every path to the same file (link, hard link) and another for a copy', async () => {
+    const port = fs()
+    const file = tree.path('real/a.txt')
+    linkSync(file, tree.path('hard.txt'))
+    copyFileSync(file, tree.path('copy.txt'))
+    const own = statSync(file, { bigint: true })
+    const id = (await port.stat(file))?.nodeId
+    expect(id).toBe(`${own.dev}:${own.ino}`)
+    expect((await port.stat(tree.path('link.txt')))?.nodeId).toBe(id)
+    expect((await port.stat(tree.path('alias/a.txt')))?.nodeId).toBe(id)
+    expect((await port.stat(tree.path('hard.txt')))?.nodeId).toBe(id)
+    expect((await port.lstat(tree.path('hard.txt')))?.nodeId).toBe(id)
+    expect((await port.stat(tree.path('copy.txt')))?.nodeId).not.toBe(id)
+    // lstat of a link is the link itself, a node of its own.
+    expect((await port.lstat(tree.path('link.txt')))?.nodeId).not.toBe(id)
   })
 
   it('reports a dangling link as absent through stat but present through lstat', async () => {

@@ -36,7 +36,9 @@ function abortError(): Error {
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms === 0) return signal.aborted ? Promise.reject(abortError()) : Promise.resolve()
+  // An already aborted signal never fires 'abort' again: reject now, whatever the delay.
+  if (signal.aborted) return Promise.reject(abortError())
+  if (ms === 0) return Promise.resolve()
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort)

@@ -6,11 +6,13 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, SessionEvent, UserMessage } from '@dsh/contracts'
 import type { ProgressListener } from './agent-events.ts'
+import { ApprovalMemory } from './approval-memory.ts'
 import type { AutoCompactSettings } from './auto-compaction.ts'
 import { compactSession } from './compaction.ts'
 import { abortError, DshError, errorMessage } from './errors.ts'
 import { dataOf } from './event-data.ts'
 import { Inbox, recoverInbox } from './inbox.ts'
+import { closeInterruptedPrompts, interruptedPromptLine } from './interrupted-prompts.ts'
 import { closeInterruptedTurn } from './interrupted-turn.ts'
 import { createUserMessage } from './message-factory.ts'
 import type { Session } from './session.ts'
@@ -44,6 +46,8 @@ export class Agent {
   readonly #options: AgentOptions
   readonly #inbox: Inbox
   readonly #listeners = new Set<ProgressListener>()
+  /** "Allow always" approvals given in this session. */
+  readonly approvals = new ApprovalMemory()
   #turn: number
   #firstOfInstance = true
   #running: Promise<TurnResult | undefined> | undefined
@@ -61,8 +65,10 @@ export class Agent {
     this.#provider = options.provider
     const recovered = recoverInbox(options.session.events)
     closeInterruptedTurn(options.session)
-    this.#inbox = new Inbox(options.session, recovered)
-    for (const item of recovered.lost.toReversed()) void this.#inbox.prepend(item.target, item.message)
+    const { queues, interrupted } = closeInterruptedPrompts(options.session, recovered)
+    for (const message of interrupted) options.log(`warning: ${interruptedPromptLine(message)}`)
+    this.#inbox = new Inbox(options.session, queues)
+    for (const item of queues.lost.toReversed()) void this.#inbox.prepend(item.target, item.message)
     this.#turn = lastTurn(options.session.events)
     this.handle = {
       id: options.session.id,
@@ -190,7 +196,7 @@ export class Agent {
       provider: this.#provider,
       registry: options.registry,
       systemPrompt: options.systemPrompt,
-      pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, log: options.log },
+      pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, approvals: this.approvals, log: options.log },
       maxSteps: options.maxSteps ?? 200,
       autoCompact: options.autoCompact,
       log: options.log,

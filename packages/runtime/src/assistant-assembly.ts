@@ -6,6 +6,9 @@ import { randomUUID } from 'node:crypto'
 import type { AssistantMessage, ContentBlock, ModelStreamEvent, Usage } from '@dsh/contracts'
 import { deepFreeze } from './message-factory.ts'
 
+/** Ends the text of an answer the person cancelled while it streamed; the model sees it next turn. */
+export const interruptedMarker = '[interrupted]'
+
 interface PendingCall {
   id: string
   name: string
@@ -54,6 +57,15 @@ export class AssistantAssembler {
   /** Usage, when reported. */
   get usage(): Usage | undefined {
     return this.#usage
+  }
+
+  /**
+   * The message of a stream cut off by a cancel: the text so far followed by the
+   * {@link interruptedMarker} (reasoning and half-streamed tool calls are dropped: they never ran).
+   */
+  interrupted(): AssistantMessage {
+    const text = this.#text === '' ? interruptedMarker : `${this.#text}\n\n${interruptedMarker}`
+    return deepFreeze({ id: randomUUID(), role: 'assistant', content: [{ type: 'text', text }], source: { kind: 'model' } })
   }
 
   /** The finished message. Calls without an id get a generated one. */

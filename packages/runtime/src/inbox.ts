@@ -43,6 +43,8 @@ export function recoverInbox(events: readonly SessionEvent[]): RecoveredQueues {
       if (splice.outcome === 'claimed') {
         for (const message of queue) if (splice.removedIds.includes(message.id)) claimed.set(message.id, { message, target: splice.target })
       }
+      // Closed as interrupted on an earlier resume: never lost again.
+      if (splice.outcome === 'interrupted') for (const id of splice.removedIds) claimed.delete(id)
       const next = applySplice(queue, splice)
       if (splice.target === 'next-step') nextStep = next
       else nextTurn = next

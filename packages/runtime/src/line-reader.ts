@@ -1,8 +1,9 @@
 /**
  * Streams the newline-terminated lines of a byte range of an open file through one reusable
  * buffer (1 MiB, grown only for a longer line), so a file of any size is read without holding it
- * whole, and offsets stay in bytes whatever the bytes are. Each line is handed over as a view of
- * the buffer that is valid only during the callback (decode or copy it there).
+ * whole, and offsets stay in bytes whatever the bytes are. Lines are handed over in blocks: each
+ * block is a view of the buffer holding one or more whole lines, each ending in a newline, valid
+ * only during the callback (decode or copy it there).
  */
 import { readSync } from 'node:fs'
 
@@ -17,7 +18,7 @@ export interface LinesRead {
   readonly rest: Buffer
 }
 
-/** Range and callback of {@link readLines}. */
+/** Range and callback of {@link readLineBlocks}. */
 export interface ReadLinesOptions {
   /** Open file descriptor. */
   readonly fd: number
@@ -25,12 +26,12 @@ export interface ReadLinesOptions {
   readonly start: number
   /** End of the range (exclusive), usually the file size. */
   readonly end: number
-  /** Receives each line without its newline and the file offset of its first byte. */
-  readonly onLine: (bytes: Buffer, offset: number) => void
+  /** Receives each block of whole lines (newlines included) and the file offset of its first byte. */
+  readonly onBlock: (block: Buffer, offset: number) => void
 }
 
-/** Calls `onLine` for every complete line of the range, in order; returns where they end. */
-export function readLines(options: ReadLinesOptions): LinesRead {
+/** Calls `onBlock` for every run of complete lines of the range, in order; returns where they end. */
+export function readLineBlocks(options: ReadLinesOptions): LinesRead {
   let buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, options.end - options.start)))
   let filled = 0
   let bufferOffset = options.start
@@ -46,18 +47,14 @@ export function readLines(options: ReadLinesOptions): LinesRead {
     const searchFrom = filled
     filled += count
     position += count
-    let lineStart = 0
-    let newline = buffer.subarray(0, filled).indexOf(NEWLINE, searchFrom)
-    while (newline !== -1) {
-      options.onLine(buffer.subarray(lineStart, newline), bufferOffset + lineStart)
-      lineStart = newline + 1
-      newline = buffer.subarray(0, filled).indexOf(NEWLINE, lineStart)
-    }
-    if (lineStart > 0) {
-      buffer.copy(buffer, 0, lineStart, filled)
-      filled -= lineStart
-      bufferOffset += lineStart
-    }
+    // Only the new bytes can hold the first newline of a line longer than the buffer held so far.
+    const newline = buffer.subarray(searchFrom, filled).lastIndexOf(NEWLINE)
+    if (newline === -1) continue
+    const complete = searchFrom + newline + 1
+    options.onBlock(buffer.subarray(0, complete), bufferOffset)
+    buffer.copy(buffer, 0, complete, filled)
+    filled -= complete
+    bufferOffset += complete
   }
   return { end: bufferOffset, rest: Buffer.from(buffer.subarray(0, filled)) }
 }

@@ -6,10 +6,13 @@ import type { MessageSource, UserMessage } from '@dsh/contracts'
 
 /** Deep-freezes a JSON-like value in place and returns it. */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
+  Object.freeze(value)
+  if (Array.isArray(value)) {
+    for (const child of value) deepFreeze(child)
+    return value
   }
+  for (const key in value) deepFreeze(value[key])
   return value
 }
 

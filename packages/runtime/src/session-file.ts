@@ -1,17 +1,23 @@
 /**
- * JSONL session file parsing and durable appends.
+ * Loading a JSONL session file, streamed line by line from bytes (`line-reader.ts`), so its size is
+ * bounded by memory rather than by the longest string V8 can make, and every offset is a byte
+ * offset.
  *
- * Load rules: line 1 is the header; a torn final line (a crash mid-write) is dropped with a
- * warning; any other malformed line is a `SESSION_MALFORMED` error naming the file and line, and
- * nothing is rewritten. Appends are written synchronously before they are published; the file is
- * fsynced at step and turn boundaries (`sync()`), trading a few milliseconds per step for
- * durability against power loss rather than only process crashes.
+ * Rules: line 1 is the header; each later line is an event whose envelope, core payload
+ * (`event-schema.ts`), increasing seq and surface operation are checked; the surface is built in
+ * the same pass. A line that is not valid UTF-8, not JSON or not a valid event is a
+ * `SESSION_MALFORMED` error `FILE:LINE: what is wrong`, and the file is left untouched. Only the
+ * last line may be unterminated: if it parses it is kept (the next append adds its newline),
+ * otherwise it is a torn write, dropped with a warning. An empty file is "empty (no header)".
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, openSync } from 'node:fs'
+import { isUtf8 } from 'node:buffer'
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
 import { DshError, errorMessage } from './errors.ts'
-import { firstIssue, sessionEventSchema, sessionHeaderSchema } from './session-schema.ts'
-import { applySurfaceOp, emptySurface } from './surface.ts'
+import { checkEnvelope, checkPayload } from './event-schema.ts'
+import { readLineBlocks } from './line-reader.ts'
+import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
+import { Surface } from './surface.ts'
 
 /** A parsed session file. */
 export interface ParsedSessionFile {
@@ -19,7 +25,9 @@ export interface ParsedSessionFile {
   readonly header: SessionHeader
   /** Every well-formed event. */
   readonly events: readonly SessionEvent[]
-  /** Byte length of the well-formed prefix (the torn tail starts here). */
+  /** The visible surface after the last event. */
+  readonly surface: Surface
+  /** Byte length of the well-formed prefix (the torn tail starts here); never above the file size. */
   readonly validLength: number
   /** True when the last kept line has no trailing newline (it must get one before the next append). */
   readonly missingNewline: boolean
@@ -27,123 +35,126 @@ export interface ParsedSessionFile {
   readonly warning?: string
 }
 
-function parseLine(file: string, lineNumber: number, text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: invalid JSON (${errorMessage(error)})`)
-  }
-}
+const NEWLINE = 0x0a
 
-function checkEvent(file: string, lineNumber: number, value: unknown, previousSeq: number): SessionEvent {
-  const parsed = sessionEventSchema.safeParse(value)
-  if (!parsed.success) throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: not a session event (${firstIssue(parsed.error)})`)
-  if (parsed.data.seq <= previousSeq) {
-    throw new DshError('SESSION_MALFORMED', `${file}:${lineNumber}: event seq ${parsed.data.seq} does not increase (previous ${previousSeq})`)
-  }
-  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- validated by sessionEventSchema just above
-  return value as SessionEvent
-}
+const malformed = (file: string, line: number, what: string): DshError => new DshError('SESSION_MALFORMED', `${file}:${line}: ${what}`)
 
-/** Parses session file text. */
-export function parseSessionText(file: string, text: string): ParsedSessionFile {
-  const lines = text.split('\n')
-  const endsWithNewline = text.endsWith('\n')
-  if (endsWithNewline) lines.pop()
-  if (lines.length === 0) throw new DshError('SESSION_MALFORMED', `${file}:1: empty session file (missing header)`)
-  let warning: string | undefined
-  const lastIndex = lines.length - 1
-  if (!endsWithNewline) {
-    try {
-      JSON.parse(lines[lastIndex] ?? '')
-    } catch {
-      // A final line without newline that does not parse is a torn write: drop it, keep the rest.
-      warning = `${file}:${lastIndex + 1}: dropped a torn final line (${(lines[lastIndex] ?? '').length} bytes) left by an interrupted write`
-      lines.pop()
+/** Accumulates lines into header, events and surface. */
+class SessionParser {
+  header: SessionHeader | undefined
+  readonly events: SessionEvent[] = []
+  readonly surface = new Surface()
+  lineNumber = 0
+  readonly #file: string
+
+  constructor(file: string) {
+    this.#file = file
+  }
+
+  /** Parses a block of whole lines (each ending in a newline); throws `SESSION_MALFORMED` naming the line. */
+  block(bytes: Buffer): void {
+    if (!isUtf8(bytes)) {
+      // Rare: find the offending line, checking line by line.
+      let start = 0
+      for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
+        this.line(bytes.subarray(start, newline))
+        start = newline + 1
+      }
+      return
+    }
+    const text = bytes.toString('utf8')
+    let start = 0
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      this.#text(text.slice(start, newline))
+      start = newline + 1
     }
   }
-  if (lines.length === 0) throw new DshError('SESSION_MALFORMED', `${file}:1: header line is torn`)
-  const rawHeader = parseLine(file, 1, lines[0] ?? '')
-  const header = sessionHeaderSchema.safeParse(rawHeader)
-  if (!header.success) throw new DshError('SESSION_MALFORMED', `${file}:1: first line is not a session header (${firstIssue(header.error)})`)
-  if (header.data.version !== 1) {
-    throw new DshError('SESSION_VERSION', `${file}:1: session format version ${header.data.version} is not supported (expected 1)`)
+
+  /** Parses one line's bytes; throws `SESSION_MALFORMED` naming the line. */
+  line(bytes: Buffer): void {
+    if (!isUtf8(bytes)) throw malformed(this.#file, this.lineNumber + 1, 'not valid UTF-8')
+    this.#text(bytes.toString('utf8'))
   }
-  const events: SessionEvent[] = []
-  let previousSeq = 0
-  let surface = emptySurface
-  for (let index = 1; index < lines.length; index++) {
-    const event = checkEvent(file, index + 1, parseLine(file, index + 1, lines[index] ?? ''), previousSeq)
-    if (event.surfaceOp !== undefined) {
+
+  #text(line: string): void {
+    this.lineNumber += 1
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch (error) {
+      throw malformed(this.#file, this.lineNumber, `invalid JSON (${errorMessage(error)})`)
+    }
+    if (this.header === undefined) this.header = this.#header(value)
+    else this.#event(value)
+  }
+
+  #header(value: unknown): SessionHeader {
+    const parsed = sessionHeaderSchema.safeParse(value)
+    if (!parsed.success) throw malformed(this.#file, 1, `first line is not a session header (${firstIssue(parsed.error)})`)
+    if (parsed.data.version !== 1) throw new DshError('SESSION_VERSION', `${this.#file}:1: session format version ${parsed.data.version} is not supported (expected 1)`)
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- validated by sessionHeaderSchema above (the original keeps unknown fields)
+    return value as SessionHeader
+  }
+
+  #event(value: unknown): void {
+    const problem = checkEnvelope(value, '')
+    if (problem !== undefined) throw malformed(this.#file, this.lineNumber, `not a session event (${problem})`)
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the envelope shape was checked just above
+    const event = value as SessionEvent
+    const { type, seq, data, surfaceOp } = event
+    const payloadProblem = checkPayload(type, data)
+    if (payloadProblem !== undefined) throw malformed(this.#file, this.lineNumber, `invalid ${type} event (${payloadProblem})`)
+    const previousSeq = this.events.at(-1)?.seq ?? 0
+    if (seq <= previousSeq) throw malformed(this.#file, this.lineNumber, `event seq ${seq} does not increase (previous ${previousSeq})`)
+    if (surfaceOp !== undefined) {
       try {
-        surface = applySurfaceOp(surface, event.seq, event.surfaceOp)
+        this.surface.apply(seq, surfaceOp)
       } catch (error) {
         // An impossible replace range is a malformed line like any other: name the file and line.
-        throw new DshError('SESSION_MALFORMED', `${file}:${index + 1}: ${errorMessage(error)}`)
+        throw malformed(this.#file, this.lineNumber, errorMessage(error))
       }
     }
-    previousSeq = event.seq
-    events.push(event)
+    this.events.push(event)
   }
-  const missingNewline = !endsWithNewline && warning === undefined
-  const validLength = Buffer.byteLength(lines.join('\n')) + (missingNewline ? 0 : 1)
-  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- validated by sessionHeaderSchema above
-  return { header: rawHeader as SessionHeader, events, validLength, missingNewline, ...(warning === undefined ? {} : { warning }) }
+}
+
+/**
+ * Whether an unterminated last line is a whole line that only lost its newline (kept) or a write
+ * cut short (dropped). A cut line is never valid JSON: cutting a JSON object before its closing
+ * brace, or inside a UTF-8 sequence, always leaves a syntax error.
+ */
+function isWholeLine(rest: Buffer): boolean {
+  if (!isUtf8(rest)) return false
+  try {
+    JSON.parse(rest.toString('utf8'))
+    return true
+  } catch {
+    // Not JSON: the write was cut short. The caller drops it with a warning.
+    return false
+  }
 }
 
 /** Reads and parses a session file. */
 export function readSessionFile(file: string): ParsedSessionFile {
-  return parseSessionText(file, readFileSync(file, 'utf8'))
-}
-
-/** An open append handle. */
-export class SessionWriter {
-  readonly #fd: number
-  readonly #release: () => void
-
-  private constructor(fd: number, release: () => void) {
-    this.#fd = fd
-    this.#release = release
-  }
-
-  /** Creates a new file with its header; fails if it exists. `release` runs on close (the session lock). */
-  static create(file: string, header: SessionHeader, release: () => void): SessionWriter {
-    const fd = openSync(file, 'wx', 0o600)
-    writeSync(fd, `${JSON.stringify(header)}\n`)
-    fdatasyncSync(fd)
-    return new SessionWriter(fd, release)
-  }
-
-  /** Opens an existing file for appending: cuts a torn tail, and ends an unterminated last line. */
-  static reopen(file: string, parsed: Pick<ParsedSessionFile, 'validLength' | 'missingNewline'>, release: () => void): SessionWriter {
-    const fd = openSync(file, 'r+')
-    ftruncateSync(fd, parsed.validLength)
-    closeSync(fd)
-    const writer = new SessionWriter(openSync(file, 'a'), release)
-    if (parsed.missingNewline) writeSync(writer.#fd, '\n')
-    return writer
-  }
-
-  /** Appends one record as a line (written before returning). */
-  append(record: unknown): void {
-    writeSync(this.#fd, `${JSON.stringify(record)}\n`)
-  }
-
-  /** Flushes to stable storage. */
-  sync(): void {
-    fdatasyncSync(this.#fd)
-  }
-
-  #closed = false
-
-  /** Closes the handle; later calls do nothing. */
-  close(): void {
-    if (this.#closed) return
-    this.#closed = true
-    try {
-      closeSync(this.#fd)
-    } finally {
-      this.#release()
+  const fd = openSync(file, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const parser = new SessionParser(file)
+    const { end, rest } = readLineBlocks({ fd, start: 0, end: size, onBlock: (block) => parser.block(block) })
+    const kept = rest.length > 0 && isWholeLine(rest)
+    const torn = rest.length > 0 && !kept
+    if (kept) parser.line(rest)
+    const { header } = parser
+    if (header === undefined) throw new DshError('SESSION_MALFORMED', size === 0 ? `${file}: empty (no header)` : `${file}:1: header line is torn (${size} bytes, no newline)`)
+    return {
+      header,
+      events: parser.events,
+      surface: parser.surface,
+      validLength: kept ? end + rest.length : end,
+      missingNewline: kept,
+      ...(torn ? { warning: `${file}:${parser.lineNumber + 1}: dropped a torn final line (${rest.length} bytes) left by an interrupted write` } : {}),
     }
+  } finally {
+    closeSync(fd)
   }
 }

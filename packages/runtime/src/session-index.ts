@@ -34,6 +34,7 @@ const entrySchema = z.object({
   mtimeMs: z.number(),
   scan: z.object({
     header: sessionHeaderSchema,
+    bodyStart: z.number().int().min(0),
     offset: z.number().int().min(0),
     tail: z.string(),
     eventCount: z.number().int().min(0),

@@ -10,7 +10,7 @@ import type { SessionHeader } from '@dsh/contracts'
 import { errnoCode, errorMessage } from './errors.ts'
 import { SESSION_SUFFIX, sessionIdsIn } from './session-id.ts'
 import { readIndex, writeIndex, type IndexEntry } from './session-index.ts'
-import { scanSession } from './session-scan.ts'
+import { ScanBuffer, scanSession } from './session-scan.ts'
 
 /** One row of a listing. */
 export interface SessionSummary {
@@ -38,7 +38,7 @@ export interface ListOptions {
   readonly warn: (line: string) => void
 }
 
-function entryFor(file: string, previous: IndexEntry | undefined): IndexEntry | undefined {
+function entryFor(file: string, previous: IndexEntry | undefined, reader: ScanBuffer): IndexEntry | undefined {
   let stat
   try {
     stat = statSync(file)
@@ -49,7 +49,7 @@ function entryFor(file: string, previous: IndexEntry | undefined): IndexEntry | 
   }
   if (previous !== undefined && previous.ino === stat.ino && previous.size === stat.size && previous.mtimeMs === stat.mtimeMs) return previous
   const sameFile = previous !== undefined && previous.ino === stat.ino
-  return { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, scan: scanSession(file, stat.size, sameFile ? previous.scan : undefined) }
+  return { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, scan: scanSession({ file, size: stat.size, previous: sameFile ? previous.scan : undefined, reader }) }
 }
 
 /** Lists the sessions of a directory, most recently updated first (ties: larger id first). */
@@ -57,12 +57,13 @@ export function listSessions(options: ListOptions): SessionSummary[] {
   const previous = readIndex(options.directory)
   const next = new Map<string, IndexEntry>()
   const rows: SessionSummary[] = []
+  const reader = new ScanBuffer()
   for (const id of sessionIdsIn(options.directory)) {
     const name = `${id}${SESSION_SUFFIX}`
     const file = join(options.directory, name)
     let entry: IndexEntry | undefined
     try {
-      entry = entryFor(file, previous.get(name))
+      entry = entryFor(file, previous.get(name), reader)
     } catch (error) {
       // One unreadable file must not hide the others: say which one and why, and go on.
       options.warn(`skipping ${file}: ${errorMessage(error)}`)

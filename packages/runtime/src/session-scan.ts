@@ -1,32 +1,37 @@
 /**
- * A cheap summary of one session file for listings, built without parsing whole sessions:
+ * A cheap summary of one session file for listings, read from its two ends, whatever its size:
  *
- * 1. the header is parsed from line 1 (an empty file is "empty (no header)");
- * 2. every later line is classified by its leading bytes (`{"type":"turn/start"` — the writer
- *    always puts `type` first; a line that does not start that way is parsed to find its type);
- * 3. only `user/message` lines are parsed, and only until the title (the first prompt a person
- *    typed, or a child session's delegation) is found;
- * 4. the file is append-only, so a later scan continues from the byte offset the last one reached,
- *    after checking that the bytes just before it are unchanged (else it starts over).
+ * 1. the header is line 1 (an empty file is "empty (no header)");
+ * 2. the title — the first prompt a person typed, or a child session's delegation — is searched
+ *    in the first {@link TITLE_WINDOW} bytes only (it is near the start in practice);
+ * 3. the event and turn counts come from the last complete lines: events are numbered 1, 2, 3, …
+ *    (the last seq is the count) and turns likewise (the last `turn` a payload names is the count);
+ *    the tail window grows until one line names a turn, up to {@link TAIL_LIMIT};
+ * 4. a rescan keeps the header and title when the 32 bytes before the last scanned offset are
+ *    unchanged (the file only grew) and starts over when the file was replaced or rewritten.
+ *
+ * Nothing here validates events: loading the session does that. A line that is not JSON is
+ * skipped.
  */
 import { closeSync, openSync, readSync } from 'node:fs'
 import type { SessionHeader } from '@dsh/contracts'
 import { z } from 'zod'
 import { DshError, errorMessage } from './errors.ts'
-import { readLines } from './line-reader.ts'
 import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
 
 /** What a scan learned about a file, up to `offset`. */
 export interface SessionScan {
   /** The header line. */
   readonly header: SessionHeader
-  /** Bytes scanned: the end of the last complete line. */
+  /** Where the header line ends (the first event starts). */
+  readonly bodyStart: number
+  /** Bytes covered: the end of the last complete line. */
   readonly offset: number
   /** Base64 of the (up to) 32 bytes before `offset`, to notice a rewritten file. */
   readonly tail: string
-  /** Lines after the header. */
+  /** Events after the header (the last event's seq). */
   readonly eventCount: number
-  /** `turn/start` lines. */
+  /** Turns started (the last turn number a payload names). */
   readonly turnCount: number
   /** First typed prompt (or delegation), whitespace collapsed to single spaces, at most {@link TITLE_CHARS} characters. */
   readonly title?: string
@@ -34,62 +39,40 @@ export interface SessionScan {
 
 /** Longest title kept. */
 export const TITLE_CHARS = 200
-const TAIL_BYTES = 32
-const TYPE_PREFIX = Buffer.from('{"type":"')
-const TURN_START = Buffer.from('{"type":"turn/start"')
+/** How far into a file the title is looked for. */
+export const TITLE_WINDOW = 256 * 1024
+/** How far back from the end the counts are looked for. */
+export const TAIL_LIMIT = 8 * 1024 * 1024
+const FIRST_WINDOW = 16 * 1024
+const FINGERPRINT_BYTES = 32
+const NEWLINE = 0x0a
 const USER_MESSAGE = Buffer.from('{"type":"user/message"')
 
-const startsWith = (line: Buffer, prefix: Buffer): boolean => line.length >= prefix.length && line.compare(prefix, 0, prefix.length, 0, prefix.length) === 0
-
-function typeOf(line: Buffer): string | undefined {
-  if (startsWith(line, TURN_START)) return 'turn/start'
-  if (startsWith(line, USER_MESSAGE)) return 'user/message'
-  if (startsWith(line, TYPE_PREFIX)) return 'other'
-  try {
-    const value: unknown = JSON.parse(line.toString('utf8'))
-    return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string' ? value.type : undefined
-  } catch {
-    // A line that is not JSON has no type; loading the session reports it, a listing only counts it.
-    return undefined
-  }
-}
-
 const titleLineSchema = z.object({
-  data: z.object({
-    message: z.object({
-      source: z.object({ kind: z.string() }),
-      content: z.array(z.object({ text: z.string().optional() })),
-    }),
-  }),
+  data: z.object({ message: z.object({ source: z.object({ kind: z.string() }), content: z.array(z.object({ text: z.string().optional() })) }) }),
 })
+const countsSchema = z.object({ seq: z.number().int().min(0), data: z.unknown() })
+const turnSchema = z.object({ turn: z.number().int().min(0) })
 
-/** The title a `user/message` line carries, if it is a typed prompt or a delegation. */
-function titleOf(line: Buffer): string | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(line.toString('utf8'))
-  } catch {
-    // Not JSON: not a title (loading the session reports the line).
-    return undefined
+/** One reusable read buffer for a whole listing (a view it returns is valid until the next read). */
+export class ScanBuffer {
+  #bytes = Buffer.allocUnsafe(FIRST_WINDOW)
+
+  /** Reads up to `length` bytes at `position`; returns a view of what was read. */
+  read(fd: number, position: number, length: number): Buffer {
+    if (length > this.#bytes.length) this.#bytes = Buffer.allocUnsafe(Math.max(length, this.#bytes.length * 2))
+    const read = readSync(fd, this.#bytes, 0, Math.max(0, length), position)
+    return this.#bytes.subarray(0, read)
   }
-  const parsed = titleLineSchema.safeParse(value)
-  if (!parsed.success) return undefined
-  const { source, content } = parsed.data.data.message
-  if (source.kind !== 'user' && source.kind !== 'delegation') return undefined
-  const text = content
-    .map((block) => block.text ?? '')
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-  if (text === '') return undefined
-  return text.length <= TITLE_CHARS ? text : `${text.slice(0, TITLE_CHARS - 1)}…`
 }
 
-function readTail(fd: number, offset: number): string {
-  const length = Math.min(TAIL_BYTES, offset)
-  const bytes = Buffer.alloc(length)
-  const read = readSync(fd, bytes, 0, length, offset - length)
-  return bytes.subarray(0, read).toString('base64')
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    // A line that is not JSON (a torn write, a foreign line): it names nothing; loading reports it.
+    return undefined
+  }
 }
 
 function parseHeader(file: string, line: Buffer): SessionHeader {
@@ -105,32 +88,86 @@ function parseHeader(file: string, line: Buffer): SessionHeader {
   return value as SessionHeader
 }
 
-/** Scans `file` (of `size` bytes) from where `previous` stopped, or from the start. */
-export function scanSession(file: string, size: number, previous: SessionScan | undefined): SessionScan {
+/** The header line and where it ends; throws for an empty file or one without a whole first line. */
+function readHeader(reader: ScanBuffer, file: string, fd: number, size: number): { header: SessionHeader; end: number } {
+  for (let window = FIRST_WINDOW; ; window *= 2) {
+    const head = reader.read(fd, 0, Math.min(window, size))
+    const newline = head.indexOf(NEWLINE)
+    if (newline !== -1) return { header: parseHeader(file, head.subarray(0, newline)), end: newline + 1 }
+    if (head.length >= size || window >= TAIL_LIMIT) throw new DshError('SESSION_MALFORMED', size === 0 ? `${file}: empty (no header)` : `${file}:1: header line is torn (${size} bytes, no newline)`)
+  }
+}
+
+function titleOf(line: Buffer): string | undefined {
+  const parsed = titleLineSchema.safeParse(parseJson(line.toString('utf8')))
+  if (!parsed.success) return undefined
+  const { source, content } = parsed.data.data.message
+  if (source.kind !== 'user' && source.kind !== 'delegation') return undefined
+  const text = content
+    .map((block) => block.text ?? '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+  if (text === '') return undefined
+  return text.length <= TITLE_CHARS ? text : `${text.slice(0, TITLE_CHARS - 1)}…`
+}
+
+/** The first title among the whole lines from `start` up to `end`, read in growing windows within the title window. */
+function findTitle(reader: ScanBuffer, fd: number, start: number, end: number): string | undefined {
+  const limit = Math.min(end, TITLE_WINDOW)
+  let lineStart = start
+  for (let window = FIRST_WINDOW; lineStart < limit; window *= 2) {
+    const bytes = reader.read(fd, lineStart, Math.min(window, limit - lineStart))
+    let from = 0
+    for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, from)) {
+      const line = bytes.subarray(from, newline)
+      if (line.subarray(0, USER_MESSAGE.length).equals(USER_MESSAGE)) {
+        const title = titleOf(line)
+        if (title !== undefined) return title
+      }
+      from = newline + 1
+    }
+    if (from === 0 && lineStart + bytes.length >= limit) return undefined
+    lineStart += from
+  }
+  return undefined
+}
+
+/** Where the last whole line ends, the last seq and the last turn number, read from the end backwards. */
+function readCounts(reader: ScanBuffer, fd: number, bodyStart: number, size: number): { offset: number; eventCount: number; turnCount: number } {
+  for (let window = FIRST_WINDOW; ; window *= 2) {
+    const start = Math.max(bodyStart, size - window)
+    const bytes = reader.read(fd, start, size - start)
+    const complete = bytes.lastIndexOf(NEWLINE) + 1
+    const fromLineStart = start === bodyStart
+    const lines = bytes.subarray(0, complete).toString('utf8').split('\n').slice(fromLineStart ? 0 : 1, -1)
+    let eventCount: number | undefined
+    for (let index = lines.length - 1; index >= 0; index--) {
+      const event = countsSchema.safeParse(parseJson(lines[index] ?? ''))
+      if (!event.success) continue
+      eventCount ??= event.data.seq
+      const turn = turnSchema.safeParse(event.data.data)
+      if (turn.success) return { offset: start + complete, eventCount, turnCount: turn.data.turn }
+    }
+    if (fromLineStart || window >= TAIL_LIMIT) return complete === 0 && !fromLineStart ? { offset: bodyStart, eventCount: 0, turnCount: 0 } : { offset: start + complete, eventCount: eventCount ?? 0, turnCount: 0 }
+  }
+}
+
+function fingerprint(reader: ScanBuffer, fd: number, offset: number): string {
+  const length = Math.min(FINGERPRINT_BYTES, offset)
+  return reader.read(fd, offset - length, length).toString('base64')
+}
+
+/** Summarises `file` (of `size` bytes), reusing what `previous` found when the file only grew since. */
+export function scanSession(options: { readonly file: string; readonly size: number; readonly previous: SessionScan | undefined; readonly reader: ScanBuffer }): SessionScan {
+  const { file, size, previous, reader } = options
   const fd = openSync(file, 'r')
   try {
-    const resumable = previous !== undefined && previous.offset <= size && readTail(fd, previous.offset) === previous.tail
-    let header = resumable ? previous.header : undefined
-    let eventCount = resumable ? previous.eventCount : 0
-    let turnCount = resumable ? previous.turnCount : 0
-    let title = resumable ? previous.title : undefined
-    const { end } = readLines({
-      fd,
-      start: resumable ? previous.offset : 0,
-      end: size,
-      onLine: (line) => {
-        if (header === undefined) {
-          header = parseHeader(file, line)
-          return
-        }
-        eventCount += 1
-        const type = typeOf(line)
-        if (type === 'turn/start') turnCount += 1
-        else if (type === 'user/message' && title === undefined) title = titleOf(line)
-      },
-    })
-    if (header === undefined) throw new DshError('SESSION_MALFORMED', size === 0 ? `${file}: empty (no header)` : `${file}:1: header line is torn`)
-    return { header, offset: end, tail: readTail(fd, end), eventCount, turnCount, ...(title === undefined ? {} : { title }) }
+    const grown = previous !== undefined && previous.offset <= size && fingerprint(reader, fd, previous.offset) === previous.tail
+    const { header, end: bodyStart } = grown ? { header: previous.header, end: previous.bodyStart } : readHeader(reader, file, fd, size)
+    const counts = readCounts(reader, fd, bodyStart, size)
+    const title = grown && previous.title !== undefined ? previous.title : findTitle(reader, fd, bodyStart, counts.offset)
+    return { header, bodyStart, offset: counts.offset, tail: fingerprint(reader, fd, counts.offset), eventCount: counts.eventCount, turnCount: counts.turnCount, ...(title === undefined ? {} : { title }) }
   } finally {
     closeSync(fd)
   }

@@ -1,6 +1,5 @@
 /**
- * Validation of session file lines: the header and the event envelope. Payloads are owned by
- * their event types and checked where they are read.
+ * Validation of the session header line (event lines are checked by `event-schema.ts`).
  */
 import { z } from 'zod'
 
@@ -15,18 +14,6 @@ export const sessionHeaderSchema = z.object({
   origin: z.literal('subagent').optional(),
   delegationDepth: z.number().int().min(0),
   seedLength: z.number().int().min(0).optional(),
-})
-
-const surfaceOpSchema = z.union([z.literal('append'), z.object({ op: z.literal('replace'), start: z.number().int().min(0), end: z.number().int().min(0) })])
-
-/** One event line. */
-export const sessionEventSchema = z.object({
-  type: z.string().min(1),
-  seq: z.number().int().positive(),
-  time: z.string(),
-  data: z.unknown(),
-  surfaceOp: surfaceOpSchema.optional(),
-  sourceEventSeqs: z.array(z.number().int()).optional(),
 })
 
 /** First problem of a failed parse as `path: message`. */

@@ -11,7 +11,9 @@ import { listSessions, type SessionSummary } from './session-list.ts'
 import { lockSession } from './session-lock.ts'
 import { makeDirectories } from './paths.ts'
 import { Session } from './session.ts'
-import { readSessionFile, SessionWriter } from './session-file.ts'
+import { readSessionFile } from './session-file.ts'
+import { MAX_SESSION_BYTES, SessionWriter, type WriterOptions } from './session-writer.ts'
+import { nodeFileIo, type SessionFileIo } from './file-io.ts'
 
 /** Fields of a new session header that the caller chooses. */
 export interface NewSessionOptions {
@@ -25,16 +27,34 @@ export interface NewSessionOptions {
   readonly delegationDepth?: number
 }
 
+/** Construction options of a store. */
+export interface SessionStoreOptions {
+  /** The sessions directory (`$DSH_HOME/sessions`). */
+  readonly directory: string
+  /** Clock for ids and event times. */
+  readonly clock: () => Date
+  /** Receives one line per recoverable problem (a torn tail dropped, a file skipped by a listing). */
+  readonly warn: (line: string) => void
+  /** Write calls (tests inject short writes and full disks); the real ones by default. */
+  readonly io?: SessionFileIo
+  /** Size cap of one session file in bytes; {@link MAX_SESSION_BYTES} by default. */
+  readonly maxBytes?: number
+}
+
 /** Creates and opens sessions in a directory. */
 export class SessionStore {
   readonly directory: string
   readonly #clock: () => Date
   readonly #warn: (line: string) => void
+  readonly #io: SessionFileIo
+  readonly #maxBytes: number
 
-  constructor(options: { readonly directory: string; readonly clock: () => Date; readonly warn: (line: string) => void }) {
+  constructor(options: SessionStoreOptions) {
     this.directory = options.directory
     this.#clock = options.clock
     this.#warn = options.warn
+    this.#io = options.io ?? nodeFileIo
+    this.#maxBytes = options.maxBytes ?? MAX_SESSION_BYTES
   }
 
   /** Path of a session file; rejects ids that could escape the directory. */
@@ -65,8 +85,8 @@ export class SessionStore {
       ...(options.parentSession === undefined ? {} : { parentSession: options.parentSession }),
       ...(options.origin === undefined ? {} : { origin: options.origin }),
     }
-    const release = lockSession(this.#lockOf(header.id), header.id)
-    const writer = this.#guard(release, () => SessionWriter.create(this.fileOf(header.id), header, release))
+    const release = lockSession({ directory: this.directory, sessionId: header.id, io: this.#io })
+    const writer = this.#guard(release, () => SessionWriter.create({ ...this.#writerOptions(header.id, release), header }))
     return new Session({ header, events: [], writer, clock: this.#clock })
   }
 
@@ -75,18 +95,19 @@ export class SessionStore {
     const id = this.resolve(idOrPrefix)
     const parsed = readSessionFile(this.fileOf(id))
     if (parsed.warning !== undefined) this.#warn(parsed.warning)
-    return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, clock: this.#clock })
+    return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, surface: parsed.surface, clock: this.#clock })
   }
 
   /** Opens a session for appending (resume); `idOrPrefix` is resolved by {@link resolve}; a torn tail is cut after a warning. */
   open(idOrPrefix: string): Session {
     const id = this.resolve(idOrPrefix)
     const file = this.fileOf(id)
-    const release = lockSession(this.#lockOf(id), id)
+    const release = lockSession({ directory: this.directory, sessionId: id, io: this.#io })
     const parsed = this.#guard(release, () => readSessionFile(file))
     if (parsed.warning !== undefined) this.#warn(parsed.warning)
-    const writer = this.#guard(release, () => SessionWriter.reopen(file, parsed, release))
-    return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, writer, clock: this.#clock })
+    const lastSeq = parsed.events.at(-1)?.seq ?? 0
+    const writer = this.#guard(release, () => SessionWriter.reopen({ ...this.#writerOptions(id, release), validLength: parsed.validLength, missingNewline: parsed.missingNewline, lastSeq }))
+    return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, surface: parsed.surface, writer, clock: this.#clock })
   }
 
   /** Lists sessions, most recently updated first, from the listing index (see `session-list.ts`). */
@@ -101,8 +122,8 @@ export class SessionStore {
     return { ...header, id }
   }
 
-  #lockOf(id: string): string {
-    return `${this.fileOf(id).slice(0, -'.jsonl'.length)}.lock`
+  #writerOptions(id: string, release: () => void): WriterOptions {
+    return { file: this.fileOf(id), io: this.#io, maxBytes: this.#maxBytes, release }
   }
 
   /** Runs `step`; releases the session lock if it throws (nothing was opened then). */

@@ -4,8 +4,8 @@
  */
 import type { SessionEvent, SessionHeader, SessionView, SurfaceOp } from '@dsh/contracts'
 import { deepFreeze } from './message-factory.ts'
-import type { SessionWriter } from './session-file.ts'
-import { applySurfaceOp, computeSurface, type SurfaceState } from './surface.ts'
+import type { SessionWriter } from './session-writer.ts'
+import { Surface } from './surface.ts'
 
 /** Options for one append. */
 export interface AppendOptions {
@@ -21,6 +21,8 @@ export interface SessionOptions {
   readonly header: SessionHeader
   /** Events already in the file. */
   readonly events: readonly SessionEvent[]
+  /** Their surface, when the loader built it already (else it is computed from `events`). */
+  readonly surface?: Surface
   /** Where appends go; absent for read-only sessions. */
   readonly writer?: SessionWriter
   /** Clock for event timestamps. */
@@ -33,8 +35,7 @@ export interface SessionOptions {
 export class Session implements SessionView {
   readonly header: SessionHeader
   readonly #events: SessionEvent[]
-  readonly #bySeq = new Map<number, SessionEvent>()
-  #surface: SurfaceState
+  readonly #surface: Surface
   readonly #writer: SessionWriter | undefined
   readonly #clock: () => Date
   #onCommitted: ((session: Session, event: SessionEvent) => void) | undefined
@@ -42,8 +43,8 @@ export class Session implements SessionView {
   constructor(options: SessionOptions) {
     this.header = deepFreeze({ ...options.header })
     this.#events = options.events.map((event) => deepFreeze(event))
-    for (const event of this.#events) this.#bySeq.set(event.seq, event)
-    this.#surface = computeSurface(this.#events)
+    this.#surface = options.surface ?? new Surface()
+    if (options.surface === undefined) for (const event of this.#events) if (event.surfaceOp !== undefined) this.#surface.apply(event.seq, event.surfaceOp)
     this.#writer = options.writer
     this.#clock = options.clock
     this.#onCommitted = options.onCommitted
@@ -67,7 +68,18 @@ export class Session implements SessionView {
   }
 
   eventBySeq(seq: number): SessionEvent | undefined {
-    return this.#bySeq.get(seq)
+    // Seqs strictly increase (checked on load, assigned on append): binary search, no second index.
+    let low = 0
+    let high = this.#events.length - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const event = this.#events[middle]
+      if (event === undefined) return undefined
+      if (event.seq === seq) return event
+      if (event.seq < seq) low = middle + 1
+      else high = middle - 1
+    }
+    return undefined
   }
 
   /** Replaces the publish callback (the host attaches one when a loop owns the session). */
@@ -75,11 +87,11 @@ export class Session implements SessionView {
     this.#onCommitted = callback
   }
 
-  /** Appends an event: validates the surface op, writes the line, then publishes. */
+  /** Appends an event: validates the surface op, writes the line, then publishes. O(1) amortised for `append` ops. */
   append<D>(type: string, data: D, options: AppendOptions = {}): SessionEvent<string, D> {
     if (this.#writer === undefined) throw new Error(`session ${this.id} is read-only`)
     const seq = (this.#events.at(-1)?.seq ?? 0) + 1
-    const nextSurface = options.surfaceOp === undefined ? this.#surface : applySurfaceOp(this.#surface, seq, options.surfaceOp)
+    if (options.surfaceOp !== undefined) this.#surface.check(options.surfaceOp)
     const event: SessionEvent<string, D> = deepFreeze({
       type,
       seq,
@@ -90,8 +102,7 @@ export class Session implements SessionView {
     })
     this.#writer.append(event)
     this.#events.push(event)
-    this.#bySeq.set(seq, event)
-    this.#surface = nextSurface
+    if (options.surfaceOp !== undefined) this.#surface.apply(seq, options.surfaceOp)
     this.#onCommitted?.(this, event)
     return event
   }

@@ -7,13 +7,18 @@
  */
 import { errorMessage } from './errors.ts'
 import type { Context } from '@deepseek-ai/cordis'
-import type { AgentHandle, FileSystemPort, PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput, ToolRunContext, UserMessage } from '@dsh/contracts'
+import type { AgentHandle, FileSystemPort, PermissionDecision, PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput, ToolRunContext, UserMessage } from '@dsh/contracts'
 import type { ZodError } from 'zod'
+import type { ApprovalMemory } from './approval-memory.ts'
 import { deepFreeze } from './message-factory.ts'
 import type { ToolRegistry } from './tool-registry.ts'
 
-/** Decides `ask` verdicts (interactive approval). Resolves true to run the call. */
-export type AskPermission = (execution: ToolExecution, reason: string | undefined) => Promise<boolean>
+/**
+ * Decides `ask` verdicts (interactive approval). `true` or `allow-once` runs the call; `allow-always`
+ * runs it and remembers the scope for the session; `false` or `reject` refuses it (a reject note is
+ * quoted to the model).
+ */
+export type AskPermission = (execution: ToolExecution, reason: string | undefined) => Promise<boolean | PermissionDecision>
 
 /** What the pipeline needs from its host. */
 export interface PipelineDeps {
@@ -29,6 +34,8 @@ export interface PipelineDeps {
   readonly agent?: AgentHandle
   /** Approval for `ask` verdicts; absent means `ask` is treated as a denial. */
   readonly askPermission?: AskPermission | undefined
+  /** The session's "allow always" approvals: consulted before asking, extended by the answers. */
+  readonly approvals?: ApprovalMemory | undefined
   /** Diagnostics sink for contained listener failures. */
   readonly log: (line: string) => void
 }
@@ -97,18 +104,27 @@ export async function runToolCall(deps: PipelineDeps, call: PipelineCall): Promi
   return publish(deps, execution, finalOutcome(output, decision, deferred, call.signal.aborted))
 }
 
+/** A boolean answer as a decision. */
+function toDecision(answer: boolean | PermissionDecision): PermissionDecision {
+  if (answer === true) return { kind: 'allow-once' }
+  if (answer === false) return { kind: 'reject' }
+  return answer
+}
+
 /** Runs the `tools/pre-execute` guards and any approval; an outcome means the tool must not run. */
 async function guard(deps: PipelineDeps, execution: ToolExecution): Promise<ToolFinalOutcome | undefined> {
   const { name, signal } = execution
   try {
     const verdict = await deps.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve<PreExecuteVerdict>({ kind: 'allow' }))
     if (verdict.kind === 'deny') return failure('denied', `The ${name} call was denied: ${verdict.reason}. Do not retry it unchanged; choose another approach or ask the user.`)
-    if (verdict.kind === 'ask') {
-      const approved = deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason)
-      if (!approved) {
+    if (verdict.kind === 'ask' && deps.approvals?.covers(execution) !== true) {
+      const decision = toDecision(deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason))
+      if (decision.kind === 'reject') {
         const why = verdict.reason === undefined ? 'it needs the user\'s approval' : verdict.reason
-        return failure('denied', `The ${name} call was not approved (${why}). Ask the user how to proceed or choose another approach.`)
+        const note = decision.note === undefined || decision.note.trim() === '' ? '' : ` The user said: "${decision.note.trim()}".`
+        return failure('denied', `The ${name} call was not approved (${why}).${note} Ask the user how to proceed or choose another approach.`)
       }
+      if (decision.kind === 'allow-always') deps.approvals?.remember(execution, decision.scope)
     }
   } catch (error) {
     // A guard or the approval prompt failed: the call must not run, and the model must still get a result.

@@ -144,9 +144,17 @@ async function callModel(deps: TurnDeps, turn: number, step: number, signal: Abo
   deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id })
   deps.onRequest?.(body)
   const assembler = new AssistantAssembler()
-  for await (const event of deps.provider.stream({ body, turn, step }, signal)) {
-    assembler.push(event)
-    if (event.type === 'text' || event.type === 'reasoning') deps.progress(event)
+  try {
+    for await (const event of deps.provider.stream({ body, turn, step }, signal)) {
+      assembler.push(event)
+      if (event.type === 'text' || event.type === 'reasoning') deps.progress(event)
+    }
+  } catch (error) {
+    // A cancelled stream keeps what the person saw, marked, so the next turn knows it was cut off.
+    if (signal.aborted || isAbortError(error)) {
+      deps.session.append('assistant/message', { turn, step, message: assembler.interrupted(), interrupted: true, ...(assembler.usage === undefined ? {} : { usage: assembler.usage }) }, { surfaceOp: 'append' })
+    }
+    throw error
   }
   const message = assembler.finish()
   deps.session.append(

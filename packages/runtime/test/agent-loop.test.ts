@@ -185,3 +185,22 @@ describe('steps that end early', () => {
     expect(agent.busy).toBe(false)
   })
 })
+
+describe('a cancelled stream', () => {
+  it('keeps the streamed text with an [interrupted] marker that the next request carries', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [{ text: 'Counting slowly: one two three four five six seven eight', delayMs: 60 }, { text: 'ok' }] })
+    const controller = new AbortController()
+    const off = agent.onProgress((event) => {
+      if (event.type === 'text') controller.abort()
+    })
+    expect((await agent.prompt('count', { signal: controller.signal })).reason).toBe('cancelled')
+    off()
+    const kept = agent.session.events.filter((event) => event.type === 'assistant/message').at(-1)
+    expect(kept?.data).toMatchObject({ interrupted: true })
+    await agent.prompt('go on')
+    const wire = f.requests.at(-1)?.messages.slice(1)
+    expect(wire?.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect(wire?.[1]?.content).toMatch(/^Counting slowly.*\n\n\[interrupted\]$/s)
+  })
+})

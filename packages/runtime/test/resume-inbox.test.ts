@@ -1,7 +1,7 @@
 // Resume over a persisted log: history continues, the inbox is rebuilt, crash recovery.
 import { afterEach, describe, expect, it } from 'vitest'
 import { createUserMessage, deriveMessages, interruptedCallText, messageText, recoverInbox } from '../src/index.ts'
-import { agentWith, fixture, type Fixture } from './helpers.ts'
+import { agentWith, contents, fixture, note, type Fixture } from './helpers.ts'
 
 let f: Fixture
 afterEach(async () => f?.dispose())
@@ -32,20 +32,45 @@ describe('resume and inbox recovery', () => {
     expect(body?.messages[3]).toEqual({ role: 'tool', tool_call_id: 'c1', content: interruptedCallText('hang') })
   })
 
-  it('a prompt claimed by a turn that died before its step is put back, durably', async () => {
+  it('a prompt claimed by a turn that died before its step is closed as interrupted and shown, once, and never runs by itself', async () => {
     f = await fixture()
     const agent = await agentWith(f, { responses: [] })
-    const prompt = createUserMessage({ text: 'lost?', source: { kind: 'user' } })
+    const prompt = createUserMessage({ text: 'lost?\nwith a second line', source: { kind: 'user' } })
     agent.session.append('agent/inbox/spliced', { target: 'next-turn', start: -1, removedIds: [], inserted: [prompt] })
     agent.session.append('turn/start', { turn: 1 })
     agent.session.append('agent/inbox/spliced', { target: 'next-turn', start: 0, removedIds: [prompt.id], inserted: [], outcome: 'claimed' })
     agent.dispose()
-    const resumed = await agentWith(f, { responses: [] }, agent.session.id)
-    expect(resumed.handle.inbox.nextTurn.map((m) => m.id)).toEqual([prompt.id])
+    const resumed = await agentWith(f, { responses: [{ text: 'answered the new prompt' }] }, agent.session.id)
+    expect(f.logs).toEqual(['warning: a prompt queued before dsh stopped was not run: "lost? with a second line" (send it again to run it)'])
+    expect(resumed.handle.inbox.nextTurn).toEqual([])
+    expect(resumed.session.events.at(-1)?.data).toEqual({ target: 'next-turn', start: 0, removedIds: [prompt.id], inserted: [], outcome: 'interrupted' })
+    expect(await resumed.run()).toBeUndefined()
+    expect((await resumed.prompt('new prompt')).finalText).toBe('answered the new prompt')
+    expect(f.requests.map(contents)).toEqual([['new prompt']])
     resumed.dispose()
-    const again = await agentWith(f, { responses: [{ text: 'answered' }] }, agent.session.id)
-    expect(again.handle.inbox.nextTurn.map((m) => m.id)).toEqual([prompt.id])
-    expect((await again.run())?.finalText).toBe('answered')
+    const again = await agentWith(f, { responses: [] }, agent.session.id)
+    expect(f.logs).toHaveLength(1)
+    expect(again.handle.inbox.nextTurn).toEqual([])
+  })
+
+  it('a prompt still queued when dsh stopped (a follow-up, a steer) is closed as interrupted; plugin context stays queued', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [] })
+    const followup = createUserMessage({ text: 'then run the linter', source: { kind: 'user' } })
+    const steer = createUserMessage({ text: 'use tabs', source: { kind: 'user' } })
+    await agent.handle.inbox.append('next-turn', followup)
+    await agent.handle.inbox.append('next-step', steer)
+    await agent.handle.inject(note('plugin context'))
+    agent.dispose()
+    const resumed = await agentWith(f, { responses: [{ text: 'done' }] }, agent.session.id)
+    expect(f.logs).toEqual([
+      'warning: a prompt queued before dsh stopped was not run: "then run the linter" (send it again to run it)',
+      'warning: a prompt queued before dsh stopped was not run: "use tabs" (send it again to run it)',
+    ])
+    expect(resumed.handle.inbox.nextTurn).toEqual([])
+    expect(resumed.handle.inbox.nextStep.map(messageText)).toEqual(['plugin context'])
+    await resumed.prompt('fresh start')
+    expect(f.requests.map(contents)).toEqual([['fresh start', 'plugin context']])
   })
 
   it('a resumed agent continues the persisted history in a new loop instance', async () => {
@@ -65,25 +90,24 @@ describe('resume and inbox recovery', () => {
     expect(f.requests.at(-1)?.messages.slice(1).map((m) => `${m.role}:${m.content}`)).toEqual(['user:first prompt', 'assistant:one', 'user:second prompt'])
   })
 
-  it('rebuilds queued items and puts back items claimed by a step that never started', async () => {
+  it('rebuilds queued items and puts back context claimed by a step that never started', async () => {
     f = await fixture()
     const agent = await agentWith(f, { responses: [] })
-    const queued = createUserMessage({ text: 'queued', source: { kind: 'user' } })
-    const claimed = createUserMessage({ text: 'claimed then crashed', source: { kind: 'user' } })
-    await agent.handle.inbox.append('next-turn', claimed)
+    const queued = note('queued context')
+    const claimed = note('claimed then crashed')
+    await agent.handle.inbox.append('next-step', claimed)
     await agent.handle.inbox.append('next-step', queued)
     // Simulate a crash right after the claim splice: no step/start, no user/message.
-    agent.session.append('agent/inbox/spliced', { target: 'next-turn', start: 0, removedIds: [claimed.id], inserted: [], outcome: 'claimed' })
+    agent.session.append('agent/inbox/spliced', { target: 'next-step', start: 0, removedIds: [claimed.id], inserted: [], outcome: 'claimed' })
     const recovered = recoverInbox(agent.session.events)
-    expect(recovered.lost.map((item) => [item.target, item.message.id])).toEqual([['next-turn', claimed.id]])
-    expect(recovered.nextTurn).toEqual([])
+    expect(recovered.lost.map((item) => [item.target, item.message.id])).toEqual([['next-step', claimed.id]])
     expect(recovered.nextStep.map((m) => m.id)).toEqual([queued.id])
     agent.dispose()
     const resumed = await agentWith(f, { responses: [{ text: 'recovered' }] }, agent.session.id)
-    expect(resumed.handle.inbox.nextTurn.map((m) => m.id)).toEqual([claimed.id])
-    const result = await resumed.run()
-    expect(result?.finalText).toBe('recovered')
-    expect(deriveMessages(resumed.session).map(messageText)).toEqual(['claimed then crashed', 'queued', 'recovered'])
+    expect(resumed.handle.inbox.nextStep.map((m) => m.id)).toEqual([claimed.id, queued.id])
+    const result = await resumed.prompt('go')
+    expect(result.finalText).toBe('recovered')
+    expect(deriveMessages(resumed.session).map(messageText)).toEqual(['go', 'claimed then crashed', 'queued context', 'recovered'])
   })
 
   it('a removed inbox item is logged as canceled and does not come back on recovery', async () => {

@@ -92,6 +92,20 @@ describe('session listing', () => {
     expect(rows[1]?.title).toBeUndefined()
   })
 
+  it('counts come from the end of a file of any size, past long last lines, without the index', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    for (let number = 1; number <= 300; number++) turn(session, number, `prompt ${number} ${'y'.repeat(2000)}`)
+    session.append('turn/start', { turn: 301 })
+    const call = { type: 'tool-call' as const, callId: 'c1', name: 'read', arguments: '{}' }
+    session.append('assistant/message', { turn: 301, step: 1, message: { id: 'big', role: 'assistant', content: [call], source: { kind: 'model' } } }, { surfaceOp: 'append' })
+    session.append('tool/result', { turn: 301, step: 1, message: { id: 'r', role: 'tool', callId: 'c1', toolName: 'read', isError: false, content: [{ type: 'text', text: 'z'.repeat(100_000) }], source: { kind: 'tool' } } }, { surfaceOp: 'append' })
+    session.append('agent/inbox/spliced', { target: 'next-turn', start: -1, removedIds: [], inserted: [createUserMessage({ text: 'queued', source: { kind: 'user' } })] })
+    session.close()
+    expect(statSync(store().fileOf(session.id)).size).toBeGreaterThan(700_000)
+    expect(rowsOf(store())[0]).toMatchObject({ title: `prompt 1 ${'y'.repeat(190)}…`, turns: 301, events: 1204 })
+  })
+
   it('a child session is titled by its delegation', async () => {
     tree = await tempTree()
     const child = store().create({ cwd: tree.root, parentSession: 'p-1', origin: 'subagent', delegationDepth: 1 })

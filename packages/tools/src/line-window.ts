@@ -35,6 +35,11 @@ export interface LineWindow {
   readonly cutLines: number
   /** True when a NUL character was seen (binary content that happens to be valid UTF-8). */
   readonly binary: boolean
+  /**
+   * The exact text of the whole file, when the window shows all of it (it starts at line 1, reached
+   * the end of the file and cut no line); absent otherwise.
+   */
+  readonly wholeText?: string
 }
 
 /** Formats one line: right-aligned number, tab, text (cut at `maxChars` with a marker). */
@@ -56,6 +61,9 @@ export async function readLineWindow(fs: FileSystemPort, path: string, options: 
   let cutLines = 0
   let pending = ''
   let endedBy: LineWindow['endedBy'] | undefined
+  // Kept only while the window can still show the whole file (content never exceeds the output it makes).
+  let whole: string[] | undefined = offset === 1 ? [] : undefined
+  let wholeBytes = 0
 
   /** Takes one complete line; returns false when the window is closed. */
   const take = (text: string): boolean => {
@@ -80,6 +88,11 @@ export async function readLineWindow(fs: FileSystemPort, path: string, options: 
   const stream = fs.streamText(path, { signal, maxBytes: options.maxScanBytes })
   reading: for await (const chunk of stream) {
     if (chunk.includes('\u0000')) return { lines: [], first: offset, endedBy: 'eof', cutLines: 0, binary: true }
+    if (whole !== undefined) {
+      wholeBytes += Buffer.byteLength(chunk)
+      if (wholeBytes > maxOutputBytes) whole = undefined
+      else whole.push(chunk)
+    }
     pending += chunk
     let start = 0
     for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n', start)) {
@@ -90,5 +103,6 @@ export async function readLineWindow(fs: FileSystemPort, path: string, options: 
   }
   if (endedBy !== undefined) return { lines, first: offset, endedBy, cutLines, binary: false }
   if (pending !== '' && !take(pending)) return { lines, first: offset, endedBy: endedBy ?? 'limit', cutLines, binary: false }
-  return { lines, first: offset, totalLines: lineNumber, endedBy: 'eof', cutLines, binary: false }
+  const wholeText = whole !== undefined && cutLines === 0 ? { wholeText: whole.join('') } : {}
+  return { lines, first: offset, totalLines: lineNumber, endedBy: 'eof', cutLines, binary: false, ...wholeText }
 }

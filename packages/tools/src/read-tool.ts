@@ -2,6 +2,7 @@
  * `read`: a window of a UTF-8 text file as numbered lines, with paging hints when the output
  * was limited. Expected failures (missing, directory, binary, too large) are error results.
  */
+import { createHash } from 'node:crypto'
 import type { ToolDefinition } from '@dsh/contracts'
 import { z } from 'zod'
 import { readLineWindow, type LineWindow } from './line-window.ts'
@@ -71,7 +72,9 @@ export const readTool: ToolDefinition<ReadArgs> = {
       if (window.binary) {
         return errorResult(`${shown} looks binary (it contains NUL characters). Inspect it with bash (file, xxd | head).`)
       }
-      const meta = { path: target.path, firstLine: offset, lines: window.lines.length, endedBy: window.endedBy }
+      // `sha256`: the output shows the whole file; workspace-context counts such a read of an instruction file as its delivery.
+      const digest = window.wholeText === undefined ? {} : { sha256: createHash('sha256').update(window.wholeText, 'utf8').digest('hex') }
+      const meta = { path: target.path, firstLine: offset, lines: window.lines.length, endedBy: window.endedBy, ...digest }
       const touched = [{ path: target.path, kind: 'read' as const }]
       if (window.lines.length === 0) {
         const total = window.totalLines ?? 0

@@ -1,5 +1,6 @@
 // read tool: numbered output, paging, cut lines, budgets and error results (golden texts).
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -15,6 +16,12 @@ afterEach(async () => {
 })
 
 const read = (args: unknown) => call(readTool, args, runContext({ cwd: tree.root }))
+const sha = (value: string) => createHash('sha256').update(value).digest('hex')
+/** `meta.sha256` of a read of src/a.ts with `args`. */
+async function meta(args: Record<string, unknown>): Promise<unknown> {
+  const output = await read({ file_path: 'src/a.ts', ...args })
+  return output.isError === true ? undefined : output.meta?.['sha256']
+}
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${String(from + i).padStart(6)}\tline ${from + i}`).join('\n')
 
@@ -34,6 +41,18 @@ describe('success', () => {
       `${numbered(11, 15)}\n[Showing lines 11-15; the file continues. Call read with offset=16 to read more.]`,
     )
     expect(seen(await read({ file_path: 'many.txt', offset: 26 })).content).toBe(numbered(26, 30))
+  })
+
+  it('reports the SHA-256 of the exact text in meta only when the output shows the whole file', async () => {
+    const text = 'const a = 1\n\tindented\nlast'
+    expect(await meta({})).toBe(sha(text))
+    expect(await meta({ offset: 1, limit: 3 })).toBe(sha(text))
+    expect(await meta({ offset: 2 })).toBeUndefined()
+    expect(await meta({ limit: 2 })).toBeUndefined()
+    await tree.write({ 'src/a.ts': `${text}\n${'x'.repeat(2500)}\n` })
+    expect(await meta({})).toBeUndefined()
+    await tree.write({ 'src/a.ts': `${text}\n` })
+    expect(await meta({})).toBe(sha(`${text}\n`))
   })
 
   it('returns 2000 lines by default', async () => {

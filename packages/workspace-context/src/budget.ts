@@ -2,19 +2,22 @@
  * The byte-budget layout engine shared by baselines and change batches. Given sections in render
  * order (broad to specific), it returns the framed text that fits `maxBytes` bytes:
  *
- * 1. everything, when it fits;
- * 2. otherwise the broadest content sections are dropped whole, one at a time, until the rest fits
- *    (sections without content, i.e. removals, are kept as long as possible);
- * 3. otherwise only the most specific content section remains, cut on a UTF-8 boundary to the
+ * 1. everything, when it fits (a chain that fits is never cut);
+ * 2. with a file share below 1 (decision D7), every content section longer than
+ *    `maxFileShare × maxBytes` bytes is cut to that many bytes; if everything fits now, done;
+ * 3. otherwise (the share cuts kept) the broadest content sections are dropped whole, one at a
+ *    time, until the rest fits (sections without content, i.e. removals and one-line notes, are
+ *    kept as long as possible);
+ * 4. otherwise only the most specific content section remains, cut on a UTF-8 boundary to the
  *    longest content prefix that fits (a cut to zero bytes counts as omitted);
- * 4. otherwise the notice (and removals) alone; otherwise nothing.
+ * 5. otherwise the notice (and removals) alone; otherwise nothing.
  *
  * Whenever something is dropped or cut, a budget notice comes first in the body. Escaping runs
  * over the whole body before bytes are counted, so the result never exceeds `maxBytes`.
  */
 import { escapeFrameText } from './escape.ts'
 import { budgetNotice, COMPACT_INTRO, framed } from './frames.ts'
-import { longestFittingPrefix, utf8Bytes } from './utf8.ts'
+import { longestFittingPrefix, safeCut, utf8Bytes } from './utf8.ts'
 
 /** One section to lay out. */
 export interface LayoutSection {
@@ -35,15 +38,30 @@ export interface LayoutSection {
   readonly outdates?: string | undefined
 }
 
+/** Layout options. */
+export interface LayoutOptions {
+  /** Shown before the sections (the baseline intro). */
+  readonly intro?: string | undefined
+  /**
+   * Decision D7: when the sections do not fit, each content longer than this share of `maxBytes`
+   * is first cut to it. Default 1: no share cuts (the seed's rule).
+   */
+  readonly maxFileShare?: number | undefined
+  /** Sections the caller left out before laying out: the notice names them as omitted too. */
+  readonly deferred?: readonly LayoutSection[] | undefined
+}
+
 /** Result of a layout. */
 export interface LayoutResult {
   /** Framed text; `''` when nothing fits. */
   readonly text: string
   /** Keys of sections represented in the text. */
   readonly retained: ReadonlySet<string>
-  /** Key of the section whose content was cut, if any. */
+  /** Every cut section: key → content bytes kept. */
+  readonly cuts: ReadonlyMap<string, number>
+  /** Key of the most specific cut section, if any (see `cuts` for all of them). */
   readonly truncated?: string | undefined
-  /** Content bytes kept of the cut section. */
+  /** Content bytes kept of the `truncated` section. */
   readonly keptBytes?: number | undefined
   /** Keys of sections left out. */
   readonly omitted: readonly string[]
@@ -52,55 +70,79 @@ export interface LayoutResult {
 interface Attempt {
   readonly intro: string | undefined
   readonly sections: readonly LayoutSection[]
-  readonly cut?: { readonly key: string; readonly length: number } | undefined
+  /** Cut sections: key → content length kept (UTF-16 units, on a code point boundary). */
+  readonly cuts: ReadonlyMap<string, number>
   readonly dropped: readonly LayoutSection[]
 }
 
-const bodyOf = (section: LayoutSection, cutLength?: number): string => {
-  if (section.content === undefined) return section.heading
-  const content = cutLength === undefined ? section.content : section.content.slice(0, cutLength)
-  return `${section.heading}\n\n${content}`
+const contentOf = (section: LayoutSection, cuts: ReadonlyMap<string, number>): string => {
+  const content = section.content ?? ''
+  const length = cuts.get(section.key)
+  return length === undefined ? content : content.slice(0, length)
 }
 
+const bodyOf = (section: LayoutSection, cuts: ReadonlyMap<string, number>): string => (section.content === undefined ? section.heading : `${section.heading}\n\n${contentOf(section, cuts)}`)
+
 function render(attempt: Attempt, maxBytes: number): string {
-  const cutSection = attempt.cut === undefined ? undefined : attempt.sections.find((s) => s.key === attempt.cut?.key)
-  const needsNotice = attempt.dropped.length > 0 || cutSection !== undefined
-  const notice = needsNotice
-    ? budgetNotice({
-        maxBytes,
-        omitted: attempt.dropped.map((s) => ({ path: s.path, bytes: utf8Bytes(s.content ?? ''), outdates: s.outdates })),
-        truncated:
-          cutSection === undefined || attempt.cut === undefined
-            ? undefined
-            : { path: cutSection.path, bytes: utf8Bytes(cutSection.content ?? ''), kept: utf8Bytes((cutSection.content ?? '').slice(0, attempt.cut.length)) },
-      })
-    : undefined
-  const parts = [notice, attempt.intro, ...attempt.sections.map((s) => bodyOf(s, s.key === attempt.cut?.key ? attempt.cut.length : undefined))]
+  const cut = attempt.sections.filter((s) => attempt.cuts.has(s.key))
+  const notice =
+    attempt.dropped.length > 0 || cut.length > 0
+      ? budgetNotice({
+          maxBytes,
+          omitted: attempt.dropped.map((s) => ({ path: s.path, bytes: utf8Bytes(s.content ?? ''), outdates: s.outdates })),
+          truncated: cut.map((s) => ({ path: s.path, bytes: utf8Bytes(s.content ?? ''), kept: utf8Bytes(contentOf(s, attempt.cuts)) })),
+        })
+      : undefined
+  const parts = [notice, attempt.intro, ...attempt.sections.map((s) => bodyOf(s, attempt.cuts))]
   return framed(escapeFrameText(parts.filter((p): p is string => p !== undefined && p !== '').join('\n\n')))
 }
 
 function result(attempt: Attempt, text: string): LayoutResult {
-  const cutSection = attempt.cut === undefined ? undefined : attempt.sections.find((s) => s.key === attempt.cut?.key)
-  return {
-    text,
-    retained: new Set(attempt.sections.map((s) => s.key)),
-    truncated: attempt.cut?.key,
-    keptBytes: cutSection === undefined ? undefined : utf8Bytes((cutSection.content ?? '').slice(0, attempt.cut?.length)),
-    omitted: attempt.dropped.map((s) => s.key),
-  }
+  const cut = attempt.sections.filter((s) => attempt.cuts.has(s.key))
+  const cuts = new Map(cut.map((s) => [s.key, utf8Bytes(contentOf(s, attempt.cuts))] as const))
+  const mostSpecific = cut.reduce<LayoutSection | undefined>((best, s) => (best === undefined || s.rank >= best.rank ? s : best), undefined)
+  const truncated = mostSpecific?.key
+  return { text, retained: new Set(attempt.sections.map((s) => s.key)), cuts, truncated, keptBytes: truncated === undefined ? undefined : cuts.get(truncated), omitted: attempt.dropped.map((s) => s.key) }
 }
 
-/** Lays out `sections` (render order) under `maxBytes`. `intro` is shown before the sections. */
-export function layoutWithinBudget(sections: readonly LayoutSection[], maxBytes: number, intro?: string): LayoutResult {
-  const empty: LayoutResult = { text: '', retained: new Set(), omitted: sections.map((s) => s.key) }
+/** Decision D7: content longer than `share × maxBytes` bytes, cut to that many bytes (code point safe). */
+function shareCuts(sections: readonly LayoutSection[], maxBytes: number, share: number): Map<string, number> {
+  const cuts = new Map<string, number>()
+  if (!(share > 0 && share < 1)) return cuts
+  const cap = Math.floor(share * maxBytes)
+  for (const section of sections) {
+    const content = section.content
+    if (content === undefined || utf8Bytes(content) <= cap) continue
+    cuts.set(section.key, longestFittingPrefix(content, (prefix) => utf8Bytes(prefix) <= cap))
+  }
+  return cuts
+}
+
+const only = (cuts: ReadonlyMap<string, number>, sections: readonly LayoutSection[]): Map<string, number> => new Map(sections.flatMap((s) => (cuts.has(s.key) ? [[s.key, cuts.get(s.key) ?? 0] as const] : [])))
+
+/**
+ * Lays out `sections` (render order) under `maxBytes`. The third argument is the intro (older
+ * form) or the {@link LayoutOptions}.
+ */
+export function layoutWithinBudget(sections: readonly LayoutSection[], maxBytes: number, options?: string | LayoutOptions): LayoutResult {
+  const { intro, maxFileShare, deferred = [] } = typeof options === 'string' ? { intro: options, maxFileShare: undefined, deferred: [] } : (options ?? {})
+  const empty: LayoutResult = { text: '', retained: new Set(), cuts: new Map(), omitted: [...deferred, ...sections].map((s) => s.key) }
   if (!(maxBytes > 0) || !Number.isFinite(maxBytes)) return empty
   const fits = (attempt: Attempt): string | undefined => {
-    const text = render(attempt, maxBytes)
+    const text = render({ ...attempt, dropped: [...deferred, ...attempt.dropped] }, maxBytes)
     return utf8Bytes(text) <= maxBytes ? text : undefined
   }
-  const whole: Attempt = { intro, sections, dropped: [] }
+  const done = (attempt: Attempt, text: string): LayoutResult => result({ ...attempt, dropped: [...deferred, ...attempt.dropped] }, text)
+  const whole: Attempt = { intro, sections, cuts: new Map(), dropped: [] }
   const wholeText = fits(whole)
-  if (wholeText !== undefined) return result(whole, wholeText)
+  if (wholeText !== undefined) return done(whole, wholeText)
+
+  const shared = shareCuts(sections, maxBytes, maxFileShare ?? 1)
+  if (shared.size > 0) {
+    const cutAll: Attempt = { intro, sections, cuts: shared, dropped: [] }
+    const text = fits(cutAll)
+    if (text !== undefined) return done(cutAll, text)
+  }
 
   const droppable = sections
     .map((section, index) => ({ section, index }))
@@ -109,30 +151,32 @@ export function layoutWithinBudget(sections: readonly LayoutSection[], maxBytes:
     .map((entry) => entry.section)
   for (let k = 1; k < droppable.length; k++) {
     const dropped = droppable.slice(0, k)
-    const attempt: Attempt = { intro, sections: sections.filter((s) => !dropped.includes(s)), dropped }
+    const kept = sections.filter((s) => !dropped.includes(s))
+    const attempt: Attempt = { intro, sections: kept, cuts: only(shared, kept), dropped }
     const text = fits(attempt)
-    if (text !== undefined) return result(attempt, text)
+    if (text !== undefined) return done(attempt, text)
   }
 
   const last = droppable.at(-1)
   if (last !== undefined) {
     const dropped = droppable.slice(0, -1)
     const kept = sections.filter((s) => !dropped.includes(s))
+    const content = contentOf(last, shared)
     for (const candidateIntro of intro === undefined ? [undefined] : [intro, COMPACT_INTRO]) {
-      const content = last.content ?? ''
-      const length = longestFittingPrefix(content, (prefix) => fits({ intro: candidateIntro, sections: kept, dropped, cut: { key: last.key, length: prefix.length } }) !== undefined)
+      const attemptWith = (length: number): Attempt => ({ intro: candidateIntro, sections: kept, dropped, cuts: new Map([...only(shared, kept), [last.key, safeCut(content, length)]]) })
+      const length = longestFittingPrefix(content, (prefix) => fits(attemptWith(prefix.length)) !== undefined)
       if (length > 0 || content === '') {
-        const attempt: Attempt = { intro: candidateIntro, sections: kept, dropped, cut: content === '' ? undefined : { key: last.key, length } }
+        const attempt = content === '' ? { intro: candidateIntro, sections: kept, dropped, cuts: only(shared, kept) } : attemptWith(length)
         const text = fits(attempt)
-        if (text !== undefined) return result(attempt, text)
+        if (text !== undefined) return done(attempt, text)
       }
     }
   }
 
-  const withoutContent: Attempt = { intro: undefined, sections: sections.filter((s) => s.content === undefined), dropped: droppable }
+  const withoutContent: Attempt = { intro: undefined, sections: sections.filter((s) => s.content === undefined), cuts: new Map(), dropped: droppable }
   const removalsText = fits(withoutContent)
-  if (removalsText !== undefined) return result(withoutContent, removalsText)
-  const noticeOnly: Attempt = { intro: undefined, sections: [], dropped: droppable }
-  const noticeText = droppable.length > 0 ? fits(noticeOnly) : undefined
-  return noticeText === undefined ? empty : result(noticeOnly, noticeText)
+  if (removalsText !== undefined) return done(withoutContent, removalsText)
+  const noticeOnly: Attempt = { intro: undefined, sections: [], cuts: new Map(), dropped: droppable }
+  const noticeText = droppable.length > 0 || deferred.length > 0 ? fits(noticeOnly) : undefined
+  return noticeText === undefined ? empty : done(noticeOnly, noticeText)
 }

@@ -15,10 +15,15 @@ export const Config = z.object({
   projectRootMarkers: z.array(z.string()).default(['.git']),
   /** UTF-8 byte cap of one rendered message; non-positive or non-finite disables the plugin. */
   maxBytes: z.custom<number>((value) => typeof value === 'number', { message: 'maxBytes is required and must be a number' }),
+  /**
+   * Decision D7: when a message does not fit `maxBytes`, every file longer than this share of it is
+   * first cut to that share; 1 keeps the seed's rule (broadest dropped first, most specific cut last).
+   */
+  maxFileShare: z.number().gt(0).lte(1).default(0.5),
   /** Per-file cap; larger files are unavailable (never truncated by the reader). */
   maxSourceBytes: z.number().int().positive().default(1_048_576),
-  /** Per-directory candidates in precedence order. */
-  instructionFileCandidates: z.array(z.string()).default(['AGENTS.md', 'CLAUDE.md']),
+  /** Per-directory candidates in precedence order (`AGENTS.override.md`: a local replacement of the directory's `AGENTS.md`). */
+  instructionFileCandidates: z.array(z.string()).default(['AGENTS.override.md', 'AGENTS.md', 'CLAUDE.md']),
   /** Additive same-directory overlays, loaded after the base file. `[]` disables overlays. */
   localInstructionFileCandidates: z.array(z.string()).default(['AGENTS.local.md', 'CLAUDE.local.md']),
   /** `first`: the first existing candidate wins; `all`: every distinct candidate loads. */
@@ -51,6 +56,8 @@ export interface ResolvedConfig {
   readonly userGlobalDisplay: string
   readonly projectRootMarkers: readonly string[]
   readonly maxBytes: number
+  /** Share of `maxBytes` one file may take when a message does not fit (decision D7). */
+  readonly maxFileShare: number
   readonly maxSourceBytes: number
   readonly instructionFileCandidates: readonly string[]
   readonly localInstructionFileCandidates: readonly string[]
@@ -83,6 +90,7 @@ export function resolveConfig(input: ConfigInput, environment: ResolveEnvironmen
     userGlobalDisplay: `${display}/AGENTS.md`,
     projectRootMarkers: parsed.projectRootMarkers.filter((marker) => marker.trim() !== ''),
     maxBytes: parsed.maxBytes,
+    maxFileShare: parsed.maxFileShare,
     maxSourceBytes: parsed.maxSourceBytes,
     instructionFileCandidates: filterCandidateNames(parsed.instructionFileCandidates),
     localInstructionFileCandidates: filterCandidateNames(parsed.localInstructionFileCandidates),
@@ -104,6 +112,7 @@ export function baselineIdentity(config: ResolvedConfig, projectRootFromCwd: str
     projectRoot: projectRootFromCwd,
     projectRootMarkers: config.projectRootMarkers,
     maxBytes: config.maxBytes,
+    maxFileShare: config.maxFileShare,
     maxSourceBytes: config.maxSourceBytes,
     instructionFileCandidates: config.instructionFileCandidates,
     localInstructionFileCandidates: config.localInstructionFileCandidates,

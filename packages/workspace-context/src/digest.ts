@@ -1,6 +1,7 @@
 /**
  * Content identities: SHA-256 hex of the exact text (decision D4), persisted in message sources,
- * and of the trimmed text, used only to drop same-directory duplicates under the `all` policy.
+ * and of the trimmed text, used to drop same-directory duplicates under the `all` policy and to
+ * recognise blank files (empty or only whitespace), which have nothing to deliver.
  */
 import { createHash } from 'node:crypto'
 
@@ -13,3 +14,9 @@ export function contentDigest(text: string): string {
 export function trimmedDigest(text: string): string {
   return contentDigest(text.trim())
 }
+
+/** Trimmed digest of a blank file (empty or only whitespace): such a file has nothing to deliver. */
+export const BLANK_DIGEST = trimmedDigest('')
+
+/** True for a file that is empty or only whitespace: it has nothing to deliver (never sent). */
+export const isBlank = (file: { readonly trimmedDigest: string }): boolean => file.trimmedDigest === BLANK_DIGEST

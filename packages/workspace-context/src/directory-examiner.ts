@@ -16,7 +16,7 @@
 import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { readBounded } from './bounded-read.ts'
-import { contentDigest, trimmedDigest } from './digest.ts'
+import { BLANK_DIGEST, contentDigest, trimmedDigest } from './digest.ts'
 import { probeDirectory } from './directory-probes.ts'
 import type { LinkPolicy } from './probe.ts'
 import type { ScopeRef } from './scope-key.ts'
@@ -39,11 +39,23 @@ export interface ExamineOptions {
   readonly now: () => number
   /** Digest the model already has for a scope at a path; lets an unchanged file skip its read. */
   readonly knownDigest?: ((scopeKey: string, path: string) => string | undefined) | undefined
-  /** Absolute candidate paths already loaded in this pass (a file loads at most once). */
-  readonly claimed: Set<string>
+  /** Files already examined in this pass, by identity (a file is read at most once, decision D9). */
+  readonly claimed: Claims
   /** Probe every candidate (reports) rather than stopping at each list's winner. */
   readonly probeAll?: boolean
 }
+
+/** What a pass found for one file (by identity) the first time it examined it. */
+export interface Claim {
+  readonly digest: string
+  readonly trimmedDigest: string
+  readonly bytes: number
+  /** The content, when this pass read it. */
+  readonly content?: string | undefined
+}
+
+/** File identity → what the pass found for it first. */
+export type Claims = Map<string, Claim>
 
 /** One directory with its candidate lists and naming. */
 export interface DirectorySpec {
@@ -65,13 +77,29 @@ export interface DirectoryExamination {
 
 type Loaded = { readonly observation: ScopeObservation; readonly trimmed?: string }
 
+/** Identity of a present candidate's file: the provider's node id, else its canonical target. */
+export const fileIdentity = (probe: CandidateProbe & { state: 'present' }): string => probe.info.nodeId ?? probe.target
+
+/** A present observation; one object shape for every present file (the hot path of a touch). */
+function presentObservation(probe: CandidateProbe & { state: 'present' }, scope: ScopeRef, path: string, nodeId: string, fact: Claim): ScopeObservation {
+  return { state: 'present', scope, path, absPath: probe.path, target: probe.target, nodeId, digest: fact.digest, trimmedDigest: fact.trimmedDigest, bytes: fact.bytes, content: fact.content, sameAs: undefined }
+}
+
 async function load(options: ExamineOptions, probe: CandidateProbe & { state: 'present' }, scope: ScopeRef, path: string, startedAt: number): Promise<Loaded> {
-  if (options.claimed.has(probe.path)) return { observation: { state: 'absent', scope, note: 'same-as-user-global', path } }
+  const nodeId = fileIdentity(probe)
   const known = options.knownDigest?.(scope.key, path)
+  const claim = options.claimed.get(nodeId)
+  // The same file under a second path (a link, a hard link): read once per pass. Discovery decides
+  // which path carries it (decision D9); in one directory under the `all` policy it is a duplicate.
+  if (claim !== undefined && (claim.content !== undefined || claim.digest === known || claim.trimmedDigest === BLANK_DIGEST)) {
+    return { observation: presentObservation(probe, scope, path, nodeId, claim), trimmed: claim.trimmedDigest }
+  }
   const fact = options.memo?.file(probe.path, probe.info.version)
-  if (fact !== undefined && known === fact.digest) {
-    options.claimed.add(probe.path)
-    return { observation: { state: 'present', scope, path, absPath: probe.path, digest: fact.digest, bytes: fact.bytes }, trimmed: fact.trimmedDigest }
+  // Skip the read when the model has this content, or when it is blank (never delivered, so its text is not needed).
+  if (fact !== undefined && (known === fact.digest || fact.trimmedDigest === BLANK_DIGEST)) {
+    const found: Claim = { digest: fact.digest, trimmedDigest: fact.trimmedDigest, bytes: fact.bytes, content: undefined }
+    if (claim === undefined) options.claimed.set(nodeId, found)
+    return { observation: presentObservation(probe, scope, path, nodeId, found), trimmed: fact.trimmedDigest }
   }
   const read = await readBounded(options.fs, probe.target, options.maxSourceBytes, probe.info.size, options.signal)
   if (!read.ok) {
@@ -80,8 +108,9 @@ async function load(options: ExamineOptions, probe: CandidateProbe & { state: 'p
   }
   const digests = { digest: contentDigest(read.text), trimmedDigest: trimmedDigest(read.text), bytes: read.bytes }
   options.memo?.recordFile(probe.path, probe.info.version, digests, { startedAt, finishedAt: options.now(), changedAtMs: probe.info.changedAtMs })
-  options.claimed.add(probe.path)
-  return { observation: { state: 'present', scope, path, absPath: probe.path, digest: digests.digest, bytes: read.bytes, content: read.text }, trimmed: digests.trimmedDigest }
+  const found: Claim = { digest: digests.digest, trimmedDigest: digests.trimmedDigest, bytes: read.bytes, content: read.text }
+  options.claimed.set(nodeId, found)
+  return { observation: presentObservation(probe, scope, path, nodeId, found), trimmed: digests.trimmedDigest }
 }
 
 function settled(scope: ScopeRef, winner: CandidateProbe | undefined, spec: DirectorySpec, fallbackNote: AbsentNote): ScopeObservation | undefined {

@@ -10,7 +10,9 @@ import type { ExaminedSettings } from './examined-settings.ts'
 import { createInstance, type InstanceState } from './instance.ts'
 import { runPass, type PassMode } from './pass.ts'
 import { PendingWindow } from './pending-window.ts'
+import type { ReadDelivery } from './reconcile.ts'
 import { SessionLock } from './session-lock.ts'
+import { ShellSteps } from './shell-steps.ts'
 import { StepShare, type SharedExaminations } from './step-share.ts'
 import type { UnavailableReason } from './types.ts'
 import { VersionMemo } from './version-memo.ts'
@@ -52,6 +54,7 @@ export class Engine {
   readonly #shares = new WeakMap<SessionView, StepShare>()
   readonly #lock = new SessionLock()
   readonly pending = new PendingWindow()
+  readonly #shellSteps = new ShellSteps()
   readonly #reported = new Set<string>()
 
   constructor(host: EngineHost) {
@@ -85,11 +88,11 @@ export class Engine {
     return instance
   }
 
-  async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined, shared?: SharedExaminations): Promise<UserMessage[]> {
+  async #pass(fs: FileSystemPort, agent: AgentHandle, mode: PassMode, overlays: readonly UserMessage[], touched: readonly string[], signal: AbortSignal | undefined, touch: { shared?: SharedExaminations | undefined; read?: ReadDelivery | undefined } = {}): Promise<UserMessage[]> {
     const instance = await this.#instance(fs, agent, signal)
     const lastExamined = this.#host.examined.under(agent.session.header.id)
     return runPass(
-      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, shared, overlays, examinedUnder: lastExamined, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
+      { config: this.#host.config, plugin: this.#host.plugin, fs, session: agent.session, instance, memo: this.#memo(agent.session), now: this.#host.now, ...touch, overlays, examinedUnder: lastExamined, signal, onUnavailable: (path, reason, detail) => this.#report(path, reason, detail) },
       mode,
       touched,
     )
@@ -130,21 +133,34 @@ export class Engine {
           fresh.initialised = true
           this.#host.examined.record(agent.session.header.id, fresh.identity)
         }
+        // The first pass examined every loaded scope: a shell step before it is covered.
+        this.#shellSteps.clear(agent.session)
         return deliverInBatch(decision, payload.messages, messages)
       }
-      const generation = agent.session.replaceGeneration
-      if (!entering || decision.kind !== 'enter' || instance.checkedGeneration === generation) return decision
-      const state = deriveVisibleState(agent.session, this.#host.plugin, [...pendingOverlays, ...decision.messages])
-      if (state.baseline !== undefined || !hasLoggedBaseline(agent.session, this.#host.plugin)) {
-        instance.checkedGeneration = generation
-        return decision
-      }
-      const messages = await this.#pass(fs, agent, 'restore', [...pendingOverlays, ...decision.messages], [], signal)
+      if (!entering || decision.kind !== 'enter') return decision
+      const restored = await this.#restore(fs, agent, instance, [...pendingOverlays, ...decision.messages], signal)
+      const rechecked = this.#shellSteps.pending(agent.session) ? await this.#pass(fs, agent, 'recheck', [...pendingOverlays, ...decision.messages, ...restored], [], signal) : []
       signal.throwIfAborted()
-      // Only now: an aborted or failed restoration is retried at the next entering pre-step.
-      instance.checkedGeneration = generation
-      return deliverInBatch(decision, payload.messages, messages)
+      // Only now: an aborted or failed re-check is retried at the next entering pre-step.
+      this.#shellSteps.clear(agent.session)
+      return deliverInBatch(decision, payload.messages, [...restored, ...rechecked])
     })
+  }
+
+  /** A later entering pre-step after compaction shadowed the baseline: one restored baseline (or nothing). */
+  async #restore(fs: FileSystemPort, agent: AgentHandle, instance: InstanceState, overlays: readonly UserMessage[], signal: AbortSignal): Promise<UserMessage[]> {
+    const generation = agent.session.replaceGeneration
+    if (instance.checkedGeneration === generation) return []
+    const state = deriveVisibleState(agent.session, this.#host.plugin, overlays)
+    if (state.baseline !== undefined || !hasLoggedBaseline(agent.session, this.#host.plugin)) {
+      instance.checkedGeneration = generation
+      return []
+    }
+    const messages = await this.#pass(fs, agent, 'restore', overlays, [], signal)
+    signal.throwIfAborted()
+    // Only now: an aborted or failed restoration is retried at the next entering pre-step.
+    instance.checkedGeneration = generation
+    return messages
   }
 
   /**
@@ -152,7 +168,7 @@ export class Engine {
    * batch to attach, if any, already staged as provisional (inside the lock, so the next pass
    * sees it). Read-only touches share the step's examinations (`step-share.ts`).
    */
-  async touch(agent: AgentHandle, execution: ToolExecution, touches: readonly TouchedPath[]): Promise<UserMessage | undefined> {
+  async touch(agent: AgentHandle, execution: ToolExecution, touches: readonly TouchedPath[], read?: ReadDelivery): Promise<UserMessage | undefined> {
     const fs = this.#host.fs()
     if (!this.#host.config.enabled || fs === undefined || touches.length === 0) return undefined
     const sessionId = agent.session.header.id
@@ -160,7 +176,7 @@ export class Engine {
       // Decided inside the lock, right before the pass: a tool that started meanwhile counts.
       const shared = this.#share(agent.session).forTouch(agent.session, execution, touches)
       const paths = touches.map((touch) => touch.path)
-      const [message] = await this.#pass(fs, agent, 'touch', this.pending.overlays(sessionId), paths, execution.signal, shared)
+      const [message] = await this.#pass(fs, agent, 'touch', this.pending.overlays(sessionId), paths, execution.signal, { shared, read })
       if (message !== undefined) this.pending.stage(sessionId, execution.token, message)
       return message
     })
@@ -176,6 +192,7 @@ export class Engine {
   settle(execution: ToolExecution, outcome: ToolFinalOutcome): void {
     const session = execution.agent?.session
     if (session !== undefined) this.#shares.get(session)?.finished(execution)
+    if (this.#host.config.enabled) this.#shellSteps.settled(execution, outcome)
     this.pending.settle(execution, outcome, session)
   }
 

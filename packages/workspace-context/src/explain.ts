@@ -5,6 +5,7 @@
  */
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { rethrowIfAborted } from './abort.ts'
+import { isBlank } from './digest.ts'
 import { chainDirs, relKey, type DirRef } from './directories.ts'
 import { discover } from './discovery.ts'
 import { canonical } from './instance.ts'
@@ -30,8 +31,12 @@ export interface ExplainedFile {
 
 /** The explanation. */
 export interface PathExplanation {
-  /** Canonical absolute path explained. */
+  /** Canonical absolute path explained (a relative path is resolved against the working directory). */
   readonly target: string
+  /** Whether something exists at `target`: `missing` paths are explained as a file created there. */
+  readonly status: 'exists' | 'missing' | 'unavailable'
+  /** Directories whose instruction files apply, root-relative, broad to specific (empty outside the project). */
+  readonly chain: readonly string[]
   readonly projectRoot: string
   /** False when the path lies outside the project root (only user-global instructions apply). */
   readonly insideProject: boolean
@@ -41,13 +46,15 @@ export interface PathExplanation {
   readonly skipped: readonly { readonly path: string; readonly reason: string }[]
 }
 
-async function directoryOf(options: ExplainOptions, target: string): Promise<string> {
+async function directoryOf(options: ExplainOptions, target: string): Promise<{ dir: string; status: PathExplanation['status'] }> {
   try {
-    return (await options.fs.stat(target, options.signal))?.type === 'directory' ? target : dirname(target)
+    const info = await options.fs.stat(target, options.signal)
+    if (info === undefined) return { dir: dirname(target), status: 'missing' }
+    return { dir: info.type === 'directory' ? target : dirname(target), status: 'exists' }
   } catch (error) {
     // An unreadable target is explained by its parent directory, like a file would be.
     rethrowIfAborted(error, options.signal)
-    return dirname(target)
+    return { dir: dirname(target), status: 'unavailable' }
   }
 }
 
@@ -62,7 +69,7 @@ export async function explainPath(options: ExplainOptions): Promise<PathExplanat
   const { instance, plan, pass } = await prepareStandalone(options)
   const root = instance.project.root
   const target = await canonical(options.fs, isAbsolute(options.path) ? options.path : resolve(instance.cwd, options.path), options.signal)
-  const dir = await directoryOf(options, target)
+  const { dir, status } = await directoryOf(options, target)
   const insideProject = isInsideRoot(root, dir)
   const dirs: DirRef[] = insideProject ? chainDirs(root, dir) : []
   const baselineDirs = new Set(chainDirs(root, instance.cwd).map((d) => d.rel))
@@ -71,8 +78,12 @@ export async function explainPath(options: ExplainOptions): Promise<PathExplanat
   const skipped: { path: string; reason: string }[] = []
   for (const o of found.observations) {
     if (o.state === 'unavailable') skipped.push({ path: o.path, reason: o.reason === 'sibling-unavailable' ? 'not used while an earlier candidate in its directory cannot be read (a duplicate cannot be ruled out)' : `exists but cannot be used (${o.reason})` })
-    if (o.state === 'absent' && o.path !== undefined) skipped.push({ path: o.path, reason: o.note === 'duplicate' ? 'same content as an earlier candidate in its directory' : 'same file as the user-global instructions' })
+    if (o.state === 'absent' && o.path !== undefined) skipped.push({ path: o.path, reason: 'same content as an earlier candidate in its directory' })
     if (o.state !== 'present') continue
+    if (isBlank(o)) {
+      skipped.push({ path: o.path, reason: 'empty: nothing to apply' })
+      continue
+    }
     if (o.scope.kind === 'user-global') {
       files.push({ path: o.path, reason: 'user-global instructions apply to work in every workspace', delivery: 'baseline' })
       continue
@@ -83,15 +94,21 @@ export async function explainPath(options: ExplainOptions): Promise<PathExplanat
     const below = isInsideRoot(instance.cwd, resolve(root, o.scope.dir)) && !baselineDirs.has(o.scope.dir)
     const delivery = baselineDirs.has(o.scope.dir) ? 'baseline' : below ? 'on-first-touch' : 'not-automatic'
     const how = HOW[delivery]
-    files.push({ path: o.path, reason: `${kind} ${where} (${relation}); ${how}`, delivery })
+    const same = o.sameAs === undefined ? '' : `; the same file as ${o.sameAs.path} (sent once)`
+    files.push({ path: o.path, reason: `${kind} ${where} (${relation}); ${how}${same}`, delivery })
   }
-  return { target, projectRoot: root, insideProject, files, skipped }
+  return { target, status, chain: dirs.map((d) => d.rel), projectRoot: root, insideProject, files, skipped }
 }
 
 /** Formats an explanation for a terminal (repository-derived strings made terminal-safe). */
 export function formatExplanation(explanation: PathExplanation): string {
   const safe = terminalLine
-  const lines = [`Instruction files that apply to ${safe(explanation.target)}`, `(project root ${safe(explanation.projectRoot)}; more specific files are listed later and take precedence):`]
+  const chain = explanation.chain.map((dir) => safe(dir)).join(' → ')
+  const first =
+    explanation.status === 'exists'
+      ? `Instruction files that apply to ${safe(explanation.target)}`
+      : `${safe(explanation.target)} ${explanation.status === 'missing' ? 'does not exist' : 'could not be examined'}; a file there would get the instruction files of its directories${chain === '' ? '' : ` (${chain})`}`
+  const lines = [first, `(project root ${safe(explanation.projectRoot)}; more specific files are listed later and take precedence):`]
   if (!explanation.insideProject) lines.push('  The path is outside the project root; only user-global instructions apply.')
   if (explanation.files.length === 0) lines.push('  (none)')
   explanation.files.forEach((file, index) => lines.push(`  ${index + 1}. ${safe(file.path)} — ${safe(file.reason)}`))

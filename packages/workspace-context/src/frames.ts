@@ -50,6 +50,29 @@ export const switchedSection = (path: string, previousPath: string): string =>
 export const removedSection = (path: string): string =>
   `Instructions removed: ${path}\n\nThe previously loaded instructions from this file no longer apply.`
 
+const appliesTo = (scopeLabel: string | undefined): string => (scopeLabel === undefined ? 'to work in every workspace' : `to work under \`${scopeLabel}\``)
+
+/**
+ * One line for a path that leads to the same file as another scope's (a link, a hard link;
+ * decision D9): its content is not repeated.
+ */
+export function sameFileLine(path: string, samePath: string, scopeLabel: string | undefined, previousPath?: string): string {
+  const previous = previousPath === undefined || previousPath === path ? '' : ` The instructions previously loaded from ${previousPath} no longer apply.`
+  return `Same file as ${samePath}: ${path}. Its instructions, already in this conversation under ${samePath}, also apply ${appliesTo(scopeLabel)}; they are not repeated here.${previous}`
+}
+
+/**
+ * One line for an instruction file whose full content the model just read with the `read` tool
+ * (decision D9): the tool result is the delivery, the frame only names it as now in effect.
+ */
+export function readDeliveryLine(path: string, scopeLabel: string | undefined, previousPath: string | undefined, update: boolean): string {
+  if (previousPath !== undefined && previousPath !== path) {
+    return `Updated instructions now in effect: ${path}. You just read this file in full; it applies instead of ${previousPath}, whose instructions no longer apply.`
+  }
+  if (update) return `Updated instructions now in effect: ${path}. You just read this file in full; it changed after it was loaded, and its current content replaces everything previously loaded from it.`
+  return `Instructions now in effect: ${path}. You just read this file in full; its instructions apply ${appliesTo(scopeLabel)}. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.`
+}
+
 /** Why an outdated file cannot be loaded, as a clause (keys are the definite unavailable reasons). */
 export const OUTDATED_REASONS = {
   'not-utf8': 'it is not UTF-8 text',
@@ -78,8 +101,18 @@ export interface BudgetNoticeInput {
   readonly maxBytes: number
   /** Left-out sections; `outdates` names the loaded file whose text a left-out update replaces. */
   readonly omitted: readonly { readonly path: string; readonly bytes: number; readonly outdates?: string | undefined }[]
-  readonly truncated?: { readonly path: string; readonly bytes: number; readonly kept: number } | undefined
+  /** Cut sections, in render order (one, or several under `maxFileShare`). */
+  readonly truncated?: TruncatedEntry | readonly TruncatedEntry[] | undefined
 }
+
+/** One cut section of the budget notice. */
+export interface TruncatedEntry {
+  readonly path: string
+  readonly bytes: number
+  readonly kept: number
+}
+
+const cutEntries = (truncated: BudgetNoticeInput['truncated']): readonly TruncatedEntry[] => (truncated === undefined ? [] : 'path' in truncated ? [truncated] : truncated)
 
 function droppedUpdate(entry: { readonly path: string; readonly bytes: number; readonly outdates?: string | undefined }): string {
   const what = entry.outdates === entry.path ? `${entry.path} changed` : `${entry.path} replaces ${entry.outdates ?? ''}`
@@ -92,7 +125,8 @@ export function budgetNotice(input: BudgetNoticeInput): string {
   const fresh = input.omitted.filter((o) => o.outdates === undefined)
   if (fresh.length > 0) parts.push(`omitted ${fresh.map((o) => `${o.path} (${o.bytes} bytes)`).join(', ')}`)
   for (const update of input.omitted) if (update.outdates !== undefined) parts.push(droppedUpdate(update))
-  if (input.truncated !== undefined) parts.push(`truncated ${input.truncated.path} to ${input.truncated.kept} of ${input.truncated.bytes} bytes`)
+  const cut = cutEntries(input.truncated)
+  if (cut.length > 0) parts.push(`truncated ${cut.map((t) => `${t.path} to ${t.kept} of ${t.bytes} bytes`).join(', ')}`)
   return `Workspace instruction budget of ${input.maxBytes} bytes: ${parts.join('; ')}. Read an omitted or truncated file directly if you need its full text.`
 }
 

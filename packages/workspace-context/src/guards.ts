@@ -1,6 +1,6 @@
 /**
- * Narrow, assertion-free readers for untyped values: error codes and messages, and the message
- * inside a `user/message` event payload.
+ * Narrow, assertion-free readers for untyped values: error codes and messages, the message inside
+ * a `user/message` event payload and the call id of a `tool/result` event.
  */
 import type { SessionEvent, UserMessage } from '@dsh/contracts'
 
@@ -25,4 +25,14 @@ export function userMessageOf(event: SessionEvent | undefined): UserMessage | un
 
 function isUserMessage(value: unknown): value is UserMessage {
   return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string' && 'content' in value && Array.isArray(value.content) && 'source' in value
+}
+
+/** The call id of a successful `tool/result` event's message (not an error result), if the payload carries one. */
+export function toolResultCallId(event: SessionEvent | undefined): string | undefined {
+  if (event?.type !== 'tool/result') return undefined
+  const data: unknown = event.data
+  if (typeof data !== 'object' || data === null || !('message' in data)) return undefined
+  const message: unknown = data.message
+  if (typeof message !== 'object' || message === null || Reflect.get(message, 'isError') === true) return undefined
+  return stringProperty(message, 'callId')
 }

@@ -13,6 +13,9 @@
  * - `touch` (after a successful read/write/edit): the root-to-cwd chain, the directories down to
  *   each touched file and every loaded scope are reconciled into one change batch; directories
  *   an earlier touch of the same step examined come from the step's shared record when given.
+ * - `recheck` (the first entering pre-step after a step in which a shell tool ran, decision D8):
+ *   only the directories of loaded scopes (and the user-global file when loaded) are examined,
+ *   which for unchanged files costs one stat per directory and per loaded file.
  * A baseline that does not supersede leaves out files the conversation still shows unchanged
  * (naming them), and is not sent at all when that leaves nothing to say.
  */
@@ -22,11 +25,12 @@ import { absOf, chainDirs, descendantDirs, type DirRef } from './directories.ts'
 import { discover } from './discovery.ts'
 import type { InstanceState } from './instance.ts'
 import { instructionMessage } from './message.ts'
-import { reconcile } from './reconcile.ts'
+import { reconcile, type ReadDelivery } from './reconcile.ts'
 import { renderBaseline, renderChangeBatch } from './render.ts'
-import { decodeScope } from './scope-key.ts'
+import { decodeScope, userGlobalScope } from './scope-key.ts'
 import type { SharedExaminations } from './step-share.ts'
-import type { LoadedFile, UnavailableReason } from './types.ts'
+import { isBlank } from './digest.ts'
+import type { LoadedFile, ScopeObservation, UnavailableReason } from './types.ts'
 import { isDefiniteReason } from './unavailable-reasons.ts'
 import type { VersionMemo } from './version-memo.ts'
 import { applyMessage, deriveVisibleState, isLoaded, latestRecordedIdentity, type EffectiveEntry, type VisibleState } from './visible-state.ts'
@@ -43,6 +47,8 @@ export interface PassContext {
   readonly now: () => number
   /** Examinations shared by the touches of the open step (touch passes only). */
   readonly shared?: SharedExaminations | undefined
+  /** The touching `read` showed a whole file: its result delivers that content (touch passes only). */
+  readonly read?: ReadDelivery | undefined
   /** Messages that count as seen although not yet on the surface (pending, claimed). */
   readonly overlays: readonly UserMessage[]
   /**
@@ -58,17 +64,23 @@ export interface PassContext {
 }
 
 /** Pass modes. */
-export type PassMode = 'initial' | 'restore' | 'touch'
+export type PassMode = 'initial' | 'restore' | 'touch' | 'recheck'
+
+const composesBaseline = (mode: PassMode): boolean => mode === 'initial' || mode === 'restore'
 
 function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[], rootChanged: boolean): { chain: DirRef[]; all: DirRef[] } {
   const { root } = ctx.instance.project
   const chain = chainDirs(root, ctx.instance.cwd)
   const all = [...chain]
   if (mode === 'restore' || rootChanged) return { chain, all }
+  // A re-check after a shell step examines only the directories of loaded scopes (decision D8).
+  const loaded: DirRef[] = []
   for (const [key, entry] of state.scopes) {
     const scope = isLoaded(entry) ? decodeScope(key) : undefined
-    if (scope?.kind === 'project') all.push({ abs: absOf(root, scope.dir), rel: scope.dir })
+    if (scope?.kind === 'project') loaded.push({ abs: absOf(root, scope.dir), rel: scope.dir })
   }
+  if (mode === 'recheck') return { chain, all: loaded }
+  all.push(...loaded)
   for (const path of touched) all.push(...descendantDirs(root, ctx.instance.cwd, path))
   return { chain, all }
 }
@@ -106,7 +118,7 @@ function composeBaseline(ctx: PassContext, mode: PassMode, input: BaselineInput)
   const superseding = mode === 'initial' && visible !== undefined && !compatible
   if (mode === 'initial' && compatible) {
     // Only the budget's verdict on the complete baseline is needed (omitted files stay out).
-    recordOmitted(instance, renderBaseline(files, config.maxBytes).omitted)
+    recordOmitted(instance, renderBaseline(files, config.maxBytes, { maxFileShare: config.maxFileShare }).omitted)
     return undefined
   }
   const removals: InstructionChange[] = []
@@ -127,13 +139,14 @@ function composeBaseline(ctx: PassContext, mode: PassMode, input: BaselineInput)
   }
   // Outside a superseding baseline, files the conversation still shows unchanged are not repeated.
   const shown = superseding || rootChanged ? [] : files.filter((file) => alreadyVisible(state, { action: 'set', scope: file.scope.key, path: file.path, digest: file.digest }))
-  const sent = files.filter((file) => !shown.includes(file))
+  // A restated baseline cannot lean on what it supersedes: a same-file line needs its file in the message.
+  const sent = files.filter((file) => !shown.includes(file)).map((file) => (file.sameAs !== undefined && (superseding || rootChanged) ? { ...file, sameAs: { ...file.sameAs, inEffect: false } } : file))
   if (!superseding && sent.length === 0 && retired.length === 0) {
     recordOmitted(instance, [])
     return undefined
   }
   const notes = { stillInEffect, retired, shownEarlier: shown.map((file) => file.path) }
-  const rendered = renderBaseline(sent, config.maxBytes, superseding, notes)
+  const rendered = renderBaseline(sent, config.maxBytes, { superseding, notes, maxFileShare: config.maxFileShare })
   recordOmitted(instance, rendered.omitted)
   if (rendered.text === '') return undefined
   const kept = new Set(rendered.changes.map((change) => change.scope))
@@ -143,6 +156,14 @@ function composeBaseline(ctx: PassContext, mode: PassMode, input: BaselineInput)
     }
   }
   return instructionMessage({ plugin: ctx.plugin, text: rendered.text, changes: [...removals, ...rendered.changes], baselineIdentity: instance.identity })
+}
+
+/** A present baseline observation as a file to render (a same-file line names a scope the model still has unchanged). */
+function loadedFile(state: VisibleState, o: ScopeObservation & { state: 'present' }, content: string): LoadedFile {
+  const file = { scope: o.scope, path: o.path, content, digest: o.digest }
+  if (o.sameAs === undefined) return file
+  const other = state.scopes.get(o.sameAs.scope.key)
+  return { ...file, sameAs: { ...o.sameAs, inEffect: isLoaded(other) && other.sameAs === undefined && !other.outdated && other.digest === o.digest } }
 }
 
 function recordOmitted(instance: InstanceState, omitted: readonly LoadedFile[]): void {
@@ -170,21 +191,28 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     return scope !== undefined && (scope.kind === 'user-global' || chainKeys.has(scope.dir))
   }
   const knownDigest = (key: string, path: string): string | undefined => {
-    if (mode !== 'touch' && isBaselineScope(key)) return undefined
+    if (composesBaseline(mode) && isBaselineScope(key)) return undefined
     const entry = state.scopes.get(key)
-    return isLoaded(entry) && entry.path === path ? entry.digest : instance.omitted.get(key)
+    // A same-file entry has no content of its own: the file must be read if it becomes a file of its own.
+    return isLoaded(entry) && entry.path === path && entry.sameAs === undefined ? entry.digest : instance.omitted.get(key)
   }
   const plan = { config, root: instance.project.root, dshHome: instance.dshHome, trustedRoots: instance.trustedRoots }
   const shared = mode === 'touch' ? ctx.shared : undefined
-  const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest, shared }
-  const found = await discover(plan, pass, all, true)
+  const holds = (key: string, path: string, digest: string): boolean => {
+    const entry = state.scopes.get(key)
+    return isLoaded(entry) && entry.path === path && entry.sameAs === undefined && !entry.outdated && entry.digest === digest
+  }
+  const pass = { fs: ctx.fs, signal: ctx.signal, memo: ctx.memo, directoryVersions: config.directoryVersions, now: ctx.now, knownDigest, shared, holds }
+  // A re-check examines the user-global file only when it is loaded.
+  const userGlobal = mode !== 'recheck' || isLoaded(state.scopes.get(userGlobalScope().key))
+  const found = await discover(plan, pass, all, userGlobal)
   for (const o of found.observations) if (o.state === 'unavailable') ctx.onUnavailable?.(o.path, o.reason, o.detail)
   const messages: UserMessage[] = []
-  if (mode !== 'touch') {
+  if (composesBaseline(mode)) {
     const files: LoadedFile[] = []
     const transient = new Set<string>()
     for (const o of found.observations) {
-      if (o.state === 'present' && o.content !== undefined && isBaselineScope(o.scope.key)) files.push({ scope: o.scope, path: o.path, content: o.content, digest: o.digest })
+      if (o.state === 'present' && o.content !== undefined && !isBlank(o) && isBaselineScope(o.scope.key)) files.push(loadedFile(state, o, o.content))
       if (o.state === 'unavailable' && !isDefiniteReason(o.reason)) transient.add(o.scope.key)
     }
     const baseline = composeBaseline(ctx, mode, { state, files, transient, isBaselineScope, rootChanged })
@@ -194,9 +222,10 @@ export async function runPass(ctx: PassContext, mode: PassMode, touched: readonl
     }
     if (mode === 'restore') return messages
   }
-  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: true, settingsChanged })
+  const read = mode === 'touch' ? ctx.read : undefined
+  const result = reconcile({ observations: found.observations, state: state.scopes, omitted: instance.omitted, examinedDirs: found.examined, examinedUserGlobal: userGlobal, settingsChanged, read })
   for (const key of result.staleOmissions) instance.omitted.delete(key)
-  const batch = renderChangeBatch(result.items, config.maxBytes)
+  const batch = renderChangeBatch(result.items, config.maxBytes, { maxFileShare: config.maxFileShare })
   if (batch.changes.length > 0) messages.push(instructionMessage({ plugin: ctx.plugin, text: batch.text, changes: batch.changes, identity: instance.identity }))
   return messages
 }

@@ -13,6 +13,7 @@ import { Engine } from './engine.ts'
 import { ExaminedSettings } from './examined-settings.ts'
 import { errorMessage } from './guards.ts'
 import { PLUGIN_NAME } from './message.ts'
+import type { ReadDelivery } from './reconcile.ts'
 import { terminalLine } from './terminal-text.ts'
 import { sessionTrustedRoots } from './trusted-roots.ts'
 
@@ -38,6 +39,18 @@ export interface WorkspaceContextHooks {
 function touchedPaths(output: ToolOutput): TouchedPath[] {
   if (output.isError === true) return []
   return (output.touched ?? []).filter((touch) => typeof touch.path === 'string' && touch.path.trim() !== '')
+}
+
+/**
+ * A top-level `read` whose output showed a whole file (the read tool's `meta.sha256`, set only
+ * then), unless an inner listener replaced the text the model will see (decision D9).
+ */
+function readDelivery(execution: ToolExecution, output: ToolOutput, decision: PostExecuteDecision, touches: readonly TouchedPath[]): ReadDelivery | undefined {
+  if (execution.name !== 'read' || execution.parent !== undefined || output.isError === true || decision.kind !== 'accept' || decision.content !== undefined) return undefined
+  const digest = output.meta?.['sha256']
+  const [touch] = touches
+  if (typeof digest !== 'string' || touch === undefined || touches.length !== 1 || touch.kind !== 'read') return undefined
+  return { callId: execution.callId, path: touch.path, digest }
 }
 
 function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks, examined: ExaminedSettings): void {
@@ -73,7 +86,7 @@ function apply(ctx: Context, input: ConfigInput, hooks: WorkspaceContextHooks, e
     const touches = touchedPaths(output)
     if (decision.kind !== 'accept' || touches.length === 0 || execution.agent === undefined || execution.signal.aborted) return decision
     try {
-      const message = await engine.touch(execution.agent, execution, touches)
+      const message = await engine.touch(execution.agent, execution, touches, readDelivery(execution, output, decision, touches))
       if (message === undefined) return decision
       return { ...decision, additionalContexts: [...(decision.additionalContexts ?? []), message] }
     } catch (error) {

@@ -30,7 +30,7 @@ export async function probeCandidate(fs: FileSystemPort, path: string, name: str
     if (own.type === 'other') return { state: 'absent', name, path, note: 'special-file' }
     const resolveOptions = { cwd: dirname(path), ...(signal === undefined ? {} : { signal }) }
     if (own.type === 'file') {
-      const info = { type: 'file' as const, version: own.version, ...(own.size === undefined ? {} : { size: own.size }), ...(own.changedAtMs === undefined ? {} : { changedAtMs: own.changedAtMs }) }
+      const info = { ...own, type: 'file' as const }
       if (policy.trustedRoots === undefined) return { state: 'present', name, path, target: path, info, viaLink: false }
       // A parent directory may itself be a link out of the project: check the canonical path.
       const real = (await fs.resolve(path, resolveOptions)).path

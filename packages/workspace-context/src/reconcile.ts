@@ -20,9 +20,19 @@
  * slot scheme no longer produces (for example after a policy change) is removed.
  */
 import { decodeScope, specificity, type ScopeRef } from './scope-key.ts'
+import { isBlank } from './digest.ts'
 import type { ChangeItem, ScopeObservation } from './types.ts'
 import { isDefiniteReason } from './unavailable-reasons.ts'
 import { isLoaded, type EffectiveEntry } from './visible-state.ts'
+
+/** A top-level `read` that showed a whole file: its result is the delivery of that content (decision D9). */
+export interface ReadDelivery {
+  readonly callId: string
+  /** Canonical absolute path the read touched. */
+  readonly path: string
+  /** SHA-256 of the exact text it returned in full. */
+  readonly digest: string
+}
 
 /** Inputs of one reconciliation. */
 export interface ReconcileInput {
@@ -39,6 +49,8 @@ export interface ReconcileInput {
    * refusal removes the scope instead of flagging it as outdated. Default `false`.
    */
   readonly settingsChanged?: boolean | undefined
+  /** The read that triggered this pass, when it showed a whole file. */
+  readonly read?: ReadDelivery | undefined
 }
 
 /** Transitions to render, plus omitted-baseline entries that no longer describe the file. */
@@ -48,6 +60,18 @@ export interface ReconcileResult {
 }
 
 const removal = (scope: ScopeRef, entry: EffectiveEntry): ChangeItem => ({ action: 'remove', scope, path: entry.path })
+
+/** Whether `scope` is loaded with its own copy of the content of `digest` (a same-file line can name it). */
+function inEffect(state: ReadonlyMap<string, EffectiveEntry>, scope: string, digest: string): boolean {
+  const entry = state.get(scope)
+  return isLoaded(entry) && entry.sameAs === undefined && !entry.outdated && entry.digest === digest
+}
+
+/** The call id of `read` when it showed exactly this file's current content in full. */
+function readBy(read: ReadDelivery | undefined, observation: ScopeObservation & { state: 'present' }): string | undefined {
+  if (read === undefined || read.digest !== observation.digest) return undefined
+  return read.path === observation.target || read.path === observation.absPath ? read.callId : undefined
+}
 
 /** Computes the transitions that bring the model's view in line with the observations. */
 export function reconcile(input: ReconcileInput): ReconcileResult {
@@ -69,6 +93,11 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
       if (isLoaded(entry)) items.push(removal(scope, entry))
       continue
     }
+    if (isBlank(observation)) {
+      // An empty file has nothing to deliver: never sent; one the model had text from no longer applies.
+      if (isLoaded(entry)) items.push(removal(scope, entry))
+      continue
+    }
     const omittedDigest = input.omitted.get(scope.key)
     if (omittedDigest !== undefined) {
       if (omittedDigest === observation.digest) {
@@ -77,9 +106,19 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
       }
       staleOmissions.push(scope.key)
     }
-    if (isLoaded(entry) && entry.path === observation.path && entry.digest === observation.digest) continue
-    if (observation.content === undefined) continue
-    const base = { scope, path: observation.path, content: observation.content, digest: observation.digest }
+    const unchanged = isLoaded(entry) && entry.path === observation.path
+    if (unchanged && observation.sameAs !== undefined && entry.sameAs?.scope === observation.sameAs.scope.key) continue
+    if (unchanged && entry.sameAs === undefined && entry.digest === observation.digest) continue
+    const read = readBy(input.read, observation)
+    if (observation.content === undefined && observation.sameAs === undefined && read === undefined) continue
+    const base = {
+      scope,
+      path: observation.path,
+      content: observation.content,
+      digest: observation.digest,
+      ...(observation.sameAs === undefined ? {} : { sameAs: { ...observation.sameAs, inEffect: inEffect(input.state, observation.sameAs.scope.key, observation.digest) } }),
+      ...(read === undefined ? {} : { readCallId: read }),
+    }
     items.push(isLoaded(entry) ? { action: 'replace', ...base, ...(entry.path === observation.path ? {} : { previousPath: entry.path }) } : { action: 'set', ...base })
   }
   for (const [key, entry] of input.state) {

@@ -48,6 +48,7 @@ export async function prepareStandalone(options: StandaloneOptions): Promise<Sta
 function configInputOf(config: ResolvedConfig): ConfigInput {
   return {
     maxBytes: config.maxBytes,
+    maxFileShare: config.maxFileShare,
     maxSourceBytes: config.maxSourceBytes,
     projectRootMarkers: [...config.projectRootMarkers],
     instructionFileCandidates: [...config.instructionFileCandidates],

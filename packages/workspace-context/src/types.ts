@@ -26,7 +26,18 @@ export type UnavailableReason =
 export type DefiniteReason = Extract<UnavailableReason, 'too-large' | 'not-utf8' | 'binary' | 'escaping-link' | 'symlink-refused'>
 
 /** Why a candidate counts as absent although a directory entry may exist. */
-export type AbsentNote = 'missing' | 'directory' | 'special-file' | 'dangling-link' | 'duplicate' | 'same-as-user-global'
+export type AbsentNote = 'missing' | 'directory' | 'special-file' | 'dangling-link' | 'duplicate'
+
+/**
+ * The scope that carries a file another path of the same pass also leads to (decision D9: one
+ * delivery per file): the same node, reached through a link or a hard link.
+ */
+export interface SameFile {
+  /** Scope that carries the content. */
+  readonly scope: ScopeRef
+  /** Its model-visible path. */
+  readonly path: string
+}
 
 /** Three-state result of one candidate probe (metadata only, nothing read). */
 export type CandidateProbe =
@@ -43,9 +54,17 @@ export type ScopeObservation =
       readonly path: string
       /** Absolute path of the candidate (unresolved). */
       readonly absPath: string
+      /** Canonical path of the file read (the link target, or the path under a linked directory). */
+      readonly target: string
+      /** Identity of the file: the provider's `nodeId`, else the canonical target path. */
+      readonly nodeId: string
       readonly digest: string
+      /** Digest of the trimmed content (`all`-policy duplicates; blank files have `BLANK_DIGEST`). */
+      readonly trimmedDigest: string
       readonly bytes: number
       readonly content?: string | undefined
+      /** Set by discovery when another scope of the pass carries the same file (its content is not repeated). */
+      readonly sameAs?: SameFile | undefined
     }
   | { readonly state: 'absent'; readonly scope: ScopeRef; readonly note: AbsentNote; readonly path?: string | undefined }
   | { readonly state: 'unavailable'; readonly scope: ScopeRef; readonly reason: UnavailableReason; readonly path: string; readonly detail?: string | undefined }
@@ -57,6 +76,14 @@ export interface LoadedFile {
   readonly path: string
   readonly content: string
   readonly digest: string
+  /** The same file as an earlier one: rendered as one line naming it while that one is in effect. */
+  readonly sameAs?: SameFileItem | undefined
+}
+
+/** A {@link SameFile} as rendered: whether the other scope is already in effect before this message. */
+export interface SameFileItem extends SameFile {
+  /** The other scope is loaded with this content before the message (otherwise it must be retained in it). */
+  readonly inEffect: boolean
 }
 
 /** One transition to render in a change batch: a `set`, `replace` or `remove`, or an outdated notice. */
@@ -68,9 +95,13 @@ export interface Transition {
   readonly scope: ScopeRef
   readonly path: string
   readonly previousPath?: string | undefined
-  /** Full current content (absent for removals). */
+  /** Full current content (absent for removals, and possibly for a same-file line). */
   readonly content?: string | undefined
   readonly digest?: string | undefined
+  /** The same file as another scope's: rendered as one line naming it while that one is in effect. */
+  readonly sameAs?: SameFileItem | undefined
+  /** Call id of the top-level `read` whose result showed this exact content in full: rendered as one line. */
+  readonly readCallId?: string | undefined
 }
 
 /**

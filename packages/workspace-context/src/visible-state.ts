@@ -6,7 +6,7 @@
  * malformed entries are ignored.
  */
 import type { InstructionChange, Message, MessageSource, SessionView, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
-import { userMessageOf } from './guards.ts'
+import { toolResultCallId, userMessageOf } from './guards.ts'
 
 /** The latest change of one scope. */
 export interface EffectiveEntry {
@@ -21,6 +21,10 @@ export interface EffectiveEntry {
    * so the text the model has from it may be outdated.
    */
   readonly outdated: boolean
+  /** The same file as this other scope's, whose content the model has (decision D9). */
+  readonly sameAs?: { readonly scope: string; readonly path: string } | undefined
+  /** The content reached the model as the result of this `read` call (decision D9). */
+  readonly readCallId?: string | undefined
 }
 
 /** Effective state of a session. */
@@ -38,7 +42,9 @@ function validChange(value: unknown): value is InstructionChange {
   const action = field('action')
   if (typeof action !== 'string' || !ACTIONS.has(action)) return false
   if (typeof field('scope') !== 'string' || typeof field('path') !== 'string') return false
-  for (const key of ['digest', 'previousPath']) if (field(key) !== undefined && typeof field(key) !== 'string') return false
+  for (const key of ['digest', 'previousPath', 'readCallId']) if (field(key) !== undefined && typeof field(key) !== 'string') return false
+  const sameAs = field('sameAs')
+  if (sameAs !== undefined && (typeof sameAs !== 'object' || sameAs === null || typeof Reflect.get(sameAs, 'scope') !== 'string' || typeof Reflect.get(sameAs, 'path') !== 'string')) return false
   return field('truncated') === undefined || typeof field('truncated') === 'boolean'
 }
 
@@ -63,6 +69,16 @@ export function visibleUserMessages(session: SessionView): UserMessage[] {
   return messages
 }
 
+/** Call ids of the successful tool results on the visible surface. */
+function visibleToolCalls(session: SessionView): Set<string> {
+  const ids = new Set<string>()
+  for (const seq of session.surface) {
+    const id = toolResultCallId(session.eventBySeq(seq))
+    if (id !== undefined) ids.add(id)
+  }
+  return ids
+}
+
 /** Applies one message to `state` (mutating). */
 export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] }, message: UserMessage, plugin: string): void {
   const source = instructionSource(message.source, plugin)
@@ -71,7 +87,26 @@ export function applyMessage(state: { scopes: Map<string, EffectiveEntry>; basel
   if (fromBaseline) state.baseline = { identity: source.baselineIdentity, messageId: message.id }
   for (const change of source.changes) {
     const outdated = change.action === 'replace' && change.unloadable !== undefined
-    state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline, outdated })
+    const links = { ...(change.sameAs === undefined ? {} : { sameAs: change.sameAs }), ...(change.readCallId === undefined ? {} : { readCallId: change.readCallId }) }
+    state.scopes.set(change.scope, { action: change.action, path: change.path, digest: change.digest, truncated: change.truncated === true, fromBaseline, outdated, ...links })
+  }
+}
+
+/**
+ * Drops entries whose content the model no longer has (decision D9): one delivered by a `read`
+ * whose result is not visible (`visibleCalls`; `undefined` when every one counts as visible), and
+ * one that is the same file as a scope that is no longer loaded with its own content. Such a scope
+ * is offered again like one compaction removed.
+ */
+function dropUnbacked(scopes: Map<string, EffectiveEntry>, visibleCalls: () => ReadonlySet<string> | undefined): void {
+  for (const [key, entry] of scopes) {
+    const calls = entry.readCallId === undefined ? undefined : visibleCalls()
+    if (entry.readCallId !== undefined && calls !== undefined && !calls.has(entry.readCallId)) scopes.delete(key)
+  }
+  for (const [key, entry] of scopes) {
+    if (entry.sameAs === undefined) continue
+    const other = scopes.get(entry.sameAs.scope)
+    if (!isLoaded(other) || other.sameAs !== undefined || other.outdated) scopes.delete(key)
   }
 }
 
@@ -84,9 +119,21 @@ export function deriveVisibleState(visible: SessionView | readonly Message[], pl
   const state: { scopes: Map<string, EffectiveEntry>; baseline?: VisibleState['baseline'] } = { scopes: new Map() }
   const messages = isMessageList(visible) ? visible.filter((message): message is UserMessage => message.role === 'user') : visibleUserMessages(visible)
   for (const message of messages) applyMessage(state, message, plugin)
-  for (const message of overlays) applyMessage(state, message, plugin)
+  // Pending and entering messages follow tool results not logged yet: their reads count as visible.
+  const pendingReads = new Set<string>()
+  for (const message of overlays) {
+    applyMessage(state, message, plugin)
+    for (const change of instructionSource(message.source, plugin)?.changes ?? []) if (change.readCallId !== undefined) pendingReads.add(change.readCallId)
+  }
+  let calls: Set<string> | undefined
+  dropUnbacked(state.scopes, () => {
+    calls ??= new Set([...(isMessageList(visible) ? toolCallIdsOf(visible) : visibleToolCalls(visible)), ...pendingReads])
+    return calls
+  })
   return state
 }
+
+const toolCallIdsOf = (messages: readonly Message[]): string[] => messages.flatMap((message) => (message.role === 'tool' && !message.isError ? [message.callId] : []))
 
 const isMessageList = (visible: SessionView | readonly Message[]): visible is readonly Message[] => Array.isArray(visible)
 

@@ -107,6 +107,18 @@ describe('baseline delivery', () => {
     expect(instructionMessages(agent.session)).toHaveLength(1)
   })
 
+  it('leaves the baseline queued when a first step enters nothing, and enters it with the next prompt', async () => {
+    const rig = await new Rig({ files: REPO }).start()
+    const agent = rig.agent('/repo')
+    // A wake-up without a prompt: the first step of a turn with an empty batch owns no step.
+    const decision = await rig.preStep(agent, [], 1)
+    expect(decision).toEqual({ kind: 'enter', messages: [] })
+    expect(agent.inbox.nextStep.map((m) => sourceOf(m)?.baseline)).toEqual([true])
+    expect(instructionMessages(agent.session)).toHaveLength(0)
+    const entered = await rig.step(agent, { prompt: 'now' })
+    expect(entered.map((m) => sourceOf(m)?.baseline ?? textOf(m))).toEqual(['now', true])
+  })
+
   it('corrects a queued baseline whose file changed before it entered', async () => {
     const rig = await new Rig({ files: REPO }).start()
     const agent = rig.agent('/repo')

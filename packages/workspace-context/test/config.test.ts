@@ -14,7 +14,8 @@ describe('configuration', () => {
       userGlobalDisplay: '~/.dsh/AGENTS.md',
       projectRootMarkers: ['.git'],
       maxSourceBytes: 1_048_576,
-      instructionFileCandidates: ['AGENTS.md', 'CLAUDE.md'],
+      maxFileShare: 0.5,
+      instructionFileCandidates: ['AGENTS.override.md', 'AGENTS.md', 'CLAUDE.md'],
       localInstructionFileCandidates: ['AGENTS.local.md', 'CLAUDE.local.md'],
       candidatePolicy: 'first',
       followSymlinks: true,
@@ -81,5 +82,10 @@ describe('configuration', () => {
     expect(baselineIdentity(resolveConfig({ maxBytes: 10 }, env), '..')).not.toBe(a)
     expect(baselineIdentity(resolveConfig({ maxBytes: 10, candidatePolicy: 'all' }, env), '')).not.toBe(a)
     expect(baselineIdentity(resolveConfig({ maxBytes: 10, instructionFileCandidates: ['AGENTS.md'] }, env), '')).not.toBe(a)
+    expect(baselineIdentity(resolveConfig({ maxBytes: 10, maxFileShare: 1 }, env), '')).not.toBe(a)
+  })
+
+  it.each([0, -0.5, 1.5, Number.NaN])('rejects maxFileShare %s (a share of the budget: above 0, at most 1)', (maxFileShare) => {
+    expect(Config.safeParse({ maxBytes: 1, maxFileShare }).success).toBe(false)
   })
 })

@@ -1,6 +1,7 @@
 // Golden text of every model-visible frame: baseline, additional, updated, switch, removed,
-// outdated, budget notice (with dropped updates), superseding baseline (empty, keeping earlier
-// files, retiring another root's scopes) and a restored baseline naming files shown earlier.
+// outdated, budget notice (with dropped updates, several cut files, a deferred leaf), superseding
+// baseline (empty, keeping earlier files, retiring another root's scopes), a restored baseline
+// naming files shown earlier, the same-file line and the read-in-full line.
 import { describe, expect, it } from 'vitest'
 import { renderBaseline, renderChangeBatch } from '../src/render.ts'
 import { projectScope, userGlobalScope } from '../src/scope-key.ts'
@@ -8,6 +9,9 @@ import { projectScope, userGlobalScope } from '../src/scope-key.ts'
 const root = projectScope('.', 'base')
 const pkg = projectScope('packages/app', 'base')
 const file = (scope: ReturnType<typeof projectScope>, path: string, content: string) => ({ scope, path, content, digest: 'd' })
+
+/** The one body line of a batch of `item`. */
+const line = (item: Parameters<typeof renderChangeBatch>[0][number]): string | undefined => renderChangeBatch([item], 65536).text.split('\n')[1]
 
 describe('golden frames', () => {
   it('baseline', () => {
@@ -209,6 +213,54 @@ Instructions from: AGENTS.local.md
 Mine.
 </system-reminder>`)
     expect(changes.map((c) => c.path)).toEqual(['AGENTS.local.md'])
+  })
+
+  it('same file under a second path (one line, in a baseline and in a batch, with a switch)', () => {
+    const inEffect = { scope: root, path: 'AGENTS.md', inEffect: true }
+    const { text, changes } = renderBaseline([file(root, 'AGENTS.md', 'Shared.'), { ...file(projectScope('.agents', 'base'), '.agents/AGENTS.md', 'Shared.'), sameAs: { ...inEffect, inEffect: false } }], 65536)
+    expect(text).toBe(`<system-reminder>
+The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.
+
+Instructions from: AGENTS.md
+
+Shared.
+
+Same file as AGENTS.md: .agents/AGENTS.md. Its instructions, already in this conversation under AGENTS.md, also apply to work under \`.agents\`; they are not repeated here.
+</system-reminder>`)
+    expect(changes[1]).toEqual({ action: 'set', scope: projectScope('.agents', 'base').key, path: '.agents/AGENTS.md', digest: 'd', sameAs: { scope: root.key, path: 'AGENTS.md' } })
+    const batch = renderChangeBatch([{ action: 'replace', scope: pkg, path: 'packages/app/CLAUDE.md', previousPath: 'packages/app/AGENTS.md', content: 'Shared.', digest: 'd', sameAs: inEffect }], 65536)
+    expect(batch.text).toBe(`<system-reminder>
+Same file as AGENTS.md: packages/app/CLAUDE.md. Its instructions, already in this conversation under AGENTS.md, also apply to work under \`packages/app\`; they are not repeated here. The instructions previously loaded from packages/app/AGENTS.md no longer apply.
+</system-reminder>`)
+  })
+
+  it('instruction file read in full (one line: new, updated, switched, user-global)', () => {
+    expect(line({ action: 'set', scope: pkg, path: 'packages/app/AGENTS.md', content: 'x', digest: 'x', readCallId: 'call_1' })).toBe(
+      'Instructions now in effect: packages/app/AGENTS.md. You just read this file in full; its instructions apply to work under `packages/app`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.',
+    )
+    expect(line({ action: 'replace', scope: root, path: 'AGENTS.md', content: 'x', digest: 'x', readCallId: 'call_1' })).toBe(
+      'Updated instructions now in effect: AGENTS.md. You just read this file in full; it changed after it was loaded, and its current content replaces everything previously loaded from it.',
+    )
+    expect(line({ action: 'replace', scope: pkg, path: 'packages/app/CLAUDE.md', previousPath: 'packages/app/AGENTS.md', content: 'x', digest: 'x', readCallId: 'call_1' })).toBe(
+      'Updated instructions now in effect: packages/app/CLAUDE.md. You just read this file in full; it applies instead of packages/app/AGENTS.md, whose instructions no longer apply.',
+    )
+    expect(line({ action: 'set', scope: userGlobalScope(), path: '~/.dsh/AGENTS.md', content: 'x', digest: 'x', readCallId: 'call_1' })).toBe(
+      'Instructions now in effect: ~/.dsh/AGENTS.md. You just read this file in full; its instructions apply to work in every workspace. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.',
+    )
+  })
+
+  it('budget notice naming several cut files (maxFileShare) and a leaf deferred with its omitted ancestor', () => {
+    const cut = renderBaseline([file(root, 'AGENTS.md', 'r'.repeat(3000)), file(pkg, 'packages/app/AGENTS.md', 'p'.repeat(3000))], 4000, { maxFileShare: 0.25 })
+    expect(cut.text.split('\n')[1]).toBe('Workspace instruction budget of 4000 bytes: truncated AGENTS.md to 1000 of 3000 bytes, packages/app/AGENTS.md to 1000 of 3000 bytes. Read an omitted or truncated file directly if you need its full text.')
+    const deferred = renderChangeBatch(
+      [
+        { action: 'set', scope: projectScope('ui', 'base'), path: 'ui/AGENTS.md', content: 'u'.repeat(300), digest: 'u' },
+        { action: 'set', scope: projectScope('ui/api', 'base'), path: 'ui/api/AGENTS.md', content: 'a'.repeat(300), digest: 'a' },
+      ],
+      900,
+    )
+    expect(deferred.text.split('\n')[1]).toBe('Workspace instruction budget of 900 bytes: omitted ui/api/AGENTS.md (300 bytes). Read an omitted or truncated file directly if you need its full text.')
+    expect(deferred.changes.map((c) => c.path)).toEqual(['ui/AGENTS.md'])
   })
 
   it('escapes delimiters in content, paths, scopes and notices', () => {

@@ -22,7 +22,7 @@ async function inspect(dir: string, config: Record<string, unknown> = {}): Promi
   return { report, ms: performance.now() - started }
 }
 
-const stateOf = (report: ContextReport, name = 'AGENTS.md') => report.candidates.find((c) => c.directory === '.' && c.name === name)
+const stateOf = (report: ContextReport, name = 'AGENTS.md') => report.candidates.find((c) => c.root === report.projectRoot && c.dir === '.' && c.file === name)
 
 describe.skipIf(process.platform === 'win32')('hostile instruction files on disk', () => {
   beforeAll(async () => {

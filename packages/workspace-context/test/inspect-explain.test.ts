@@ -28,7 +28,7 @@ describe('inspectContext', () => {
       'pkg/CLAUDE.local.md': 'escaping-link',
     })
     expect(report.baseline.text).toContain('Instructions from: pkg/AGENTS.md')
-    expect(report.baseline.changes.map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
+    expect(report.baseline.files.map((c) => c.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
     expect(JSON.parse(JSON.stringify(report))).toEqual(report)
     const text = formatContextReport(report)
     expect(text).toContain('Project root: /repo (marker .git)')
@@ -56,10 +56,39 @@ describe('inspectContext', () => {
     const byPath = new Map(report.candidates.map((c) => [c.path, c]))
     expect(byPath.get('AGENTS.md')).toMatchObject({ state: 'escaping-link', detail: 'link target outside the trusted roots: /outside/AGENTS.md' })
     expect(byPath.get('CLAUDE.md')).toMatchObject({ state: 'loaded', bytes: 14 })
-    expect(report.baseline.changes.map((c) => c.path)).toEqual(['CLAUDE.md'])
+    expect(report.baseline.files.map((c) => c.path)).toEqual(['CLAUDE.md'])
     const text = formatContextReport(report)
     expect(text).not.toContain('waiting for')
     expect(text).toContain('Instructions from: CLAUDE.md')
+  })
+
+  it('names the user-global file, lists the names a directory without instruction files could use, and keeps scope keys out of the JSON', async () => {
+    const fs = new FakeFileSystem({ ...REPO, '/repo/pkg/deep/x.ts': '' })
+    const report = await inspectContext({ cwd: '/repo/pkg/deep', config, fs, environment })
+    const text = formatContextReport(report)
+    expect(text).toContain('User-global file: /home/user/.dsh/AGENTS.md (shown to the model as ~/.dsh/AGENTS.md)')
+    expect(text).not.toContain('Home:')
+    expect(text).toContain('  pkg/deep:\n    no instruction file; would read AGENTS.override.md, AGENTS.md, CLAUDE.md (the first that exists), then the first of AGENTS.local.md, CLAUDE.local.md as a local overlay')
+    const json = JSON.stringify(report)
+    expect(json).not.toContain('\\u0000')
+    expect(json).not.toContain('user-global\\u0000')
+    expect(report.baseline.files).toEqual([
+      expect.objectContaining({ root: '/home/user/.dsh', dir: '.', file: 'AGENTS.md', path: '~/.dsh/AGENTS.md' }),
+      expect.objectContaining({ root: '/repo', dir: '.', file: 'AGENTS.md', path: 'AGENTS.md' }),
+      expect.objectContaining({ root: '/repo', dir: 'pkg', file: 'AGENTS.md', path: 'pkg/AGENTS.md' }),
+    ])
+    expect(report.directories.map((d) => [d.kind, d.dir, d.found])).toEqual([
+      ['user-global', '.', true],
+      ['project', '.', true],
+      ['project', 'pkg', true],
+      ['project', 'pkg/deep', false],
+    ])
+    expect(report.candidates.every((c) => typeof c.root === 'string' && typeof c.dir === 'string' && typeof c.file === 'string')).toBe(true)
+  })
+
+  it('under the all policy, says every candidate name would be read', async () => {
+    const report = await inspectContext({ cwd: '/repo/other', config: { ...config, candidatePolicy: 'all' }, fs: new FakeFileSystem(REPO), environment })
+    expect(formatContextReport(report)).toContain('  other:\n    no instruction file; would read AGENTS.override.md, AGENTS.md, CLAUDE.md, then AGENTS.local.md, CLAUDE.local.md as a local overlay')
   })
 
   it('says so when loading is disabled', async () => {
@@ -93,6 +122,21 @@ describe('explainPath', () => {
       ['AGENTS.md', 'baseline'],
       ['other/AGENTS.md', 'not-automatic'],
     ])
+  })
+
+  it('says first that a path does not exist, and names the directory chain it would use', async () => {
+    const explanation = await explainPath({ cwd: '/repo', path: 'pkg/new/file.ts', config, fs: new FakeFileSystem(REPO), environment })
+    expect(explanation).toMatchObject({ target: '/repo/pkg/new/file.ts', status: 'missing', chain: ['.', 'pkg', 'pkg/new'] })
+    const [first, second] = formatExplanation(explanation).split('\n')
+    expect(first).toBe('/repo/pkg/new/file.ts does not exist; a file there would get the instruction files of its directories (. → pkg → pkg/new)')
+    expect(second).toBe('(project root /repo; more specific files are listed later and take precedence):')
+    expect(explanation.files.map((f) => f.path)).toEqual(['~/.dsh/AGENTS.md', 'AGENTS.md', 'pkg/AGENTS.md'])
+  })
+
+  it('resolves a relative path against the working directory and shows the absolute path analysed', async () => {
+    const explanation = await explainPath({ cwd: '/repo/pkg', path: 'deep/b.ts', config, fs: new FakeFileSystem(REPO), environment })
+    expect(explanation).toMatchObject({ target: '/repo/pkg/deep/b.ts', status: 'exists' })
+    expect(formatExplanation(explanation).split('\n')[0]).toBe('Instruction files that apply to /repo/pkg/deep/b.ts')
   })
 
   it('only user-global instructions apply outside the project', async () => {

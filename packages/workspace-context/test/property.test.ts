@@ -8,12 +8,14 @@
 // unloaded by a settings change and otherwise keeps whether it is loaded), (c) nothing unchanged
 // and visible is injected again (a restored baseline included; only a superseding baseline
 // repeats files by design), (d) no removal is emitted for a scope whose probe failed (a
-// superseding baseline included), (e) a step under changed settings flags nothing as outdated.
+// superseding baseline included), (e) a step under changed settings flags nothing as outdated,
+// (f) a step after one in which a shell tool ran re-checks every loaded scope (D8): with no touch,
+// each one matches the disk at that step (the oracle digests are its own SHA-256, not the plugin's).
+import { createHash } from 'node:crypto'
 import { dirname } from 'node:path'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { UserMessage } from '@dsh/contracts'
-import { contentDigest } from '../src/digest.ts'
 import { PLUGIN_NAME } from '../src/message.ts'
 import { decodeScope, projectScope, userGlobalScope } from '../src/scope-key.ts'
 import { applyMessage, deriveVisibleState, isLoaded } from '../src/visible-state.ts'
@@ -74,6 +76,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 /** Per-file cap of the `sourceCap` settings: only the largest generated content (120 bytes) exceeds it. */
 const SMALL_CAP = 100
 
+/** The oracle's own content identity (SHA-256 hex of the exact text), independent of the plugin's digest code. */
+const sha256 = (text: string): string => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex')
+
 /** What a scope should hold: its file, nothing, or `refused` (its winner exceeds the per-file cap). */
 type Expected = { path: string; digest: string } | undefined | 'refused'
 
@@ -83,7 +88,9 @@ function expectedState(disk: Map<string, string>, cap: number): Map<string, Expe
   const of = (path: string, display: string): Expected => {
     const text = disk.get(path)
     if (text === undefined) return undefined
-    return Buffer.byteLength(text) > cap ? 'refused' : { path: display, digest: contentDigest(text) }
+    if (Buffer.byteLength(text) > cap) return 'refused'
+    // A blank file has nothing to deliver: the model holds nothing from its scope.
+    return text.trim() === '' ? undefined : { path: display, digest: sha256(text) }
   }
   expected.set(userGlobalScope().key, of(`${HOME}/AGENTS.md`, '~/.dsh/AGENTS.md'))
   for (const d of DIRS) {
@@ -116,12 +123,13 @@ function applyOp(rig: Rig, disk: Map<string, string>, op: FileOp): void {
  * them as the disk was when it ran (a scope whose file the cap refuses stays loaded, content
  * unknown, or unloaded, as it was). Returns every scope examined and its expected final state.
  */
-function expectedAfterReads(before: ReturnType<typeof deriveVisibleState>, reads: readonly { dir: string; disk: Map<string, string> }[], cap: number) {
+function expectedAfterReads(before: ReturnType<typeof deriveVisibleState>, reads: readonly { dir: string; disk: Map<string, string>; recheck?: boolean }[], cap: number) {
   const model = new Map<string, { path: string; digest: string } | undefined | 'loaded'>()
   for (const [key, entry] of before.scopes) if (isLoaded(entry)) model.set(key, { path: entry.path, digest: entry.digest ?? '' })
   const examined = new Set<string>()
   for (const read of reads) {
-    const keys = new Set([userGlobalScope().key, ...scopesOfDir('.'), ...ancestorsBelowRoot(read.dir).flatMap(scopesOfDir)])
+    // A re-check after a shell step (D8) examines only the loaded scopes' directories (and the user-global file when loaded).
+    const keys = new Set(read.recheck === true ? (model.get(userGlobalScope().key) === undefined ? [] : [userGlobalScope().key]) : [userGlobalScope().key, ...scopesOfDir('.'), ...ancestorsBelowRoot(read.dir).flatMap(scopesOfDir)])
     for (const [key, entry] of model) {
       const scope = decodeScope(key)
       if (entry !== undefined && scope?.kind === 'project') for (const k of scopesOfDir(scope.dir)) keys.add(k)
@@ -141,6 +149,8 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
   const disk = new Map<string, string>()
   let agent: RigAgent = rig.agent('/repo')
   let resumed = false
+  // A step with a shell tool ran since the last step: the next entering pre-step re-checks loaded scopes (D8).
+  let shellPending = false
   let budget = maxBytes
   let cap = Number.POSITIVE_INFINITY
   await rig.step(agent, { prompt: 'start' })
@@ -192,8 +202,9 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
     const examined = new Set<string>([userGlobalScope().key, ...scopesOfDir('.')])
     let oracle: ReturnType<typeof expectedAfterReads> | undefined
     if (cmd.kind === 'multi') {
-      // A resumed instance examines the root and the loaded scopes in its first pre-step, before any tool.
-      const reads: { dir: string; disk: Map<string, string> }[] = resumed ? [{ dir: '.', disk: new Map(disk) }] : []
+      // A resumed instance examines the root and the loaded scopes in its first pre-step, before any
+      // tool; after a shell step, the pre-step re-checks the loaded scopes.
+      const reads: { dir: string; disk: Map<string, string>; recheck?: boolean }[] = resumed ? [{ dir: '.', disk: new Map(disk) }] : shellPending ? [{ dir: '.', disk: new Map(disk), recheck: true }] : []
       const tools: ToolSpec[] = cmd.tools.map((tool) =>
         tool.kind === 'read' ? { touched: [`/repo/${tool.dir}/f.ts`], effect: () => void reads.push({ dir: tool.dir, disk: new Map(disk) }) } : { name: 'bash', effect: () => applyOp(rig, disk, tool.op) },
       )
@@ -205,10 +216,22 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
       for (const [key, entry] of before.scopes) if (isLoaded(entry)) examined.add(key)
     } else {
       await rig.step(agent, { prompt: 'turn' })
-      if (resumed) for (const [key, entry] of before.scopes) if (isLoaded(entry)) examined.add(key)
+      if (resumed) {
+        for (const [key, entry] of before.scopes) if (isLoaded(entry)) examined.add(key)
+      } else if (shellPending) {
+        // The re-check examines the directories of the loaded scopes only (and the user-global file when loaded).
+        examined.clear()
+        for (const [key, entry] of before.scopes) {
+          const scope = isLoaded(entry) ? decodeScope(key) : undefined
+          if (scope?.kind === 'user-global') examined.add(key)
+          if (scope?.kind === 'project') for (const k of scopesOfDir(scope.dir)) examined.add(k)
+        }
+      }
     }
-    const examinedThisStep = cmd.kind === 'touch' || (resumed && cmd.kind !== 'multi')
+    // (f) after a shell step, a plain step re-checks every loaded scope (D8): examined like a touch would.
+    const examinedThisStep = cmd.kind === 'touch' || ((resumed || shellPending) && cmd.kind !== 'multi')
     resumed = false
+    shellPending = cmd.kind === 'multi' && cmd.tools.some((tool) => tool.kind === 'bash')
     rig.fs.faults.failLstat.clear()
     rig.fs.faults.failStat.clear()
     const added: UserMessage[] = instructionMessages(agent.session).slice(countBefore)

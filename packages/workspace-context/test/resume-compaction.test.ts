@@ -157,10 +157,17 @@ describe('resume', () => {
 
   it('retains a visible baseline after a hot plugin remount', async () => {
     const { rig, agent } = await firstSession()
-    await rig.pluginFiber?.dispose()
-    const remounted = await new Rig({ files: REPO }).start()
-    const same = remounted.agent('/repo', agent.session)
-    expect((await remounted.step(same, { prompt: 'x' })).map(textOf)).toEqual(['x'])
+    const before = rig.pluginFiber
+    await rig.remount({})
+    expect(rig.pluginFiber).not.toBe(before)
+    // The same agent continues on the same host; the remounted plugin keeps the visible baseline.
+    expect((await rig.step(agent, { prompt: 'x' })).map(textOf)).toEqual(['x'])
+    // An edit made while the plugin was being remounted is appended, not a second baseline.
+    rig.fs.write('/repo/AGENTS.md', 'Root rules, edited while remounting.\n')
+    await rig.remount({})
+    const entered = await rig.step(agent, { prompt: 'y' })
+    expect(entered.map(textOf)).toEqual(['y', expect.stringContaining('Updated instructions from: AGENTS.md')])
+    expect(instructionMessages(agent.session).filter((m) => sourceOf(m)?.baseline === true)).toHaveLength(1)
   })
 })
 

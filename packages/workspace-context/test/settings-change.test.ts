@@ -36,6 +36,8 @@ async function resumeWith(rig: Rig, agent: RigAgent, config: Record<string, unkn
   return { resumed, added: entered.slice(1) }
 }
 
+/** The scope of `pkg/AGENTS.md` under a candidate policy. */
+const slot = (policy: 'first' | 'all'): string => projectScope('pkg', policy === 'first' ? 'base' : '=AGENTS.md').key
 const changes = (message: UserMessage | undefined) => sourceOf(message!)?.changes.map((c) => ({ action: c.action, path: c.path, ...(c.unloadable === undefined ? {} : { unloadable: c.unloadable }) }))
 const loaded = (agent: RigAgent, scope: string): boolean => isLoaded(deriveVisibleState(agent.session, PLUGIN_NAME).scopes.get(scope))
 
@@ -271,4 +273,21 @@ The previously loaded instructions from this file no longer apply.
     expect(added.map(textOf).join('\n')).not.toContain('Instructions outdated')
     expect(loaded(agent, LOCAL_A)).toBe(false)
   })
+
+  it.each([
+    ['first', 'all'],
+    ['all', 'first'],
+  ] as const)('candidatePolicy %s → %s: loaded nested scopes the new slot scheme does not produce are removed, their files set again', async (from, to) => {
+    const rig = await new Rig({ files: { '/repo/.git/HEAD': 'ref', '/repo/pkg/AGENTS.md': 'Pkg rules.\n', '/repo/pkg/a.ts': '' }, config: { candidatePolicy: from } }).start()
+    const agent = rig.agent('/repo')
+    await rig.step(agent, { prompt: 'p' })
+    await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }] })
+    expect(loaded(agent, slot(from))).toBe(true)
+    const { resumed, added } = await resumeWith(rig, agent, { candidatePolicy: to })
+    const batch = sourceOf(added.at(-1)!)?.changes.map((c) => [c.action, c.scope])
+    expect(batch).toEqual(expect.arrayContaining([['remove', slot(from)], ['set', slot(to)]]))
+    expect(loaded(resumed, slot(from))).toBe(false)
+    expect(loaded(resumed, slot(to))).toBe(true)
+  })
 })
+

@@ -59,6 +59,25 @@ describe('symlinks', () => {
     expect(rig.warnings).toEqual(['instruction file AGENTS.md links outside the trusted roots; it is not loaded', 'instruction file pkg/AGENTS.md links outside the trusted roots; it is not loaded'])
   })
 
+  it('follows the user-global file own link anywhere (a dotfiles checkout), while a project link into that checkout escapes', async () => {
+    const files = { '/repo/.git/x': '', '/home/user/dotfiles/agents.md': 'My personal rules.\n', '/home/user/dotfiles/other.md': 'Other.\n' }
+    const rig = await new Rig({ files }).start()
+    rig.fs.symlink('/home/user/.dsh/AGENTS.md', '../dotfiles/agents.md')
+    rig.fs.symlink('/repo/AGENTS.md', '/home/user/dotfiles/other.md')
+    const agent = rig.agent('/repo')
+    await rig.step(agent, { prompt: 'p' })
+    expect(changesOf(instructionMessages(agent.session))).toEqual([{ action: 'set', path: '~/.dsh/AGENTS.md' }])
+    expect(textOf(instructionMessages(agent.session)[0]!)).toContain('My personal rules.')
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md links outside the trusted roots; it is not loaded'])
+    // Retargeted mid-session to another file of the checkout: still the user's own file, still followed.
+    rig.fs.write('/home/user/dotfiles/work.md', 'My work rules.\n')
+    rig.fs.remove('/home/user/.dsh/AGENTS.md')
+    rig.fs.symlink('/home/user/.dsh/AGENTS.md', '../dotfiles/work.md')
+    await rig.step(agent, { tools: [{ touched: ['/repo/x.ts'] }] })
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('Updated instructions from: ~/.dsh/AGENTS.md')
+    expect(textOf(instructionMessages(agent.session).at(-1)!)).toContain('My work rules.')
+  })
+
   it('refuses every link when followSymlinks is false', async () => {
     const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/real.md': 'Real.' }, config: { followSymlinks: false } }).start()
     rig.fs.symlink('/repo/AGENTS.md', 'real.md')
@@ -93,13 +112,30 @@ describe('symlinks', () => {
     expect(textOf(instructionMessages(agent.session)[2]!)).toContain('(it links outside the trusted roots)')
   })
 
-  it('loads one transition when the user-global file and the root candidate are the same file', async () => {
+  it('sends the content once when the user-global file and the root candidate are the same file', async () => {
     const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'Both.' }, config: { dshHome: '/repo' } }).start()
     const agent = rig.agent('/repo')
     await rig.step(agent, { prompt: 'p' })
-    expect(changesOf(instructionMessages(agent.session))).toEqual([{ action: 'set', path: '$DSH_HOME/AGENTS.md' }])
+    const [baseline] = instructionMessages(agent.session)
+    expect(changesOf([baseline!])).toEqual([
+      { action: 'set', path: '$DSH_HOME/AGENTS.md' },
+      { action: 'set', path: 'AGENTS.md' },
+    ])
+    expect(textOf(baseline!).match(/Both\./gu)).toHaveLength(1)
+    expect(textOf(baseline!)).toContain('Same file as $DSH_HOME/AGENTS.md: AGENTS.md.')
   })
 })
+
+/** A 50-byte file that grows by 10 MB while streamed, no size reported, a 100-byte cap; returns the rig after the first step. */
+async function growingFile(providerIgnoresCap: boolean): Promise<{ rig: Rig; messages: number }> {
+  const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'x'.repeat(50) }, config: { maxSourceBytes: 100 } }).start()
+  rig.fs.faults.omitSizes = true
+  rig.fs.faults.ignoreReadCap = providerIgnoresCap
+  rig.fs.faults.grow.set('/repo/AGENTS.md', 10_000_000)
+  const agent = rig.agent('/repo')
+  await rig.step(agent, { prompt: 'p' })
+  return { rig, messages: instructionMessages(agent.session).length }
+}
 
 describe('special files, bounded reads and encodings', () => {
   it('never reads a FIFO, device or directory candidate and falls through to the next name', async () => {
@@ -118,13 +154,19 @@ describe('special files, bounded reads and encodings', () => {
     expect(rig.fs.calls.filter((c) => c.method === 'streamText').map((c) => c.path)).not.toContain('/repo/AGENTS.md')
   })
 
-  it('bounds a streamed read when the size is unknown or the file grows', async () => {
-    const rig = await new Rig({ files: { '/repo/.git/x': '', '/repo/AGENTS.md': 'x'.repeat(50) }, config: { maxSourceBytes: 100 } }).start()
-    rig.fs.faults.omitSizes = true
-    rig.fs.faults.grow.set('/repo/AGENTS.md', 10_000_000)
-    const agent = rig.agent('/repo')
-    await rig.step(agent, { prompt: 'p' })
-    expect(instructionMessages(agent.session)).toHaveLength(0)
+  it('bounds a streamed read with its own running count when the size is unknown, the file grows and the provider ignores the cap', async () => {
+    const { rig, messages } = await growingFile(true)
+    expect(messages).toBe(0)
+    // 7-byte chunks: the plugin stops at the first chunk past 100 bytes, not after 10 MB.
+    expect(rig.fs.chunksStreamed).toBe(15)
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md is larger than maxSourceBytes; it is not loaded'])
+  })
+
+  it('reports a provider that rejects an oversized stream the same way', async () => {
+    const { rig, messages } = await growingFile(false)
+    expect(messages).toBe(0)
+    expect(rig.fs.chunksStreamed).toBe(14)
+    expect(rig.warnings).toEqual(['instruction file AGENTS.md is larger than maxSourceBytes; it is not loaded'])
   })
 
   it('accepts a file of exactly maxSourceBytes', async () => {

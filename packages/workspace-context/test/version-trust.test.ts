@@ -84,12 +84,12 @@ describe('fs-local timestamps against the wall clock', () => {
     const calls: string[] = []
     const fs = { ...real, stat: (p: string, s?: AbortSignal) => (calls.push('stat'), real.stat(p, s)), lstat: (p: string, s?: AbortSignal) => (calls.push('lstat'), real.lstat(p, s)), streamText: (p: string, o?: object) => (calls.push('read'), real.streamText(p, o)) }
     const root = tree.root
-    const options: ExamineOptions = { fs, maxSourceBytes: 1 << 20, policy: 'first', link: { followSymlinks: true, trustedRoots: undefined }, memo: new VersionMemo(settleMs), directoryVersions: true, now: Date.now, knownDigest: () => undefined, claimed: new Set() }
+    const options: ExamineOptions = { fs, maxSourceBytes: 1 << 20, policy: 'first', link: { followSymlinks: true, trustedRoots: undefined }, memo: new VersionMemo(settleMs), directoryVersions: true, now: Date.now, knownDigest: () => undefined, claimed: new Map() }
     const spec = { abs: root, base: ['AGENTS.md', 'CLAUDE.md'], local: ['AGENTS.local.md'], scopeOf: (slot: string) => projectScope('.', slot), displayOf: (name: string) => name }
-    await examineDirectory({ ...options, claimed: new Set() }, spec)
+    await examineDirectory({ ...options, claimed: new Map() }, spec)
     const first = calls.splice(0)
     // The model has the file now: a trusted fact lets the second examination skip its read.
-    const known = await examineDirectory({ ...options, claimed: new Set(), knownDigest: () => contentDigest('Rules.\n') }, spec)
+    const known = await examineDirectory({ ...options, claimed: new Map(), knownDigest: () => contentDigest('Rules.\n') }, spec)
     expect(known.observations).toMatchObject([{ state: 'present', path: 'AGENTS.md' }, { state: 'absent' }])
     return { first, second: calls.splice(0) }
   }

@@ -1,57 +1,111 @@
 /**
- * `dsh chat`: an interactive session in the terminal. Decides the terminal mode (colour and
- * readline editing only on a terminal without `NO_COLOR`; plain lines for pipes), composes the
- * host with the terminal's permission prompt, starts (or resumes) the agent, prints
- * `session: <id>` on stderr and runs the loop until the chat ends. SIGTERM, SIGHUP and a second
- * Ctrl-C end it through the shutdown path (shutdown.ts): exit 143, 129 or 130.
+ * `dsh chat`: parses the chat's own options (`--resume [ID]`, `--continue`, `--yes`, `--add-dir`),
+ * composes the host with the chat's approval broker, describes the surroundings the front end needs
+ * (model and how to switch it, prices, additional roots, the workspace inspection of `/context`,
+ * `/workspace-folders`, `/docs`) and hands over to `@dsh/tui`.
+ * SIGTERM and SIGHUP end it through the shutdown path (`shutdown.ts`: exit 143 or 129); a second
+ * Ctrl-C at an idle prompt exits 130, Ctrl-D or `/exit` 0.
  */
-import { errLine, type CliIo } from '../cli-io.ts'
+import { resolve } from 'node:path'
+import { approvalModeLabel, createApprovalBroker, runChat, terminalMode, type ChatEnvironment, type ModelChoice, type StartChoice } from '@dsh/tui'
+import type { Agent } from '@dsh/runtime'
+import { usageError } from '../cli-error.ts'
+import type { CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
 import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
-import { createStyles, isTty, terminalMode } from './ansi.ts'
-import { LineInput } from './line-input.ts'
-import { guardCodeRunners, terminalAskPermission, type PermissionTerminal } from './permission.ts'
-import { ChatRenderer } from './renderer.ts'
-import { ChatLoop } from './session-loop.ts'
+import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
+import { docsCommand } from './docs-command.ts'
+import { workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
+import { version } from '../version.ts'
+import { workspaceReport } from './workspace-report.ts'
 
 /** Options of `dsh chat`. */
 export interface ChatOptions extends AgentSetupOptions {
-  /** Continue a stored session. */
-  readonly resume?: string
+  /** Continue a stored session: an id (or unique prefix), or `true` to pick one. */
+  readonly resume?: string | true
+  /** Continue the latest session of this directory. */
+  readonly continue?: boolean
   /** Approve every `bash` and `run_code` call (and every other ask) without a question. */
   readonly yes?: boolean
   /** Additional workspace roots for this session only (`--add-dir`). */
   readonly addDir?: readonly string[]
 }
 
-/** Runs the chat; returns the exit code. `input` is the terminal (stdin unless a test embeds it). */
-export async function chatCommand(io: CliIo, options: ChatOptions, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
-  if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
-  const mode = terminalMode(io, input)
-  const renderer = new ChatRenderer({ out: io.stdout, err: io.stderr, styles: createStyles(mode.color), showReasoning: isTty(io.stdout) })
-  let terminal: PermissionTerminal | undefined
-  const setup: AgentSetup = await prepareAgentSetup(io, options, { askPermission: terminalAskPermission(() => terminal, options.yes === true) })
-  let lineInput: LineInput | undefined
-  let loop: ChatLoop | undefined
-  // SIGINT stays with the line input: the first Ctrl-C cancels a step, the second triggers this path.
-  const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => loop?.exit() })
+/** The process streams the chat runs on (the process's own unless a test embeds it). */
+export interface ChatStreams {
+  readonly stdin: NodeJS.ReadableStream
+}
+
+function startChoice(options: ChatOptions, interactive: boolean): StartChoice {
+  if (options.continue === true && options.resume !== undefined) throw usageError('--continue and --resume cannot be used together')
+  if (options.continue === true) return { kind: 'continue' }
+  if (options.resume === true) {
+    if (!interactive) throw usageError('--resume without an ID opens a picker, which needs a terminal; pass the session ID')
+    return { kind: 'pick' }
+  }
+  return options.resume === undefined ? { kind: 'new' } : { kind: 'resume', id: options.resume }
+}
+
+function modelChoice(setup: AgentSetup, label: string, provider = setup.provider): ModelChoice {
+  const prices = setup.config.model?.prices
+  return { label, provider, ...(prices === undefined ? {} : { prices }) }
+}
+
+function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: string): ChatEnvironment {
+  return {
+    host: setup.host,
+    dshHome: setup.dshHome,
+    cwd: setup.cwd,
+    version,
+    model: modelChoice(setup, label),
+    startOptions: setup.startOptions,
+    switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, log: setup.log })),
+    modelSummaries: setup.spec.kind !== 'scripted',
+    ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
+    inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
+    additionalRoots: (agent) => availableRoots(setup, agent),
+    // The chat's --add-dir directories go with it to every session it switches to.
+    prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
+    approvalMode: approvalModeLabel(options.yes === true),
+    env: io.env,
+    log: setup.log,
+  }
+}
+
+/** The session's available additional roots (none without the multi-root plugin). */
+function availableRoots(setup: AgentSetup, agent: Agent): string[] {
+  const roots = setup.host.ctx.get('workspaceRoots')?.session(agent.session).list().roots ?? []
+  return roots.filter((root) => root.state === 'available').map((root) => root.path)
+}
+
+/** Runs the chat; returns the exit code. */
+export async function chatCommand(io: CliIo, options: ChatOptions, streams: ChatStreams = { stdin: process.stdin }): Promise<number> {
+  const start = startChoice(options, terminalMode(streams.stdin, io.stdout, io.env).kind === 'screen')
+  // A new session's --add-dir directories are checked before anything is created (bad input first).
+  if (start.kind === 'new') await checkAddDirs(io, options, options.addDir)
+  const autoApprove = options.yes === true
+  const broker = createApprovalBroker({ autoApprove })
+  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission })
+  const stop = new AbortController()
+  // Ctrl-C is the chat's own key (a keystroke in the screen mode, SIGINT in the plain mode).
+  const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
   try {
-    if (options.yes !== true) guardCodeRunners(setup.host.ctx)
-    const agent = await setup.host.startAgent(setup.startOptions(options.resume))
-    errLine(io, `session: ${agent.session.id}`)
-    await grantAddDirs(io, setup, agent, options.addDir)
-    lineInput = new LineInput({ input, output: io.stdout, editing: mode.editing, showPrompts: mode.interactive, onInterrupt: () => loop?.interrupt() })
-    terminal = { input: lineInput, renderer }
-    const addDirs = absoluteDirs(io, options.addDir)
-    loop = new ChatLoop({ io, input: lineInput, renderer, setup, agent, interactive: mode.interactive, onInterruptExit: () => shutdown.trigger('SIGINT'), onSwitch: (next) => regrantAddDirs(setup, next, addDirs) })
-    // A signal that came while the session was starting ends the chat before it reads a line.
-    if (shutdown.signal !== undefined) loop.exit()
-    if (mode.interactive) renderer.notice('dsh chat: type a message, /help for commands, Ctrl-D to exit')
-    const code = await loop.run()
+    const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
+    const code = await runChat({
+      env: environment(io, setup, options, label),
+      broker,
+      autoApprove,
+      start,
+      stop: stop.signal,
+      prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
+      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs)],
+      stdin: streams.stdin,
+      stdout: io.stdout,
+      stderr: io.stderr,
+    })
     return shutdown.exitCode ?? code
   } finally {
-    lineInput?.close()
     await setup.host.dispose()
     shutdown[Symbol.dispose]()
   }

@@ -6,7 +6,7 @@
 import type { FileSystemPort } from '@dsh/contracts'
 import { formatContextReport, inspectContext } from '@dsh/workspace-context'
 import { instructionConfig, type WorkspaceContextSection } from '../instruction-config.ts'
-import { problemText } from './renderer.ts'
+import { errorMessage } from '@dsh/runtime'
 
 /** What the inspection needs. */
 export interface WorkspaceReportInput {
@@ -28,6 +28,6 @@ export async function workspaceReport(input: WorkspaceReportInput): Promise<stri
     return budget < 0 ? lines : [...lines.slice(0, budget + 1), '(dsh context prints the baseline text itself)']
   } catch (error) {
     // Inspection reads the disk; an I/O failure or a cancel is reported on one line instead of ending the chat.
-    return [`cannot inspect instruction files: ${problemText(error)}`]
+    return [`cannot inspect instruction files: ${errorMessage(error)}`]
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { SessionSummary } from '@dsh/runtime'
 import { terminalLine } from '@dsh/workspace-context'
-import { byteSize, relativeTime } from '../relative-time.ts'
+import { byteSize, relativeTime } from '@dsh/tui'
 
 /** Longest title shown in the text form. */
 const TITLE_COLUMN = 60

@@ -2,9 +2,10 @@
  * In-memory `FileSystemPort` for tests: directories, files (bytes), symlinks and special nodes,
  * opaque versions that change on every mutation (a directory's version changes when an entry is
  * added or removed, like its mtime), optional `changedAtMs` timestamps taken from a test clock at
- * every mutation (a same-version rewrite keeps its timestamp), a recording of every call, and
- * fault injection (failing stat/lstat/read, reads that never settle, files that grow while
- * streamed).
+ * every mutation (a same-version rewrite keeps its timestamp), node identities (`nodeId`: a
+ * rewrite keeps the node, a hard link shares it), a recording of every call, and fault injection
+ * (failing stat/lstat/read, reads that never settle, files that grow while streamed, a provider
+ * that reports no sizes or no node identities, or ignores the read cap).
  */
 import { dirname, isAbsolute, join, normalize, resolve as resolvePath, sep } from 'node:path'
 import type { FileSystemPort, FsDirEntry, FsErrorCode, FsInfo, FsPathInfo, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
@@ -14,7 +15,7 @@ type Node = (
   | { kind: 'file'; bytes: Uint8Array; version: number }
   | { kind: 'link'; target: string; version: number }
   | { kind: 'other'; version: number }
-) & { changedAtMs?: number }
+) & { changedAtMs?: number; readonly id: number }
 
 const isVersion = (_value: string): _value is FsVersion => true
 
@@ -52,22 +53,34 @@ export interface Faults {
   readonly grow: Map<string, number>
   /** Reports no size in stat results. */
   omitSizes: boolean
+  /** Reports no `nodeId` (a provider that does not know node identities). */
+  omitNodeIds: boolean
+  /** Streams past `maxBytes` instead of rejecting (a provider that ignores the cap). */
+  ignoreReadCap: boolean
 }
 
 /** The fake filesystem. */
 export class FakeFileSystem implements FileSystemPort {
   readonly #nodes = new Map<string, Node>()
   #clock = 0
+  #ids = 0
   readonly calls: FsCall[] = []
-  readonly faults: Faults = { failStat: new Set(), failLstat: new Set(), failRead: new Set(), hangRead: new Set(), grow: new Map(), omitSizes: false }
+  /** Chunks handed out by `streamText` so far (how far a reader pulled). */
+  chunksStreamed = 0
+  readonly faults: Faults = { failStat: new Set(), failLstat: new Set(), failRead: new Set(), hangRead: new Set(), grow: new Map(), omitSizes: false, omitNodeIds: false, ignoreReadCap: false }
   chunkSize = 7
   /** When set, every mutation stamps the node with this clock's reading as `changedAtMs`. */
   readonly #stampClock: (() => number) | undefined
 
   constructor(files: Readonly<Record<string, string | Uint8Array>> = {}, stampClock?: () => number) {
     this.#stampClock = stampClock
-    this.#nodes.set(sep, this.#stamped({ kind: 'dir', version: 0 }))
+    this.#nodes.set(sep, this.#stamped({ kind: 'dir', version: 0, id: this.#newId() }))
     for (const [path, content] of Object.entries(files)) this.write(path, content)
+  }
+
+  #newId(): number {
+    this.#ids += 1
+    return this.#ids
   }
 
   #tick(): number {
@@ -100,35 +113,55 @@ export class FakeFileSystem implements FileSystemPort {
     for (const part of parts) {
       current = join(current, part)
       if (!this.#nodes.has(current)) {
-        this.#nodes.set(current, this.#stamped({ kind: 'dir', version: this.#tick() }))
+        this.#nodes.set(current, this.#stamped({ kind: 'dir', version: this.#tick(), id: this.#newId() }))
         this.#touchParent(current)
       }
     }
   }
 
-  /** Writes a file (creating parents). `keepVersion` simulates a same-tick rewrite. */
+  /**
+   * Writes a file (creating parents). `keepVersion` simulates a same-tick rewrite. An existing file
+   * is rewritten in place (same node, so every hard link sees the new content); anything else at
+   * `path` is replaced by a new file node.
+   */
   write(path: string, content: string | Uint8Array, keepVersion = false): void {
     this.mkdirp(dirname(path))
     const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content
     const existing = this.#nodes.get(path)
     if (existing === undefined) this.#touchParent(path)
-    const node: Node = { kind: 'file', bytes, version: keepVersion && existing !== undefined ? existing.version : this.#tick() }
+    if (existing?.kind === 'file') {
+      existing.bytes = bytes
+      if (keepVersion) return
+      existing.version = this.#tick()
+      this.#stamped(existing)
+      return
+    }
+    const node: Node = { kind: 'file', bytes, version: keepVersion && existing !== undefined ? existing.version : this.#tick(), id: this.#newId() }
     if (keepVersion && existing?.changedAtMs !== undefined) node.changedAtMs = existing.changedAtMs
     this.#nodes.set(path, keepVersion && existing !== undefined ? node : this.#stamped(node))
+  }
+
+  /** Makes `path` a hard link to the existing file `existing` (one node, two names). */
+  hardlink(path: string, existing: string): void {
+    const node = this.#nodes.get(existing)
+    if (node?.kind !== 'file') throw new Error(`hardlink: ${existing} is not a file`)
+    this.mkdirp(dirname(path))
+    if (!this.#nodes.has(path)) this.#touchParent(path)
+    this.#nodes.set(path, node)
   }
 
   /** Creates a symlink at `path` pointing at `target` (absolute or relative to the link's directory). */
   symlink(path: string, target: string): void {
     this.mkdirp(dirname(path))
     if (!this.#nodes.has(path)) this.#touchParent(path)
-    this.#nodes.set(path, this.#stamped({ kind: 'link', target, version: this.#tick() }))
+    this.#nodes.set(path, this.#stamped({ kind: 'link', target, version: this.#tick(), id: this.#newId() }))
   }
 
   /** Creates a special node (FIFO, device). */
   special(path: string): void {
     this.mkdirp(dirname(path))
     if (!this.#nodes.has(path)) this.#touchParent(path)
-    this.#nodes.set(path, this.#stamped({ kind: 'other', version: this.#tick() }))
+    this.#nodes.set(path, this.#stamped({ kind: 'other', version: this.#tick(), id: this.#newId() }))
   }
 
   /** Removes `path` and everything below it. */
@@ -167,7 +200,7 @@ export class FakeFileSystem implements FileSystemPort {
 
   #info(node: Node, follow: boolean): FsPathInfo {
     const version = versionOf(node.version)
-    const stamp = node.changedAtMs === undefined ? {} : { changedAtMs: node.changedAtMs }
+    const stamp = { ...(node.changedAtMs === undefined ? {} : { changedAtMs: node.changedAtMs }), ...(this.faults.omitNodeIds ? {} : { nodeId: `n${node.id}` }) }
     if (node.kind === 'file') return this.faults.omitSizes ? { type: 'file', version, ...stamp } : { type: 'file', size: node.bytes.length, version, ...stamp }
     if (node.kind === 'dir') return { type: 'directory', version, ...stamp }
     if (node.kind === 'link' && !follow) return { type: 'symlink', version, ...stamp }
@@ -231,7 +264,8 @@ export class FakeFileSystem implements FileSystemPort {
       signal?.throwIfAborted()
       const chunk = text.slice(index, index + this.chunkSize)
       seen += Buffer.byteLength(chunk)
-      if (seen > maxBytes) throw new FakeFsError('FS_TOO_LARGE', path)
+      if (seen > maxBytes && !this.faults.ignoreReadCap) throw new FakeFsError('FS_TOO_LARGE', path)
+      this.chunksStreamed += 1
       yield chunk
     }
   }

@@ -120,6 +120,14 @@ export interface ToolSpec {
   readonly aborted?: boolean
   /** What the tool does to the files while it runs (after pre-execute, before post-execute). */
   readonly effect?: () => void
+  /** The tool's `meta` (the read tool's `sha256` of a whole-file read, for example). */
+  readonly meta?: Readonly<Record<string, unknown>>
+  /** An inner listener replaces the text the model sees. */
+  readonly contentReplacedByInner?: boolean
+  /** The pipeline refused the call before it ran (a permission guard): no effect, status `denied`. */
+  readonly denied?: boolean
+  /** A composite tool whose final outcome leaves out its sub-dispatches' contexts. */
+  readonly dropNestedContexts?: boolean
 }
 
 /** What a step should do. */
@@ -162,7 +170,7 @@ export class Rig {
   /** Fiber of the mounted plugin. */
   pluginFiber: { dispose(): unknown } | undefined
   #outer: ((execution: ToolExecution) => 'drop' | 'keep' | undefined) | undefined
-  #inner: ((execution: ToolExecution) => boolean) | undefined
+  #inner: ((execution: ToolExecution) => 'block' | 'replace' | undefined) | undefined
 
   constructor(readonly options: RigOptions = {}) {
     this.fs = new FakeFileSystem(options.files ?? {}, options.timestamps === true ? () => this.clock : undefined)
@@ -181,7 +189,9 @@ export class Rig {
     await this.#mount(this.options.config)
     this.ctx.on('tools/post-execute', async (execution, _output, next) => {
       const decision = await next()
-      return this.#inner?.(execution) === true ? { kind: 'block', feedback: 'blocked inside' } : decision
+      const verdict = this.#inner?.(execution)
+      if (verdict === 'block') return { kind: 'block', feedback: 'blocked inside' }
+      return verdict === 'replace' ? { kind: 'accept', content: 'redacted' } : decision
     })
     return this
   }
@@ -235,29 +245,34 @@ export class Rig {
     )
   }
 
-  async #runTool(agent: RigAgent, spec: ToolSpec, signal: AbortSignal, parent?: ToolExecution): Promise<ToolFinalOutcome> {
+  async #runTool(agent: RigAgent, spec: ToolSpec, signal: AbortSignal, parent?: ToolExecution): Promise<ToolFinalOutcome & { callId: string }> {
     const controller = new AbortController()
     if (spec.aborted === true) controller.abort(new Error('tool aborted'))
     const execution: ToolExecution = { callId: randomUUID(), name: spec.name ?? 'read', arguments: {}, agent: agent.handle, signal: spec.aborted === true ? controller.signal : signal, token: Symbol('exec'), ...(parent === undefined ? {} : { parent: parent.token }) }
     await this.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve({ kind: 'allow' as const }))
+    if (spec.denied === true) {
+      const refused: ToolFinalOutcome = { isError: true, content: 'denied', touched: [], additionalContexts: [], status: 'denied' }
+      await this.ctx.parallel('tools/result', execution, refused)
+      return { ...refused, callId: execution.callId }
+    }
     spec.effect?.()
     const deferred: UserMessage[] = []
     for (const nested of spec.nested ?? []) deferred.push(...(await this.#runTool(agent, nested, signal, execution)).additionalContexts)
-    const output: ToolOutput = spec.isError === true ? { isError: true, content: 'failed' } : { content: 'ok', touched: (spec.touched ?? []).map((path) => ({ path, kind: spec.touchKind ?? 'read' })) }
+    const output: ToolOutput = spec.isError === true ? { isError: true, content: 'failed' } : { content: 'ok', touched: (spec.touched ?? []).map((path) => ({ path, kind: spec.touchKind ?? 'read' })), ...(spec.meta === undefined ? {} : { meta: spec.meta }) }
     this.#outer = (e) => (e !== execution ? undefined : spec.blockedByOuter === true ? 'drop' : spec.blockedByOuterKeepingContexts === true ? 'keep' : undefined)
-    this.#inner = (e) => e === execution && spec.blockedByInner === true
+    this.#inner = (e) => (e !== execution ? undefined : spec.blockedByInner === true ? 'block' : spec.contentReplacedByInner === true ? 'replace' : undefined)
     const decision: PostExecuteDecision = await this.ctx.waterfall('tools/post-execute', execution, output, () => Promise.resolve<PostExecuteDecision>({ kind: 'accept' }))
-    const contexts = [...deferred, ...(decision.additionalContexts ?? [])]
+    const contexts = [...(spec.dropNestedContexts === true ? [] : deferred), ...(decision.additionalContexts ?? [])]
     const blocked = decision.kind === 'block'
     const outcome: ToolFinalOutcome = {
       isError: blocked || spec.isError === true,
-      content: blocked ? decision.feedback : 'ok',
+      content: blocked ? decision.feedback : (decision.content ?? 'ok'),
       touched: blocked || spec.isError === true ? [] : (output.isError === true ? [] : (output.touched ?? [])),
       additionalContexts: contexts,
       status: blocked ? 'blocked' : spec.isError === true ? 'failed' : 'ok',
     }
     await this.ctx.parallel('tools/result', execution, outcome)
-    return outcome
+    return { ...outcome, callId: execution.callId }
   }
 
   /** Runs one step; returns the entered batch (empty when nothing entered). */
@@ -284,7 +299,7 @@ export class Rig {
     const outcomes = spec.parallelTools === true ? await Promise.all(tools.map((tool) => this.#runTool(agent, tool, signal))) : []
     for (const [index, tool] of tools.entries()) {
       const outcome = outcomes[index] ?? (await this.#runTool(agent, tool, signal))
-      agent.session.append('tool/result', { turn: agent.turn, step: agent.step, message: { id: randomUUID(), role: 'tool', callId: 'c', toolName: tool.name ?? 'read', isError: outcome.isError, content: [{ type: 'text', text: outcome.content }], source: { kind: 'tool' } } }, 'append')
+      agent.session.append('tool/result', { turn: agent.turn, step: agent.step, message: { id: randomUUID(), role: 'tool', callId: outcome.callId, toolName: tool.name ?? 'read', isError: outcome.isError, content: [{ type: 'text', text: outcome.content }], source: { kind: 'tool' } } }, 'append')
       contexts.push(...outcome.additionalContexts)
     }
     if (spec.abortAfterTools === true) {

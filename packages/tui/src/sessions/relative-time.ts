@@ -1,5 +1,6 @@
 /**
- * Human times for listings: "just now", "42 s ago", "3 min ago", "5 h ago", "2 d ago", and the
+ * Human times and sizes for session listings (`dsh sessions list`, the chat's picker and
+ * `/sessions`): "just now", "42 s ago", "3 min ago", "5 h ago", "2 d ago", and the
  * calendar date (UTC) for anything older than 30 days or in the future (a clock that moved back).
  */
 

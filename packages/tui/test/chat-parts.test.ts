@@ -1,14 +1,17 @@
 // The chat's pure parts: tool-call summaries, slash parsing, the /context report, the permission
-// question, styles and terminal-mode detection.
+// question and its plain answers, styles, terminal-mode detection and the plain renderer.
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { Message, ToolExecution, ToolFinalOutcome, WorkspaceInstructionsSource } from '@dsh/contracts'
-import { createStyles, noColorRequested, sanitize, terminalMode } from '../src/chat/ansi.ts'
-import { activeInstructions, contextReport, instructionMessages } from '../src/chat/context-report.ts'
-import { isYes, permissionQuestion } from '../src/chat/permission.ts'
-import { ChatRenderer } from '../src/chat/renderer.ts'
-import { parseSlash, promptText } from '../src/chat/slash-commands.ts'
-import { argumentSummary, outcomeSummary } from '../src/chat/tool-summary.ts'
+import { permissionQuestion } from '../src/approvals/permission-question.ts'
+import { plainAnswer } from '../src/plain/plain-asker.ts'
+import { PlainView } from '../src/plain/plain-view.ts'
+import { activeInstructions, contextReport, instructionMessages } from '../src/slash/context-report.ts'
+import { parseSlash, promptText } from '../src/slash/slash-registry.ts'
+import { noColorRequested, terminalMode } from '../src/terminal-mode.ts'
+import { sanitize } from '../src/text-safety.ts'
+import { createTheme } from '../src/theme.ts'
+import { argumentSummary, outcomeSummary } from '../src/tool-summary.ts'
 
 const outcome = (status: ToolFinalOutcome['status'], content: string): ToolFinalOutcome => ({ isError: status !== 'ok', content, touched: [], additionalContexts: [], status })
 
@@ -41,6 +44,11 @@ describe('tool summaries', () => {
     expect(outcomeSummary(outcome('failed', 'No such file: a.txt\nhint'))).toEqual({ ok: false, text: 'error: No such file: a.txt' })
     expect(outcomeSummary(outcome('denied', 'The bash call was not approved'))).toEqual({ ok: false, text: 'denied: The bash call was not approved' })
     expect(outcomeSummary(outcome('cancelled', 'The read call was cancelled.')).text).toBe('cancelled: The read call was cancelled.')
+  })
+
+  it('drop the line-number gutters of read results', () => {
+    expect(outcomeSummary(outcome('ok', '     1\talpha\n     2\tbeta\n'))).toEqual({ ok: true, text: 'ok: alpha (2 lines)' })
+    expect(outcomeSummary(outcome('ok', '     1\t\n     2\t  second\n')).text).toBe('ok: second (2 lines)')
   })
 })
 
@@ -102,52 +110,77 @@ describe('/context report', () => {
   })
 })
 
+const titles = (name: string, args: unknown) => permissionQuestion(execution(name, args), 'r')
+
 describe('permission question', () => {
   it('shows the bash command, in full above the question when it has several lines', () => {
-    expect(permissionQuestion(execution('bash', { command: 'rm -rf build' }), 'r')).toEqual({ preamble: [], question: 'Run bash: rm -rf build? [y/N] ' })
-    expect(permissionQuestion(execution('bash', { command: 'cd a\nmake\n' }), 'r')).toEqual({ preamble: ['  cd a', '  make'], question: 'Run bash: cd a (+1 lines)? [y/N] ' })
-    expect(permissionQuestion(execution('write', { file_path: 'x.ts', content: '…' }), 'outside the workspace').question).toBe('Allow write x.ts (outside the workspace)? [y/N] ')
-    expect(['y', 'Y', ' yes ', 'YES'].map(isYes)).toEqual([true, true, true, true])
-    expect(['', 'n', 'no', 'yy', undefined].map(isYes)).toEqual([false, false, false, false, false])
+    expect(titles('bash', { command: 'rm -rf build' })).toMatchObject({ title: 'Run bash: rm -rf build?', detail: [] })
+    expect(titles('bash', { command: 'cd a\nmake\n' })).toMatchObject({ title: 'Run bash: cd a (+1 lines)?', detail: ['  cd a', '  make'] })
+    expect(permissionQuestion(execution('write', { file_path: 'x.ts', content: '…' }), 'outside the workspace').title).toBe('Allow write x.ts (outside the workspace)?')
+  })
+
+  it('offers once, a command prefix for simple commands, the whole tool, a note, and no', () => {
+    expect(titles('bash', { command: 'npm test -- --run' }).options.map((option) => option.label)).toEqual([
+      'Yes, run it once',
+      'Yes, and allow "npm test …" for the rest of this session',
+      'Yes, and allow every bash call for the rest of this session',
+      'No, and tell the model what to do instead…',
+      'No',
+    ])
+    expect(titles('bash', { command: 'npm test && rm -rf /' }).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
+    expect(titles('run_code', { code: 'return 1' }).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
+  })
+
+  it('plain answers: y once, a the prefix (else the tool), t the tool, "n: why" a note, anything else no', () => {
+    const question = titles('bash', { command: 'git status' })
+    expect(plainAnswer(question, 'y')).toEqual({ kind: 'allow-once' })
+    expect(plainAnswer(question, ' YES ')).toEqual({ kind: 'allow-once' })
+    expect(plainAnswer(question, 'a')).toEqual({ kind: 'allow-always', scope: { kind: 'command-prefix', prefix: 'git status' } })
+    expect(plainAnswer(titles('run_code', { code: 'x' }), 'a')).toEqual({ kind: 'allow-always', scope: { kind: 'tool' } })
+    expect(plainAnswer(question, 't')).toEqual({ kind: 'allow-always', scope: { kind: 'tool' } })
+    expect(plainAnswer(question, 'n: use the fixture')).toEqual({ kind: 'reject', note: 'use the fixture' })
+    expect(['', 'n', 'no', 'yy', undefined].map((answer) => plainAnswer(question, answer))).toEqual(Array.from({ length: 5 }, () => ({ kind: 'reject' })))
   })
 
   it('shows run_code snippets the same way, trimmed to 40 lines and 300 characters a line with markers', () => {
-    expect(permissionQuestion(execution('run_code', { code: 'return 1' }), 'r')).toEqual({ preamble: [], question: 'Run JavaScript (run_code): return 1? [y/N] ' })
+    expect(titles('run_code', { code: 'return 1' }).title).toBe('Run JavaScript (run_code): return 1?')
     const long = Array.from({ length: 45 }, (_, i) => `console.log(${i})`).join('\n')
-    const { preamble, question } = permissionQuestion(execution('run_code', { code: long }), 'r')
-    expect(question).toBe('Run JavaScript (run_code): console.log(0) (+44 lines)? [y/N] ')
-    expect(preamble).toHaveLength(41)
-    expect(preamble.at(39)).toBe('  console.log(39)')
-    expect(preamble.at(40)).toBe('  … 5 more lines not shown')
-    expect(permissionQuestion(execution('run_code', { code: 'x'.repeat(350) }), 'r').question).toBe(`Run JavaScript (run_code): ${'x'.repeat(300)}… (+50 characters)? [y/N] `)
+    const { detail, title } = titles('run_code', { code: long })
+    expect(title).toBe('Run JavaScript (run_code): console.log(0) (+44 lines)?')
+    expect(detail).toHaveLength(41)
+    expect(detail.at(39)).toBe('  console.log(39)')
+    expect(detail.at(40)).toBe('  … 5 more lines not shown')
+    expect(titles('run_code', { code: 'x'.repeat(350) }).title).toBe(`Run JavaScript (run_code): ${'x'.repeat(300)}… (+50 characters)?`)
   })
 })
 
 describe('styles and terminal mode', () => {
-  it('NO_COLOR (any non-empty value) and pipes turn escape codes off', () => {
-    expect(createStyles(false).red('x')).toBe('x')
-    expect(createStyles(true).red('x')).toBe('\x1b[31mx\x1b[39m')
+  it('NO_COLOR removes colour only; TERM=dumb and pipes get the plain mode', () => {
+    expect(createTheme({ color: false, attributes: true }).red('x')).toBe('x')
+    expect(createTheme({ color: false, attributes: true }).bold('x')).toBe('\x1b[1mx\x1b[22m')
+    expect(createTheme({ color: true, attributes: true }).red('x')).toBe('\x1b[31mx\x1b[39m')
     expect(noColorRequested({ NO_COLOR: '1' })).toBe(true)
     expect(noColorRequested({ NO_COLOR: '' })).toBe(false)
-    expect(sanitize('a\x1b[2Jb\r\n\tc\x07')).toBe('a[2Jb\n\tc')
+    expect(sanitize('a\x1b[2Jb\r\n\tc\x07')).toBe('a[2Jb\n  c')
     const tty = Object.assign(new PassThrough(), { isTTY: true })
     const pipe = new PassThrough()
-    const io = (stdout: NodeJS.WritableStream, env: Record<string, string> = {}) => ({ stdout, stderr: pipe, env, cwd: '/' })
-    expect(terminalMode(io(tty), tty)).toEqual({ color: true, editing: true, interactive: true })
-    expect(terminalMode(io(tty, { NO_COLOR: 'yes' }), tty)).toEqual({ color: false, editing: false, interactive: true })
-    expect(terminalMode(io(pipe), pipe)).toEqual({ color: false, editing: false, interactive: false })
+    expect(terminalMode(tty, tty, {})).toEqual({ kind: 'screen', color: true, interactive: true })
+    expect(terminalMode(tty, tty, { NO_COLOR: 'yes' })).toEqual({ kind: 'screen', color: false, interactive: true })
+    expect(terminalMode(tty, tty, { TERM: 'dumb' })).toEqual({ kind: 'plain', color: false, interactive: true })
+    expect(terminalMode(pipe, tty, {})).toEqual({ kind: 'plain', color: false, interactive: false })
+    expect(terminalMode(tty, pipe, {})).toEqual({ kind: 'plain', color: false, interactive: true })
   })
 
-  it('the renderer keeps reasoning apart from the answer and tool lines on their own lines', () => {
+  it('the plain renderer keeps reasoning apart from the answer and tool lines on their own lines', () => {
     const out = new PassThrough()
-    const renderer = new ChatRenderer({ out, err: out, styles: createStyles(false), showReasoning: true })
-    renderer.handle({ type: 'step-start', turn: 1, step: 1 })
-    renderer.handle({ type: 'reasoning', text: 'hmm' })
-    renderer.handle({ type: 'text', text: 'Let me look' })
-    renderer.handle({ type: 'tool-start', callId: 'c', name: 'read', arguments: '{"file_path":"a"}' })
-    renderer.handle({ type: 'tool-end', callId: 'c', name: 'read', outcome: outcome('ok', 'x') })
-    renderer.handle({ type: 'text', text: 'Done.' })
-    renderer.handle({ type: 'turn-end', turn: 1, reason: 'completed' })
+    const view = new PlainView({ out, err: out, showReasoning: true, readLine: () => Promise.resolve(undefined) })
+    view.progress({ type: 'step-start', turn: 1, step: 1 })
+    view.progress({ type: 'reasoning', text: 'hmm' })
+    view.progress({ type: 'text', text: 'Let me look' })
+    view.progress({ type: 'tool-start', callId: 'c', name: 'read', arguments: '{"file_path":"a"}' })
+    view.progress({ type: 'tool-end', callId: 'c', name: 'read', outcome: outcome('ok', 'x') })
+    view.progress({ type: 'text', text: 'Done.' })
+    view.progress({ type: 'turn-end', turn: 1, reason: 'completed' })
     expect(String(out.read())).toBe('thinking: hmm\nLet me look\n→ read a\n  ✓ ok: x\nDone.\n')
   })
 })

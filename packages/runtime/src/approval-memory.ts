@@ -1,0 +1,73 @@
+/**
+ * The "allow always" approvals of one session: command prefixes of `bash` and whole tools that a
+ * person approved for the rest of the session. The tool pipeline consults it before it asks and
+ * records what an `allow-always` answer covers. It lives in memory with its agent (a resumed
+ * session starts with none) until the permission policy takes it over.
+ */
+import type { ApprovalScope, ToolExecution } from '@dsh/contracts'
+
+/** Shell syntax that chains, redirects or substitutes: such a command never matches a prefix. */
+const compound = /[;&|<>`\n\r]|\$\(/
+
+/** True for a single simple command (no chaining, piping, redirection or substitution). */
+export function isSimpleCommand(command: string): boolean {
+  return !compound.test(command)
+}
+
+/**
+ * The prefix an "always" approval of `command` would cover: the program and, when the second word
+ * looks like a subcommand (`git status`, `npm test`), that word too. `undefined` for commands that
+ * are not simple, which are only ever approved once.
+ */
+export function suggestedPrefix(command: string): string | undefined {
+  if (!isSimpleCommand(command)) return undefined
+  const words = command.trim().split(/\s+/)
+  const [program, second] = words
+  if (program === undefined || program === '') return undefined
+  return second !== undefined && /^[a-z][\w:.-]*$/i.test(second) ? `${program} ${second}` : program
+}
+
+function commandOf(execution: ToolExecution): string | undefined {
+  const args = execution.arguments
+  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, 'command')) return undefined
+  const value: unknown = Object.getOwnPropertyDescriptor(args, 'command')?.value
+  return typeof value === 'string' ? value : undefined
+}
+
+/** Approvals remembered for one session. */
+export class ApprovalMemory {
+  readonly #tools = new Set<string>()
+  readonly #prefixes = new Set<string>()
+
+  /** True when an earlier "always" answer covers this call. */
+  covers(execution: ToolExecution): boolean {
+    if (this.#tools.has(execution.name)) return true
+    if (execution.name !== 'bash') return false
+    const command = commandOf(execution)
+    if (command === undefined || !isSimpleCommand(command)) return false
+    const trimmed = command.trim()
+    for (const prefix of this.#prefixes) if (trimmed === prefix || trimmed.startsWith(`${prefix} `)) return true
+    return false
+  }
+
+  /** Remembers an "always" answer for this call. A prefix scope applies to `bash` only. */
+  remember(execution: ToolExecution, scope: ApprovalScope): void {
+    switch (scope.kind) {
+      case 'tool':
+        this.#tools.add(execution.name)
+        return
+      case 'command-prefix':
+        if (execution.name === 'bash' && scope.prefix.trim() !== '') this.#prefixes.add(scope.prefix.trim())
+        return
+      default: {
+        const unreachable: never = scope
+        throw new Error(`unknown approval scope ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
+  /** What is remembered, one line each (`bash: npm test …`, `tool: run_code`), for status displays. */
+  describe(): string[] {
+    return [...[...this.#prefixes].map((prefix) => `bash: ${prefix} …`), ...[...this.#tools].map((tool) => `tool: ${tool}`)]
+  }
+}

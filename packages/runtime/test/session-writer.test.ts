@@ -1,0 +1,144 @@
+// Appends are whole lines or nothing: short writes, a full disk, failed flushes and the size cap
+// each leave a loadable file and a one-line error naming the file and the last intact event.
+import { readdirSync, readFileSync, statSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { createUserMessage, nodeFileIo, SessionStore, type SessionFileIo } from '../src/index.ts'
+
+let tree: TempTree
+afterEach(async () => tree?.dispose())
+
+/** What the next matching write does: write only `bytes` of it, or write `bytes` and then throw `code`. */
+interface Fault {
+  readonly when: (text: string) => boolean
+  readonly bytes: number
+  readonly code?: 'ENOSPC' | 'EIO'
+}
+
+/** Real writes, except the first write matching a fault, which is cut short the way a filling disk cuts it. */
+function faultyIo(faults: Fault[]): SessionFileIo & { readonly faults: Fault[] } {
+  return {
+    faults,
+    fdatasyncSync: (fd) => nodeFileIo.fdatasyncSync(fd),
+    writeSync: (fd, buffer, offset, length, position) => {
+      const text = Buffer.from(buffer.subarray(offset, offset + length)).toString('utf8')
+      const index = faults.findIndex((fault) => fault.when(text))
+      const fault = faults[index]
+      if (fault === undefined) return writeSync(fd, buffer, offset, length, position)
+      faults.splice(index, 1)
+      const written = fault.bytes === 0 ? 0 : writeSync(fd, buffer, offset, Math.min(fault.bytes, length), position)
+      if (fault.code === undefined) return written
+      const messages = { ENOSPC: 'no space left on device', EIO: 'i/o error' }
+      throw Object.assign(new Error(`${fault.code}: ${messages[fault.code]}, write`), { code: fault.code, syscall: 'write' })
+    },
+  }
+}
+
+function store(io: SessionFileIo = nodeFileIo, maxBytes?: number) {
+  return new SessionStore({ directory: tree.path('sessions'), clock: () => new Date('2026-01-02T03:04:05Z'), warn: () => undefined, io, ...(maxBytes === undefined ? {} : { maxBytes }) })
+}
+
+const say = (text: string) => ({ message: createUserMessage({ text, source: { kind: 'user' } }) })
+const isPrompt = (needle: string) => (text: string) => text.includes('"type":"user/message"') && text.includes(needle)
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' }).toSorted()
+}
+
+describe('session writes', () => {
+  it('a short write is cut back, refused from then on with one line naming the file and the last intact event, and the file still loads', async () => {
+    tree = await tempTree()
+    const io = faultyIo([{ when: isPrompt('second'), bytes: 20 }])
+    const session = store(io).create({ cwd: tree.root })
+    session.append('user/message', say('first'), { surfaceOp: 'append' })
+    const file = store().fileOf(session.id)
+    const sizeBefore = statSync(file).size
+    const expected = new RegExp(`^cannot append to ${file}: short write \\(20 of \\d+ bytes; the disk may be full\\); the session is intact up to event 1$`)
+    expect(() => session.append('user/message', say('second'), { surfaceOp: 'append' })).toThrow(expected)
+    expect(statSync(file).size).toBe(sizeBefore)
+    expect(() => session.append('turn/end', { turn: 1, reason: 'error' })).toThrow(expected)
+    expect(() => session.append('user/message', say('third'), { surfaceOp: 'append' })).toThrow(expect.objectContaining({ code: 'SESSION_WRITE' }))
+    expect(session.events.map((event) => event.seq)).toEqual([1])
+    session.close()
+    const reopened = store().open(session.id)
+    expect(reopened.events.map((event) => event.seq)).toEqual([1])
+    reopened.append('user/message', say('after space came back'), { surfaceOp: 'append' })
+    reopened.close()
+    expect(store().load(session.id).events.map((event) => event.seq)).toEqual([1, 2])
+  })
+
+  it('a full disk (part of the line written, then ENOSPC) says so in words and loses nothing before', async () => {
+    tree = await tempTree()
+    const io = faultyIo([{ when: isPrompt('big'), bytes: 7, code: 'ENOSPC' }])
+    const session = store(io).create({ cwd: tree.root })
+    session.append('turn/start', { turn: 1 })
+    session.append('user/message', say('small'), { surfaceOp: 'append' })
+    const file = store().fileOf(session.id)
+    expect(() => session.append('user/message', say('big'), { surfaceOp: 'append' })).toThrow(`cannot append to ${file}: no space left on device; the session is intact up to event 2`)
+    session.close()
+    expect(readFileSync(file, 'utf8').endsWith('\n')).toBe(true)
+    expect(store().load(session.id).events.map((event) => event.type)).toEqual(['turn/start', 'user/message'])
+  })
+
+  it('a failed flush refuses later appends and says what may not be on disk', async () => {
+    tree = await tempTree()
+    let failSync = false
+    const io: SessionFileIo = {
+      writeSync: nodeFileIo.writeSync,
+      fdatasyncSync: (fd) => {
+        if (failSync) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })
+        nodeFileIo.fdatasyncSync(fd)
+      },
+    }
+    const session = store(io).create({ cwd: tree.root })
+    session.append('turn/start', { turn: 1 })
+    failSync = true
+    const file = store().fileOf(session.id)
+    expect(() => session.sync()).toThrow(`cannot flush ${file} to disk: i/o error; events up to 1 are written but may not survive a power loss, and no more are appended`)
+    expect(() => session.append('turn/end', { turn: 1, reason: 'completed' })).toThrow(/^cannot flush /)
+    session.close()
+  })
+
+  it('creating a session on a full disk leaves no session file, no temp file and no held lock', async () => {
+    tree = await tempTree()
+    const io = faultyIo([{ when: (text) => text.startsWith('{"type":"session"'), bytes: 10, code: 'ENOSPC' }])
+    expect(() => store(io).create({ cwd: tree.root })).toThrow(new RegExp(`^cannot create session file ${tree.path('sessions')}/[^ ]+\\.jsonl: no space left on device; nothing was stored$`))
+    const left = filesUnder(tree.path('sessions'))
+    expect(left.filter((name) => name.endsWith('.jsonl') || name.endsWith('.tmp'))).toEqual([])
+    const lockFiles = left.filter((name) => /^\.locks\/[^/]+\/\d+$/.test(name))
+    expect(lockFiles.map((name) => readFileSync(join(tree.path('sessions'), name), 'utf8'))).toEqual([''])
+  })
+
+  it('a lock record that cannot be written leaves no temp lock file behind', async () => {
+    tree = await tempTree()
+    const io = faultyIo([{ when: (text) => text.startsWith(`${process.pid} `), bytes: 3, code: 'ENOSPC' }])
+    expect(() => store(io).create({ cwd: tree.root })).toThrow(/^cannot lock session \S+ in \S+: no space left on device$/)
+    expect(filesUnder(tree.path('sessions')).filter((name) => name.endsWith('.tmp') || name.endsWith('.jsonl'))).toEqual([])
+  })
+
+  it('a session never grows past its size cap: the crossing append is refused and the file stays loadable', async () => {
+    tree = await tempTree()
+    const cap = 4096
+    const session = store(nodeFileIo, cap).create({ cwd: tree.root })
+    const file = store().fileOf(session.id)
+    let appended = 0
+    let refusal: unknown
+    try {
+      for (;;) {
+        session.append('user/message', say(`prompt number ${appended} ${'x'.repeat(200)}`), { surfaceOp: 'append' })
+        appended += 1
+      }
+    } catch (error) {
+      refusal = error
+    }
+    expect(refusal).toMatchObject({
+      code: 'SESSION_TOO_LARGE',
+      message: `cannot append to ${file}: it would pass the session size cap of 4096 bytes; the session is intact up to event ${appended}; continue in a new session (dsh compact shortens what the model sees, not the file)`,
+    })
+    expect(statSync(file).size).toBeLessThanOrEqual(cap)
+    expect(() => session.append('turn/end', { turn: 1, reason: 'error' })).toThrow(/size cap/)
+    session.close()
+    expect(store().load(session.id).events).toHaveLength(appended)
+  })
+})

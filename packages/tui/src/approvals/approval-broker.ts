@@ -1,0 +1,38 @@
+/**
+ * The host's `askPermission`, composed before any screen exists: it forwards each question to the
+ * front end attached at the time (the full-screen dialog or the plain prompt), approves everything
+ * under `--yes`, and rejects when no front end is attached (nobody could have answered).
+ */
+import type { PermissionDecision, ToolExecution } from '@dsh/contracts'
+import type { AskPermission } from '@dsh/runtime'
+import { permissionQuestion, type PermissionQuestion } from './permission-question.ts'
+
+/** Shows a question and resolves with the person's answer (a reject when `signal` aborts first). */
+export type Asker = (question: PermissionQuestion, signal: AbortSignal) => Promise<PermissionDecision>
+
+/** The late-bound approval of one chat. */
+export interface ApprovalBroker {
+  /** Give this to the host. */
+  readonly askPermission: AskPermission
+  /** Attaches the front end that answers from now on; returns the detach function. */
+  attach(asker: Asker): () => void
+}
+
+/** Creates the broker; `autoApprove` (`--yes`) approves every call once without a question. */
+export function createApprovalBroker(options: { readonly autoApprove: boolean }): ApprovalBroker {
+  let current: Asker | undefined
+  return {
+    askPermission: async (execution: ToolExecution, reason) => {
+      if (options.autoApprove) return { kind: 'allow-once' }
+      const asker = current
+      if (asker === undefined) return { kind: 'reject' }
+      return asker(permissionQuestion(execution, reason), execution.signal)
+    },
+    attach(asker) {
+      current = asker
+      return () => {
+        if (current === asker) current = undefined
+      }
+    },
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The chat's behaviour, shared by every front end: it owns the current agent, runs submitted
+ * lines one at a time (slash commands through the registry, anything else as a prompt), queues
+ * lines submitted while something runs, cancels on request, and switches sessions (`/resume`,
+ * `/new`) and models (`/model`). Front ends turn keys into calls and render through the view.
+ */
+import type { Agent, TurnResult } from '@dsh/runtime'
+import { deriveMessages } from '@dsh/runtime'
+import type { ChatEnvironment, ModelChoice } from './chat-environment.ts'
+import type { ChatView } from './chat-view.ts'
+import { parseSlash, promptText, type SlashRegistry } from './slash/slash-registry.ts'
+
+/** Construction options. */
+export interface ChatControllerOptions {
+  readonly env: ChatEnvironment
+  readonly view: ChatView
+  readonly registry: SlashRegistry
+  /** The agent the chat starts with. */
+  readonly agent: Agent
+  /** Called with each session id that becomes current (the CLI prints `session: <id>`). */
+  readonly onSession?: (id: string) => void
+}
+
+/** One chat. */
+export class ChatController {
+  readonly #options: ChatControllerOptions
+  readonly #queue: string[] = []
+  #agent: Agent
+  #model: ModelChoice
+  #running: AbortController | undefined
+  #runningSince: number | undefined
+  #draining = false
+  #exiting = false
+  #failed = false
+  #exitCode = 0
+  #unsubscribe: () => void
+  #finish: () => void = () => undefined
+  /** Resolves when the chat ended (`exit()`); the front end then tears down. */
+  readonly finished: Promise<void>
+
+  constructor(options: ChatControllerOptions) {
+    this.#options = options
+    this.#agent = options.agent
+    this.#model = options.env.model
+    this.#unsubscribe = this.#subscribe(options.agent)
+    this.finished = new Promise((resolve) => (this.#finish = resolve))
+  }
+
+  get agent(): Agent {
+    return this.#agent
+  }
+
+  get env(): ChatEnvironment {
+    return this.#options.env
+  }
+
+  get model(): ModelChoice {
+    return this.#model
+  }
+
+  get registry(): SlashRegistry {
+    return this.#options.registry
+  }
+
+  /** True while a prompt or command runs. */
+  get busy(): boolean {
+    return this.#running !== undefined
+  }
+
+  /** Milliseconds timestamp the running work started at. */
+  get runningSince(): number | undefined {
+    return this.#runningSince
+  }
+
+  /** True when a turn or command failed (the plain mode's exit code). */
+  get failed(): boolean {
+    return this.#failed
+  }
+
+  get exiting(): boolean {
+    return this.#exiting
+  }
+
+  /** The exit code the chat ended with (0, or 130 after two Ctrl-C). */
+  get exitCode(): number {
+    return this.#exitCode
+  }
+
+  /** Runs `line` now, or queues it behind what runs. Resolves when the queue is drained. */
+  async submit(line: string): Promise<void> {
+    if (this.#exiting || line.trim() === '') return
+    this.#queue.push(line)
+    this.#options.view.queueChanged(this.busy || this.#draining ? this.#queue : [])
+    if (this.#draining) return
+    this.#draining = true
+    try {
+      for (let next = this.#queue.shift(); next !== undefined && !this.#exiting; next = this.#queue.shift()) {
+        this.#options.view.queueChanged(this.#queue)
+        await this.#runOne(next)
+      }
+    } finally {
+      this.#draining = false
+    }
+  }
+
+  /** Cancels what runs; returns the lines that were still queued (they are not run). */
+  cancel(): string[] {
+    const dropped = this.#queue.splice(0)
+    this.#options.view.queueChanged([])
+    this.#running?.abort()
+    this.#agent.cancel()
+    return dropped
+  }
+
+  /** Ends the chat with `exitCode`: cancels what runs and resolves `finished`. The first call wins. */
+  exit(exitCode = 0): void {
+    if (this.#exiting) return
+    this.#exiting = true
+    this.#exitCode = exitCode
+    this.cancel()
+    this.#unsubscribe()
+    this.#finish()
+  }
+
+  /** Makes a stored session current (already opened agent); shows its conversation. */
+  adopt(next: Agent): void {
+    this.#unsubscribe()
+    this.#agent.dispose()
+    this.#agent = next
+    this.#unsubscribe = this.#subscribe(next)
+    this.#options.onSession?.(next.session.id)
+    this.#options.view.replay(deriveMessages(next.session))
+    this.#options.view.statusChanged()
+  }
+
+  /** Starts an agent on a stored session (`resume`) or a new one, with the current model. */
+  startAgent(resume?: string): Promise<Agent> {
+    return this.#options.env.host.startAgent({ ...this.#options.env.startOptions(resume), provider: this.#model.provider })
+  }
+
+  /** Switches the model for the next steps of this and later sessions. */
+  setModel(choice: ModelChoice): void {
+    this.#model = choice
+    this.#agent.setProvider(choice.provider)
+    this.#options.view.statusChanged()
+  }
+
+  async #runOne(line: string): Promise<void> {
+    const controller = new AbortController()
+    this.#running = controller
+    this.#runningSince = Date.now()
+    this.#options.view.statusChanged()
+    try {
+      const command = parseSlash(line)
+      if (command === undefined) await this.#prompt(promptText(line), controller.signal)
+      else await this.#options.registry.run(command, { controller: this, view: this.#options.view, signal: controller.signal })
+    } catch (error) {
+      // A failed turn (model error, script exhausted) or command is reported and the chat goes on.
+      this.#options.view.error(error)
+      this.#failed = true
+    } finally {
+      this.#running = undefined
+      this.#runningSince = undefined
+      this.#options.view.statusChanged()
+    }
+  }
+
+  async #prompt(text: string, signal: AbortSignal): Promise<void> {
+    this.#options.view.promptStarted(text)
+    const result: TurnResult = await this.#agent.prompt(text, { signal })
+    this.#options.view.turnEnded(result)
+    if (result.reason === 'error') this.#failed = true
+  }
+
+  #subscribe(agent: Agent): () => void {
+    return agent.onProgress((event) => {
+      this.#options.view.progress(event)
+      if (event.type === 'turn-end' || event.type === 'step-start') this.#options.view.statusChanged()
+    })
+  }
+}

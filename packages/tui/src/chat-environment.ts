@@ -1,0 +1,57 @@
+/**
+ * What a product gives the chat front end (types only): the composed host, how to start agents,
+ * the model in use and how to switch it, the workspace inspection behind `/context`, the approval
+ * mode, prices for the cost figure, and the process streams. The CLI builds it from its options
+ * (`apps/cli/src/chat/chat-command.ts`); nothing here parses options or composes plugins.
+ */
+import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
+import type { Agent, Host, StartAgentOptions } from '@dsh/runtime'
+import type { ModelPrices } from './status/usage-meter.ts'
+
+/** A model the chat can run on. */
+export interface ModelChoice {
+  /** What the banner and status line show (`deepseek:deepseek-chat`). */
+  readonly label: string
+  /** The provider. */
+  readonly provider: ModelProvider
+  /** Prices per million tokens, when known; the cost figure is shown only then. */
+  readonly prices?: ModelPrices
+}
+
+/** The chat's surroundings. */
+export interface ChatEnvironment {
+  /** The composed host (the caller disposes it). */
+  readonly host: Host
+  /** Resolved `$DSH_HOME` (prompt history lives under it). */
+  readonly dshHome: string
+  /** Canonical working directory of new sessions. */
+  readonly cwd: string
+  /** Product version for the banner. */
+  readonly version: string
+  /** The model at start. */
+  readonly model: ModelChoice
+  /** `startAgent` options; `resume` continues a stored session. The chat sets the provider. */
+  readonly startOptions: (resume?: string) => StartAgentOptions
+  /** Resolves a model spec for `/model`; throws an error with a one-line message for a bad one. */
+  readonly switchModel?: (spec: string) => ModelChoice
+  /** Ask the model for `/compact` summaries (else the deterministic one). */
+  readonly modelSummaries: boolean
+  /** The request log, for model calls made outside a turn (`/compact`). */
+  readonly onRequest?: (body: ChatRequestBody) => void
+  /** The instruction-file report of a directory (first half of `/context`), one line each. */
+  readonly inspectWorkspace: (cwd: string, signal: AbortSignal) => Promise<string[]>
+  /**
+   * Prepares a session the chat switches to (`/resume`, `/new`) before its first prompt (the CLI
+   * grants the chat's `--add-dir` directories to it); returns lines to show. A rejection abandons
+   * the switch: the session is closed again and the current one stays.
+   */
+  readonly prepareSwitch?: (agent: Agent) => Promise<readonly string[]>
+  /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
+  readonly additionalRoots?: (agent: Agent) => readonly string[]
+  /** How tool calls are approved, for the banner and status line. */
+  readonly approvalMode: string
+  /** Environment variables (HOME, NO_COLOR, TERM). */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Diagnostics sink (stderr). */
+  readonly log: (line: string) => void
+}

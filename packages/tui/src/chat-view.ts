@@ -1,0 +1,34 @@
+/**
+ * The contract between the chat controller and a front end (types only). The full-screen UI and
+ * the plain line mode both implement it; the controller never writes to a stream itself.
+ */
+import type { Message } from '@dsh/contracts'
+import type { AgentProgress, TurnResult } from '@dsh/runtime'
+import type { SessionRow } from './sessions/session-rows.ts'
+
+/** How an output block reads. */
+export type Tone = 'plain' | 'notice' | 'warning' | 'error'
+
+/** A front end of the chat. Methods must not throw. */
+export interface ChatView {
+  /** A live event of the running turn. */
+  progress(event: AgentProgress): void
+  /** A typed prompt starts running (the screen shows it in the transcript). */
+  promptStarted(text: string): void
+  /** How a turn ended, when it did not simply complete. */
+  turnEnded(result: TurnResult): void
+  /** Lines of command output or a notice. */
+  lines(lines: readonly string[], tone?: Tone): void
+  /** A unified diff (from `/diff`), shown coloured where colour is on. */
+  diff(text: string): void
+  /** A failure of a turn or a command. */
+  error(problem: unknown): void
+  /** Another session became current: show its visible conversation (`messages` as the model sees them). */
+  replay(messages: readonly Message[]): void
+  /** Lets the person choose a stored session; undefined when cancelled or when the view cannot ask. */
+  pickSession(rows: readonly SessionRow[]): Promise<string | undefined>
+  /** Something the status line shows changed (model, session, usage, running state). */
+  statusChanged(): void
+  /** The queued messages changed (typed while a step ran). */
+  queueChanged(queued: readonly string[]): void
+}

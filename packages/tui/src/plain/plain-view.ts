@@ -1,0 +1,145 @@
+/**
+ * The plain mode's view: answer text streamed as it arrives, each tool call as `→ name summary`
+ * and a `✓`/`✗` result line, reasoning behind `thinking:` (only when a person watches), command
+ * output as lines, errors on the error stream. No escape codes; the cursor column is tracked so
+ * every notice and prompt starts on a fresh line.
+ */
+import type { Message } from '@dsh/contracts'
+import type { AgentProgress, TurnResult } from '@dsh/runtime'
+import type { ChatView, Tone } from '../chat-view.ts'
+import type { SessionRow } from '../sessions/session-rows.ts'
+import { problemText, sanitize } from '../text-safety.ts'
+import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
+
+/** Where the view writes. */
+export interface PlainViewOptions {
+  readonly out: NodeJS.WritableStream
+  readonly err: NodeJS.WritableStream
+  /** Show reasoning (a person watches the output). */
+  readonly showReasoning: boolean
+  /** Asks for a line (the session picker's answer); undefined when input ended. */
+  readonly readLine: (prompt: string) => Promise<string | undefined>
+}
+
+/** Plain-text rendering of the chat. */
+export class PlainView implements ChatView {
+  readonly #options: PlainViewOptions
+  #atLineStart = true
+  #block: 'none' | 'reasoning' | 'text' = 'none'
+
+  constructor(options: PlainViewOptions) {
+    this.#options = options
+  }
+
+  progress(event: AgentProgress): void {
+    switch (event.type) {
+      case 'step-start':
+        this.#block = 'none'
+        return
+      case 'reasoning':
+        if (!this.#options.showReasoning) return
+        if (this.#block !== 'reasoning') {
+          this.newline()
+          this.#write('thinking: ')
+          this.#block = 'reasoning'
+        }
+        this.#write(sanitize(event.text))
+        return
+      case 'text':
+        if (this.#block === 'reasoning') this.newline()
+        this.#block = 'text'
+        this.#write(sanitize(event.text))
+        return
+      case 'tool-start':
+        this.#block = 'none'
+        this.#line(`→ ${sanitize(event.name)} ${argumentSummary(event.arguments)}`.trimEnd())
+        return
+      case 'tool-end': {
+        const summary = outcomeSummary(event.outcome)
+        this.#line(`  ${summary.ok ? '✓' : '✗'} ${summary.text}`)
+        return
+      }
+      case 'turn-end':
+        this.#block = 'none'
+        this.newline()
+        return
+      default: {
+        const unreachable: never = event
+        return unreachable
+      }
+    }
+  }
+
+  promptStarted(): void {
+    this.#block = 'none'
+  }
+
+  turnEnded(result: TurnResult): void {
+    this.newline()
+    if (result.reason === 'cancelled') this.#line('cancelled')
+    else if (result.reason === 'max-steps') this.#line('stopped at the step limit; send another message to continue')
+    else if (result.reason === 'blocked') this.#line('the turn was blocked before the model was called')
+    else if (result.reason === 'error') this.error(result.error ?? 'the turn failed')
+  }
+
+  lines(lines: readonly string[], _tone?: Tone): void {
+    for (const line of lines) this.#line(line)
+  }
+
+  diff(text: string): void {
+    this.lines(sanitize(text).replace(/\n$/, '').split('\n'))
+  }
+
+  error(problem: unknown): void {
+    this.newline()
+    this.#options.err.write(`error: ${sanitize(problemText(problem))}\n`)
+  }
+
+  replay(messages: readonly Message[]): void {
+    const prompts = messages.filter((message) => message.role === 'user' && message.source.kind === 'user').length
+    this.#line(`(${messages.length} visible messages, ${prompts} typed prompts)`)
+  }
+
+  async pickSession(rows: readonly SessionRow[]): Promise<string | undefined> {
+    if (rows.length === 0) {
+      this.#line('no stored sessions')
+      return undefined
+    }
+    rows.slice(0, 20).forEach((row, index) => this.#line(`${String(index + 1).padStart(3)}. ${row.id}  ${sanitize(row.title)}`))
+    const answer = (await this.#options.readLine('session number or id: '))?.trim()
+    this.#atLineStart = true
+    if (answer === undefined || answer === '') return undefined
+    const index = Number(answer)
+    return Number.isInteger(index) && index >= 1 && index <= rows.length ? rows[index - 1]?.id : answer
+  }
+
+  statusChanged(): void {
+    // The plain mode has no status line; /status prints the details.
+  }
+
+  queueChanged(): void {
+    // Plain input is read one line at a time, so nothing is ever queued behind a running step.
+  }
+
+  /** Ends the current line if the cursor is not at its start. */
+  newline(): void {
+    if (!this.#atLineStart) this.#write('\n')
+  }
+
+  /** Records that an input line left the cursor at a line start. */
+  markLineStart(): void {
+    this.#atLineStart = true
+    this.#block = 'none'
+  }
+
+  #line(text: string): void {
+    this.newline()
+    this.#write(`${text}\n`)
+  }
+
+  #write(text: string): void {
+    if (text === '') return
+    this.#options.out.write(text)
+    this.#atLineStart = text.endsWith('\n')
+  }
+}

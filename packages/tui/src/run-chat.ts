@@ -1,0 +1,143 @@
+/**
+ * `dsh chat` behind its option parsing: picks the front end (full screen, or the plain line mode
+ * for pipes and dumb terminals), registers the slash commands, opens the starting session (a new
+ * one, `--resume ID`, `--continue`, or the picker), runs the chat and, when a person was at the
+ * terminal, prints how to come back: `resume with: dsh chat --resume <id>`.
+ */
+import type { Agent } from '@dsh/runtime'
+import type { ApprovalBroker } from './approvals/approval-broker.ts'
+import { guardCodeRunners } from './approvals/code-runner-guard.ts'
+import { ChatController } from './chat-controller.ts'
+import type { ChatEnvironment } from './chat-environment.ts'
+import { LineInput } from './plain/line-input.ts'
+import { plainAsker } from './plain/plain-asker.ts'
+import { plainInterrupt, runPlainChat, type PlainChatOptions } from './plain/plain-chat.ts'
+import { PlainView } from './plain/plain-view.ts'
+import { runScreenChat } from './screen/screen-chat.ts'
+import { latestSessionIn, sessionRows, type SessionRow } from './sessions/session-rows.ts'
+import { registerChatCommands } from './slash/chat-commands.ts'
+import { SlashRegistry, type SlashCommandSpec } from './slash/slash-registry.ts'
+import { terminalMode } from './terminal-mode.ts'
+import { createTheme } from './theme.ts'
+
+/** Which session the chat starts in. */
+export type StartChoice = { readonly kind: 'new' } | { readonly kind: 'resume'; readonly id: string } | { readonly kind: 'continue' } | { readonly kind: 'pick' }
+
+/** Inputs of one chat. */
+export interface ChatRunOptions {
+  readonly env: ChatEnvironment
+  /** The broker whose `askPermission` the host was composed with. */
+  readonly broker: ApprovalBroker
+  /** True with `--yes`: no approval guard on `bash` and `run_code`. */
+  readonly autoApprove: boolean
+  readonly start: StartChoice
+  /** Aborting it ends the chat (the product's shutdown path); the product picks the exit code. */
+  readonly stop?: AbortSignal
+  /** Runs on the starting agent before the chat uses it (the CLI grants `--add-dir` roots); may throw to end the chat. */
+  readonly prepareAgent?: (agent: Agent) => Promise<void>
+  /** Commands the product adds (they may replace built-in ones). */
+  readonly commands?: readonly SlashCommandSpec[]
+  readonly stdin: NodeJS.ReadableStream
+  readonly stdout: NodeJS.WritableStream
+  readonly stderr: NodeJS.WritableStream
+}
+
+/** The resume hint printed when a person leaves the chat. */
+export const resumeHint = (id: string): string => `resume with: dsh chat --resume ${id}`
+
+async function openAgent(options: ChatRunOptions, pick: (rows: readonly SessionRow[]) => Promise<string | undefined>, notice: (line: string) => void): Promise<Agent | undefined> {
+  const agent = await startingAgent(options, pick, notice)
+  if (agent === undefined || options.prepareAgent === undefined) return agent
+  try {
+    await options.prepareAgent(agent)
+  } catch (error) {
+    // The chat cannot start as asked: close the session again and report the failure.
+    agent.dispose()
+    throw error
+  }
+  return agent
+}
+
+async function startingAgent(options: ChatRunOptions, pick: (rows: readonly SessionRow[]) => Promise<string | undefined>, notice: (line: string) => void): Promise<Agent | undefined> {
+  const { env, start } = options
+  const startAgent = (resume?: string): Promise<Agent> => env.host.startAgent(env.startOptions(resume))
+  switch (start.kind) {
+    case 'new':
+      return startAgent()
+    case 'resume':
+      return startAgent(start.id)
+    case 'continue': {
+      const latest = latestSessionIn(env.host.sessions, env.cwd)
+      if (latest === undefined) notice(`no earlier session in ${env.cwd}; starting a new one`)
+      return startAgent(latest?.id)
+    }
+    case 'pick': {
+      const id = await pick(sessionRows(env.host.sessions))
+      return id === undefined ? undefined : startAgent(id)
+    }
+    default: {
+      const unreachable: never = start
+      throw new Error(`unknown start ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
+
+/** Runs the chat; returns the exit code. */
+export async function runChat(options: ChatRunOptions): Promise<number> {
+  const { env } = options
+  const mode = terminalMode(options.stdin, options.stdout, env.env)
+  const registry = new SlashRegistry()
+  registerChatCommands(registry)
+  for (const command of options.commands ?? []) registry.register(command)
+  if (!options.autoApprove) guardCodeRunners(env.host.ctx)
+  const sessionLine = (id: string): void => void options.stderr.write(`session: ${id}\n`)
+  if (mode.kind === 'screen') {
+    const theme = createTheme({ color: mode.color, attributes: true })
+    const result = await runScreenChat({
+      env,
+      registry,
+      theme,
+      attachAsker: (asker) => options.broker.attach(asker),
+      onSession: sessionLine,
+      openAgent: (pick, notice) => openAgent(options, pick, notice),
+      ...(options.stop === undefined ? {} : { stop: options.stop }),
+    })
+    if (result.sessionId !== undefined) options.stdout.write(`${resumeHint(result.sessionId)}\n`)
+    return result.exitCode
+  }
+  return runPlain(options, registry, mode.interactive, sessionLine)
+}
+
+async function runPlain(options: ChatRunOptions, registry: SlashRegistry, interactive: boolean, sessionLine: (id: string) => void): Promise<number> {
+  const { env } = options
+  const armed: { at?: number } = {}
+  let plain: PlainChatOptions | undefined
+  const input = new LineInput({ input: options.stdin, output: options.stdout, showPrompts: interactive, onInterrupt: () => (plain === undefined ? undefined : plainInterrupt(plain, armed)) })
+  const view = new PlainView({ out: options.stdout, err: options.stderr, showReasoning: interactive, readLine: (prompt) => input.ask(prompt, new AbortController().signal) })
+  try {
+    const agent = await openAgent(options, (rows) => view.pickSession(rows), (line) => options.stderr.write(`${line}\n`))
+    if (agent === undefined) return 0
+    sessionLine(agent.session.id)
+    const controller = new ChatController({ env, view, registry, agent, onSession: sessionLine })
+    const detach = options.broker.attach(plainAsker(input, view))
+    plain = { controller, input, view, interactive, out: options.stdout }
+    const onStop = (): void => {
+      controller.exit()
+      input.close()
+    }
+    if (options.stop?.aborted === true) onStop()
+    options.stop?.addEventListener('abort', onStop, { once: true })
+    if (interactive) view.lines([`dsh ${env.version} · ${env.model.label} · ${env.cwd} · ${env.approvalMode}`, '/help for commands, Ctrl-D to exit'])
+    try {
+      await runPlainChat(plain, armed)
+    } finally {
+      detach()
+      options.stop?.removeEventListener('abort', onStop)
+    }
+    if (interactive) view.lines([resumeHint(controller.agent.session.id)])
+    if (controller.exitCode !== 0) return controller.exitCode
+    return controller.failed && !interactive ? 1 : 0
+  } finally {
+    input.close()
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The chat's own keys, seen before the editor: Ctrl-C, Esc and Ctrl-D through the interrupt
+ * policy, Ctrl-O (the last tool result in full) and Ctrl-T (reasoning). Any other key disarms a
+ * pending exit and goes to the editor or the open modal. With a modal open, only Ctrl-C is taken
+ * (it cancels the running step, which also withdraws the question).
+ */
+import { matchesKey } from '@mariozechner/pi-tui'
+import type { ChatController } from '../chat-controller.ts'
+import { decideKey, interruptExitCode, type PolicyKey } from '../interrupt-policy.ts'
+import type { ScreenLayout } from './screen-layout.ts'
+import type { ScreenView } from './screen-view.ts'
+
+/** The exit hint shown after a first Ctrl-C. */
+export const exitHint = 'press Ctrl-C again to exit (or Ctrl-D, or /exit)'
+
+function policyKey(data: string): PolicyKey {
+  if (matchesKey(data, 'ctrl+c')) return 'ctrl-c'
+  if (matchesKey(data, 'escape')) return 'escape'
+  if (matchesKey(data, 'ctrl+d')) return 'ctrl-d'
+  return 'other'
+}
+
+/** Installs the listener; returns its remover. */
+export function bindKeys(options: { readonly layout: ScreenLayout; readonly view: ScreenView; readonly controller: ChatController; readonly now: () => number }): () => void {
+  const { layout, view, controller } = options
+  let armedAt: number | undefined
+  return layout.tui.addInputListener((data) => {
+    if (matchesKey(data, 'ctrl+o')) return view.toggleLastTool() ? { consume: true } : undefined
+    if (matchesKey(data, 'ctrl+t')) {
+      view.toggleReasoning()
+      return { consume: true }
+    }
+    const key = policyKey(data)
+    if (layout.modalOpen) {
+      if (key === 'ctrl-c' && controller.busy) controller.cancel()
+      return key === 'ctrl-c' ? { consume: true } : undefined
+    }
+    if (key === 'escape' && layout.editor.isShowingAutocomplete()) return undefined
+    const decision = decideKey(key, { running: controller.busy, inputEmpty: layout.editor.getText() === '', ...(armedAt === undefined ? {} : { armedAt }) }, options.now())
+    armedAt = decision.armedAt
+    layout.setHint(decision.action === 'arm-exit' ? exitHint : '')
+    switch (decision.action) {
+      case 'cancel': {
+        const requeued = controller.cancel()
+        if (requeued.length > 0 && layout.editor.getText() === '') layout.editor.setText(requeued.join('\n'))
+        return { consume: true }
+      }
+      case 'clear-input':
+        layout.editor.setText('')
+        return { consume: true }
+      case 'exit':
+        // Two Ctrl-C end the chat as SIGINT would (130); Ctrl-D is an ordinary end (0).
+        controller.exit(key === 'ctrl-c' ? interruptExitCode : 0)
+        return { consume: true }
+      case 'arm-exit':
+      case 'none':
+        return { consume: true }
+      case 'pass':
+        return undefined
+      default: {
+        const unreachable: never = decision.action
+        return unreachable
+      }
+    }
+  })
+}

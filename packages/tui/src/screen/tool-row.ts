@@ -1,0 +1,92 @@
+/**
+ * One tool call in the transcript: while it runs, a spinner, the tool, its most telling argument
+ * and the elapsed time on one line; when done, `✓`/`✗` with a one-line result summary. Edits and
+ * writes add a coloured diff below; `expand` shows the whole result (the chat's Ctrl-O).
+ */
+import { truncateToWidth, type Component } from '@mariozechner/pi-tui'
+import type { ToolFinalOutcome } from '@dsh/contracts'
+import type { Theme } from '../theme.ts'
+import { elapsed } from '../status/status-snapshot.ts'
+import { sanitize } from '../text-safety.ts'
+import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
+import { DiffBlock } from './diff-block.ts'
+
+/** Spinner frames (braille dots). */
+export const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+
+/** The spinner frame for a clock reading. */
+export const spinnerAt = (now: number): string => spinnerFrames[Math.floor(now / 80) % spinnerFrames.length] ?? '⠋'
+
+/** Most result lines shown when expanded. */
+export const maxExpandedLines = 400
+
+/** A tool call row. */
+export class ToolRow implements Component {
+  readonly callId: string
+  readonly #name: string
+  readonly #summary: string
+  readonly #theme: Theme
+  readonly #now: () => number
+  readonly #started: number
+  #outcome: ToolFinalOutcome | undefined
+  #finishedAt: number | undefined
+  #diff: DiffBlock | undefined
+  #expanded = false
+  /** Lines of a finished row at the last width (a running row changes every frame). */
+  #cache: { readonly width: number; readonly lines: string[] } | undefined
+
+  constructor(options: { readonly callId: string; readonly name: string; readonly rawArguments: string; readonly theme: Theme; readonly now: () => number }) {
+    this.callId = options.callId
+    this.#name = sanitize(options.name)
+    this.#summary = argumentSummary(options.rawArguments, 200)
+    this.#theme = options.theme
+    this.#now = options.now
+    this.#started = options.now()
+  }
+
+  /** True until the outcome arrives. */
+  get running(): boolean {
+    return this.#outcome === undefined
+  }
+
+  /** Records the outcome and, for edits and writes, the diff lines to show. */
+  finish(outcome: ToolFinalOutcome, diff: readonly string[] | undefined): void {
+    this.#outcome = outcome
+    this.#finishedAt = this.#now()
+    this.#cache = undefined
+    if (diff !== undefined && diff.length > 0 && !outcome.isError) this.#diff = new DiffBlock({ lines: diff, theme: this.#theme, maxLines: 40, indent: '    ' })
+  }
+
+  /** Shows or hides the whole result; returns the new state. */
+  toggleExpanded(): boolean {
+    this.#expanded = !this.#expanded
+    this.#cache = undefined
+    return this.#expanded
+  }
+
+  render(width: number): string[] {
+    const t = this.#theme
+    const head = `${t.bold(this.#name)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
+    if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width)]
+    if (this.#cache?.width === width) return this.#cache.lines
+    const result = outcomeSummary(this.#outcome, 200)
+    const mark = result.ok ? t.green('✓') : t.red('✗')
+    const took = (this.#finishedAt ?? this.#started) - this.#started >= 1000 ? t.dim(` ${elapsed((this.#finishedAt ?? this.#started) - this.#started)}`) : ''
+    const lines = [truncateToWidth(`${mark} ${head}  ${result.ok ? t.dim(result.text) : t.red(result.text)}${took}`, width)]
+    if (this.#diff !== undefined) lines.push(...this.#diff.render(width))
+    if (this.#expanded) lines.push(...this.#expandedLines(width))
+    this.#cache = { width, lines }
+    return lines
+  }
+
+  #expandedLines(width: number): string[] {
+    const all = sanitize(this.#outcome?.content ?? '').replace(/\n+$/, '').split('\n')
+    const shown = all.slice(0, maxExpandedLines).map((line) => truncateToWidth(this.#theme.dim(`    ${line}`), width))
+    if (all.length > shown.length) shown.push(truncateToWidth(this.#theme.dim(`    … ${all.length - shown.length} more lines`), width))
+    return shown
+  }
+
+  invalidate(): void {
+    this.#cache = undefined
+  }
+}

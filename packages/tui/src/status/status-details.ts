@@ -1,0 +1,25 @@
+/**
+ * `/status`: the status line's details, one per line, plus the session id, the turns so far and
+ * the approvals remembered for the session.
+ */
+import { dataOf } from '@dsh/runtime'
+import type { ChatController } from '../chat-controller.ts'
+import { statusSnapshot } from './status-snapshot.ts'
+
+/** The lines of `/status`. */
+export function statusDetails(controller: ChatController): string[] {
+  const status = statusSnapshot(controller)
+  const session = controller.agent.session
+  const turns = session.events.filter((event) => dataOf(event, 'turn/start') !== undefined).length
+  const remembered = controller.agent.approvals.describe()
+  const roots = controller.env.additionalRoots?.(controller.agent) ?? []
+  return [
+    `session:    ${status.sessionId} (${turns} ${turns === 1 ? 'turn' : 'turns'}, ${session.surface.length} visible messages)`,
+    `model:      ${status.model} (context window ${controller.model.provider.contextWindow} tokens)`,
+    `directory:  ${controller.agent.handle.cwd}`,
+    `roots:      ${roots.length === 0 ? 'none' : roots.join(', ')}`,
+    `approvals:  ${status.approvals}${remembered.length === 0 ? '' : `; allowed for this session: ${remembered.join(', ')}`}`,
+    `context:    ${status.context ?? 'no usage recorded yet'}`,
+    `cost:       ${status.cost ?? (controller.model.prices === undefined ? 'unknown (set model.prices in the config file)' : 'no usage recorded yet')}`,
+  ]
+}

@@ -6,7 +6,7 @@
  * the invocation directory. A refusal is a usage error naming the directory and the rule.
  *
  * The directories belong to the command, not to the first session: a chat that switches sessions
- * with `/resume` grants them to the session it switches to as well (what `dsh chat --resume ID
+ * with `/resume` or `/new` grants them to the session it switches to as well (what `dsh chat --resume ID
  * --add-dir DIR` would do), so the person keeps the scope they started the chat with. There a
  * refusal (a directory that overlaps that session's working directory) is a line, not an exit.
  */
@@ -60,7 +60,7 @@ export async function grantAddDirs(io: CliIo, setup: AgentSetup, agent: Agent, d
 }
 
 /**
- * Grants the chat's `--add-dir` directories (absolute) to the session `/resume` switched to.
+ * Grants the chat's `--add-dir` directories (absolute) to the session `/resume` or `/new` switched to.
  * Returns the lines to show: the directories granted, and one line per refusal (not granted).
  */
 export async function regrantAddDirs(setup: AgentSetup, agent: Agent, dirs: readonly string[]): Promise<string[]> {

@@ -133,12 +133,14 @@ describe('auto-induction, where and how often', () => {
   })
 })
 
+/** The unread-documents reminders in a request. */
+const unread = (body: ChatRequestBody | undefined) => notices(body).filter((text) => text.includes('have not read'))
+
 describe('unread documents', () => {
   it('does not start over when one of the unread documents is read, only when one changes', async () => {
     r = await rig({ [`${D}/stack.md`]: 'Node 20.\n', [`${D}/state.md`]: 'Half done.\n', 'repo/a.md': 'a\n' })
     const agent = await r.start([readCall('a.md'), readCall('a.md'), readCall('.dsh-maintainer-doc-guard/stack.md'), readCall('a.md'), readCall('a.md'), { text: 'done' }, readCall('a.md'), { text: 'done' }])
     await agent.prompt('go')
-    const unread = (body: ChatRequestBody | undefined) => notices(body).filter((text) => text.includes('have not read'))
     expect(unread(r.requests[5])).toHaveLength(2)
     await writeFile(r.tree.path(`${D}/state.md`), 'Nearly done.\n')
     await agent.prompt('go on')

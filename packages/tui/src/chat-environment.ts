@@ -41,6 +41,12 @@ export interface ChatEnvironment {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** The instruction-file report of a directory (first half of `/context`), one line each. */
   readonly inspectWorkspace: (cwd: string, signal: AbortSignal) => Promise<string[]>
+  /**
+   * Prepares a session the chat switches to (`/resume`, `/new`) before its first prompt (the CLI
+   * grants the chat's `--add-dir` directories to it); returns lines to show. A rejection abandons
+   * the switch: the session is closed again and the current one stays.
+   */
+  readonly prepareSwitch?: (agent: Agent) => Promise<readonly string[]>
   /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
   readonly additionalRoots?: (agent: Agent) => readonly string[]
   /** How tool calls are approved, for the banner and status line. */

@@ -21,6 +21,10 @@ function instructions(changes: WorkspaceInstructionsSource['changes'], baseline 
   return { id: 'm', role: 'user', content: [{ type: 'text', text: 'rules' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'workspace-context', baseline, changes } }
 }
 
+function multiRoot(changes: WorkspaceInstructionsSource['changes']): Message {
+  return { id: 'r', role: 'user', content: [{ type: 'text', text: 'roots' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'multi-root-workspace', changes } }
+}
+
 describe('tool summaries', () => {
   it('pick the most telling argument and stay on one short line', () => {
     expect(argumentSummary('{"file_path":"src/a.ts","offset":3}')).toBe('src/a.ts')
@@ -96,6 +100,28 @@ describe('/context report', () => {
     const rebased = [...messages, instructions([{ action: 'set', scope: 'dir:', path: 'CLAUDE.md' }], true)]
     expect(activeInstructions(instructionMessages(rebased)).map((file) => file.path)).toEqual(['CLAUDE.md', 'api/AGENTS.md'])
     expect(contextReport([])).toEqual(['no workspace instruction files are visible in this session yet'])
+  })
+
+  it('shows the roots the multi-root plugin announced or revoked as roots, not as instruction files', () => {
+    const messages: Message[] = [
+      multiRoot([
+        { action: 'set', scope: 'root\u0000/lib', path: '/lib', root: '/lib', digest: 'n' },
+        { action: 'set', scope: 'file\u0000/lib\u0000.\u0000AGENTS.md', path: '/lib/AGENTS.md', root: '/lib', digest: 'd' },
+      ]),
+      multiRoot([
+        { action: 'remove', scope: 'root\u0000/lib', path: '/lib', root: '/lib' },
+        { action: 'remove', scope: 'file\u0000/lib\u0000.\u0000AGENTS.md', path: '/lib/AGENTS.md', root: '/lib' },
+        { action: 'set', scope: 'root\u0000/other', path: '/other', root: '/other', digest: 'n' },
+        { action: 'set', scope: 'file\u0000/other\u0000.\u0000CLAUDE.md', path: '/other/CLAUDE.md', root: '/other', digest: 'd' },
+      ]),
+    ]
+    expect(contextReport(messages)).toEqual([
+      'instruction messages visible in this session: 2',
+      '  1. multi-root-workspace: announce root /lib, set /lib/AGENTS.md [/lib]',
+      '  2. multi-root-workspace: revoke root /lib, remove /lib/AGENTS.md [/lib], announce root /other, set /other/CLAUDE.md [/other]',
+      'active instruction files:',
+      '  /other/CLAUDE.md [/other]',
+    ])
   })
 })
 

@@ -12,7 +12,7 @@ import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
-import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
+import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
 import { workspaceFoldersCommand } from './workspace-folders-command.ts'
@@ -65,6 +65,8 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
     inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
     additionalRoots: (agent) => availableRoots(setup, agent),
+    // The chat's --add-dir directories go with it to every session it switches to.
+    prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
     approvalMode: approvalModeLabel(options.yes === true),
     env: io.env,
     log: setup.log,

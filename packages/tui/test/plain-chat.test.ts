@@ -135,11 +135,11 @@ describe('plain chat', () => {
     // A person sees every answer and the key that picks it.
     expect(c.output()).toContain(
       [
-        '  y      Yes, run it once',
-        '  a      Yes, and allow "npm test …" for the rest of this session',
-        '  t      Yes, and allow every bash call for the rest of this session',
+        '  y       Yes, run it once',
+        '  a       Yes, and allow "npm test …" for the rest of this session',
+        '  t       Yes, and allow every bash call for the rest of this session',
         '  n: WHY  No, and tell the model WHY',
-        '  n      No (also Enter)',
+        '  n       No (also Enter)',
         'Run bash: npm test? [y/N] ',
       ].join('\n'),
     )

@@ -25,7 +25,7 @@ export function plainAnswer(question: PermissionQuestion, answer: string | undef
 
 /** The answers on offer, one per line with the key that picks it (shown to a person at a terminal). */
 export function plainChoices(question: PermissionQuestion): string[] {
-  return question.options.map((option) => (option.withNote === true ? '  n: WHY  No, and tell the model WHY' : `  ${option.key.padEnd(7)}${option.label}${option.key === 'n' ? ' (also Enter)' : ''}`))
+  return question.options.map((option) => (option.withNote === true ? `  ${'n: WHY'.padEnd(8)}No, and tell the model WHY` : `  ${option.key.padEnd(8)}${option.label}${option.key === 'n' ? ' (also Enter)' : ''}`))
 }
 
 /** The plain mode's asker over its line input; `showChoices` lists the answers above the question. */

@@ -4,8 +4,8 @@
 // none.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TempTree } from '@dsh/testkit'
-import { plainText, runPty } from './chat-harness.ts'
-import { chatArgs, chatWorkspace, ctrlD, enter, finalScreen, golden, ready, say } from './chat-steps.ts'
+import { plainText, runDshPiped, runPty } from './chat-harness.ts'
+import { chatArgs, chatWorkspace, ctrlC, ctrlD, enter, finalScreen, golden, ready, say } from './chat-steps.ts'
 import { writeScript } from './run-dsh.ts'
 
 let tree: TempTree | undefined
@@ -30,6 +30,15 @@ describe('switching sessions in the full-screen chat', () => {
     tree = w.tree
     const script = writeScript(w.tree.path('scripts'), 'none.json', { responses: [] })
     const result = await runPty(chatArgs(w, script, '--resume'), [ready, { expect: 'no earlier session to resume; starting a new one' }, ...say('/resume'), { expect: 'no other session with a turn to resume' }, { sleep: 0.2 }, ctrlD, { exit: 0 }], { cwd: w.tree.root })
+    expect(plainText(result.transcript)).toMatch(/resume with: dsh chat --resume \S+/)
+  })
+
+  it('Ctrl-C closes the /resume picker like Esc; two more at the idle prompt exit', async () => {
+    const w = await chatWorkspace()
+    tree = w.tree
+    const earlier = writeScript(w.tree.path('scripts'), 'earlier.json', { responses: [{ text: 'earlier answer' }] })
+    await runDshPiped(chatArgs(w, earlier), 'an earlier question\n', { cwd: w.tree.root })
+    const result = await runPty(chatArgs(w, earlier), [ready, ...say('/resume'), { expect: 'an earlier question' }, { sleep: 0.3 }, ctrlC, { expect: 'no session chosen' }, ctrlC, { expect: 'press Ctrl-C again' }, ctrlC, { exit: 130 }], { cwd: w.tree.root })
     expect(plainText(result.transcript)).toMatch(/resume with: dsh chat --resume \S+/)
   })
 })

@@ -25,8 +25,8 @@ export interface ChatView {
   error(problem: unknown): void
   /** Another session became current: show its visible conversation (`messages` as the model sees them). */
   replay(messages: readonly Message[]): void
-  /** Lets the person choose a stored session; undefined when cancelled or when the view cannot ask. */
-  pickSession(rows: readonly SessionRow[]): Promise<string | undefined>
+  /** Lets the person choose a stored session; undefined when cancelled (or `signal` aborts) or when the view cannot ask. */
+  pickSession(rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined>
   /** Something the status line shows changed (model, session, usage, running state). */
   statusChanged(): void
   /** The queued messages changed (typed while a step ran). */

@@ -87,8 +87,9 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     status: { model: env.model.label, cwd: short(env.cwd), roots: 0, approvals: env.approvalMode, sessionId: '' },
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
   })
-  const pickSession = (rows: readonly SessionRow[]): Promise<string | undefined> =>
-    modal<string | undefined>(layout, (settle) => new SessionPicker({ rows, theme, now: new Date(now()), shortPath: short, done: settle }))
+  // A cancelled command (Ctrl-C while the picker is open) closes the picker.
+  const pickSession = (rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined> =>
+    modal<string | undefined>(layout, (settle) => new SessionPicker({ rows, theme, now: new Date(now()), shortPath: short, done: settle }), signal === undefined ? undefined : { signal, value: undefined })
   let controller: ChatController | undefined
   let signalCode: number | undefined
   const view = new ScreenView({

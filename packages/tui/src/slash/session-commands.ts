@@ -65,7 +65,7 @@ export const resumeCommand: SlashCommandSpec = {
     if (args.length > 1) return 'usage: /resume [ID] (see /sessions for ids)'
     const rows = resumableRows(context.controller.env.host.sessions, context.controller.agent.session.id)
     if (args[0] === undefined && rows.length === 0) return 'no other session with a turn to resume (/sessions lists them all)'
-    const id = args[0] ?? (await context.view.pickSession(rows))
+    const id = args[0] ?? (await context.view.pickSession(rows, context.signal))
     if (id === undefined) return args.length === 0 ? 'no session chosen' : undefined
     await switchTo(context, id)
     return undefined

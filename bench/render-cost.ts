@@ -7,10 +7,10 @@
  * 30-line markdown answer each), the time of one keystroke in the editor plus the frame it
  * causes, which grows with the transcript (pi-tui compares every line once per frame).
  */
-import type { Terminal } from '@mariozechner/pi-tui'
 import { ScreenLayout } from '../packages/tui/src/screen/screen-layout.ts'
 import { ScreenView } from '../packages/tui/src/screen/screen-view.ts'
 import { createTheme } from '../packages/tui/src/theme.ts'
+import { testTerminal } from '../packages/tui/test/test-terminal.ts'
 import { median } from './stats.ts'
 
 /** Keystroke cost after a number of finished turns. */
@@ -47,32 +47,10 @@ export function longAnswer(lines = 2000): string {
   return `${out.slice(0, lines).join('\n')}\n`
 }
 
-function countingTerminal(counter: { bytes: number }): Terminal {
-  return {
-    start: () => undefined,
-    stop: () => undefined,
-    drainInput: () => Promise.resolve(),
-    write: (data: string) => {
-      counter.bytes += data.length
-    },
-    columns: 120,
-    rows: 40,
-    kittyProtocolActive: false,
-    moveBy: () => undefined,
-    hideCursor: () => undefined,
-    showCursor: () => undefined,
-    clearLine: () => undefined,
-    clearFromCursor: () => undefined,
-    clearScreen: () => undefined,
-    setTitle: () => undefined,
-    setProgress: () => undefined,
-  }
-}
-
 /** The real layout and view on a counting terminal, and a function that renders one frame now. */
 function benchScreen(counter: { bytes: number }): { layout: ScreenLayout; view: ScreenView; frame: () => void } {
   const theme = createTheme({ color: true, attributes: true })
-  const layout = new ScreenLayout({ theme, now: () => 0, banner: { version: 'bench', model: 'bench', cwd: '~/bench', approvals: 'ask' }, status: { model: 'bench', cwd: '~/bench', roots: 0, approvals: 'ask', sessionId: 'bench' }, terminal: countingTerminal(counter) })
+  const layout = new ScreenLayout({ theme, now: () => 0, banner: { version: 'bench', model: 'bench', cwd: '~/bench', approvals: 'ask' }, status: { model: 'bench', cwd: '~/bench', roots: 0, approvals: 'ask', sessionId: 'bench' }, terminal: testTerminal(120, 40, (data) => (counter.bytes += data.length)).terminal })
   const view = new ScreenView({ transcript: layout.transcript, theme, now: () => 0, cwd: () => '/', requestRender: () => undefined, statusChanged: () => undefined, queueChanged: () => undefined, pickSession: () => Promise.resolve(undefined) })
   const render = Reflect.get(layout.tui, 'doRender')
   if (typeof render !== 'function') throw new Error('pi-tui has no doRender: update the render-cost bench')

@@ -1,4 +1,5 @@
-// A pi-tui Terminal for in-process screen tests: a fixed size, writes kept, keys typed by the test.
+// A pi-tui Terminal for in-process screen tests and the render-cost bench: a fixed size, writes
+// handed to `onWrite` (dropped by default), keys typed by the caller.
 import type { Terminal } from '@mariozechner/pi-tui'
 
 /** The terminal and how to type into it. */
@@ -9,7 +10,7 @@ export interface TestTerminal {
 }
 
 /** A terminal of `columns` × `rows`. */
-export function testTerminal(columns = 120, rows = 40): TestTerminal {
+export function testTerminal(columns = 120, rows = 40, onWrite: (data: string) => void = () => undefined): TestTerminal {
   let onInput: ((data: string) => void) | undefined
   const terminal: Terminal = {
     start: (input) => {
@@ -17,7 +18,7 @@ export function testTerminal(columns = 120, rows = 40): TestTerminal {
     },
     stop: () => undefined,
     drainInput: () => Promise.resolve(),
-    write: () => undefined,
+    write: onWrite,
     columns,
     rows,
     kittyProtocolActive: false,

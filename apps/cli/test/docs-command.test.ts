@@ -62,7 +62,8 @@ describe('dsh docs', () => {
 
   it('fails in one line for bad usage and where no session has run', async () => {
     const { docs } = await withSession()
-    expect(await docs('frobnicate')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^dsh: docs: unknown verb "frobnicate"; verbs:\n/u) })
+    expect(await docs('frobnicate')).toMatchObject({ code: 2, stdout: '', stderr: 'dsh: docs: unknown verb "frobnicate" (verbs: list, show, edit, templates, switches, settings, sweep, counters, help; see help)\n' })
+    expect(await docs('edit', 'plan.md', '--from', tree.path('scripts/missing.txt'))).toMatchObject({ code: 2, stderr: `dsh: docs edit: --from ${tree.path('scripts/missing.txt')}: no such file\n` })
     expect(await docs('show', 'nope.md')).toMatchObject({ code: 1, stderr: 'dsh: docs: "nope.md" is not a maintainer document (documents: plan.md, conventions.md, stack.md, state.md, maintainer/README.md, lessons.md)\n' })
     const empty = await runDsh(['--dsh-home', tree.path('home'), 'docs', '--cwd', tree.path('scripts')], { cwd: tree.root })
     expect(empty).toMatchObject({ code: 2, stderr: 'dsh: docs: this needs a session (pass --session ID, or run it where a session has run)\n' })

@@ -1,13 +1,15 @@
 // Several repositories in one session, end to end through the built binary with a scripted model
 // and two temporary git repositories: writes in an additional root succeed, writes outside every
 // root fail with the list of allowed roots, the additional root's instructions arrive from the
-// first step (top level) and after a touch (nested), --add-dir lasts for its session only, and
+// first step (top level) and after a touch (nested), --add-dir lasts for its session only (in a
+// chat: for every session the chat switches to), and
 // without roots the request log is byte-identical to a run with the plugin turned off.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
+import { runDshPiped } from './chat-harness.ts'
 import { readRequests, runDsh, sessionIdOf, writeScript, type RequestBody } from './run-dsh.ts'
 
 let tree: TempTree
@@ -95,6 +97,31 @@ describe('several repositories in one session', () => {
     expect(resumed.code).toBe(0)
     expect(existsSync(c('three.txt'))).toBe(false)
     expect(users(resumed.requests[0]).at(-1)).toContain(`Workspace root revoked: ${tree.path('repo-c')}`)
+  })
+
+  it("a chat's --add-dir directories are granted to the sessions /resume and /new switch to", async () => {
+    await repos()
+    const earlier = await dsh(['run', 'an earlier session'], { responses: [{ text: 'earlier' }] })
+    // Sessions in other directories: one working in repo-c itself, one where repo-c is registered.
+    const inC = await dsh(['run', '--cwd', '../repo-c', 'in c'], { responses: [{ text: 'in c' }] })
+    await dsh(['roots', 'add', '--cwd', '../repo-b', '../repo-c'])
+    const inB = await dsh(['run', '--cwd', '../repo-b', 'in b'], { responses: [{ text: 'in b' }] })
+    const c = (path: string) => tree.path(`repo-c/${path}`)
+    const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'first' }, write(c('resumed.txt'), 'r'), { text: 'written' }] })
+    const log = tree.path('chat-requests.jsonl')
+    const input = [`hello`, `/resume ${sessionIdOf(earlier.stderr)}`, 'write in c', `/resume ${sessionIdOf(inC.stderr)}`, `/resume ${sessionIdOf(inB.stderr)}`, '/new', ''].join('\n')
+    const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--model', `scripted:${script}`, '--request-log', log, '--add-dir', '../repo-c'], input, { cwd: tree.path('repo-a'), env: { TMPDIR: tree.path('tmp') } })
+    expect(chat.code).toBe(0)
+    const shown = chat.stdout.split('\n').filter((line) => line.includes('--add-dir'))
+    expect(shown).toEqual([
+      `this chat's --add-dir directories are granted to it too: ${tree.path('repo-c')}`,
+      `--add-dir ${tree.path('repo-c')}: equals-primary: ${tree.path('repo-c')} is the primary root itself (the session's working directory) (not granted to this session)`,
+      `this chat's --add-dir directories are granted to it too: ${tree.path('repo-c')}`,
+    ])
+    expect(readFileSync(c('resumed.txt'), 'utf8')).toBe('r')
+    const [, resumed] = readRequests(log)
+    expect(users(resumed).at(-1)).toContain(`- ${tree.path('repo-c')}\n`)
+    expect(users(resumed).at(-1)).toContain('C rule: document everything.')
   })
 
   it('refuses a bad --add-dir before creating a session (exit 2, code and explanation)', async () => {

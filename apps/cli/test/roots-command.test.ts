@@ -2,7 +2,7 @@
 // states and aliases, --json, add, remove, alias, codes and exit statuses, an unreadable
 // registry), `/workspace-folders` in `dsh chat`, and the additional-roots part of `dsh context`
 // and `dsh context why`.
-import { renameSync, writeFileSync } from 'node:fs'
+import { renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { runDshPiped } from './chat-harness.ts'
@@ -47,8 +47,20 @@ describe('dsh roots', () => {
     expect(await roots('list', '--cwd', tree.path('lib'))).toMatchObject({ code: 0, stdout: expect.stringContaining('No additional roots.') })
   })
 
+  it('adding the path of a redirected root again says it was re-recorded and where it leads now', async () => {
+    await workspace()
+    symlinkSync(tree.path('lib'), tree.path('lib-link'))
+    expect(await roots('add', '../lib-link')).toMatchObject({ code: 0, stdout: `Added additional root 1: ${tree.path('lib-link')}\n` })
+    rmSync(tree.path('lib-link'))
+    symlinkSync(tree.path('docs'), tree.path('lib-link'))
+    expect((await roots()).stdout).toContain(`  1. ${tree.path('lib-link')} — redirected: it now leads to ${tree.path('docs')} instead of ${tree.path('lib')}; add it again to accept the new target\n`)
+    expect(await roots('add', '../lib-link')).toMatchObject({ code: 0, stdout: `Re-recorded additional root 1: ${tree.path('lib-link')} now leads to ${tree.path('docs')} (it led to ${tree.path('lib')})\n` })
+    expect((await roots()).stdout).toContain(`  1. ${tree.path('lib-link')} — available\n`)
+  })
+
   it('bad input exits 2 with its code; an unreadable registry lists with the problem and refuses changes with exit 1', async () => {
     await workspace()
+    expect(await roots('rm', '1')).toMatchObject({ code: 2, stdout: '', stderr: 'dsh: roots: unknown command "rm" (list, add, remove, alias); see dsh roots --help\n' })
     expect(await roots('add', '../nope')).toMatchObject({ code: 2, stderr: `dsh: missing: ${tree.path('nope')} does not exist\n` })
     expect(await roots('add', '.')).toMatchObject({ code: 2, stderr: `dsh: equals-primary: ${tree.path('repo')} is the primary root itself (the session's working directory)\n` })
     expect(await roots('remove', '3')).toMatchObject({ code: 2, stderr: 'dsh: not-found: there is no additional root 3 (there are 0)\n' })

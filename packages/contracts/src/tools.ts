@@ -100,7 +100,18 @@ export interface ToolDefinition<A = unknown> {
 /** `tools/pre-execute` verdict. Guards call `next()` first and may only tighten it. */
 export type PreExecuteVerdict =
   | { readonly kind: 'allow' }
-  | { readonly kind: 'deny'; readonly reason: string }
+  | {
+      readonly kind: 'deny'
+      /** Why, as the model reads it: `The <tool> call was denied: <reason>.` (no closing full stop). */
+      readonly reason: string
+      /**
+       * How the model recovers, one sentence that replaces the pipeline's default advice ("Do not
+       * retry it unchanged; choose another approach or ask the user."). A guard sets it when the
+       * same call becomes right once something is done (a file read, a purpose stated), so the
+       * closing advice never contradicts the reason.
+       */
+      readonly recovery?: string
+    }
   | { readonly kind: 'ask'; readonly reason?: string }
 
 /** `tools/post-execute` decision. */

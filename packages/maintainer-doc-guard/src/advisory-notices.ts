@@ -1,20 +1,24 @@
 /**
  * The advisory notices of `tools/pre-execute`, sent only when nothing denied the call, in this
- * order and each at most once per call: unread documents, ledger hits, the landing check, the
- * completion standard, the subagent-report reminder. They observe and advise; none ever blocks.
- * The documents reminder and ledger hits follow the documents' subagent reach; the landing check,
- * completion standard and subagent reminder run in children too.
+ * order and each at most once per call: unread documents, ledger hits, the completion standard,
+ * the subagent-report reminder (the landing check waits for the edit's result, see
+ * `content-notice.ts`). They observe and advise; none ever blocks. The documents reminder and
+ * ledger hits follow the documents' subagent reach; the landing check, completion standard and
+ * subagent reminder run in children too.
  */
+import { clip } from './defuse.ts'
 import type { DocumentSnapshot } from './document-snapshot.ts'
 import { displayPath } from './document-roles.ts'
-import { deletedNumbers } from './content-notice.ts'
 import { takeDocsNotice } from './docs-notice.ts'
 import type { TurnStageContext } from './intent-gate.ts'
 import { takeLedgerHits } from './ledger-hits.ts'
 import { ledgerLines } from './ledger-source.ts'
 import { deliverNotice, type NoticeTag } from './notice-delivery.ts'
-import { CHILD_NOTICE, contentNotice, ledgerNotice, verifyNotice } from './notice-texts.ts'
+import { CHILD_NOTICE, ledgerNotice, verifyNotice } from './notice-texts.ts'
 import type { SwitchValues } from './switches.ts'
+
+/** Characters of one ledger line shown in a hit (a repository's ledger is untrusted and may be huge). */
+export const LEDGER_LINE_CHARS = 600
 
 /** What the notices need beyond the turn stage context. */
 export interface AdvisoryContext extends TurnStageContext {
@@ -43,18 +47,9 @@ export async function advisoryStage(context: AdvisoryContext): Promise<void> {
     const haystack = `${context.target ?? ''}\n${context.command ?? ''}`
     const hits = takeLedgerHits(ledgerLines(snapshot, state.ledger), { tool: context.tool, haystack }, state.firedLedgerLines)
     if (hits.length > 0) {
-      await send('ledger', ledgerNotice(context.tool, context.target === undefined ? '' : displayPath(cwd, context.target), hits.map((hit) => hit.text)))
+      await send('ledger', ledgerNotice(context.tool, context.target === undefined ? '' : displayPath(cwd, context.target), hits.map((hit) => clip(hit.text, LEDGER_LINE_CHARS, ' … (cut; the whole line is in the ledger)').text)))
       counters.add('ledgerNoticeSent')
       counters.note('lastLedgerNotice', { tool: context.tool, lines: hits.length })
-    }
-  }
-  const deleted = switches.content && context.tool === 'edit' && context.target !== undefined ? deletedNumbers(context.args) : undefined
-  if (deleted !== undefined && context.target !== undefined) {
-    const key = `${context.target}\u0000${deleted.before}->${deleted.after}`
-    if (!state.contentNotices.has(key)) {
-      state.contentNotices.add(key)
-      await send('content', contentNotice(displayPath(cwd, context.target), deleted.before, deleted.after))
-      counters.add('contentNoticeSent')
     }
   }
   if (switches.verify && state.verifyPending.size > 0) {

@@ -3,8 +3,8 @@
  * instruction, document names and content, title and intro overrides):
  * - `{{` and `}}` are split (`{ {`, `} }`) so the prompt's `{{variable}}` interpolation, which
  *   throws on an unregistered name, can never be triggered by user or repository text;
- * - a document line that could pass for a frame line (`--- begin …` / `--- end …`) gets a
- *   leading backslash, so document text cannot close or open a frame.
+ * - a document line that could pass for a frame line (`--- begin …` / `--- end …`, indented or
+ *   not) gets a backslash before its dashes, so document text cannot close or open a frame.
  */
 
 /** Splits every `{{` and `}}`. Idempotent. */
@@ -15,11 +15,11 @@ export function defuseBraces(text: string): string {
   return out
 }
 
-const FRAME_LIKE = /^(\\*)(---\s*(?:begin|end)\b)/gimu
+const FRAME_LIKE = /^([ \t]*)(\\*)(---\s*(?:begin|end)\b)/gimu
 
-/** Escapes lines of document text that look like a frame line. */
+/** Escapes lines of document text that look like a frame line (indented ones included). */
 export function escapeFrameLines(text: string): string {
-  return text.replace(FRAME_LIKE, (_match, slashes: string, rest: string) => `\\${slashes}${rest}`)
+  return text.replace(FRAME_LIKE, (_match, indent: string, slashes: string, rest: string) => `${indent}\\${slashes}${rest}`)
 }
 
 /** Clips `text` to `max` characters with `marker` appended when it was cut. */

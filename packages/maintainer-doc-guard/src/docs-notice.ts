@@ -29,13 +29,11 @@ export interface DueDocsNotice {
 export function takeDocsNotice(snapshot: DocumentSnapshot, state: SessionState, config: ResolvedConfig): DueDocsNotice | undefined {
   const listed = snapshot.probes.filter((probe) => probe.found !== undefined && !isHumanOnly(probe.name) && !isLedger(probe.name))
   const inFull = new Set(injectionPlan(config.injectDocs, listed).flatMap((item) => (item.truncated ? [] : [item.doc.path])))
-  const unread = listed.flatMap((probe) => {
-    const doc = probe.found
-    if (doc === undefined || inFull.has(doc.path) || state.reads.has(doc.realPath) || state.reads.has(doc.path)) return []
-    return [doc]
-  })
+  const candidates = listed.flatMap((probe) => (probe.found === undefined || inFull.has(probe.found.path) ? [] : [probe.found]))
+  const unread = candidates.filter((doc) => !state.reads.has(doc.realPath) && !state.reads.has(doc.path))
   if (unread.length === 0) return undefined
-  const fingerprint = unread.map((doc) => `${doc.path}@${doc.version}`).join('\n')
+  // The version of the documents, not of the unread set: reading one of them does not re-arm it.
+  const fingerprint = candidates.map((doc) => `${doc.path}@${doc.version}`).join('\n')
   const sends = state.docsNotices.get(fingerprint) ?? 0
   if (sends >= MAX_DOCS_NOTICES) return undefined
   state.docsNotices.set(fingerprint, sends + 1)

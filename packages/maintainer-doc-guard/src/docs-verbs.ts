@@ -1,8 +1,9 @@
 /**
  * The `/docs` verbs as one plain function that returns text, so every front end (the `dsh docs`
  * command, the chat's `/docs`, a later terminal UI) offers the same operator surface:
- *   list · show NAME · templates [list | save NAME | apply NAME] · switches [KEY=on|off …] ·
- *   settings [KEY=VALUE …] · sweep [--yes] · counters · help
+ *   list · show NAME · edit NAME (the CLI runs it; elsewhere it says so) · templates [list | save
+ *   NAME | apply NAME] · switches [KEY=on|off …] · settings [KEY=VALUE …] · sweep [--yes] · counters
+ *   · help
  * Failures are `GuardError`s (`DOCS_USAGE` for bad usage); front ends print their message.
  */
 import { relative } from 'node:path'
@@ -17,6 +18,7 @@ import { parseSettings, parseSwitches } from './verb-values.ts'
 export const DOCS_USAGE = [
   'list                       the documents of this session (creates missing ones on first open)',
   'show NAME                  print one document',
+  'edit NAME                  change one document in $EDITOR (dsh docs in a terminal; --from FILE)',
   'templates [list]           saved conventions templates',
   'templates save NAME        save this session\'s conventions.md as a template',
   'templates apply NAME       write a template into conventions.md',
@@ -25,6 +27,9 @@ export const DOCS_USAGE = [
   'sweep [--yes]              preview (then remove) folders of sessions that no longer exist',
   'counters                   what the guard saw and did in this process',
 ].join('\n')
+
+/** Verb names, in the order of {@link DOCS_USAGE}. */
+const VERBS = ['list', 'show', 'edit', 'templates', 'switches', 'settings', 'sweep', 'counters', 'help'] as const
 
 /** Who the verbs act for. */
 export interface VerbContext {
@@ -37,14 +42,15 @@ function needSession(context: VerbContext): string {
   return context.sessionId
 }
 
-function entryLine(cwd: string, entry: DocumentEntry): string {
+function entryLines(cwd: string, entry: DocumentEntry): string[] {
   const name = entry.name.padEnd(22)
+  const problems = entry.problems.map((problem) => `    left out: ${relative(cwd, problem.path)} is ${problem.reason}`)
   if (entry.level === undefined || entry.path === undefined) {
-    const why = entry.role === 'people' ? 'blank; for people, never shown to the model' : entry.role === 'ledger' ? 'none yet; the model writes it' : 'blank'
-    return `  ${name} (${why})`
+    const blank = entry.role === 'people' ? 'blank; for people, never shown to the model' : entry.role === 'ledger' ? 'none yet; the model writes it' : 'blank'
+    return [`  ${name} (${problems.length > 0 ? 'not usable' : blank})`, ...problems]
   }
   const note = entry.role === 'people' ? '  (for people, never shown to the model)' : ''
-  return `  ${name} ${entry.level.padEnd(9)} ${`${entry.chars} chars`.padEnd(12)} ${relative(cwd, entry.path)}${note}`
+  return [`  ${name} ${entry.level.padEnd(9)} ${`${entry.chars} chars`.padEnd(12)} ${relative(cwd, entry.path)}${note}`, ...problems]
 }
 
 function countersText(snapshot: CountersSnapshot | undefined): string {
@@ -83,7 +89,7 @@ export async function runDocsVerb(service: OperatorService, args: readonly strin
     case 'list': {
       const view = await service.documents(needSession(context))
       const created = view.created.length === 0 ? [] : [`created on first open: ${view.created.join(', ')}`]
-      return [`Maintainer documents of session ${view.sessionId}`, `folder: ${view.folder}`, ...created, ...view.documents.map((entry) => entryLine(view.cwd, entry))].join('\n')
+      return [`Maintainer documents of session ${view.sessionId}`, `folder: ${view.folder}`, ...created, ...view.documents.flatMap((entry) => entryLines(view.cwd, entry))].join('\n')
     }
     case 'show': {
       const name = rest[0]
@@ -91,6 +97,8 @@ export async function runDocsVerb(service: OperatorService, args: readonly strin
       const doc = await service.read(needSession(context), name)
       return doc.content === '' ? `(${name} is blank)` : doc.content.replace(/\n$/u, '')
     }
+    case 'edit':
+      throw new GuardError('DOCS_USAGE', 'edit opens an editor: run `dsh docs edit NAME` in a terminal (or pass --from FILE there)')
     case 'templates':
       return templates(service, rest, context)
     case 'switches': {
@@ -109,6 +117,6 @@ export async function runDocsVerb(service: OperatorService, args: readonly strin
     case 'help':
       return DOCS_USAGE
     default:
-      throw new GuardError('DOCS_USAGE', `unknown verb "${verb}"; verbs:\n${DOCS_USAGE}`)
+      throw new GuardError('DOCS_USAGE', `unknown verb "${verb}" (verbs: ${VERBS.join(', ')}; see help)`)
   }
 }

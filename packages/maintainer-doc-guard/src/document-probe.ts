@@ -46,7 +46,7 @@ export function isInside(root: string, path: string): boolean {
 
 function reasonOf(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : ''
-  const reasons: Record<string, string> = { FS_TOO_LARGE: `larger than ${MAX_DOCUMENT_BYTES} bytes`, FS_NOT_UTF8: 'not UTF-8 text', FS_SPECIAL_FILE: 'not a regular file', FS_NOT_A_FILE: 'not a regular file' }
+  const reasons: Record<string, string> = { FS_TOO_LARGE: `larger than ${MAX_DOCUMENT_BYTES / 1024} KiB`, FS_NOT_UTF8: 'not UTF-8 text', FS_SPECIAL_FILE: 'not a regular file', FS_NOT_A_FILE: 'not a regular file' }
   return reasons[code] ?? 'unreadable'
 }
 

@@ -11,7 +11,7 @@
  */
 import type { AgentHandle } from '@dsh/contracts'
 import type { Counters } from './counters.ts'
-import { intentDenial } from './gate-texts.ts'
+import { intentDenial, type Denial } from './gate-texts.ts'
 import { nextIntentStep } from './intent-decision.ts'
 import { isExplained, relationTerms } from './intent-relation.ts'
 import { deliverNotice } from './notice-delivery.ts'
@@ -30,10 +30,12 @@ export interface TurnStageContext {
   readonly tool: string
   readonly args: unknown
   readonly command: string | undefined
+  /** True for a shell tool. */
+  readonly shell: boolean
 }
 
-/** Judges the call's stated purpose; returns a denial reason or `undefined`. */
-export async function intentStage(context: TurnStageContext): Promise<string | undefined> {
+/** Judges the call's stated purpose; returns a denial or `undefined`. */
+export async function intentStage(context: TurnStageContext): Promise<Denial | undefined> {
   const { config, state, counters, tool } = context
   if (!config.intent.enabled || !(config.intent.tools.includes(tool) || isDestructiveTool(tool)) || state.turn.disarmed) return undefined
   if (state.turn.assistantMessages === 0) {
@@ -46,9 +48,12 @@ export async function intentStage(context: TurnStageContext): Promise<string | u
   const { step, budgets } = nextIntentStep(state.turn, limits)
   Object.assign(state.turn, budgets)
   switch (step) {
-    case 'nudge':
-      await deliverNotice({ agent: context.agent, tag: 'intent', text: intentNudge(tool), tool, dryRun: config.nudge.dryRun, counters, warn: context.warn })
+    case 'nudge': {
+      // Promise a denial only when the next unexplained call would really get one.
+      const deniesNext = !config.intent.dryRun && nextIntentStep(state.turn, limits).step === 'deny'
+      await deliverNotice({ agent: context.agent, tag: 'intent', text: intentNudge(tool, deniesNext), tool, dryRun: config.nudge.dryRun, counters, warn: context.warn })
       return undefined
+    }
     case 'nudge-capped':
       counters.add('nudgeCapped')
       return undefined
@@ -59,7 +64,7 @@ export async function intentStage(context: TurnStageContext): Promise<string | u
       }
       counters.add('intentBlocked')
       counters.note('lastIntentBlocked', { tool, turn: state.turn.turn, step: state.stepsSinceUser })
-      return intentDenial(tool)
+      return intentDenial(tool, context.shell)
     case 'give-up':
       counters.add('intentGaveUp')
       return undefined

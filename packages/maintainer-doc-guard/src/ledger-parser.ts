@@ -23,11 +23,15 @@ export interface LedgerLine {
   readonly fragments: readonly string[]
 }
 
-const TRIGGER = /(?:触发|trigger)\s*[：:]\s*([^｜|]*)/iu
+const TRIGGER = /^\s*(?:-\s+)?(?:触发|trigger)\s*[：:]\s*(.*)$/iu
 
-/** The trigger field of a line, if it has one. */
+/** The trigger field of a line, if it has one: the first field that starts with the label (a "trigger:" inside another field's text is not one). */
 export function triggerOf(line: string): string | undefined {
-  return TRIGGER.exec(line)?.[1]?.trim()
+  for (const field of line.split(/[｜|]/u)) {
+    const match = TRIGGER.exec(field)
+    if (match !== null) return match[1]?.trim()
+  }
+  return undefined
 }
 
 /** Parses the ledger text; lines without a usable trigger are skipped. */

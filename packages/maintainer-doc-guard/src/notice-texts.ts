@@ -7,14 +7,15 @@
 
 const PREFIX = 'maintainer-doc-guard:'
 
-/** The step-purpose nudge (instead of the first denial). */
-export function intentNudge(tool: string): string {
-  return `${PREFIX} nothing was blocked this time; the ${tool} call ran. It came without a word on what the step is for. Before your next step, write one short line: what it achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, stop and ask the user. The next unexplained call will be denied.`
+/** The step-purpose nudge (instead of a denial); `deniesNext` when the next unexplained call will be denied. */
+export function intentNudge(tool: string, deniesNext: boolean): string {
+  const next = deniesNext ? ' The next unexplained call will be denied.' : ''
+  return `${PREFIX} nothing was blocked this time; the ${tool} call ran. It came without a word on what the step is for. Before your next step, write one short line: what it achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, stop and ask the user.${next}`
 }
 
 /** The drift check. */
 export function driftNudge(steps: number): string {
-  return `${PREFIX} ${steps} steps have run since the user last spoke. Restate in one line which part of the user's request the current step serves. If none does, stop and ask. If the plan has changed, say so and get agreement before you go on.`
+  return `${PREFIX} ${steps === 1 ? '1 step has' : `${steps} steps have`} run since the user last spoke. Restate in one line which part of the user's request the current step serves. If none does, stop and ask. If the plan has changed, say so and get agreement before you go on.`
 }
 
 /** First unread-documents reminder. */
@@ -31,18 +32,19 @@ export function unreadDocsSecondNotice(excerpts: readonly { readonly path: strin
 /** A ledger hit. */
 export function ledgerNotice(tool: string, target: string, lines: readonly string[]): string {
   const what = target === '' ? tool : `${tool} on ${target}`
-  return `${PREFIX} the lessons ledger has an entry for this kind of step (${what}):\n${lines.join('\n')}\nCheck its "correct" field before you act. If your situation really differs from the recorded one, ignore this and continue.`
+  return `${PREFIX} the lessons ledger has an entry for this kind of step (${what}):\n${lines.join('\n')}\nCompare its "correct" field with what you just did before you go on. If your situation really differs from the recorded one, ignore this and continue.`
 }
 
 /** The landing check for an edit that deletes numbers. */
 export function contentNotice(target: string, before: number, after: number): string {
-  return `${PREFIX} this edit of "${target}" removes numbers (${before} in the old text, ${after} in the new). If the deleted text carried a number or a conclusion, check that it lands somewhere else before the deletion stands, and say where. If you are only correcting a value in place, ignore this.`
+  return `${PREFIX} your edit of "${target}" removed numbers (${before} in the old text, ${after} in the new). If the deleted text carried a number or a conclusion, check that it lands somewhere else before the deletion stands, and say where. If you were only correcting a value in place, ignore this.`
 }
 
 /** The completion standard after code artifacts were written. */
 export function verifyNotice(targets: readonly string[]): string {
   const what = targets.map((target) => `"${target}"`).join(', ')
-  return `${PREFIX} you changed ${what}. Do not call it done or fixed until you can state how you verified it: the command you ran, the result you expected and the reading you actually got.`
+  const it = targets.length === 1 ? 'it' : 'them'
+  return `${PREFIX} you changed ${what}. Do not call ${it} done or fixed until you can state how you verified ${it}: the command you ran, the result you expected and the reading you actually got.`
 }
 
 /** The reminder after a subagent's report. */

@@ -74,12 +74,20 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     },
     async read(sessionId, name) {
       requireDocument(config, name)
-      const found = (await snapshot(sessionId)).probes.find((probe) => probe.name === name)?.found
+      const probe = (await snapshot(sessionId)).probes.find((item) => item.name === name)
+      const found = probe?.found
+      const problem = probe?.problems[0]
+      // A document that exists but cannot be used is not blank: say so instead of showing nothing.
+      if (found === undefined && problem !== undefined) throw new GuardError('DOCS_UNUSABLE_DOCUMENT', `${name}: ${problem.path} is ${problem.reason}; fix or remove it by hand`)
       return { name, content: found?.text ?? '', ...(found === undefined ? {} : { level: found.level, path: found.path }) }
     },
     async write(sessionId, name, content, level = 'auto') {
       requireDocument(config, name)
-      const target = writeTarget(await snapshot(sessionId), config, name, level)
+      const view = await snapshot(sessionId)
+      const target = writeTarget(view, config, name, level)
+      // Never replace what could not be read (a file too large, not UTF-8, a FIFO): it would be lost.
+      const problem = view.probes.find((item) => item.name === name)?.problems.find((item) => item.path === target.path)
+      if (problem !== undefined) throw new GuardError('DOCS_UNUSABLE_DOCUMENT', `${name}: ${target.path} is ${problem.reason}; it was left as it is (fix or remove it by hand)`)
       const written = await writeConfined(fs, { ...target, content })
       return { path: target.path, bytes: written.bytes }
     },

@@ -15,11 +15,13 @@ import { errorMessage } from '@dsh/runtime'
 import type { SettingsScope } from '@dsh/settings'
 import type { ConfigInput } from './config-schema.ts'
 import { Counters } from './counters.ts'
+import { landingCheck } from './content-notice.ts'
 import { takeSnapshot } from './document-snapshot.ts'
 import { documentsReach, type GuardCore } from './guard-core.ts'
 import { withLiveSettings, type LiveSettings } from './live-settings.ts'
 import { mountLiveSettings } from './mount-settings.ts'
 import { PLUGIN_NAME } from './notice-delivery.ts'
+import { warnProblems } from './problem-warnings.ts'
 import { guardCall } from './pre-execute.ts'
 import { resolveConfig, type ResolvedConfig } from './resolve-config.ts'
 import { anchorSection, reminderSection } from './sections.ts'
@@ -99,6 +101,7 @@ export function createMaintainerDocGuard(input: ConfigInput = {}, hooks: GuardHo
         if (decision.kind !== 'enter' || port === undefined || !documentsReach(state.header, config)) return decision
         try {
           state.snapshot = await takeSnapshot(port, { config, header: state.header, lineage: states.lineage(state.header.id), previous: state.snapshot, memo: state.memo, signal: payload.signal })
+          warnProblems(state.snapshot, state.warnedProblems, warn)
         } catch (error) {
           // The last snapshot stays in use; cancellation still reaches the loop.
           if (payload.signal.aborted) throw error
@@ -133,6 +136,7 @@ export function createMaintainerDocGuard(input: ConfigInput = {}, hooks: GuardHo
           // Bookkeeping only: a failure costs a recorded read or a ledger line, never the call.
           fail(`recording the ${execution.name} result`, error)
         }
+        if (switches.get().content) await landingCheck({ agent, state, counters, warn, execution, outcome })
       })
 
       ctx.on('session/event', (session, event) => observeEvent(states, session, event))

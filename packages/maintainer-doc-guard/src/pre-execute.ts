@@ -19,16 +19,14 @@ import { anchorReach, documentsReach, type GuardCore } from './guard-core.ts'
 import { driftStage, intentStage, type TurnStageContext } from './intent-gate.ts'
 import { ledgerPath } from './ledger-source.ts'
 import { deliverNotice } from './notice-delivery.ts'
-import { operatorDocMatcher } from './operator-docs.ts'
+import { operatorDocMatcher, operatorTarget, type OperatorTarget } from './operator-docs.ts'
 import { precedentStage } from './precedent-gate.ts'
 import type { ResolvedConfig } from './resolve-config.ts'
 import type { SessionState } from './session-state.ts'
 
-const deny = (reason: string): PreExecuteVerdict => ({ kind: 'deny', reason })
-
-function operatorDocument(facts: CallFacts, config: ResolvedConfig): string | undefined {
-  const isOperatorDoc = operatorDocMatcher(config)
-  return facts.documentTargets.find((target) => isOperatorDoc(target.path))?.path ?? facts.namedDocument
+async function operatorDocument(fs: FileSystemPort, facts: CallFacts, config: ResolvedConfig, signal: AbortSignal): Promise<OperatorTarget | undefined> {
+  const found = await operatorTarget(fs, facts.documentTargets.map((target) => target.path), operatorDocMatcher(config), signal)
+  return found ?? (facts.namedDocument === undefined ? undefined : { path: facts.namedDocument, folder: false })
 }
 
 function ledgerShown(state: SessionState, config: ResolvedConfig, cwd: string): string {
@@ -56,19 +54,20 @@ export async function guardCall(core: GuardCore, fs: FileSystemPort, execution: 
   const state = core.states.of(agent.session)
   const cwd = agent.cwd
   const facts = await callFacts(fs, execution, cwd, config)
-  const operatorDoc = switches.operatorDocsReadOnly ? operatorDocument(facts, config) : undefined
+  const operatorDoc = switches.operatorDocsReadOnly ? await operatorDocument(fs, facts, config, execution.signal) : undefined
   if (operatorDoc !== undefined) {
     core.counters.add('operatorDocsDenied')
-    const target = isAbsolute(operatorDoc) ? displayPath(cwd, operatorDoc) : operatorDoc
-    return deny(operatorDocDenial({ tool: facts.tool, target, ledger: ledgerShown(state, config, cwd) }))
+    const target = isAbsolute(operatorDoc.path) ? displayPath(cwd, operatorDoc.path) : operatorDoc.path
+    return operatorDocDenial({ tool: facts.tool, shell: facts.dialect !== undefined, target, folder: operatorDoc.folder, ledger: ledgerShown(state, config, cwd) })
   }
-  const stage: TurnStageContext = { agent, state, config, counters: core.counters, warn: core.warn, tool: facts.tool, args: facts.args, command: facts.command }
+  const stage: TurnStageContext = { agent, state, config, counters: core.counters, warn: core.warn, tool: facts.tool, args: facts.args, command: facts.command, shell: facts.dialect !== undefined }
   const intent = await intentStage(stage)
-  if (intent !== undefined) return deny(intent)
+  if (intent !== undefined) return intent
   await driftStage(stage)
   await anchorNotice(core, stage)
-  const precedent = await precedentStage({ fs, state, gate: config.gate, counters: core.counters, log: core.warn, tool: facts.tool, cwd, targets: facts.gateTargets, signal: execution.signal })
-  if (precedent !== undefined) return deny(precedent)
+  const roots = state.snapshot?.trustedRoots ?? (facts.gateTargets.length === 0 ? [] : [(await fs.resolve(cwd, { cwd, signal: execution.signal })).path])
+  const precedent = await precedentStage({ fs, state, gate: config.gate, counters: core.counters, log: core.warn, tool: facts.tool, cwd, targets: facts.gateTargets, roots, signal: execution.signal })
+  if (precedent !== undefined) return precedent
   await advisoryStage({ ...stage, switches, snapshot: state.snapshot, documentsReach: documentsReach(state.header, config), target: facts.target })
   return downstream
 }

@@ -4,10 +4,13 @@
  * sibling directory carries the same relative path. For `…/node_modules/@scope/a/lib/index.js`
  * level 1 looks for `…/a/<sibling>/index.js`, level 2 for `…/@scope/<sibling>/lib/index.js`, and
  * so on for `scanLevels` levels, examining at most `entriesPerLevel` entries per level and
- * stopping at `maxCandidates`. Unreadable directories are skipped.
+ * stopping at `maxCandidates`. Unreadable directories are skipped. The walk never lists a
+ * directory outside `boundary` (the workspace root that holds the target), so a file of a
+ * neighbouring repository is never offered as this one's precedent.
  */
 import { basename, dirname, join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
+import { isInside } from './document-probe.ts'
 
 /** Options of {@link findPrecedents}. */
 export interface PrecedentSearch {
@@ -15,6 +18,8 @@ export interface PrecedentSearch {
   readonly scanLevels: number
   readonly entriesPerLevel: number
   readonly maxCandidates: number
+  /** Directory the walk stays in (absent: no bound). */
+  readonly boundary?: string | undefined
   readonly signal?: AbortSignal
 }
 
@@ -48,7 +53,7 @@ export async function findPrecedents(fs: FileSystemPort, search: PrecedentSearch
   let rel = basename(target)
   for (let level = 1; level <= search.scanLevels && out.length < search.maxCandidates; level++) {
     const parent = dirname(dir)
-    if (parent === dir) break
+    if (parent === dir || (search.boundary !== undefined && !isInside(search.boundary, parent))) break
     const own = basename(dir)
     for (const entry of (await listing(fs, parent, signal)).slice(0, search.entriesPerLevel)) {
       if (entry.name === own || entry.type !== 'directory') continue

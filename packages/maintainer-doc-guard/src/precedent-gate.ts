@@ -9,8 +9,9 @@ import { basename } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import type { Counters } from './counters.ts'
 import { displayPath } from './document-roles.ts'
-import { precedentDenial } from './gate-texts.ts'
+import { precedentDenial, type Denial } from './gate-texts.ts'
 import { isGuarded } from './guarded-area.ts'
+import { isInside } from './document-probe.ts'
 import { findPrecedents } from './precedent-candidates.ts'
 import type { ResolvedConfig } from './resolve-config.ts'
 import type { SessionState } from './session-state.ts'
@@ -33,6 +34,8 @@ export interface PrecedentContext {
   readonly tool: string
   readonly cwd: string
   readonly targets: readonly WriteTarget[]
+  /** Canonical workspace roots (cwd, project root): the sibling walk stays inside the one holding the target. */
+  readonly roots: readonly string[]
   readonly signal: AbortSignal
 }
 
@@ -41,8 +44,8 @@ export function hasPrecedent(state: SessionState, path: string): boolean {
   return state.reads.has(path) || state.readNames.has(basename(path))
 }
 
-/** Judges the call; returns a denial reason or `undefined`. */
-export async function precedentStage(context: PrecedentContext): Promise<string | undefined> {
+/** Judges the call; returns a denial or `undefined`. */
+export async function precedentStage(context: PrecedentContext): Promise<Denial | undefined> {
   const { gate, state, counters } = context
   if (!gate.enabled) return undefined
   const target = context.targets.find((candidate) => isGuarded(candidate.path, gate))
@@ -55,7 +58,8 @@ export async function precedentStage(context: PrecedentContext): Promise<string 
     return undefined
   }
   state.denies.set(target.path, denies + 1)
-  const candidates = await findPrecedents(context.fs, { target: target.path, scanLevels: gate.scanLevels, entriesPerLevel: gate.entriesPerLevel, maxCandidates: gate.maxCandidates, signal: context.signal })
+  const boundary = context.roots.filter((root) => isInside(root, target.path)).toSorted((a, b) => a.length - b.length)[0]
+  const candidates = await findPrecedents(context.fs, { target: target.path, scanLevels: gate.scanLevels, entriesPerLevel: gate.entriesPerLevel, maxCandidates: gate.maxCandidates, boundary, signal: context.signal })
   if (gate.dryRun) {
     counters.add('wouldDeny')
     return undefined

@@ -70,6 +70,8 @@ export class SessionState {
   /** The latest document snapshot (refreshed at every pre-step). */
   snapshot: DocumentSnapshot | undefined
   readonly memo: DocumentMemo = new Map()
+  /** Document problems already reported to the operator (path and reason). */
+  readonly warnedProblems = new Set<string>()
   /** Parsed ledger lines by file version. */
   readonly ledger: LedgerCache = { key: '', lines: [] }
 

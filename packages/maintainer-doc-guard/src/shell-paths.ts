@@ -21,6 +21,12 @@ export const POWERSHELL_WRITE_VERBS: ReadonlySet<string> = new Set([
   'sc', 'ac', 'clc', 'ni', 'cpi', 'copy', 'cp', 'mi', 'move', 'mv', 'rni', 'ren', 'ri', 'del', 'erase', 'rm', 'rd', 'rmdir', 'tee',
 ])
 
+/** PowerShell cmdlets (and aliases) whose positional arguments are all paths. */
+export const POWERSHELL_PATH_VERBS: ReadonlySet<string> = new Set([
+  'remove-item', 'move-item', 'copy-item', 'rename-item', 'new-item', 'clear-content',
+  'ri', 'del', 'erase', 'rm', 'rd', 'rmdir', 'mi', 'move', 'mv', 'cpi', 'copy', 'cp', 'rni', 'ren', 'ni', 'clc',
+])
+
 /** Commands that read files (both dialects, compared lower-cased). */
 export const READ_VERBS: ReadonlySet<string> = new Set(['cat', 'head', 'tail', 'less', 'more', 'type', 'gc', 'get-content', 'select-string', 'sls', 'import-csv', 'nl'])
 
@@ -36,6 +42,16 @@ export function isPathToken(token: string): boolean {
   if (token === '' || token.startsWith('-') || /\s/u.test(token) || NOT_FILES.has(token)) return false
   if (token.includes('=') || token.startsWith('$')) return false
   return WINDOWS_ABSOLUTE.test(token) || EXPLICIT.test(token) || /[\\/]/u.test(token) || BARE_WITH_EXTENSION.test(token)
+}
+
+/**
+ * True for an operand of a command that takes only paths: any word but an option (`-x`,
+ * `--flag`), a variable, an assignment or a descriptor. Unlike {@link isPathToken} it accepts
+ * bare names without an extension (`rm -rf .docs`).
+ */
+export function isFileOperand(word: string): boolean {
+  const token = word.trim()
+  return token !== '' && !token.startsWith('-') && !token.startsWith('$') && !token.includes('=') && !NOT_FILES.has(token)
 }
 
 /** The path tokens of some words. */

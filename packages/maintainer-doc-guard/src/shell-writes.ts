@@ -1,16 +1,19 @@
 /**
  * Which files a shell command writes, judged per statement from the text alone:
  * - every output redirection target (`> f`, `>> f`, `2> f`, PowerShell included);
- * - POSIX `cp`, `ln`, `install`: the last path operand (the destination); `mv`, `rm`, `tee`,
- *   `truncate`, `patch`, `touch`, `rmdir`: every path operand; `dd`: its `of=` file; `sed -i` /
- *   `perl -i`: every path operand;
+ * - POSIX `cp`, `ln`, `install`: the last operand (the destination); `mv`, `rm`, `tee`,
+ *   `truncate`, `patch`, `touch`, `rmdir`: every operand (options left out; these commands take
+ *   only paths, so a bare `rm -rf .docs` counts too); `dd`: its `of=` file; `sed -i` /
+ *   `sed --in-place` / `perl -i`: every path token;
  * - PowerShell write cmdlets (Set-Content, Out-File, Copy-Item, Remove-Item, … and aliases):
- *   every path token of the statement (coarse: `Copy-Item a b` counts both).
+ *   every path token of the statement (coarse: `Copy-Item a b` counts both), and every
+ *   non-parameter word of the cmdlets that take only paths (Remove-Item, Move-Item, Copy-Item,
+ *   Rename-Item, New-Item, Clear-Content and their aliases).
  * Blind spots: writes made by a program the command runs (`node apply.mjs`, `python x.py`), paths
  * held in variables assigned earlier (`f=plan.md; echo x > $f`), paths built by command
  * substitution or globbing, and directories changed with `cd` before the write.
  */
-import { absoluteToken, isPathToken, pathTokens, POSIX_WRITE_VERBS, POWERSHELL_WRITE_VERBS } from './shell-paths.ts'
+import { absoluteToken, isFileOperand, isPathToken, pathTokens, POSIX_WRITE_VERBS, POWERSHELL_PATH_VERBS, POWERSHELL_WRITE_VERBS } from './shell-paths.ts'
 import { splitStatements, type ShellDialect, type ShellStatement } from './shell-statements.ts'
 
 const DESTINATION_ONLY: ReadonlySet<string> = new Set(['cp', 'ln', 'install'])
@@ -22,14 +25,20 @@ function posixWrites(statement: ShellStatement): string[] {
   if (verb === undefined) return []
   const rest = statement.words.slice(index + 1)
   if (verb === 'dd') return rest.filter((word) => word.startsWith('of=')).map((word) => word.slice(3))
-  if (IN_PLACE.has(verb)) return rest.some((word) => /^-[a-zA-Z]*i/u.test(word)) ? pathTokens(rest, 'posix') : []
-  const operands = pathTokens(rest, 'posix')
+  if (IN_PLACE.has(verb)) return rest.some((word) => /^-[a-zA-Z]*i/u.test(word) || word.startsWith('--in-place')) ? pathTokens(rest, 'posix') : []
+  const operands = rest.filter(isFileOperand)
   if (DESTINATION_ONLY.has(verb)) return operands.slice(-1)
   return operands
 }
 
 function powershellWrites(statement: ShellStatement): string[] {
-  return statement.words.some((word) => POWERSHELL_WRITE_VERBS.has(word.toLowerCase())) ? pathTokens(statement.words, 'powershell') : []
+  const verbs = statement.words.map((word) => word.toLowerCase())
+  if (!verbs.some((word) => POWERSHELL_WRITE_VERBS.has(word))) return []
+  const tokens = pathTokens(statement.words, 'powershell')
+  const index = verbs.findIndex((word) => POWERSHELL_PATH_VERBS.has(word))
+  if (index < 0) return tokens
+  const operands = statement.words.slice(index + 1).flatMap((word) => word.split(',')).filter(isFileOperand)
+  return [...tokens, ...operands]
 }
 
 /** One written path with the statement that writes it. */

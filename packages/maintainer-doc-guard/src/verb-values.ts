@@ -28,7 +28,10 @@ function assignments(shape: Readonly<Record<string, z.ZodType>>, pairs: readonly
     if (at < 0) throw new GuardError('DOCS_USAGE', `${key}: write ${key}=VALUE`)
     const raw = pair.slice(at + 1)
     const checked = field.safeParse(valueOf(raw))
-    if (!checked.success) throw new GuardError('DOCS_BAD_VALUE', `${key}=${raw}: ${checked.error.issues[0]?.message ?? 'invalid value'}`)
+    if (!checked.success) {
+      const expected = field.safeParse(true).success ? 'expected on or off' : (checked.error.issues[0]?.message ?? 'invalid value')
+      throw new GuardError('DOCS_BAD_VALUE', `${key}=${raw}: ${expected}`)
+    }
     patch[key] = checked.data
   }
   return patch

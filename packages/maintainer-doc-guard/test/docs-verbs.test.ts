@@ -1,6 +1,6 @@
 // The /docs verbs as plain text over the operator service: list, show, switches, settings,
 // templates, sweep with preview, counters, and one-line usage errors.
-import { mkdir } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createLocalFileSystem } from '@dsh/fs-local'
@@ -41,6 +41,15 @@ describe('/docs verbs', () => {
     expect(await runDocsVerb(service, ['show', 'stack.md'], { sessionId })).toBe('(stack.md is blank)')
   })
 
+  it('lists a document it cannot use as such, with where and why', async () => {
+    const { service, sessionId } = await setup()
+    const folder = join(r!.cwd, '.dsh-maintainer-doc-guard')
+    await writeFile(join(folder, 'stack.md'), Buffer.from([0xff, 0xfe, 0x41]))
+    const list = (await runDocsVerb(service, ['list'], { sessionId })).split('\n')
+    expect(list.slice(list.indexOf('  stack.md               (not usable)'), -3)).toEqual(['  stack.md               (not usable)', '    left out: .dsh-maintainer-doc-guard/stack.md is not UTF-8 text'])
+    await expect(runDocsVerb(service, ['show', 'stack.md'], { sessionId })).rejects.toThrow(`stack.md: ${join(folder, 'stack.md')} is not UTF-8 text; fix or remove it by hand`)
+  })
+
   it('shows and changes switches and settings', async () => {
     const { service } = await setup()
     expect(await runDocsVerb(service, ['switches', 'ledger=off', 'strictOnTopic=on'])).toBe(
@@ -70,7 +79,9 @@ describe('/docs verbs', () => {
   it('explains usage errors in one line', async () => {
     const { service } = await setup()
     await expect(runDocsVerb(service, ['list'])).rejects.toThrow('this needs a session (pass --session ID, or run it where a session has run)')
-    await expect(runDocsVerb(service, ['frobnicate'])).rejects.toMatchObject({ code: 'DOCS_USAGE' })
+    await expect(runDocsVerb(service, ['frobnicate'])).rejects.toMatchObject({ code: 'DOCS_USAGE', message: 'unknown verb "frobnicate" (verbs: list, show, edit, templates, switches, settings, sweep, counters, help; see help)' })
+    await expect(runDocsVerb(service, ['edit', 'plan.md'], { sessionId: 'x' })).rejects.toThrow('edit opens an editor: run `dsh docs edit NAME` in a terminal (or pass --from FILE there)')
+    await expect(runDocsVerb(service, ['switches', 'verify=maybe'])).rejects.toThrow('verify=maybe: expected on or off')
     await expect(runDocsVerb(service, ['show'], { sessionId: 'x' })).rejects.toThrow('usage: show NAME')
   })
 })

@@ -3,6 +3,7 @@
 // fail-open sensor, failed nudge delivery, and the drift check once per turn.
 import { afterEach, describe, expect, it } from 'vitest'
 import { runToolCall } from '@dsh/runtime'
+import { z } from 'zod'
 import { call, lastMessage, notices, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -15,7 +16,7 @@ const bash = (text?: string) => call('bash', { command: 'echo hi > notes.txt' },
 const NUDGE =
   'maintainer-doc-guard: nothing was blocked this time; the bash call ran. It came without a word on what the step is for. Before your next step, write one short line: what it achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, stop and ask the user. The next unexplained call will be denied.'
 const DENIAL =
-  'The bash call was denied: Blocked by maintainer-doc-guard: you are about to run bash without having said what this step is for. Start with one short line that answers three things: what this step achieves, why it is needed now, and what result you expect and how you will tell. Then issue the call again. If you cannot state its value, ask the user instead of running it. Do not retry it unchanged; choose another approach or ask the user.'
+  'The bash call was denied: Blocked by maintainer-doc-guard: you are about to run this bash command without having said what this step is for. Start with one short line that answers three things: what this step achieves, why it is needed now, and what result you expect and how you will tell. If you cannot state its value, ask the user instead of running it. Once you have written that line, retry the same call.'
 
 describe('intent gate', () => {
   it('nudges the first unexplained call, denies the second, gives up on the third, and starts over next turn', async () => {
@@ -33,12 +34,50 @@ describe('intent gate', () => {
     expect(r.guard.counters.snapshot().counts).toMatchObject({ nudged: 2, intentBlocked: 2, intentGaveUp: 2 })
   })
 
+  it('promises a denial in the nudge only when the next unexplained call will get one', async () => {
+    const quiet = NUDGE.replace(' The next unexplained call will be denied.', '')
+    const cases = [
+      { config: { nudge: { grace: 2 } }, expected: [[quiet], [NUDGE]] },
+      { config: { intent: { maxBlocksPerTurn: 0 } }, expected: [[quiet], []] },
+      { config: { intent: { dryRun: true } }, expected: [[quiet], []] },
+    ]
+    for (const { config, expected } of cases) {
+      r = await rig({}, { config })
+      const agent = await r.start([bash(), bash(), { text: 'done' }])
+      await agent.prompt('go')
+      expect([notices(r.requests[1]), notices(r.requests[2]).slice(1)]).toEqual(expected)
+      await r.dispose()
+      r = undefined
+    }
+  })
+
   it('lets a call through when the prose since the user spoke names what it touches', async () => {
     r = await rig()
     const agent = await r.start([bash('I will write notes.txt so the test fixture exists.'), { text: 'done' }])
     await agent.prompt('go')
     expect(notices(r.requests[1])).toEqual([])
     expect(r.guard.counters.snapshot().counts['nudged']).toBe(0)
+  })
+
+  it('needs minChars characters of prose, and only the last 4000 count', async () => {
+    r = await rig({}, { config: { intent: { minChars: 60 } } })
+    const short = await r.start([bash('I will write notes.txt now.'), { text: 'done' }])
+    await short.prompt('go')
+    expect(notices(r.requests[1])).toEqual([NUDGE])
+    await r.dispose()
+    r = await rig({ 'repo/a.md': 'a\n' })
+    const buried = await r.start([call('read', { file_path: 'a.md' }, 'I will write notes.txt after reading a.md.'), call('read', { file_path: 'a.md' }, `Reading a.md again. ${'More reasoning. '.repeat(260)}`), bash(), { text: 'done' }])
+    await buried.prompt('go')
+    expect(notices(r.requests[3])).toEqual([NUDGE])
+  })
+
+  it('judges tools with destructive names like side effects', async () => {
+    const removeFile = { name: 'remove_file', description: 'Removes a file.', parameters: z.object({ path: z.string() }), execute: () => Promise.resolve({ content: 'removed' }) }
+    r = await rig({}, { extraTools: [removeFile] })
+    const agent = await r.start([call('remove_file', { path: 'old.txt' }), { text: 'done' }])
+    await agent.prompt('clean up')
+    expect(toolTexts(r.requests[1])).toEqual(['removed'])
+    expect(notices(r.requests[1])).toEqual([NUDGE.replace('the bash call ran', 'the remove_file call ran')])
   })
 
   it('does not count length alone as an explanation', async () => {
@@ -104,6 +143,14 @@ describe('drift check', () => {
     expect(notices(r.requests[4]).filter((text) => text === drift)).toHaveLength(1)
     expect(notices(r.requests[9]).filter((text) => text === drift)).toHaveLength(2)
     expect(r.guard.counters.snapshot().counts['driftSkipDone']).toBeGreaterThan(0)
+  })
+
+  it('shares the reminder budget with the intent nudge', async () => {
+    r = await rig({ 'repo/a.md': 'a\n' }, { config: { nudge: { afterSteps: 1, maxPerTurn: 1 } } })
+    const agent = await r.start([bash(), read('Reading a.md.'), { text: 'done' }])
+    await agent.prompt('go')
+    expect(r.requests.flatMap(notices).filter((text) => text.includes('since the user last spoke'))).toEqual([])
+    expect(r.guard.counters.snapshot().counts).toMatchObject({ nudged: 1, driftSkipBudget: 2 })
   })
 
   it('is off with afterSteps 0', async () => {

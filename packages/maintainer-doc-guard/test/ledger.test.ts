@@ -11,6 +11,7 @@ const LEDGER = [
   '- mistake: edited the wrong config｜why: two files share a name｜correct: check the package｜trigger: edit, write + parser*.ts｜2026-11-29',
   '- Mistake: x | Why: y | Correct: z | Trigger: grep | 2026-11-28',
   '- a line without a trigger｜2026-11-27',
+  '- mistake: the trigger: field was empty｜why: y｜correct: z｜trigger: read + notes.md｜2026-11-26',
   'trigger: edit + not-a-bullet',
 ].join('\n')
 
@@ -20,6 +21,7 @@ describe('ledger parser', () => {
       { tools: ['bash'], fragments: ['npm*test'] },
       { tools: ['edit', 'write'], fragments: ['parser*.ts'] },
       { tools: ['grep'], fragments: [] },
+      { tools: ['read'], fragments: ['notes.md'] },
     ])
   })
 })

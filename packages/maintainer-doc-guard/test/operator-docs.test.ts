@@ -1,9 +1,12 @@
 // Operator documents are read-only to the model: write, edit and shell writes of plan.md and
 // conventions.md are denied without escape and point to the ledger; project files of the same
 // name and the ledger stay writable; the config key and the runtime switch lift the rule.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
+import { operatorDocMatcher } from '../src/operator-docs.ts'
 import { call, rig, toolTexts, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
@@ -15,7 +18,7 @@ afterEach(async () => {
 const D = '.dsh-maintainer-doc-guard'
 const DOCS = { [`repo/${D}/plan.md`]: 'The plan.\n', [`repo/${D}/conventions.md`]: 'Rules.\n', 'repo/docs/plan.md': 'project plan\n' }
 const DENIAL = [
-  `The write call was denied: Blocked by maintainer-doc-guard: "${D}/plan.md" is an operator document, and operator documents are read-only to you (this write would change it). Reading another copy of it does not lift this rule.`,
+  `The write call was denied: Blocked by maintainer-doc-guard: "${D}/plan.md" is an operator document, and operator documents are read-only to you (this write call would change it). Reading another copy of it does not lift this rule.`,
   '',
   `Record what you learned in the document you own instead, the lessons ledger ${D}/lessons.md, one line per lesson:`,
   '- mistake: …｜why: …｜correct: …｜trigger: <tool> + <path fragment>｜YYYY-MM-DD',
@@ -52,8 +55,25 @@ describe('operator documents', () => {
     await agent.prompt('go')
     const [edit, append, read] = toolTexts(r.requests[3])
     expect(edit).toContain(`Blocked by maintainer-doc-guard: "${D}/some-session/conventions.md" is an operator document`)
-    expect(append).toContain(`Blocked by maintainer-doc-guard: "${D}/plan.md" is an operator document, and operator documents are read-only to you (this bash would change it).`)
+    expect(append).toContain(`Blocked by maintainer-doc-guard: "${D}/plan.md" is an operator document, and operator documents are read-only to you (this bash command would change it).`)
     expect(read).toBe('The plan.\n\n[Exit code: 0]')
+  })
+
+  it('denies removing or copying into a folder that holds operator documents, and names the folder', async () => {
+    r = await rig({ ...DOCS, [`repo/${D}/20261130-101010-abcdef/plan.md`]: 'Session plan.\n' })
+    const agent = await r.start([
+      call('bash', { command: `rm -rf ${D}` }, 'Cleaning up with rm.'),
+      call('bash', { command: `cp notes.md ${D}/20261130-101010-abcdef/` }, 'Copying notes.md with cp.'),
+      call('bash', { command: `rm -rf ${D}/missing-folder` }, 'Removing the missing folder with rm.'),
+      { text: 'ok' },
+    ])
+    await agent.prompt('go')
+    const [removal, copy, missing] = toolTexts(r.requests[3])
+    expect(removal).toContain(`Blocked by maintainer-doc-guard: "${D}" holds operator documents, and operator documents are read-only to you (this bash command would change them). Reading other copies of them does not lift this rule.`)
+    expect(removal).toMatch(/Do not retry it unchanged; choose another approach or ask the user\.$/u)
+    expect(copy).toContain(`"${D}/20261130-101010-abcdef" holds operator documents`)
+    expect(missing).toBe('(no output)\n\n[Exit code: 0]')
+    expect(readFileSync(join(r.cwd, D, 'plan.md'), 'utf8')).toBe('The plan.\n')
   })
 
   it('denies a doc_write tool that names an operator document', async () => {
@@ -63,6 +83,11 @@ describe('operator documents', () => {
     const [conventions, state] = toolTexts(r.requests[2])
     expect(conventions).toContain('Blocked by maintainer-doc-guard: "conventions.md" is an operator document')
     expect(state).toBe('wrote state.md')
+  })
+
+  it('recognises absolute operator document entries, and only those', () => {
+    const isOperatorDoc = operatorDocMatcher({ docs: ['/srv/ops/plan.md', 'conventions.md', '/srv/ops/stack.md'], docsDir: D })
+    expect(['/srv/ops/plan.md', '/srv/other/plan.md', '/srv/ops/stack.md', `/w/${D}/conventions.md`, `/w/${D}/plan.md`].map(isOperatorDoc)).toEqual([true, false, false, true, false])
   })
 
   it('leaves project files of the same name and the ledger writable', async () => {

@@ -71,6 +71,19 @@ describe('documents of a session', () => {
     expect((await readdir(join(r!.cwd, D, sessionId))).filter((name) => name.includes('.tmp'))).toEqual([])
   })
 
+  it('reports a document it cannot use instead of calling it blank, and never saves over it', async () => {
+    const big = `${'p'.repeat(300 * 1024)}\n`
+    const { service, sessionId } = await setup({ [`repo/${D}/plan.md`]: big })
+    const view = await service.documents(sessionId)
+    expect(view.created).toContain('plan.md')
+    expect(view.documents[0]).toMatchObject({ name: 'plan.md', chars: 0, problems: [{ path: join(r!.cwd, D, 'plan.md'), reason: 'larger than 256 KiB' }] })
+    await expect(service.read(sessionId, 'plan.md')).rejects.toMatchObject({ code: 'DOCS_UNUSABLE_DOCUMENT', message: `plan.md: ${join(r!.cwd, D, 'plan.md')} is larger than 256 KiB; fix or remove it by hand` })
+    await expect(service.write(sessionId, 'plan.md', 'Short plan.\n')).rejects.toMatchObject({ code: 'DOCS_UNUSABLE_DOCUMENT' })
+    expect(await readFile(join(r!.cwd, D, 'plan.md'), 'utf8')).toBe(big)
+    expect((await service.write(sessionId, 'plan.md', 'Session plan.\n', 'session')).path).toBe(join(r!.cwd, D, sessionId, 'plan.md'))
+    expect((await service.read(sessionId, 'plan.md')).content).toBe('Session plan.\n')
+  })
+
   it('refuses unknown sessions, unknown documents and saves through a link, writing nothing', async () => {
     const { service, sessionId } = await setup({ 'elsewhere/': null })
     await expect(service.documents('no-such-session')).rejects.toMatchObject({ code: 'DOCS_UNKNOWN_SESSION' })
@@ -78,6 +91,13 @@ describe('documents of a session', () => {
     await symlink(r!.tree.path('elsewhere'), join(r!.cwd, D))
     await expect(service.write(sessionId, 'plan.md', 'x')).rejects.toMatchObject({ code: 'DOCS_UNSAFE_PATH' })
     expect(await readdir(r!.tree.path('elsewhere'))).toEqual([])
+  })
+
+  it('never reads a template through a link', async () => {
+    const { service, sessionId } = await setup({ 'secret.md': 'TOP SECRET\n', 'home/maintainer-doc-guard-templates/': null })
+    await symlink(r!.tree.path('secret.md'), r!.tree.path('home/maintainer-doc-guard-templates/leak.md'))
+    await expect(service.applyTemplate(sessionId, 'leak')).rejects.toMatchObject({ code: 'DOCS_UNSAFE_PATH' })
+    expect((await service.read(sessionId, 'conventions.md')).content).not.toContain('TOP SECRET')
   })
 })
 
@@ -116,7 +136,11 @@ describe('orphan sweep', () => {
     const stored = r!.host.sessions.create({ cwd: r!.cwd })
     const storedId = stored.id
     stored.close()
-    for (const name of [sessionId, storedId, '20250101-000000-abcdef', 'maintainer', 'notes dir']) await mkdir(join(r!.cwd, D, name), { recursive: true })
+    for (const name of [sessionId, storedId, '20250101-000000-abcdef/maintainer', 'maintainer', 'notes dir', 'write', '20250101-000000-feedee']) await mkdir(join(r!.cwd, D, name), { recursive: true })
+    await writeFile(join(r!.cwd, D, '20250101-000000-abcdef/plan.md'), 'Old plan.\n')
+    await writeFile(join(r!.cwd, D, '20250101-000000-abcdef/maintainer/README.md'), '')
+    await writeFile(join(r!.cwd, D, 'write/draft.md'), 'My draft.\n')
+    await writeFile(join(r!.cwd, D, '20250101-000000-feedee/notes.txt'), 'Kept by hand.\n')
     await mkdir(r!.tree.path('outside'), { recursive: true })
     await symlink(r!.tree.path('outside'), join(r!.cwd, D, '20250101-000000-linked'))
     const preview = await service.previewSweep(sessionId)
@@ -126,10 +150,13 @@ describe('orphan sweep', () => {
       [storedId]: 'session exists',
       maintainer: 'documents folder',
       'notes dir': 'not a session id',
+      write: 'not a session id',
+      '20250101-000000-feedee': 'holds other files',
       '20250101-000000-linked': 'a link',
     })
-    expect(await service.sweep(sessionId, [...preview.orphans, sessionId, storedId])).toEqual(['20250101-000000-abcdef'])
-    expect((await readdir(join(r!.cwd, D))).toSorted()).toEqual(['20250101-000000-linked', storedId, sessionId, 'maintainer', 'notes dir'].toSorted())
+    expect(await service.sweep(sessionId, [...preview.orphans, sessionId, storedId, 'write', '20250101-000000-feedee'])).toEqual(['20250101-000000-abcdef'])
+    expect((await readdir(join(r!.cwd, D))).toSorted()).toEqual(['20250101-000000-feedee', '20250101-000000-linked', storedId, sessionId, 'maintainer', 'notes dir', 'write'].toSorted())
+    expect(await readFile(join(r!.cwd, D, 'write/draft.md'), 'utf8')).toBe('My draft.\n')
     expect(service.counters()?.counts['orphansRemoved']).toBe(1)
   })
 

@@ -51,7 +51,7 @@ describe('precedent gate', () => {
         '- .dsh/skills/alpha/SKILL.md',
         '- .dsh/skills/gamma/SKILL.md',
         '',
-        'Why: infrastructure written from memory is how invented APIs reach a running harness. If the file already exists, read it; if you are creating it, read a working sibling. The analogue you copy from is what keeps the new file consistent with the real API. Do not retry it unchanged; choose another approach or ask the user.',
+        'Why: infrastructure written from memory is how invented APIs reach a running harness. If the file already exists, read it; if you are creating it, read a working sibling. The analogue you copy from is what keeps the new file consistent with the real API. Once you have read one of them, retry the same call.',
       ].join('\n'),
     )
     expect(toolTexts(r.requests[3])[2]).toBe('Created .dsh/skills/beta/SKILL.md (7 bytes).')
@@ -73,11 +73,22 @@ describe('precedent gate', () => {
     expect(denial).toContain('Read one of these first, then retry:\n\n- node_modules/@deepseek-ai/pkg-b/lib/index.js\n- node_modules/@deepseek-ai/pkg-b/src/index.js\n- node_modules/@deepseek-ai/pkg-a/lib/index.js\n\nWhy:')
   })
 
+  it('never offers a file of a neighbouring repository', async () => {
+    r = await rig({ 'other/.dsh/skills/beta/SKILL.md': '# other repo\n', 'other/.git/HEAD': 'x\n' })
+    const agent = await r.start([writeBeta(), { text: 'stop' }])
+    await agent.prompt('go')
+    const denial = toolTexts(r.requests[1])[0] ?? ''
+    expect(denial).toContain('No working sibling was found nearby.')
+    expect(denial).not.toContain('other')
+  })
+
   it('says so when no sibling exists', async () => {
     r = await rig({})
     const agent = await r.start([writeBeta(), { text: 'stop' }])
     await agent.prompt('go')
-    expect(toolTexts(r.requests[1])[0]).toContain('No working sibling was found nearby. Read the closest working analogue of this kind of file (or the source of the API it plugs into), then retry.')
+    const denial = toolTexts(r.requests[1])[0] ?? ''
+    expect(denial).toContain('No working sibling was found nearby. Read the closest working analogue of this kind of file (or the source of the API it plugs into), then retry.')
+    expect(denial).toMatch(/the real API\. Once you have read a working analogue, retry the same call\.$/u)
   })
 
   it('ignores paths outside the guarded areas and exempt paths', async () => {
@@ -106,7 +117,7 @@ describe('precedent gate', () => {
     r = await rig(SKILLS, { extraTools: [deleteFile] })
     const agent = await r.start([call('delete_file', { path: '.dsh/skills/gamma/SKILL.md' }, 'Deleting the gamma SKILL.md, it is obsolete.'), { text: 'stop' }])
     await agent.prompt('clean up')
-    expect(toolTexts(r.requests[1])[0]).toContain('Blocked by maintainer-doc-guard: you are about to delete_file ".dsh/skills/gamma/SKILL.md"')
+    expect(toolTexts(r.requests[1])[0]).toContain('Blocked by maintainer-doc-guard: this delete_file call would change ".dsh/skills/gamma/SKILL.md", which lies')
   })
 
   it('only counts in dry run', async () => {

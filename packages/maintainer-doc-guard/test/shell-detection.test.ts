@@ -24,6 +24,9 @@ describe('shell writes (POSIX)', () => {
     ['echo "a;b" > c.txt', ['/w/c.txt']],
     ['cd sub && touch ./x.md; ln -s a.md ../link.md', ['/w/x.md', '/link.md']],
     ['echo x >~/notes.md', [expect.stringMatching(/\/notes\.md$/u)]],
+    ['rm -rf .dsh-maintainer-doc-guard', ['/w/.dsh-maintainer-doc-guard']],
+    ['mv -f .env Makefile', ['/w/.env', '/w/Makefile']],
+    ["sed --in-place 's/a/b/' plan.md", ['/w/s/a/b', '/w/plan.md']],
   ])('%s', (command, expected) => {
     expect(posix(command)).toEqual(expected)
   })
@@ -57,6 +60,7 @@ describe('shell writes (PowerShell)', () => {
     ['Copy-Item -LiteralPath a.md,b.md -Destination C:\\work\\x.md', ['/w/a.md', '/w/b.md', 'C:/work/x.md']],
     ['"x" | Out-File C:\\repo\\plan.md', ['C:/repo/plan.md']],
     ['Remove-Item .\\old.ps1', ['/w/old.ps1']],
+    ['Remove-Item -Recurse -Force .dsh-maintainer-doc-guard', ['/w/.dsh-maintainer-doc-guard']],
     ['echo x > out.txt', ['/w/out.txt']],
     ['ni notes.md; Get-Date', ['/w/notes.md']],
   ])('%s', (command, expected) => {
@@ -95,7 +99,7 @@ describe('shell commands through the gates', () => {
     const agent = await r.start([call('bash', { command: 'mkdir -p .dsh/skills/beta && echo "# beta" > .dsh/skills/beta/SKILL.md' }, 'Creating the beta SKILL.md with bash.'), { text: 'stop' }])
     await agent.prompt('go')
     const denial = toolTexts(r.requests[1])[0] ?? ''
-    expect(denial).toContain('you are about to bash ".dsh/skills/beta/SKILL.md"')
+    expect(denial).toContain('this bash command would change ".dsh/skills/beta/SKILL.md", which lies')
     expect(denial).toContain('- .dsh/skills/alpha/SKILL.md')
     expect(denial).toContain('This verdict comes from the command text: the statement `echo "# beta" > .dsh/skills/beta/SKILL.md` writes ".dsh/skills/beta/SKILL.md". Commands that only read are never blocked.')
   })

@@ -1,9 +1,10 @@
 // Golden model-visible texts not pinned elsewhere: the child anchor, the subagent-report notice,
-// the judge's prompt, and the seeded conventions.
+// the judge's prompt, singular and plural of the drift and completion notices, and the seeded
+// conventions.
 import { describe, expect, it } from 'vitest'
 import { renderAnchor } from '../src/anchor-section.ts'
 import { CONVENTIONS_SEED } from '../src/conventions-seed.ts'
-import { CHILD_NOTICE } from '../src/notice-texts.ts'
+import { CHILD_NOTICE, driftNudge, verifyNotice } from '../src/notice-texts.ts'
 import { resolveConfig } from '../src/resolve-config.ts'
 import { JUDGE_SYSTEM_PROMPT, judgeQuestion } from '../src/strict-judge.ts'
 
@@ -36,6 +37,14 @@ describe('golden texts', () => {
       "You decide whether an assistant's final answer answers the user's instruction. Be strict: a process report, a status update or a reflection that does not answer the instruction is off-topic. Reply with exactly ONTOPIC, or with OFFTOPIC: followed by a reason of at most 20 words.",
     )
     expect(judgeQuestion('Count.', 'x'.repeat(5000))).toBe(`Instruction:\nCount.\n\nFinal answer:\n${'x'.repeat(4000)}…`)
+  })
+
+  it('counts steps and artifacts in the right number', () => {
+    expect(driftNudge(1)).toBe("maintainer-doc-guard: 1 step has run since the user last spoke. Restate in one line which part of the user's request the current step serves. If none does, stop and ask. If the plan has changed, say so and get agreement before you go on.")
+    expect(driftNudge(12)).toMatch(/^maintainer-doc-guard: 12 steps have run since the user last spoke\. /u)
+    expect(verifyNotice(['src/a.ts', 'src/b.ts'])).toBe(
+      'maintainer-doc-guard: you changed "src/a.ts", "src/b.ts". Do not call them done or fixed until you can state how you verified them: the command you ran, the result you expected and the reading you actually got.',
+    )
   })
 
   it('seeds ten numbered rules', () => {

@@ -23,6 +23,9 @@ const SEP = '\u0000'
 /** Scope key of a root's announcement. */
 export const rootScope = (root: string): string => `root${SEP}${root}`
 
+/** True for the scope key of a root's announcement (the roots note), which is no instruction file. */
+export const isRootScope = (scope: string): boolean => scope.startsWith(`root${SEP}`)
+
 /** Scope key of one instruction file. */
 export const fileScope = (root: string, dir: string, name: string): string => `file${SEP}${root}${SEP}${dir}${SEP}${name}`
 

@@ -6,7 +6,7 @@
  */
 import { isRootsError } from './errors.ts'
 import type { RootsTarget } from './registry-target.ts'
-import { addedText, aliasText, listingText, removedText } from './roots-text.ts'
+import { addRoot, aliasText, listingText, removedText } from './roots-text.ts'
 
 /** The command as typed. */
 export const FOLDERS_COMMAND = '/workspace-folders'
@@ -35,7 +35,7 @@ export async function workspaceFolders(roots: RootsTarget, argsText: string): Pr
       case 'list':
         return args.length === 0 ? listingText(roots.list(), `${FOLDERS_COMMAND} add PATH`) : usage('list')
       case 'add':
-        return args.length === 1 ? addedText(await roots.add(args[0] ?? '')) : usage('add PATH')
+        return args.length === 1 ? await addRoot(roots, args[0] ?? '') : usage('add PATH')
       case 'remove':
         return args.length === 1 ? removedText(await roots.remove(args[0] ?? '')) : usage('remove N|PATH|ID')
       case 'alias':

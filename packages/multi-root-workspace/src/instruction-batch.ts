@@ -12,7 +12,7 @@ import { escapeFrameText, frames } from '@dsh/workspace-context'
 import { announcementDigest, filesOf, rootScope, type DeliveredFile, type DeliveredState } from './delivered-state.ts'
 import type { FileOffer, RootFindings } from './root-pass.ts'
 import { allocate, type BudgetDecision } from './shared-budget.ts'
-import { INSTRUCTIONS_INTRO, revokedSection, rootHeading, rootsNote, type RevocationReason } from './texts.ts'
+import { INSTRUCTIONS_INTRO, replacedSection, revokedSection, rootHeading, rootsNote, type RevocationReason } from './texts.ts'
 
 /** An available root, in listing order. */
 export interface BatchRoot {
@@ -25,7 +25,8 @@ export interface BatchRoot {
 export interface Revocation {
   readonly root: string
   readonly path: string
-  readonly reason: RevocationReason
+  /** How it left; `replaced`: its path was added again and now names another directory. */
+  readonly reason: RevocationReason | 'replaced'
 }
 
 /** Inputs of {@link composeBatch}. */
@@ -58,7 +59,8 @@ const bytes = (text: string): number => Buffer.byteLength(text, 'utf8')
 function revocationPart(revocation: Revocation, delivered: DeliveredState): { text: string; changes: InstructionChange[] } {
   const { root, path } = revocation
   const files = filesOf(delivered, root).map((file): InstructionChange => ({ action: 'remove', scope: file.scope, path: file.path, root }))
-  return { text: revokedSection(path, revocation.reason), changes: [{ action: 'remove', scope: rootScope(root), path, root }, ...files] }
+  const text = revocation.reason === 'replaced' ? replacedSection(path) : revokedSection(path, revocation.reason)
+  return { text, changes: [{ action: 'remove', scope: rootScope(root), path, root }, ...files] }
 }
 
 function notePart(input: BatchInput): { text: string; changes: InstructionChange[] } | undefined {

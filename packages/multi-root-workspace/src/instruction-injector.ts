@@ -17,9 +17,9 @@ import { chainDirs, instructionMessage, isInsideRoot, VersionMemo } from '@dsh/w
 import type { ResolvedConfig } from './config.ts'
 import { deriveDelivered, PLUGIN_NAME, type DeliveredState } from './delivered-state.ts'
 import { composeBatch, type BatchRoot, type Revocation } from './instruction-batch.ts'
-import { examineRoot, type RootFindings } from './root-pass.ts'
+import { examineRoot, type RootFindings, type UnusableFile } from './root-pass.ts'
 import type { RootsService } from './roots-service.ts'
-import { WARNINGS } from './texts.ts'
+import { unusableWarning, WARNINGS } from './texts.ts'
 import { TouchTracker } from './touch-tracker.ts'
 
 /** What the injector runs on. */
@@ -44,15 +44,23 @@ interface SessionMemory {
   readonly warned: Set<keyof typeof WARNINGS>
 }
 
-/** Roots the model was told about that are not available any more, with why. */
+/**
+ * Roots the model was told about that are not available any more, with why. A root whose path is
+ * available again for another directory (added again after its link was re-pointed) was replaced;
+ * one that is not listed while the registry cannot be read may only be hidden by that problem.
+ */
 function revocationsOf(delivered: DeliveredState, listing: WorkspaceRootsListing): Revocation[] {
-  const available = new Set(listing.roots.filter((root) => root.state === 'available').map((root) => root.recordedPath))
+  const availableRoots = listing.roots.filter((root) => root.state === 'available')
+  const available = new Set(availableRoots.map((root) => root.recordedPath))
+  const availablePaths = new Set(availableRoots.map((root) => root.path))
   const told = new Map<string, string>([...delivered.roots.values()].map((root) => [root.root, root.path]))
   for (const file of delivered.files.values()) if (!told.has(file.root)) told.set(file.root, file.root)
   return [...told]
     .filter(([root]) => !available.has(root))
-    .map(([root, path]) => {
+    .map(([root, path]): Revocation => {
+      if (availablePaths.has(path)) return { root, path, reason: 'replaced' }
       const state = listing.roots.find((listed) => listed.recordedPath === root)?.state
+      if (state === undefined && listing.registryProblem !== undefined) return { root, path, reason: 'unreadable' }
       return { root, path, reason: state === undefined || state === 'available' ? 'removed' : state }
     })
 }
@@ -68,6 +76,8 @@ function afterPrompt(decision: PreStepDecision & { kind: 'enter' }, claimed: rea
 export class InstructionInjector {
   readonly #host: InjectorHost
   readonly #sessions = new WeakMap<SessionView, SessionMemory>()
+  /** Unusable files already reported (path and reason), once per plugin instance. */
+  readonly #reported = new Set<string>()
 
   constructor(host: InjectorHost) {
     this.#host = host
@@ -138,9 +148,19 @@ export class InstructionInjector {
     for (const root of available) {
       const extraDirs = new Set([...(dirs.get(root.recordedPath) ?? []), ...(memory.pending.get(root.recordedPath) ?? [])])
       const { config, dshHome, now } = this.#host
-      findings.set(root.recordedPath, await examineRoot({ fs, discovery: config.discovery, dshHome, root, extraDirs, delivered, memo: memory.memo, now, signal }))
+      const found = await examineRoot({ fs, discovery: config.discovery, dshHome, root, extraDirs, delivered, memo: memory.memo, now, signal })
+      findings.set(root.recordedPath, found)
+      for (const file of found.unusable) this.#report(file)
     }
     return findings
+  }
+
+  #report(file: UnusableFile): void {
+    const key = `${file.path}\u0000${file.reason}`
+    if (this.#reported.has(key)) return
+    this.#reported.add(key)
+    const line = unusableWarning(file.path, file.reason, file.detail)
+    if (line !== undefined) this.#host.warn(line)
   }
 
   /** Per root, the parent of every touched path inside it with all its ancestors up to the root. */

@@ -71,8 +71,8 @@ export function readRegistry(file: string): RegistryRead {
 
 /** Replaces the registry file atomically with `primaries` (entries with no roots are dropped). */
 export function writeRegistry(file: string, primaries: Primaries): void {
-  const stored: Record<string, { roots: readonly unknown[] }> = {}
-  for (const [primary, roots] of primaries) if (roots.length > 0) stored[primary] = { roots }
+  // Own properties whatever the key: an assignment would drop a hand-written "__proto__" entry.
+  const stored = Object.fromEntries([...primaries].filter(([, roots]) => roots.length > 0).map(([primary, roots]) => [primary, { roots }]))
   const text = `${JSON.stringify({ version: REGISTRY_VERSION, primaries: stored }, null, 2)}\n`
   mkdirSync(dirname(file), { recursive: true })
   const temp = `${file}.${randomUUID()}.tmp`

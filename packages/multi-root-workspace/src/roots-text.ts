@@ -3,8 +3,9 @@
  * each root's number, path, alias and state, and one line per change. Paths, aliases and details
  * are made terminal-safe (a control character in a directory name cannot drive the terminal).
  */
-import type { WorkspaceRoot, WorkspaceRootsListing } from '@dsh/contracts'
+import type { AddRootOptions, WorkspaceRoot, WorkspaceRootsListing } from '@dsh/contracts'
 import { terminalLine } from '@dsh/workspace-context'
+import type { RootsTarget } from './registry-target.ts'
 
 const shown = (root: WorkspaceRoot): string => `${terminalLine(root.path)}${root.alias === undefined ? '' : ` [${terminalLine(root.alias)}]`}`
 
@@ -27,8 +28,22 @@ export function listingText(listing: WorkspaceRootsListing, addCommand: string):
   return lines.join('\n')
 }
 
-/** After an addition. */
-export const addedText = (root: WorkspaceRoot): string => `Added additional root ${root.ordinal}: ${shown(root)}${root.origin === 'session' ? ' (this session only)' : ''}`
+/**
+ * After an addition; `previous` is the listed root it re-recorded (the same path, added again
+ * after it came to lead to another directory), if any.
+ */
+export function addedText(root: WorkspaceRoot, previous?: WorkspaceRoot): string {
+  const session = root.origin === 'session' ? ' (this session only)' : ''
+  if (previous === undefined) return `Added additional root ${root.ordinal}: ${shown(root)}${session}`
+  return `Re-recorded additional root ${root.ordinal}: ${shown(root)}${session} now leads to ${terminalLine(root.recordedPath)} (it led to ${terminalLine(previous.recordedPath)})`
+}
+
+/** Adds `path` to `target` and describes what happened (an addition, or a re-recorded root). */
+export async function addRoot(target: Pick<RootsTarget, 'list' | 'add'>, path: string, options: AddRootOptions = {}): Promise<string> {
+  const before = target.list().roots
+  const root = await target.add(path, options)
+  return addedText(root, before.find((listed) => listed.id === root.id && listed.recordedPath !== root.recordedPath))
+}
 
 /** After a removal. */
 export const removedText = (root: WorkspaceRoot): string => `Removed additional root ${root.ordinal}: ${shown(root)}`

@@ -5,6 +5,7 @@
  * pin them.
  */
 import type { WorkspaceRootState } from '@dsh/contracts'
+import type { UnavailableReason } from '@dsh/workspace-context'
 
 /** A root as the note names it. */
 export interface NamedRoot {
@@ -29,7 +30,8 @@ export const REVOCATION_REASONS = {
   missing: 'its directory is gone or can no longer be examined',
   redirected: 'its path now leads to a different directory',
   invalid: 'its registry record is no longer valid',
-} as const satisfies Record<Exclude<WorkspaceRootState, 'available'> | 'removed', string>
+  unreadable: 'the workspace roots registry cannot be read',
+} as const satisfies Record<Exclude<WorkspaceRootState, 'available'> | 'removed' | 'unreadable', string>
 
 /** How a root stopped being available. */
 export type RevocationReason = keyof typeof REVOCATION_REASONS
@@ -37,6 +39,14 @@ export type RevocationReason = keyof typeof REVOCATION_REASONS
 /** An explicit revocation: never cut by the budget. */
 export const revokedSection = (path: string, reason: RevocationReason): string =>
   `Workspace root revoked: ${path}\n\n${path} is no longer a workspace root of this session (${REVOCATION_REASONS[reason]}). Instructions loaded from it earlier no longer apply, and files in it can no longer be written.`
+
+/**
+ * A revocation of the directory a root's path used to lead to, when the same path was added again
+ * for the directory it leads to now (the roots note, and that directory's files if it has any,
+ * follow in the same message). Never cut by the budget.
+ */
+export const replacedSection = (path: string): string =>
+  `Workspace root replaced: ${path}\n\n${path} now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; only those of the directory it leads to now do.`
 
 /** Intro before the instruction files. */
 export const INSTRUCTIONS_INTRO =
@@ -51,3 +61,23 @@ export const WARNINGS = {
   touches: (limit: number) => `additional-root instructions: more than ${limit} touched paths were waiting; later touches are ignored until the next step (raise multiRootWorkspace.maxPendingTouches)`,
   calls: (limit: number) => `additional-root instructions: more than ${limit} read/write/edit calls were waiting for results; later calls are not tracked (raise multiRootWorkspace.maxPendingCalls)`,
 } as const
+
+/** Why an instruction file that exists is not loaded (diagnostics only; absent: not reported on its own). */
+const UNUSABLE: Readonly<Partial<Record<UnavailableReason, string>>> = {
+  'probe-failed': 'could not be examined',
+  'read-failed': 'could not be read',
+  'too-large': 'is larger than maxSourceBytes',
+  'not-utf8': 'is not UTF-8 text',
+  binary: 'contains NUL bytes',
+  'escaping-link': 'links outside its additional root',
+  'symlink-refused': 'is a symlink and followSymlinks is false',
+  'special-file-at-open': 'turned out to be a special file when opened',
+}
+
+/** The warning for an instruction file of an additional root that exists but is not loaded (`undefined`: none). */
+export function unusableWarning(path: string, reason: UnavailableReason, detail: string | undefined): string | undefined {
+  const why = UNUSABLE[reason]
+  if (why === undefined) return undefined
+  const transient = reason === 'probe-failed' || reason === 'read-failed'
+  return `additional-root instructions: ${path} ${why}${transient && detail !== undefined ? ` (${detail})` : ''}; it is not loaded`
+}

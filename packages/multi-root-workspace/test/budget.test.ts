@@ -72,7 +72,29 @@ describe('the shared budget', () => {
     expect(pluginMessages(agent.session)).toHaveLength(1)
   })
 
-  it('a retry is sent whole as soon as the budget allows', async () => {
+  it('an unchanged file that was cut is sent whole at a later step where it fits', async () => {
+    rig = await multiRootRig({ 'repo-a/.git/': null, 'repo-b/AGENTS.md': 'B'.repeat(600), 'repo-c/AGENTS.md': 'C'.repeat(600) }, { maxBytes: 1400 })
+    const registry = new RootRegistry({ dshHome: rig.tree.path('home') })
+    for (const name of ['repo-b', 'repo-c']) await registry.add(rig.tree.path('repo-a'), rig.tree.path(name))
+    const agent = await rig.start('repo-a', { responses: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] })
+    await agent.prompt('one')
+    const [first] = pluginMessages(agent.session)
+    expect(first?.text).toContain('B'.repeat(600))
+    expect(first?.text).toMatch(new RegExp(`truncated ${rig.tree.path('repo-c/AGENTS.md')} to \\d+ of 600 bytes`))
+    expect(first?.text).not.toContain('C'.repeat(600))
+    await agent.prompt('two')
+    const second = pluginMessages(agent.session).at(-1)
+    expect(second?.turn).toBe(2)
+    expect(second?.text).toContain(`Additional instructions from: ${rig.tree.path('repo-c/AGENTS.md')}`)
+    expect(second?.text).toContain('C'.repeat(600))
+    expect(second?.text).not.toContain('BBBB')
+    expect(second?.changes).toEqual([expect.objectContaining({ action: 'replace', path: rig.tree.path('repo-c/AGENTS.md') })])
+    expect(second?.changes[0]).not.toHaveProperty('truncated')
+    await agent.prompt('three')
+    expect(pluginMessages(agent.session)).toHaveLength(2)
+  })
+
+  it('a cut file that changes is sent again, whole once it fits', async () => {
     rig = await multiRootRig({ 'repo-a/.git/': null, 'repo-b/AGENTS.md': 'T'.repeat(2000) }, { maxBytes: 1200 })
     await new RootRegistry({ dshHome: rig.tree.path('home') }).add(rig.tree.path('repo-a'), rig.tree.path('repo-b'))
     const agent = await rig.start('repo-a', { responses: [{ text: 'one' }, { text: 'two' }] })

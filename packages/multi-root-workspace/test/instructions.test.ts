@@ -2,7 +2,7 @@
 // nested files after a successful touch with every intermediate directory, nothing repeated while
 // unchanged, updates, withdrawals, and revocations when a root is removed, goes missing or is
 // redirected. Everything runs on a real host with the local filesystem and the core tools.
-import { renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { RootRegistry } from '../src/index.ts'
 import { edit, multiRootRig, pluginMessages, read, write, type Rig } from './support/rig.ts'
@@ -156,17 +156,77 @@ describe('additional-root instructions', () => {
       expect(last).toContain('(its path now leads to a different directory)')
       expect(last).not.toContain('Elsewhere rule.')
     })
+
+    it('when the registry cannot be read (not "removed"), and announces it again once it is repaired', async () => {
+      await withRootB()
+      const agent = await rig.start('repo-a', { responses: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] })
+      await agent.prompt('one')
+      const file = rig.tree.path('home/workspace-roots.json')
+      const stored = readFileSync(file, 'utf8')
+      writeFileSync(file, '{ not json')
+      await agent.prompt('two')
+      expect(pluginMessages(agent.session).at(-1)?.text).toBe(`<system-reminder>\n${revoked('the workspace roots registry cannot be read')}\n</system-reminder>`)
+      writeFileSync(file, stored)
+      await agent.prompt('three')
+      const back = pluginMessages(agent.session).at(-1)
+      expect(back?.turn).toBe(3)
+      expect(back?.text).toContain('Top rule of b.')
+    })
+
+    it('when the path of a redirected root is added again: the old directory is replaced by the new one, in one message', async () => {
+      rig = await multiRootRig({ ...repos, 'elsewhere/AGENTS.md': 'Elsewhere rule.\n' })
+      const link = rig.tree.path('b-link')
+      symlinkSync(rig.tree.path('repo-b'), link)
+      const registry = new RootRegistry({ dshHome: rig.tree.path('home') })
+      await registry.add(rig.tree.path('repo-a'), link)
+      const agent = await rig.start('repo-a', { responses: [{ text: 'one' }, { text: 'two' }] })
+      await agent.prompt('one')
+      rmSync(link)
+      symlinkSync(rig.tree.path('elsewhere'), link)
+      await registry.add(rig.tree.path('repo-a'), link)
+      await agent.prompt('two')
+      const last = pluginMessages(agent.session).at(-1)
+      expect(last?.text.replaceAll(rig.tree.root, '<T>')).toBe(`<system-reminder>
+Workspace root replaced: <T>/b-link
+
+<T>/b-link now leads to a different directory than before, and that directory was added as a workspace root in its place. Instructions loaded from the earlier directory no longer apply; only those of the directory it leads to now do.
+
+Additional workspace roots: besides the working directory <T>/repo-a, this session may read and write files in these directories:
+- <T>/b-link
+This list replaces any earlier one. Relative paths still resolve against the working directory, so use absolute paths for files in these roots.
+
+Instruction files of the additional workspace roots follow. Each applies to work inside its own root: top-level files to the whole root, files in subdirectories to work under those subdirectories, and more specific files take precedence. They do not override system, developer, or direct user instructions.
+
+Instructions for additional workspace root <T>/b-link:
+
+Additional instructions from: <T>/b-link/AGENTS.md
+
+These instructions apply to work under \`<T>/b-link\`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.
+
+Elsewhere rule.
+
+</system-reminder>`)
+      expect(last?.changes.map((change) => [change.action, change.root?.replaceAll(rig.tree.root, '<T>')])).toEqual([
+        ['remove', '<T>/repo-b'],
+        ['remove', '<T>/repo-b'],
+        ['set', '<T>/elsewhere'],
+        ['set', '<T>/elsewhere'],
+      ])
+    })
   })
 
-  it('never reads outside the root: a link out of the root is not loaded', async () => {
+  it('never reads outside the root: a link out of the root is not loaded, with one warning', async () => {
     rig = await multiRootRig({ ...repos, 'repo-b/AGENTS.md': null, 'secret/AGENTS.md': 'Secret rule.\n' })
     rmSync(rig.tree.path('repo-b/AGENTS.md'), { recursive: true })
     symlinkSync(rig.tree.path('secret/AGENTS.md'), rig.tree.path('repo-b/AGENTS.md'))
     await new RootRegistry({ dshHome: rig.tree.path('home') }).add(rig.tree.path('repo-a'), rig.tree.path('repo-b'))
-    const agent = await rig.start('repo-a', { responses: [{ text: 'done' }] })
+    const agent = await rig.start('repo-a', { responses: [{ text: 'done' }, { text: 'again' }] })
     await agent.prompt('go')
+    await agent.prompt('again')
     const text = pluginMessages(agent.session)[0]?.text ?? ''
     expect(text).toContain('Additional workspace roots:')
     expect(text).not.toContain('Secret rule.')
+    // The person is told once why the file is not loaded, as workspace-context does for the primary root.
+    expect(rig.warnings).toEqual([`additional-root instructions: ${b('AGENTS.md')} links outside its additional root; it is not loaded`])
   })
 })

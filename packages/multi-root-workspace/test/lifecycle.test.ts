@@ -2,7 +2,7 @@
 // to a composition without the plugin), resume continues from the logged state, compaction makes
 // the plugin tell the model again, cancellation before the commit keeps the touches, a directory
 // that cannot be examined withdraws nothing, and the caps degrade with one warning each.
-import { unlinkSync, writeFileSync } from 'node:fs'
+import { symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FileSystemPort } from '@dsh/contracts'
 import type { TempTree } from '@dsh/testkit'
@@ -133,6 +133,32 @@ describe('across the session', () => {
     unlinkSync(rig.tree.path('repo-b/src/AGENTS.md'))
     await agent.prompt('three')
     expect(pluginMessages(agent.session).at(-1)?.text).toContain(`Instructions removed: ${rig.tree.path('repo-b/src/AGENTS.md')}`)
+  })
+})
+
+describe('withdrawals and files that cannot be loaded', () => {
+  it('a delivered file that cannot be loaded now is not withdrawn; once it is gone it is, whatever the other candidates are', async () => {
+    const rig = await rigOver({}, { maxSourceBytes: 100 })
+    await registerB(rig)
+    const src = (name: string) => rig.tree.path(`repo-b/src/${name}`)
+    writeFileSync(rig.tree.path('secret.md'), 'Secret rule.\n')
+    const agent = await rig.start('repo-a', { responses: [read(src('x.ts')), { text: 'one' }, { text: 'two' }, { text: 'three' }] })
+    await agent.prompt('one')
+    const told = pluginMessages(agent.session).length
+    writeFileSync(src('AGENTS.md'), 'Src rule, now far too long. '.repeat(10))
+    await agent.prompt('two')
+    expect(pluginMessages(agent.session)).toHaveLength(told)
+    unlinkSync(src('AGENTS.md'))
+    // The next candidate of the same list exists but cannot be loaded: AGENTS.md is still gone.
+    symlinkSync(rig.tree.path('secret.md'), src('CLAUDE.md'))
+    await agent.prompt('three')
+    const last = pluginMessages(agent.session).at(-1)
+    expect(last?.turn).toBe(3)
+    expect(last?.text).toBe(`<system-reminder>\nInstructions removed: ${src('AGENTS.md')}\n\nThe previously loaded instructions from this file no longer apply.\n</system-reminder>`)
+    expect(rig.warnings).toEqual([
+      `additional-root instructions: ${src('AGENTS.md')} is larger than maxSourceBytes; it is not loaded`,
+      `additional-root instructions: ${src('CLAUDE.md')} links outside its additional root; it is not loaded`,
+    ])
   })
 })
 

@@ -56,7 +56,8 @@ describe('root states', () => {
     const legacy = { id: 'legacy', path: tree.path('lib'), addedAt: '2026-01-01T00:00:00.000Z', note: 'kept' }
     const twinA = { id: 'twin', path: tree.path('other'), recordedPath: tree.path('other'), addedAt: 'x' }
     const twinB = { id: 'twin', path: tree.path('third'), recordedPath: tree.path('third'), addedAt: 'y' }
-    const foreign = { [tree.path('elsewhere')]: { roots: [{ whatever: true }] } }
+    // Other primary roots are written back as read, whatever their keys (a computed key is an own property).
+    const foreign = { [tree.path('elsewhere')]: { roots: [{ whatever: true }] }, ['__proto__']: { roots: ['kept too'] } }
     writeFileSync(tree.path('home/workspace-roots.json'), JSON.stringify({ version: 1, primaries: { [primary]: { roots: [legacy, 'junk', twinA, twinB] }, ...foreign } }))
     const registry = registryOf(tree)
     const listed = registry.list(primary).roots

@@ -1,8 +1,8 @@
 // Grants are per session: two sessions on one host, each with its own additional roots, write
 // only inside their own primary root, their own available roots and the shared temp root; a write
 // elsewhere is an error result listing the session's allowed roots. A root that goes missing or
-// is redirected stops being writable at once.
-import { existsSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs'
+// is redirected, or whose registry cannot be read, stops being writable at once.
+import { existsSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolResultMessage } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
@@ -80,6 +80,17 @@ describe('per-session grants', () => {
     expect(readFileSync(tree.path('lib-a/4.txt'), 'utf8')).toBe('4')
     expect(existsSync(tree.path('elsewhere/2.txt'))).toBe(false)
     expect(text(results(agent)[1])).toContain(`outside the writable roots (${tree.path('repo-a')}, ${tree.path('tmp')})`)
+  })
+
+  it('while the registry cannot be read, no registered root is writable (session-only roots stay)', async () => {
+    await compose()
+    await new RootRegistry({ dshHome: tree.path('home') }).add(tree.path('repo-a'), tree.path('lib-a'))
+    const agent = await start('repo-a', { responses: [write(tree.path('lib-a/1.txt'), '1'), write(tree.path('lib-b/1.txt'), '1'), { text: 'one' }] })
+    await rootsOf(agent).addForSession(tree.path('lib-b'))
+    writeFileSync(tree.path('home/workspace-roots.json'), '{ not json')
+    await agent.prompt('one')
+    expect(results(agent).map((result) => result.isError)).toEqual([true, false])
+    expect(existsSync(tree.path('lib-a/1.txt'))).toBe(false)
   })
 
   it('a session-only root is granted to that session and to its delegated children, not to other sessions', async () => {

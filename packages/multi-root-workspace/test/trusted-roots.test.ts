@@ -1,7 +1,7 @@
 // workspace-context's trusted roots (decision D3) come from the workspaceRoots service: an
 // instruction link in the primary repository that ends in an available additional root is
 // followed; without the root the link escapes and is not loaded.
-import { symlinkSync } from 'node:fs'
+import { symlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TempTree } from '@dsh/testkit'
 import { RootRegistry } from '../src/index.ts'
@@ -36,5 +36,26 @@ describe('trusted roots from the service', () => {
     await new RootRegistry({ dshHome: rig.tree.path('home') }).add(rig.tree.path('repo-a'), rig.tree.path('repo-b'))
     const second = await rigOver(rig.tree)
     expect(await firstRequestText(second)).toContain('Instructions from: AGENTS.md\n\nShared rule from b.')
+  })
+})
+
+describe('trusted roots during a session', () => {
+  it('a root added in the middle of a session is trusted from the next examination on, and no longer once it is removed', async () => {
+    const rig = await rigOver()
+    symlinkSync(rig.tree.path('repo-b/shared/AGENTS.md'), rig.tree.path('repo-a/AGENTS.md'))
+    writeFileSync(rig.tree.path('repo-a/a.ts'), 'a\n')
+    const read = { toolCalls: [{ name: 'read', arguments: { file_path: 'a.ts' } }] }
+    const agent = await rig.start('repo-a', { responses: [{ text: 'one' }, read, { text: 'two' }, read, { text: 'three' }] })
+    await agent.prompt('one')
+    await rig.roots(agent).add(rig.tree.path('repo-b'))
+    await agent.prompt('two')
+    const afterAdd = rig.requests.at(-1)?.messages.at(-1)?.content ?? ''
+    expect(afterAdd).toContain('Shared rule from b.')
+    await rig.roots(agent).remove('1')
+    await agent.prompt('three')
+    // The link escapes again: workspace-context says the instructions loaded through it may be outdated.
+    const afterRemove = rig.requests.at(-1)?.messages.at(-1)?.content ?? ''
+    expect(afterRemove).toContain('Instructions outdated: AGENTS.md')
+    expect(afterRemove).toContain('(it links outside the trusted roots)')
   })
 })

@@ -54,6 +54,9 @@ export interface PipelineCall {
   readonly parent?: ToolExecution
 }
 
+/** What a denied call's result ends with unless the guard says how to recover. */
+const DEFAULT_DENIAL_ADVICE = 'Do not retry it unchanged; choose another approach or ask the user.'
+
 function failure(status: ToolFinalOutcome['status'], content: string): ToolFinalOutcome {
   return deepFreeze({ isError: true, content, touched: [], additionalContexts: [], status })
 }
@@ -116,7 +119,7 @@ async function guard(deps: PipelineDeps, execution: ToolExecution): Promise<Tool
   const { name, signal } = execution
   try {
     const verdict = await deps.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve<PreExecuteVerdict>({ kind: 'allow' }))
-    if (verdict.kind === 'deny') return failure('denied', `The ${name} call was denied: ${verdict.reason}. Do not retry it unchanged; choose another approach or ask the user.`)
+    if (verdict.kind === 'deny') return failure('denied', `The ${name} call was denied: ${verdict.reason}. ${verdict.recovery ?? DEFAULT_DENIAL_ADVICE}`)
     if (verdict.kind === 'ask' && deps.approvals?.covers(execution) !== true) {
       const decision = toDecision(deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason))
       if (decision.kind === 'reject') {

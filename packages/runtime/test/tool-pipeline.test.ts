@@ -36,6 +36,7 @@ describe('tool pipeline', () => {
       const verdict = await next()
       const text = echoText(exec.arguments)
       if (text === 'deny') return { kind: 'deny', reason: 'not allowed here' } satisfies PreExecuteVerdict
+      if (text === 'deny-until') return { kind: 'deny', reason: 'read the contract first', recovery: 'Once you have read it, retry the same call.' } satisfies PreExecuteVerdict
       if (text === 'ask') return { kind: 'ask', reason: 'risky' } satisfies PreExecuteVerdict
       return verdict
     })
@@ -45,6 +46,8 @@ describe('tool pipeline', () => {
     })
     const denied = await runToolCall(deps(), { callId: 'd', name: 'echo', rawArguments: '{"text":"deny"}', signal })
     expect(denied.content).toBe('The echo call was denied: not allowed here. Do not retry it unchanged; choose another approach or ask the user.')
+    const until = await runToolCall(deps(), { callId: 'u', name: 'echo', rawArguments: '{"text":"deny-until"}', signal })
+    expect(until).toMatchObject({ status: 'denied', content: 'The echo call was denied: read the contract first. Once you have read it, retry the same call.' })
     const asked = await runToolCall(deps({ askPermission: () => Promise.resolve(true) }), { callId: 'a', name: 'echo', rawArguments: '{"text":"ask"}', signal })
     expect(asked).toMatchObject({ isError: false, content: 'echo: ask' })
     const refused = await runToolCall(deps(), { callId: 'r', name: 'echo', rawArguments: '{"text":"ask"}', signal })
@@ -52,7 +55,7 @@ describe('tool pipeline', () => {
     const blocked = await runToolCall(deps(), { callId: 'b', name: 'echo', rawArguments: '{"text":"block"}', signal })
     expect(blocked).toMatchObject({ isError: true, status: 'blocked', content: 'Blocked: write a test first.' })
     expect(blocked.additionalContexts).toHaveLength(1)
-    expect(published).toEqual(['d:denied', 'a:ok', 'r:denied', 'b:blocked'])
+    expect(published).toEqual(['d:denied', 'u:denied', 'a:ok', 'r:denied', 'b:blocked'])
   })
 
   it('a failing guard stops the call with an error result; a failing post-execute listener withholds the result (fails closed)', async () => {

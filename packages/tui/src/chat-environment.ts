@@ -6,6 +6,7 @@
  */
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
 import type { Agent, Host, StartAgentOptions } from '@dsh/runtime'
+import type { DiagnosticsRelay } from './diagnostics-relay.ts'
 import type { ModelPrices } from './status/usage-meter.ts'
 
 /** A model the chat can run on. */
@@ -40,6 +41,12 @@ export interface ChatEnvironment {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** The instruction-file report of a directory (first half of `/context`), one line each. */
   readonly inspectWorkspace: (cwd: string, signal: AbortSignal) => Promise<string[]>
+  /**
+   * Prepares a session the chat switches to (`/resume`, `/new`) before its first prompt (the CLI
+   * grants the chat's `--add-dir` directories to it); returns lines to show. A rejection abandons
+   * the switch: the session is closed again and the current one stays.
+   */
+  readonly prepareSwitch?: (agent: Agent) => Promise<readonly string[]>
   /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
   readonly additionalRoots?: (agent: Agent) => readonly string[]
   /** How tool calls are approved, for the banner and status line. */
@@ -48,4 +55,10 @@ export interface ChatEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>
   /** Diagnostics sink (stderr). */
   readonly log: (line: string) => void
+  /**
+   * The relay the host's diagnostics go through, when the product composed the host with it: the
+   * full-screen UI shows them in the transcript while it draws (a line written to the terminal
+   * behind its back would be drawn over). Without it, diagnostics go wherever `log` sends them.
+   */
+  readonly diagnostics?: DiagnosticsRelay
 }

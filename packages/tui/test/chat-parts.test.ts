@@ -21,6 +21,10 @@ function instructions(changes: WorkspaceInstructionsSource['changes'], baseline 
   return { id: 'm', role: 'user', content: [{ type: 'text', text: 'rules' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'workspace-context', baseline, changes } }
 }
 
+function multiRoot(changes: WorkspaceInstructionsSource['changes']): Message {
+  return { id: 'r', role: 'user', content: [{ type: 'text', text: 'roots' }], source: { kind: 'workspace-instructions', version: 1, plugin: 'multi-root-workspace', changes } }
+}
+
 describe('tool summaries', () => {
   it('pick the most telling argument and stay on one short line', () => {
     expect(argumentSummary('{"file_path":"src/a.ts","offset":3}')).toBe('src/a.ts')
@@ -40,6 +44,21 @@ describe('tool summaries', () => {
     expect(outcomeSummary(outcome('failed', 'No such file: a.txt\nhint'))).toEqual({ ok: false, text: 'error: No such file: a.txt' })
     expect(outcomeSummary(outcome('denied', 'The bash call was not approved'))).toEqual({ ok: false, text: 'denied: The bash call was not approved' })
     expect(outcomeSummary(outcome('cancelled', 'The read call was cancelled.')).text).toBe('cancelled: The read call was cancelled.')
+  })
+
+  it('count only the output of a bash call and show a non-zero exit or a signal as a failure', () => {
+    const bash = { tool: 'bash' }
+    expect(outcomeSummary(outcome('ok', '1\n2\n3\n\n[Exit code: 0]'), bash)).toEqual({ ok: true, text: 'ok: 1 (3 lines)' })
+    expect(outcomeSummary(outcome('ok', 'three\n\n[Exit code: 1]'), bash)).toEqual({ ok: false, text: 'exit 1: three' })
+    expect(outcomeSummary(outcome('ok', 'npm ERR! missing script\nnpm ERR! see log\n\n[Exit code: 127]'), bash)).toEqual({ ok: false, text: 'exit 127: npm ERR! missing script (2 lines)' })
+    expect(outcomeSummary(outcome('ok', '(no output)\n\n[Terminated by signal SIGSEGV]'), bash)).toEqual({ ok: false, text: 'signal SIGSEGV: (no output)' })
+    // Another tool's text that happens to end like a bash footer is left alone.
+    expect(outcomeSummary(outcome('ok', 'log\n\n[Exit code: 1]'), { tool: 'read' })).toEqual({ ok: true, text: 'ok: log (3 lines)' })
+  })
+
+  it('show only the first sentence of a denial; the rest is advice for the model', () => {
+    const denial = 'The bash call was not approved (dsh chat asks before running bash). The user said: "use ls". Ask the user how to proceed or choose another approach.'
+    expect(outcomeSummary(outcome('denied', denial), { tool: 'bash', max: 200 })).toEqual({ ok: false, text: 'denied: The bash call was not approved (dsh chat asks before running bash).' })
   })
 
   it('drop the line-number gutters of read results', () => {
@@ -81,6 +100,28 @@ describe('/context report', () => {
     const rebased = [...messages, instructions([{ action: 'set', scope: 'dir:', path: 'CLAUDE.md' }], true)]
     expect(activeInstructions(instructionMessages(rebased)).map((file) => file.path)).toEqual(['CLAUDE.md', 'api/AGENTS.md'])
     expect(contextReport([])).toEqual(['no workspace instruction files are visible in this session yet'])
+  })
+
+  it('shows the roots the multi-root plugin announced or revoked as roots, not as instruction files', () => {
+    const messages: Message[] = [
+      multiRoot([
+        { action: 'set', scope: 'root\u0000/lib', path: '/lib', root: '/lib', digest: 'n' },
+        { action: 'set', scope: 'file\u0000/lib\u0000.\u0000AGENTS.md', path: '/lib/AGENTS.md', root: '/lib', digest: 'd' },
+      ]),
+      multiRoot([
+        { action: 'remove', scope: 'root\u0000/lib', path: '/lib', root: '/lib' },
+        { action: 'remove', scope: 'file\u0000/lib\u0000.\u0000AGENTS.md', path: '/lib/AGENTS.md', root: '/lib' },
+        { action: 'set', scope: 'root\u0000/other', path: '/other', root: '/other', digest: 'n' },
+        { action: 'set', scope: 'file\u0000/other\u0000.\u0000CLAUDE.md', path: '/other/CLAUDE.md', root: '/other', digest: 'd' },
+      ]),
+    ]
+    expect(contextReport(messages)).toEqual([
+      'instruction messages visible in this session: 2',
+      '  1. multi-root-workspace: announce root /lib, set /lib/AGENTS.md [/lib]',
+      '  2. multi-root-workspace: revoke root /lib, remove /lib/AGENTS.md [/lib], announce root /other, set /other/CLAUDE.md [/other]',
+      'active instruction files:',
+      '  /other/CLAUDE.md [/other]',
+    ])
   })
 })
 

@@ -129,9 +129,14 @@ interface Job {
   readonly rel?: string
 }
 
-/** What a settled record depends on besides the versions it checks: the settings of the examination. */
+/**
+ * What a settled record depends on besides the versions it checks: the settings of the
+ * examination. Not the trusted roots themselves (a session's additional roots can change between
+ * passes): a settled record holds no candidate reached through a link, and a file reached without
+ * one lies in its directory, inside the project root, which is always trusted.
+ */
 const settingsSignature = (options: Pick<ExamineOptions, 'policy' | 'maxSourceBytes' | 'link'>, spec: Pick<DirectorySpec, 'base' | 'local'>): string =>
-  JSON.stringify([options.policy, options.maxSourceBytes, options.link.followSymlinks, options.link.trustedRoots ?? null, spec.base, spec.local])
+  JSON.stringify([options.policy, options.maxSourceBytes, options.link.followSymlinks, options.link.trustedRoots === undefined, spec.base, spec.local])
 
 /** The link policy of project directories under `plan`. */
 const projectLink = (plan: DiscoveryPlan): ExamineOptions['link'] => ({ followSymlinks: plan.config.followSymlinks, trustedRoots: plan.config.instructionReadPolicy === 'trusted-roots' ? plan.trustedRoots : undefined })
@@ -139,7 +144,9 @@ const projectLink = (plan: DiscoveryPlan): ExamineOptions['link'] => ({ followSy
 /** The settled records `memo` keeps of project directories under `plan`, by directory. */
 export function settledProjectRecords(plan: DiscoveryPlan, memo: VersionMemo): (dir: DirRef) => SettledExamination | undefined {
   const { config } = plan
-  const signature = settingsSignature({ policy: config.candidatePolicy, maxSourceBytes: config.maxSourceBytes, link: projectLink(plan) }, { base: config.instructionFileCandidates, local: config.localInstructionFileCandidates })
+  // Only whether links are checked against trusted roots, not which roots (see `settingsSignature`).
+  const link = { followSymlinks: config.followSymlinks, trustedRoots: config.instructionReadPolicy === 'trusted-roots' ? [] : undefined }
+  const signature = settingsSignature({ policy: config.candidatePolicy, maxSourceBytes: config.maxSourceBytes, link }, { base: config.instructionFileCandidates, local: config.localInstructionFileCandidates })
   return (dir) => memo.settled.get(signature, directoryKey(dir))
 }
 

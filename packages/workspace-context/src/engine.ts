@@ -93,7 +93,7 @@ export class Engine {
   async #instance(fs: FileSystemPort, agent: AgentHandle, signal: AbortSignal | undefined): Promise<InstanceState> {
     let instance = this.#instances.get(agent)
     if (instance === undefined) {
-      instance = await createInstance(fs, this.#host.config, agent.cwd, this.#host.extraTrustedRoots(agent.session), signal)
+      instance = await createInstance(fs, this.#host.config, agent.cwd, () => this.#host.extraTrustedRoots(agent.session), signal)
       this.#instances.set(agent, instance)
     }
     return instance

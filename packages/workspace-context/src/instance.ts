@@ -19,7 +19,9 @@ export interface InstanceState {
   /**
    * Canonical paths a followed project link may end in (or below): the project root, the
    * canonical user-global file (exactly that file, not the rest of `$DSH_HOME`: sessions and
-   * settings live there) and the extra roots.
+   * settings live there) and the extra roots. Read at every pass: the extra roots (a session's
+   * additional workspace roots) are asked again each time, so a root added in the middle of a
+   * session is trusted from the next examination on, and one that was removed no longer is.
    */
   readonly trustedRoots: readonly string[]
   readonly identity: string
@@ -44,8 +46,8 @@ export async function canonical(fs: FileSystemPort, path: string, signal?: Abort
   }
 }
 
-/** Resolves the facts of a new loop instance. */
-export async function createInstance(fs: FileSystemPort, config: ResolvedConfig, cwd: string, extraTrustedRoots: readonly string[], signal?: AbortSignal): Promise<InstanceState> {
+/** Resolves the facts of a new loop instance; `extraTrustedRoots` is asked at every read of `trustedRoots`. */
+export async function createInstance(fs: FileSystemPort, config: ResolvedConfig, cwd: string, extraTrustedRoots: () => readonly string[], signal?: AbortSignal): Promise<InstanceState> {
   const realCwd = await canonical(fs, cwd, signal)
   const project = await findProjectRoot(fs, realCwd, config.projectRootMarkers, signal)
   const dshHome = await canonical(fs, config.dshHome, signal)
@@ -55,7 +57,9 @@ export async function createInstance(fs: FileSystemPort, config: ResolvedConfig,
     cwd: realCwd,
     project,
     dshHome,
-    trustedRoots: [project.root, userGlobal, ...extraTrustedRoots],
+    get trustedRoots() {
+      return [project.root, userGlobal, ...extraTrustedRoots()]
+    },
     identity: baselineIdentity(config, fromCwd),
     omitted: new Map(),
     initialised: false,

@@ -36,7 +36,7 @@ const isResolved = (config: ConfigInput | ResolvedConfig): config is ResolvedCon
 export async function prepareStandalone(options: StandaloneOptions): Promise<Standalone> {
   const base = isResolved(options.config) ? options.config : resolveConfig(options.dshHome === undefined ? options.config : { ...options.config, dshHome: options.dshHome }, options.environment)
   const config = isResolved(options.config) && options.dshHome !== undefined ? resolveConfig({ ...configInputOf(base), dshHome: options.dshHome }, options.environment) : base
-  const instance = await createInstance(options.fs, config, options.cwd, options.extraTrustedRoots ?? [], options.signal)
+  const instance = await createInstance(options.fs, config, options.cwd, () => options.extraTrustedRoots ?? [], options.signal)
   return {
     config,
     instance,

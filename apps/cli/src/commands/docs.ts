@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { createMaintainerDocGuard, createOperatorService, isGuardError, LiveSettingsSchema, liveBase, runDocsVerb, sessionDirectoryOf, SETTINGS_NAMESPACE, SwitchesSchema, switchBase, SWITCHES_NAMESPACE, type OperatorService, type WriteLevel } from '@dsh/maintainer-doc-guard'
-import { errorMessage, SessionStore } from '@dsh/runtime'
+import { errnoCode, errorMessage, SessionStore } from '@dsh/runtime'
 import { SettingsStore } from '@dsh/settings'
 import { configFrom } from '../agent-setup.ts'
 import { CliError, usageError } from '../cli-error.ts'
@@ -52,14 +52,26 @@ function edited(io: CliIo, name: string, current: string): string {
   }
 }
 
+function readSource(file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    // The operator named a file we cannot read: say which, in one line.
+    throw usageError(`docs edit: --from ${file}: ${errnoCode(error) === 'ENOENT' ? 'no such file' : errorMessage(error)}`)
+  }
+}
+
 async function edit(io: CliIo, service: OperatorService, sessionId: string, args: readonly string[], options: DocsOptions): Promise<string> {
   const name = args[0]
   if (name === undefined || args.length > 1) throw usageError('usage: dsh docs edit NAME [--from FILE] [--level auto|session|workspace]')
   const level = options.level ?? 'auto'
   if (!isLevel(level)) throw usageError(`--level ${level}: expected one of ${LEVELS.join(', ')}`)
-  const current = (await service.read(sessionId, name)).content
-  const content = options.from === undefined ? edited(io, name, current) : readFileSync(resolve(io.cwd, options.from), 'utf8')
-  if (content === current && options.from === undefined) return `${name}: unchanged`
+  let content: string
+  if (options.from === undefined) {
+    const current = (await service.read(sessionId, name)).content
+    content = edited(io, name, current)
+    if (content === current) return `${name}: unchanged`
+  } else content = readSource(resolve(io.cwd, options.from))
   const written = await service.write(sessionId, name, content, level)
   return `saved ${written.path} (${written.bytes} bytes)`
 }

@@ -7,7 +7,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { RootsTarget } from '@dsh/multi-root-workspace'
-import { CliError } from '../cli-error.ts'
+import { CliError, usageError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
 
 /** Options of every `dsh roots` command. */
@@ -50,7 +50,11 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .description('list the additional roots with their states')
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .option('--json', 'machine-readable output')
+    // `list` is the default: a word it does not take is a verb of `dsh roots` that does not exist.
+    .allowExcessArguments()
     .action(async (_options: unknown, command: Command) => {
+      const [word] = command.args
+      if (word !== undefined) throw usageError(`roots: unknown command ${JSON.stringify(word.slice(0, 40))} (list, add, remove, alias); see dsh roots --help`)
       const options = command.optsWithGlobals<RootsOptions>()
       setExit(await run(io, options, (target, { listingText }) => Promise.resolve(options.json === true ? JSON.stringify(target.list(), null, 2) : listingText(target.list(), 'dsh roots add PATH'))))
     })
@@ -62,7 +66,7 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .action(async (path: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<RootsOptions>()
-      setExit(await run(io, options, async (target, { addedText }) => addedText(await target.add(pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias }))))
+      setExit(await run(io, options, (target, { addRoot }) => addRoot(target, pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias })))
     })
   roots
     .command('remove')

@@ -5,9 +5,11 @@
  * folded with the plugin's own `deriveVisibleState`, so the files listed are exactly the scopes the
  * plugin considers visible (a later baseline does not drop a scope it left in effect); messages of
  * other plugins are folded per plugin (a baseline resets that plugin's files, `remove` drops a
- * scope). Paths are repository-derived, so they are made terminal-safe.
+ * scope); the multi-root plugin's announcements of its roots are shown as such, not as files.
+ * Paths are repository-derived, so they are made terminal-safe.
  */
 import type { InstructionChange, Message, UserMessage, WorkspaceInstructionsSource } from '@dsh/contracts'
+import { isRootScope, PLUGIN_NAME as MULTI_ROOT_PLUGIN } from '@dsh/multi-root-workspace'
 import { deriveVisibleState, PLUGIN_NAME, terminalLine } from '@dsh/workspace-context'
 
 /** One visible instruction message. */
@@ -48,12 +50,16 @@ function workspaceContextFiles(messages: readonly InstructionMessage[]): ActiveI
   return files
 }
 
+/** The multi-root plugin's announcements of its roots (the roots note), which are no files. */
+const isRootAnnouncement = (plugin: string, change: InstructionChange): boolean => plugin === MULTI_ROOT_PLUGIN && isRootScope(change.scope)
+
 /** Generic fold for other plugins: a baseline resets its plugin's files, `remove` drops a scope. */
 function otherPluginFiles(messages: readonly InstructionMessage[]): ActiveInstruction[] {
   const active = new Map<string, ActiveInstruction>()
   for (const { source } of messages) {
     if (source.baseline === true) for (const [key, file] of active) if (file.plugin === source.plugin) active.delete(key)
     for (const change of source.changes) {
+      if (isRootAnnouncement(source.plugin, change)) continue
       const key = keyOf(source.plugin, change)
       if (change.action === 'remove') active.delete(key)
       else active.set(key, { plugin: source.plugin, scope: change.scope, path: change.path, truncated: change.truncated === true, outdated: false, ...(change.root === undefined ? {} : { root: change.root }) })
@@ -69,7 +75,8 @@ export function activeInstructions(messages: readonly InstructionMessage[]): Act
   return [...workspaceContextFiles(own), ...otherPluginFiles(others)]
 }
 
-function describeChange(change: InstructionChange): string {
+function describeChange(plugin: string, change: InstructionChange): string {
+  if (isRootAnnouncement(plugin, change)) return `${change.action === 'remove' ? 'revoke' : 'announce'} root ${terminalLine(change.path)}`
   const root = change.root === undefined ? '' : ` [${terminalLine(change.root)}]`
   const path = terminalLine(change.path)
   if (change.action === 'replace' && change.previousPath !== undefined && change.previousPath !== change.path) return `replace ${path}${root} (was ${terminalLine(change.previousPath)})`
@@ -89,7 +96,7 @@ export function contextReport(messages: readonly Message[]): string[] {
   const lines = [`instruction messages visible in this session: ${visible.length}`]
   visible.forEach(({ source }, index) => {
     const kind = source.baseline === true ? `${source.plugin} baseline` : source.plugin
-    lines.push(`  ${index + 1}. ${terminalLine(kind)}: ${source.changes.length === 0 ? '(no changes)' : source.changes.map(describeChange).join(', ')}`)
+    lines.push(`  ${index + 1}. ${terminalLine(kind)}: ${source.changes.length === 0 ? '(no changes)' : source.changes.map((change) => describeChange(source.plugin, change)).join(', ')}`)
   })
   const active = activeInstructions(visible)
   lines.push(active.length === 0 ? 'active instruction files: none' : 'active instruction files:')

@@ -9,7 +9,7 @@ import { errorMessage } from '@dsh/runtime'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { CliError, usageError } from './cli-error.ts'
 import { chatCommand, type ChatOptions } from './chat/chat-command.ts'
-import type { CliIo } from './cli-io.ts'
+import { errLine, type CliIo } from './cli-io.ts'
 import { compactCommand } from './commands/compact.ts'
 import { contextCommand, contextWhyCommand } from './commands/context.ts'
 import { docsCommand, type DocsOptions } from './commands/docs.ts'
@@ -205,14 +205,14 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
       // `dsh` without a command: commander printed the usage on stderr, which says it all.
       if (error.code === 'commander.help') return 2
       const path = pathOf(commandNamedBy(program, argv))
-      io.stderr.write(`dsh: ${commanderLine(error)}; see dsh ${path === '' ? '' : `${path} `}--help\n`)
+      errLine(io, `dsh: ${commanderLine(error)}; see dsh ${path === '' ? '' : `${path} `}--help`)
       return 2
     }
     if (error instanceof CliError) {
-      io.stderr.write(`dsh: ${error.message}\n`)
+      errLine(io, `dsh: ${error.message}`)
       return error.exitCode
     }
-    io.stderr.write(`dsh: ${errorMessage(error)}\n`)
+    errLine(io, `dsh: ${errorMessage(error)}`)
     return 1
   }
 }

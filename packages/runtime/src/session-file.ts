@@ -8,14 +8,17 @@
  * the same pass. A line that is not valid UTF-8, not JSON or not a valid event is a
  * `SESSION_MALFORMED` error `FILE:LINE: what is wrong`, and the file is left untouched. Only the
  * last line may be unterminated: if it parses it is kept (the next append adds its newline),
- * otherwise it is a torn write, dropped with a warning. An empty file is "empty (no header)".
+ * otherwise it is a torn write, dropped with a warning. An empty file is "empty (no header)"; a
+ * FIFO or directory at the name is refused without blocking (`session-open.ts`).
  */
-import { closeSync, fstatSync, openSync } from 'node:fs'
+import { closeSync } from 'node:fs'
 import { isUtf8 } from 'node:buffer'
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
-import { DshError, errorMessage } from './errors.ts'
+import { DshError, errnoCode, errorMessage, isDshError } from './errors.ts'
+import { ioReason } from './file-io.ts'
 import { checkEnvelope, checkPayload } from './event-schema.ts'
 import { readLineBlocks } from './line-reader.ts'
+import { openSessionFile } from './session-open.ts'
 import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
 import { Surface } from './surface.ts'
 
@@ -136,9 +139,8 @@ function isWholeLine(rest: Buffer): boolean {
 
 /** Reads and parses a session file. */
 export function readSessionFile(file: string): ParsedSessionFile {
-  const fd = openSync(file, 'r')
+  const { fd, size } = openSessionFile(file)
   try {
-    const size = fstatSync(fd).size
     const parser = new SessionParser(file)
     const { end, rest } = readLineBlocks({ fd, start: 0, end: size, onBlock: (block) => parser.block(block) })
     const kept = rest.length > 0 && isWholeLine(rest)
@@ -154,6 +156,10 @@ export function readSessionFile(file: string): ParsedSessionFile {
       missingNewline: kept,
       ...(torn ? { warning: `${file}:${parser.lineNumber + 1}: dropped a torn final line (${rest.length} bytes) left by an interrupted write` } : {}),
     }
+  } catch (error) {
+    // Problems of the content are already one line naming the file; a failed read (EIO) is said in words.
+    if (isDshError(error) || errnoCode(error) === undefined) throw error
+    throw new DshError('SESSION_READ', `cannot read ${file}: ${ioReason(error)}`, { cause: error })
   } finally {
     closeSync(fd)
   }

@@ -52,8 +52,9 @@ export function readIndex(directory: string): Map<string, IndexEntry> {
   try {
     text = readFileSync(join(directory, INDEX_FILE), 'utf8')
   } catch (error) {
-    // No index yet (first listing) or none readable: every file is scanned, and the index rewritten.
-    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'EACCES' || errnoCode(error) === 'EISDIR') return entries
+    // No index yet (first listing) or none readable (ENOTDIR: the sessions directory is not one, which
+    // listing the directory reports): every file is scanned, and the index rewritten.
+    if (['ENOENT', 'ENOTDIR', 'EACCES', 'EISDIR'].includes(errnoCode(error) ?? '')) return entries
     throw error
   }
   let raw: unknown

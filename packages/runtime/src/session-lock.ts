@@ -118,11 +118,11 @@ export function lockSession(options: LockOptions): () => void {
   const io = options.io ?? nodeFileIo
   const lockDir = join(options.directory, '.locks', sessionId)
   const legacy = join(options.directory, `${sessionId}.lock`)
-  const legacyHolder = readRecord(legacy)
-  if (legacyHolder !== undefined && live(legacyHolder)) throw busy(sessionId, legacy, legacyHolder)
   const token = randomUUID()
   const temp = join(lockDir, `.${token}.tmp`)
   try {
+    const legacyHolder = readRecord(legacy)
+    if (legacyHolder !== undefined && live(legacyHolder)) throw busy(sessionId, legacy, legacyHolder)
     makeDirectories(lockDir, { mode: 0o700 })
     writeRecord(io, temp, `${process.pid} ${startTimeOf(process.pid)} ${token}\n`)
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

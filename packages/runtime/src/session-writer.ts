@@ -78,14 +78,28 @@ export class SessionWriter {
 
   /** Opens an existing file for appending after `validLength` bytes (a longer file is cut there, a shorter one is never extended). */
   static reopen(options: WriterOptions & { readonly validLength: number; readonly missingNewline: boolean; readonly lastSeq: number }): SessionWriter {
-    const fd = openSync(options.file, 'r+')
+    let fd: number
     try {
-      if (fstatSync(fd).size > options.validLength) ftruncateSync(fd, options.validLength)
-    } finally {
-      closeSync(fd)
+      fd = openSync(options.file, 'r+')
+      try {
+        if (fstatSync(fd).size > options.validLength) ftruncateSync(fd, options.validLength)
+      } finally {
+        closeSync(fd)
+      }
+      fd = openSync(options.file, 'a')
+    } catch (error) {
+      throw new DshError('SESSION_WRITE', `cannot open ${options.file} for appending: ${ioReason(error)}; the session is unchanged`, { cause: error })
     }
-    const writer = new SessionWriter(openSync(options.file, 'a'), options, options.validLength, options.lastSeq)
-    if (options.missingNewline) writer.#write(Buffer.from('\n'))
+    const writer = new SessionWriter(fd, options, options.validLength, options.lastSeq)
+    if (options.missingNewline) {
+      try {
+        writer.#write(Buffer.from('\n'))
+      } catch (error) {
+        // The handle is not handed out: close it here (the store releases the lock).
+        closeSync(fd)
+        throw error
+      }
+    }
     return writer
   }
 

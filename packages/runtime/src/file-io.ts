@@ -24,7 +24,7 @@ export const nodeFileIo: SessionFileIo = {
 /** Why a write failed, in words: the text of an errno error without its code and syscall. */
 export function ioReason(error: unknown): string {
   const message = errorMessage(error)
-  const match = /^[A-Z][A-Z0-9_]*: (.+?)(?:, [a-z]+(?: '[^']*')*)?$/.exec(message)
+  const match = /^[A-Z][A-Z0-9_]*: (.+?)(?:, [a-z]+(?: '[^']*'(?: -> '[^']*')?)?)?$/.exec(message)
   return match?.[1] ?? message
 }
 

@@ -1,10 +1,11 @@
 // Appends are whole lines or nothing: short writes, a full disk, failed flushes and the size cap
 // each leave a loadable file and a one-line error naming the file and the last intact event.
-import { readdirSync, readFileSync, statSync, writeSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { createUserMessage, nodeFileIo, SessionStore, type SessionFileIo } from '../src/index.ts'
+import { SessionWriter } from '../src/session-writer.ts'
 
 let tree: TempTree
 afterEach(async () => tree?.dispose())
@@ -108,6 +109,36 @@ describe('session writes', () => {
     expect(left.filter((name) => name.endsWith('.jsonl') || name.endsWith('.tmp'))).toEqual([])
     const lockFiles = left.filter((name) => /^\.locks\/[^/]+\/\d+$/.test(name))
     expect(lockFiles.map((name) => readFileSync(join(tree.path('sessions'), name), 'utf8'))).toEqual([''])
+  })
+
+  it('a session file is never created over an existing one: the stored file stays as it was', async () => {
+    tree = await tempTree({ 'sessions/': null })
+    const file = tree.path('sessions/20260102-030405-taken.jsonl')
+    writeFileSync(file, 'stored\n')
+    const header = { type: 'session', version: 1, id: '20260102-030405-taken', createdAt: '2026-01-02T03:04:05.000Z', cwd: tree.root, delegationDepth: 0 } as const
+    expect(() => SessionWriter.create({ file, io: nodeFileIo, maxBytes: 4096, release: () => undefined, header })).toThrow(`cannot create session file ${file}: file already exists; nothing was stored`)
+    expect(readFileSync(file, 'utf8')).toBe('stored\n')
+    expect(filesUnder(tree.path('sessions'))).toEqual(['20260102-030405-taken.jsonl'])
+  })
+
+  it('reopening a last line that lacks its newline on a full disk fails in one line, changes nothing, frees the lock and keeps no handle', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    session.append('user/message', say('first'), { surfaceOp: 'append' })
+    session.close()
+    const file = store().fileOf(session.id)
+    const unterminated = readFileSync(file, 'utf8').trimEnd()
+    writeFileSync(file, unterminated)
+    const handles = () => readdirSync('/proc/self/fd').length
+    const before = handles()
+    const io = faultyIo([{ when: (text) => text === '\n', bytes: 0, code: 'ENOSPC' }])
+    expect(() => store(io).open(session.id)).toThrow(`cannot append to ${file}: no space left on device; the session is intact up to event 1`)
+    expect(handles()).toBe(before)
+    expect(readFileSync(file, 'utf8')).toBe(unterminated)
+    const reopened = store().open(session.id)
+    reopened.append('turn/end', { turn: 1, reason: 'completed' })
+    reopened.close()
+    expect(store().load(session.id).events.map((event) => event.type)).toEqual(['user/message', 'turn/end'])
   })
 
   it('a lock record that cannot be written leaves no temp lock file behind', async () => {

@@ -43,6 +43,9 @@ function store(io: SessionFileIo = nodeFileIo, maxBytes?: number) {
 const say = (text: string) => ({ message: createUserMessage({ text, source: { kind: 'user' } }) })
 const isPrompt = (needle: string) => (text: string) => text.includes('"type":"user/message"') && text.includes(needle)
 
+/** Open file descriptors of this process. */
+const handles = (): number => readdirSync('/proc/self/fd').length
+
 function filesUnder(directory: string): string[] {
   return readdirSync(directory, { recursive: true, encoding: 'utf8' }).toSorted()
 }
@@ -129,7 +132,6 @@ describe('session writes', () => {
     const file = store().fileOf(session.id)
     const unterminated = readFileSync(file, 'utf8').trimEnd()
     writeFileSync(file, unterminated)
-    const handles = () => readdirSync('/proc/self/fd').length
     const before = handles()
     const io = faultyIo([{ when: (text) => text === '\n', bytes: 0, code: 'ENOSPC' }])
     expect(() => store(io).open(session.id)).toThrow(`cannot append to ${file}: no space left on device; the session is intact up to event 1`)

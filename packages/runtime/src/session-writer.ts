@@ -33,6 +33,9 @@ export interface WriterOptions {
   readonly release: () => void
 }
 
+/** How to go on once a session reached its cap, and why compaction is not the way. */
+const SIZE_CAP_HINT = 'continue in a new session (dsh run without --resume, or /new in dsh chat); dsh compact cannot make room: it adds a checkpoint that shortens what the model sees and never shrinks the file'
+
 const capText = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${bytes} bytes`)
 
 /** An open append handle. */
@@ -108,7 +111,7 @@ export class SessionWriter {
     if (this.#failure !== undefined) throw this.#failure
     const bytes = Buffer.from(`${JSON.stringify(event)}\n`)
     if (this.#length + bytes.length > this.#options.maxBytes) {
-      throw this.#fail('SESSION_TOO_LARGE', `it would pass the session size cap of ${capText(this.#options.maxBytes)}`, 'continue in a new session (dsh compact shortens what the model sees, not the file)')
+      throw this.#fail('SESSION_TOO_LARGE', `it would pass the session size cap of ${capText(this.#options.maxBytes)}`, SIZE_CAP_HINT)
     }
     this.#write(bytes)
     this.#lastSeq = event.seq

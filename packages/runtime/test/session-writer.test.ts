@@ -167,7 +167,7 @@ describe('session writes', () => {
     }
     expect(refusal).toMatchObject({
       code: 'SESSION_TOO_LARGE',
-      message: `cannot append to ${file}: it would pass the session size cap of 4096 bytes; the session is intact up to event ${appended}; continue in a new session (dsh compact shortens what the model sees, not the file)`,
+      message: `cannot append to ${file}: it would pass the session size cap of 4096 bytes; the session is intact up to event ${appended}; continue in a new session (dsh run without --resume, or /new in dsh chat); dsh compact cannot make room: it adds a checkpoint that shortens what the model sees and never shrinks the file`,
     })
     expect(statSync(file).size).toBeLessThanOrEqual(cap)
     expect(() => session.append('turn/end', { turn: 1, reason: 'error' })).toThrow(/size cap/)

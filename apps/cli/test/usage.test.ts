@@ -1,6 +1,6 @@
 // What a new user hits, through the built binary: prompts from arguments or stdin, --resume with
 // another --cwd, one error-line format with exit 2 for usage errors, help texts, an unusable home.
-import { writeFileSync } from 'node:fs'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { runDshPiped } from './chat-harness.ts'
@@ -52,6 +52,22 @@ describe('--resume and --cwd', () => {
     expect(same).toMatchObject({ code: 0, stdout: 'answered\n' })
     const chat = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`], `/resume ${id}\n`, { cwd: tree.root })
     expect(chat.stdout).toContain(`resumed session ${id} (4 visible messages); it works in ${w.repo}, where it was created (not in ${tree.path('other')}, where this dsh started)\n`)
+  })
+})
+
+describe('--resume and --cwd, the header alone', () => {
+  it('decides the directory from the header line without loading the session: a body that cannot load is still a usage error first', async () => {
+    const w = await workspace()
+    const id = sessionIdOf((await runDsh([...w.base, 'first'], { cwd: tree.root })).stderr)
+    appendFileSync(`${w.home}/sessions/${id}.jsonl`, '{"type":"user/message","seq":99,"time":"t","data":{"message":"not a message"}}\n')
+    const other = await runDsh(['--dsh-home', w.home, 'run', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`, '--resume', id, 'again'], { cwd: tree.root })
+    expect(other).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `dsh: --cwd ${tree.path('other')}: session ${id} works in ${w.repo} (a session keeps its directory); leave out --cwd, or pass --cwd ${w.repo}\n`,
+    })
+    const same = await runDsh([...w.base, '--resume', id, 'again'], { cwd: tree.root })
+    expect(same).toMatchObject({ code: 1, stdout: '', stderr: `dsh: ${w.home}/sessions/${id}.jsonl:11: invalid user/message event (data.message: expected object, got "not a message")\n` })
   })
 })
 

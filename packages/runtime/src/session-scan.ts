@@ -159,6 +159,16 @@ function fingerprint(reader: ScanBuffer, fd: number, offset: number): string {
   return reader.read(fd, offset - length, length).toString('base64')
 }
 
+/** The header line of `file`, read from its first bytes alone whatever the file's size. */
+export function readSessionHeader(file: string): SessionHeader {
+  const { fd, size } = openSessionFile(file)
+  try {
+    return readHeader(new ScanBuffer(), file, fd, size).header
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** Summarises `file` (of `size` bytes), reusing what `previous` found when the file only grew since. */
 export function scanSession(options: { readonly file: string; readonly size: number; readonly previous: SessionScan | undefined; readonly reader: ScanBuffer }): SessionScan {
   const { file, size, previous, reader } = options

@@ -12,6 +12,7 @@ import { lockSession } from './session-lock.ts'
 import { makeDirectories } from './paths.ts'
 import { Session } from './session.ts'
 import { readSessionFile } from './session-file.ts'
+import { readSessionHeader } from './session-scan.ts'
 import { MAX_SESSION_BYTES, SessionWriter, type WriterOptions } from './session-writer.ts'
 import { nodeFileIo, type SessionFileIo } from './file-io.ts'
 
@@ -96,6 +97,12 @@ export class SessionStore {
     const parsed = readSessionFile(this.fileOf(id))
     if (parsed.warning !== undefined) this.#warn(parsed.warning)
     return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, surface: parsed.surface, clock: this.#clock })
+  }
+
+  /** The header of a stored session (with the file's id), read from its first line only: nothing else is checked. */
+  header(idOrPrefix: string): SessionHeader {
+    const id = this.resolve(idOrPrefix)
+    return { ...readSessionHeader(this.fileOf(id)), id }
   }
 
   /** Opens a session for appending (resume); `idOrPrefix` is resolved by {@link resolve}; a torn tail is cut after a warning. */

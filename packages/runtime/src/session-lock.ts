@@ -25,7 +25,7 @@
  * hold the lock after it died.
  */
 import { randomUUID } from 'node:crypto'
-import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs'
+import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DshError, errnoCode } from './errors.ts'
 import { ioReason, nodeFileIo, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
@@ -172,5 +172,17 @@ function releaser(lockDir: string, ours: string, token: string): () => void {
       // this process exits, and is stale — free — from then on. Nothing else depends on it.
       removeIfPresent(temp)
     }
+  }
+}
+
+/**
+ * Removes the lock directory of a session whose creation failed (a full disk): its id was fresh and
+ * no file of it exists, so no other process can be using the lock, and nothing is left behind.
+ */
+export function discardUnusedLock(options: { readonly directory: string; readonly sessionId: string }): void {
+  try {
+    rmSync(join(options.directory, '.locks', options.sessionId), { recursive: true, force: true })
+  } catch {
+    // An empty directory that cannot be removed either costs nothing; the creation error is what matters.
   }
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import type { SessionHeader } from '@dsh/contracts'
 import { checkSessionId, resolveSessionId, SESSION_SUFFIX } from './session-id.ts'
 import { listSessions, type SessionSummary } from './session-list.ts'
-import { lockSession } from './session-lock.ts'
+import { discardUnusedLock, lockSession } from './session-lock.ts'
 import { makeDirectories } from './paths.ts'
 import { Session } from './session.ts'
 import { readSessionFile } from './session-file.ts'
@@ -86,8 +86,23 @@ export class SessionStore {
       ...(options.parentSession === undefined ? {} : { parentSession: options.parentSession }),
       ...(options.origin === undefined ? {} : { origin: options.origin }),
     }
-    const release = lockSession({ directory: this.directory, sessionId: header.id, io: this.#io })
-    const writer = this.#guard(release, () => SessionWriter.create({ ...this.#writerOptions(header.id, release), header }))
+    const lock = { directory: this.directory, sessionId: header.id }
+    let release: () => void
+    try {
+      release = lockSession({ ...lock, io: this.#io })
+    } catch (error) {
+      discardUnusedLock(lock)
+      throw error
+    }
+    let writer: SessionWriter
+    try {
+      writer = SessionWriter.create({ ...this.#writerOptions(header.id, release), header })
+    } catch (error) {
+      // Nothing was stored (a full disk): release the lock and leave no trace of the session.
+      release()
+      discardUnusedLock(lock)
+      throw error
+    }
     return new Session({ header, events: [], writer, clock: this.#clock })
   }
 

@@ -2,7 +2,7 @@
 // FIFO or a directory named like a session, an unreadable file or directory, a sessions path that
 // is a file, and a session line full of escape sequences each give one terminal-safe `dsh:` line
 // naming the path and what is wrong — at once, never a hang — and the other sessions stay usable.
-import { appendFileSync, chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, chownSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -63,6 +63,21 @@ describe('hostile session files', () => {
     ])
     const again = writeScript(tree.path('scripts'), 'again.json', { responses: [{ text: 'still here' }] })
     expect(await dsh('run', '--resume', good, '--model', `scripted:${again}`, 'go on')).toMatchObject({ code: 0, stdout: 'still here\n' })
+  })
+
+  it('a FIFO at the listing index or among the lock generations blocks neither list nor resume', { timeout: 240_000 }, async () => {
+    const w = await workspace()
+    const id = await newSession(w)
+    const index = `${w.sessions}/.list-index.json`
+    rmSync(index, { force: true })
+    execFileSync('mkfifo', [index, `${w.sessions}/.locks/${id}/9`])
+    const dsh = (...args: string[]) => runDsh(['--dsh-home', w.home, ...args], { cwd: tree.root, timeoutMs: HANG_GUARD_MS })
+    const list = await dsh('sessions', 'list', '--json')
+    expect(list).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(list.stdout)).toMatchObject([{ id, title: 'hello' }])
+    expect(statSync(index).isFile()).toBe(true)
+    const script = writeScript(tree.path('scripts'), 'again.json', { responses: [{ text: 'resumed' }] })
+    expect(await dsh('run', '--resume', id, '--model', `scripted:${script}`, 'go on')).toEqual({ code: 0, stdout: 'resumed\n', stderr: `session: ${id}\n` })
   })
 
   it('an unreadable session file or sessions directory, and a sessions path that is a file, are one line naming the path and why', async () => {

@@ -28,7 +28,7 @@ import { randomUUID } from 'node:crypto'
 import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DshError, errnoCode } from './errors.ts'
-import { ioReason, nodeFileIo, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
+import { ioReason, nodeFileIo, readRegularFile, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
 import { makeDirectories } from './paths.ts'
 
 /** Where the lock of one session lives. */
@@ -73,16 +73,20 @@ function live(record: LockRecord): boolean {
   return start === '-' || start === record.start
 }
 
-/** The record in `file`; undefined when the file is gone. Empty is released; unparsable text is a dead holder (pid 0). */
+/**
+ * The record in `file`; undefined when the file is gone. Empty is released; unparsable text, or
+ * something other than a file (a FIFO, which is never read), is a dead holder (pid 0).
+ */
 function readRecord(file: string): LockRecord | undefined {
-  let text: string
+  let text: string | undefined
   try {
-    text = readFileSync(file, 'utf8')
+    text = readRegularFile(file)
   } catch (error) {
     // Removed meanwhile (a higher generation exists now, or the lock was released): re-list.
     if (errnoCode(error) === 'ENOENT') return undefined
     throw error
   }
+  if (text === undefined) return { pid: 0, start: '-', released: false }
   if (text === '') return { pid: 0, start: '-', released: true }
   const [first, start] = text.trim().split(' ')
   const pid = Number.parseInt(first ?? '', 10)

@@ -184,9 +184,15 @@ function commandNamedBy(program: Command, argv: readonly string[]): Command {
   return current
 }
 
-/** Commander's message as one line: without its `error: ` prefix, suggestions joined in. */
-function commanderLine(error: CommanderError): string {
-  return error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')
+/** Commander's message as one line: without its `error: ` prefix and final period, suggestions joined in. */
+function commanderLine(error: CommanderError, command: Command, argv: readonly string[]): string {
+  // `dsh sessions nope`: commander sees an extra argument of `sessions`; the person typed a command.
+  const word = error.code === 'commander.excessArguments' && command.commands.length > 0 ? argv.slice(argv.lastIndexOf(command.name()) + 1).find((item) => !item.startsWith('-')) : undefined
+  if (word !== undefined) return `unknown command '${pathOf(command)} ${word}'`
+  return error.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\.$/, '')
 }
 
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
@@ -204,8 +210,9 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
       if (error.exitCode === 0) return 0
       // `dsh` without a command: commander printed the usage on stderr, which says it all.
       if (error.code === 'commander.help') return 2
-      const path = pathOf(commandNamedBy(program, argv))
-      errLine(io, `dsh: ${commanderLine(error)}; see dsh ${path === '' ? '' : `${path} `}--help`)
+      const command = commandNamedBy(program, argv)
+      const path = pathOf(command)
+      errLine(io, `dsh: ${commanderLine(error, command, argv)}; see dsh ${path === '' ? '' : `${path} `}--help`)
       return 2
     }
     if (error instanceof CliError) {

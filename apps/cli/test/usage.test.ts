@@ -81,6 +81,7 @@ describe('errors and help', () => {
       [['sessions', 'show'], "dsh: missing required argument 'id'; see dsh sessions show --help\n"],
       [['sessions'], 'dsh: sessions needs a subcommand: list or show (see dsh sessions --help)\n'],
       [['frobnicate'], "dsh: unknown command 'frobnicate'; see dsh --help\n"],
+      [['sessions', 'lsit'], "dsh: unknown command 'sessions lsit'; see dsh sessions --help\n"],
       [['help', 'frobnicate'], 'dsh: unknown command "frobnicate" (dsh help lists the commands)\n'],
       [['run', '--config', tree.path('missing.yaml'), 'hi'], `dsh: ${tree.path('missing.yaml')}: cannot read config (ENOENT)\n`],
       [['run', '--model', `scripted:${tree.path('missing.json')}`, 'hi'], `dsh: ${tree.path('missing.json')}: cannot read model script (ENOENT)\n`],

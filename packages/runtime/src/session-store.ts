@@ -140,7 +140,7 @@ export class SessionStore {
   /** The header with the file's id: a copied file whose header names another session is that file's session. */
   #headerOf(id: string, header: SessionHeader): SessionHeader {
     if (header.id === id) return header
-    this.#warn(`${this.fileOf(id)}: its header names session "${header.id}"; using its file name "${id}"`)
+    this.#warn(`${this.fileOf(id)}: its header names session ${JSON.stringify(header.id)}; using its file name "${id}"`)
     return { ...header, id }
   }
 

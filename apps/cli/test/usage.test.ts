@@ -38,16 +38,21 @@ describe('the prompt of dsh run', () => {
   })
 })
 
+/** `--resume ID --cwd OTHER` is refused as a usage error naming the session's own directory. */
+async function expectOtherDirectoryRefused(w: Awaited<ReturnType<typeof workspace>>, id: string): Promise<void> {
+  const other = await runDsh(['--dsh-home', w.home, 'run', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`, '--resume', id, 'again'], { cwd: tree.root })
+  expect(other).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: `dsh: --cwd ${tree.path('other')}: session ${id} works in ${w.repo} (a session keeps its directory); leave out --cwd, or pass --cwd ${w.repo}\n`,
+  })
+}
+
 describe('--resume and --cwd', () => {
   it('refuses another directory for a resumed session, accepts its own, and the chat names the directory it works in', async () => {
     const w = await workspace()
     const id = sessionIdOf((await runDsh([...w.base, 'first'], { cwd: tree.root })).stderr)
-    const other = await runDsh(['--dsh-home', w.home, 'run', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`, '--resume', id, 'again'], { cwd: tree.root })
-    expect(other).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: `dsh: --cwd ${tree.path('other')}: session ${id} works in ${w.repo} (a session keeps its directory); leave out --cwd, or pass --cwd ${w.repo}\n`,
-    })
+    await expectOtherDirectoryRefused(w, id)
     const same = await runDsh([...w.base, '--resume', id, 'again'], { cwd: tree.root })
     expect(same).toMatchObject({ code: 0, stdout: 'answered\n' })
     const chat = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`], `/resume ${id}\n`, { cwd: tree.root })
@@ -60,12 +65,7 @@ describe('--resume and --cwd, the header alone', () => {
     const w = await workspace()
     const id = sessionIdOf((await runDsh([...w.base, 'first'], { cwd: tree.root })).stderr)
     appendFileSync(`${w.home}/sessions/${id}.jsonl`, '{"type":"user/message","seq":99,"time":"t","data":{"message":"not a message"}}\n')
-    const other = await runDsh(['--dsh-home', w.home, 'run', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`, '--resume', id, 'again'], { cwd: tree.root })
-    expect(other).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: `dsh: --cwd ${tree.path('other')}: session ${id} works in ${w.repo} (a session keeps its directory); leave out --cwd, or pass --cwd ${w.repo}\n`,
-    })
+    await expectOtherDirectoryRefused(w, id)
     const same = await runDsh([...w.base, '--resume', id, 'again'], { cwd: tree.root })
     expect(same).toMatchObject({ code: 1, stdout: '', stderr: `dsh: ${w.home}/sessions/${id}.jsonl:11: invalid user/message event (data.message: expected object, got "not a message")\n` })
   })

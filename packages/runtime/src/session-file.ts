@@ -17,10 +17,11 @@ import type { SessionEvent, SessionHeader } from '@dsh/contracts'
 import { DshError, errnoCode, errorMessage, isDshError } from './errors.ts'
 import { ioReason } from './file-io.ts'
 import { checkEnvelope, checkPayload } from './event-schema.ts'
-import { readLineBlocks } from './line-reader.ts'
+import { LineTooLongError, readLineBlocks, type LinesRead, type ReadLinesOptions } from './line-reader.ts'
 import { openSessionFile } from './session-open.ts'
 import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
 import { Surface } from './surface.ts'
+import { MAX_SESSION_BYTES } from './session-writer.ts'
 
 /** A parsed session file. */
 export interface ParsedSessionFile {
@@ -137,12 +138,27 @@ function isWholeLine(rest: Buffer): boolean {
   }
 }
 
+/**
+ * Longest line a session may hold: no file grows past {@link MAX_SESSION_BYTES}, so no line written
+ * by dsh is longer. A longer one is not a session line, and is refused before it is held whole.
+ */
+const MAX_LINE_BYTES = MAX_SESSION_BYTES
+
+function readLinesOf(file: string, parser: SessionParser, options: ReadLinesOptions): LinesRead {
+  try {
+    return readLineBlocks(options)
+  } catch (error) {
+    if (!(error instanceof LineTooLongError)) throw error
+    throw malformed(file, parser.lineNumber + 1, `a line longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB (no session line is that long)`)
+  }
+}
+
 /** Reads and parses a session file. */
 export function readSessionFile(file: string): ParsedSessionFile {
   const { fd, size } = openSessionFile(file)
   try {
     const parser = new SessionParser(file)
-    const { end, rest } = readLineBlocks({ fd, start: 0, end: size, onBlock: (block) => parser.block(block) })
+    const { end, rest } = readLinesOf(file, parser, { fd, start: 0, end: size, maxLineBytes: MAX_LINE_BYTES, onBlock: (block) => parser.block(block) })
     const kept = rest.length > 0 && isWholeLine(rest)
     const torn = rest.length > 0 && !kept
     if (kept) parser.line(rest)

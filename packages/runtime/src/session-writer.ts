@@ -109,6 +109,8 @@ export class SessionWriter {
   /** Appends one event as a line (written before returning); throws `SESSION_WRITE` / `SESSION_TOO_LARGE` and refuses later appends. */
   append(event: SessionEvent): void {
     if (this.#failure !== undefined) throw this.#failure
+    // Never write to the closed descriptor: its number may belong to another file by now.
+    if (this.#closed) throw new DshError('SESSION_WRITE', `cannot append to ${this.#options.file}: the session was closed; the session is intact up to event ${this.#lastSeq}`)
     const bytes = Buffer.from(`${JSON.stringify(event)}\n`)
     if (this.#length + bytes.length > this.#options.maxBytes) {
       throw this.#fail('SESSION_TOO_LARGE', `it would pass the session size cap of ${capText(this.#options.maxBytes)}`, SIZE_CAP_HINT)
@@ -119,7 +121,7 @@ export class SessionWriter {
 
   /** Flushes to stable storage; a failure refuses later appends. */
   sync(): void {
-    if (this.#failure !== undefined) return
+    if (this.#failure !== undefined || this.#closed) return
     try {
       this.#options.io.fdatasyncSync(this.#fd)
     } catch (error) {

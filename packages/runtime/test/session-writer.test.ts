@@ -1,6 +1,6 @@
 // Appends are whole lines or nothing: short writes, a full disk, failed flushes and the size cap
 // each leave a loadable file and a one-line error naming the file and the last intact event.
-import { readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { createUserMessage, nodeFileIo, SessionStore, type SessionFileIo } from '../src/index.ts'
@@ -137,6 +137,24 @@ describe('session writes', () => {
     reopened.append('turn/end', { turn: 1, reason: 'completed' })
     reopened.close()
     expect(store().load(session.id).events.map((event) => event.type)).toEqual(['user/message', 'turn/end'])
+  })
+
+  it('an append after close is refused and never reaches the descriptor number, which another file may have by then', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    session.append('turn/start', { turn: 1 })
+    session.close()
+    const other = tree.path('other.txt')
+    writeFileSync(other, '')
+    const handle = openSync(other, 'a')
+    try {
+      expect(() => session.append('turn/end', { turn: 1, reason: 'completed' })).toThrow(`cannot append to ${store().fileOf(session.id)}: the session was closed; the session is intact up to event 1`)
+      expect(() => session.sync()).not.toThrow()
+    } finally {
+      closeSync(handle)
+    }
+    expect(readFileSync(other, 'utf8')).toBe('')
+    expect(store().load(session.id).events.map((event) => event.type)).toEqual(['turn/start'])
   })
 
   it('a lock record that cannot be written leaves no temp lock file and no lock directory behind', async () => {

@@ -3,12 +3,23 @@
  * 24-character chunks into the real screen view on pi-tui (a terminal that only counts bytes,
  * 120×40), with a render after every chunk (the worst case: the UI coalesces frames to one per
  * 16 ms). Reports main-thread time per chunk (mean, median, p95) against the issue's 5 ms goal.
+ * Then typing in a long chat: after 100 and 400 finished turns (a prompt, a tool row and a
+ * 30-line markdown answer each), the time of one keystroke in the editor plus the frame it
+ * causes, which grows with the transcript (pi-tui compares every line once per frame).
  */
-import type { Terminal } from '@mariozechner/pi-tui'
 import { ScreenLayout } from '../packages/tui/src/screen/screen-layout.ts'
 import { ScreenView } from '../packages/tui/src/screen/screen-view.ts'
 import { createTheme } from '../packages/tui/src/theme.ts'
+import { testTerminal } from '../packages/tui/test/test-terminal.ts'
 import { median } from './stats.ts'
+
+/** Keystroke cost after a number of finished turns. */
+export interface TypingCost {
+  readonly turns: number
+  readonly transcriptLines: number
+  readonly medianMs: number
+  readonly p95Ms: number
+}
 
 /** What one run measured. */
 export interface RenderCost {
@@ -18,6 +29,7 @@ export interface RenderCost {
   readonly medianMs: number
   readonly p95Ms: number
   readonly bytesPerChunk: number
+  readonly typing: readonly TypingCost[]
 }
 
 /** A 2,000-line answer with headings, paragraphs, lists, code and tables. */
@@ -35,36 +47,47 @@ export function longAnswer(lines = 2000): string {
   return `${out.slice(0, lines).join('\n')}\n`
 }
 
-function countingTerminal(counter: { bytes: number }): Terminal {
-  return {
-    start: () => undefined,
-    stop: () => undefined,
-    drainInput: () => Promise.resolve(),
-    write: (data: string) => {
-      counter.bytes += data.length
-    },
-    columns: 120,
-    rows: 40,
-    kittyProtocolActive: false,
-    moveBy: () => undefined,
-    hideCursor: () => undefined,
-    showCursor: () => undefined,
-    clearLine: () => undefined,
-    clearFromCursor: () => undefined,
-    clearScreen: () => undefined,
-    setTitle: () => undefined,
-    setProgress: () => undefined,
-  }
-}
-
-/** Streams the answer through the screen and times each chunk. */
-export function measureRenderCost(chunkSize = 24): RenderCost {
-  const counter = { bytes: 0 }
+/** The real layout and view on a counting terminal, and a function that renders one frame now. */
+function benchScreen(counter: { bytes: number }): { layout: ScreenLayout; view: ScreenView; frame: () => void } {
   const theme = createTheme({ color: true, attributes: true })
-  const layout = new ScreenLayout({ theme, now: () => 0, banner: { version: 'bench', model: 'bench', cwd: '~/bench', approvals: 'ask' }, status: { model: 'bench', cwd: '~/bench', roots: 0, approvals: 'ask', sessionId: 'bench' }, terminal: countingTerminal(counter) })
+  const layout = new ScreenLayout({ theme, now: () => 0, banner: { version: 'bench', model: 'bench', cwd: '~/bench', approvals: 'ask' }, status: { model: 'bench', cwd: '~/bench', roots: 0, approvals: 'ask', sessionId: 'bench' }, terminal: testTerminal(120, 40, (data) => (counter.bytes += data.length)).terminal })
   const view = new ScreenView({ transcript: layout.transcript, theme, now: () => 0, cwd: () => '/', requestRender: () => undefined, statusChanged: () => undefined, queueChanged: () => undefined, pickSession: () => Promise.resolve(undefined) })
   const render = Reflect.get(layout.tui, 'doRender')
   if (typeof render !== 'function') throw new Error('pi-tui has no doRender: update the render-cost bench')
+  return { layout, view, frame: () => Reflect.apply(render, layout.tui, []) }
+}
+
+const percentile = (times: readonly number[], share: number): number => times.toSorted((a, b) => a - b)[Math.floor(times.length * share)] ?? 0
+
+/** One keystroke plus its frame, after `turns` finished turns. */
+export function measureTypingCost(turns: number, keystrokes = 200): TypingCost {
+  const { layout, view, frame } = benchScreen({ bytes: 0 })
+  const answer = longAnswer(30)
+  for (let turn = 1; turn <= turns; turn++) {
+    view.promptStarted(`question number ${turn}`)
+    view.progress({ type: 'step-start', turn, step: 1 })
+    view.progress({ type: 'tool-start', callId: `c${turn}`, name: 'read', arguments: '{"file_path":"src/a.ts"}' })
+    view.progress({ type: 'tool-end', callId: `c${turn}`, name: 'read', outcome: { isError: false, content: '     1\tconst a = 1\n     2\tconst b = 2', touched: [], additionalContexts: [], status: 'ok' } })
+    view.progress({ type: 'step-start', turn, step: 2 })
+    view.progress({ type: 'text', text: answer })
+    view.progress({ type: 'turn-end', turn, reason: 'completed' })
+  }
+  frame()
+  const transcriptLines = layout.transcript.render(120).length
+  const times: number[] = []
+  for (let key = 0; key < keystrokes; key++) {
+    const started = performance.now()
+    layout.editor.handleInput(key % 40 === 39 ? '\x7f' : 'a')
+    frame()
+    times.push(performance.now() - started)
+  }
+  return { turns, transcriptLines, medianMs: median(times), p95Ms: percentile(times, 0.95) }
+}
+
+/** Streams the answer through the screen and times each chunk; then the typing costs. */
+export function measureRenderCost(chunkSize = 24): RenderCost {
+  const counter = { bytes: 0 }
+  const { view, frame } = benchScreen(counter)
   const text = longAnswer()
   view.promptStarted('write a long answer')
   view.progress({ type: 'step-start', turn: 1, step: 1 })
@@ -72,17 +95,17 @@ export function measureRenderCost(chunkSize = 24): RenderCost {
   for (let at = 0; at < text.length; at += chunkSize) {
     const started = performance.now()
     view.progress({ type: 'text', text: text.slice(at, at + chunkSize) })
-    Reflect.apply(render, layout.tui, [])
+    frame()
     times.push(performance.now() - started)
   }
-  const sorted = times.toSorted((a, b) => a - b)
   return {
     lines: text.split('\n').length - 1,
     chunks: times.length,
     meanMs: times.reduce((sum, time) => sum + time, 0) / times.length,
     medianMs: median(times),
-    p95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+    p95Ms: percentile(times, 0.95),
     bytesPerChunk: counter.bytes / times.length,
+    typing: [measureTypingCost(100), measureTypingCost(400)],
   }
 }
 
@@ -93,5 +116,6 @@ export function describeRenderCost(cost: RenderCost): string[] {
     `chat render cost (issue 13): ${cost.lines}-line markdown answer in ${cost.chunks} chunks, rendered after every chunk at 120x40`,
     `  main-thread time per chunk: mean ${cost.meanMs.toFixed(2)} ms, median ${cost.medianMs.toFixed(2)} ms, p95 ${cost.p95Ms.toFixed(2)} ms; ${Math.round(cost.bytesPerChunk)} bytes written per chunk`,
     `  target: < 5 ms per chunk on average: ${cost.meanMs < 5 ? 'met' : 'NOT met'}`,
+    ...cost.typing.map((typing) => `  typing after ${typing.turns} turns (${typing.transcriptLines} transcript lines): ${typing.medianMs.toFixed(2)} ms median, ${typing.p95Ms.toFixed(2)} ms p95 per keystroke and its frame`),
   ]
 }

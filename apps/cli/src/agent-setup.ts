@@ -61,14 +61,17 @@ export function configFrom(io: CliIo, file: string | undefined, warn = (line: st
   return file === undefined ? {} : loadConfigFile(resolve(io.cwd, file), warn)
 }
 
-/** Resolves everything and composes the host; `askPermission` decides `ask` verdicts. */
-export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, extras: { readonly askPermission?: AskPermission } = {}): Promise<AgentSetup> {
+/**
+ * Resolves everything and composes the host; `askPermission` decides `ask` verdicts, and `log`
+ * (default: a line on stderr) receives the host's diagnostics.
+ */
+export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, extras: { readonly askPermission?: AskPermission; readonly log?: (line: string) => void } = {}): Promise<AgentSetup> {
   const dshHome = dshHomeFrom(io, options.dshHome)
   const cwd = cwdFrom(io, options.cwd)
   // A home that cannot hold sessions fails here, in one line, before any plugin reads from it.
   makeDirectories(join(dshHome, 'sessions'), { mode: 0o700 })
   const config = configFrom(io, options.config)
-  const log = (line: string): void => errLine(io, line)
+  const log = extras.log ?? ((line: string): void => errLine(io, line))
   const spec = parseModelSpec(options.model ?? config.model?.spec ?? defaultModelSpec)
   const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, log })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)

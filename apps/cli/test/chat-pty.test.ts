@@ -2,10 +2,11 @@
 // pty-driver.py): screens compared with golden text (timing noise removed), paste, multi-line
 // input, history, completion, queueing, Ctrl-C, the permission dialog, the session picker,
 // --continue, NO_COLOR and TERM=dumb.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { tempTree, type TempTree } from '@dsh/testkit'
+import type { TempTree } from '@dsh/testkit'
 import { plainText, runDshPiped, runPty, type PtyStep } from './chat-harness.ts'
+import { chatArgs, chatWorkspace, ctrlC, ctrlD, enter, finalScreen, golden, ready, say } from './chat-steps.ts'
 import { readRequests, sessionIdOf, spawnCollect, testEnv, writeScript, type DshResult } from './run-dsh.ts'
 import { normalizeScreen, screenOf } from './terminal-screen.ts'
 
@@ -13,33 +14,13 @@ let tree: TempTree
 afterEach(async () => tree?.dispose())
 
 async function workspace() {
-  tree = await tempTree({ 'repo/notes.txt': 'alpha\nbeta\n', 'scripts/': null })
-  return { repo: tree.path('repo'), home: tree.path('home'), log: tree.path('requests.jsonl') }
-}
-
-const ready: PtyStep = { expect: 'Ctrl-D exits' }
-const enter: PtyStep = { send: '\r' }
-const say = (text: string): PtyStep[] => [{ send: text }, { sleep: 0.1 }, enter]
-const ctrlD: PtyStep = { send: '\u0004' }
-const ctrlC: PtyStep = { send: '\u0003' }
-
-function chatArgs(w: { home: string; repo: string }, script: string, ...extra: string[]): string[] {
-  return ['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, ...extra]
+  const made = await chatWorkspace()
+  tree = made.tree
+  return made
 }
 
 function spawnGit(cwd: string, args: readonly string[]): Promise<DshResult> {
   return spawnCollect('git', args, { cwd, env: testEnv(cwd) })
-}
-
-/** The golden text; `DSH_UPDATE_GOLDEN=1` rewrites it from `actual` first (review the diff). */
-function golden(name: string, actual: string): string {
-  const file = new URL(`./golden/${name}`, import.meta.url)
-  if (process.env['DSH_UPDATE_GOLDEN'] === '1') writeFileSync(file, `${actual}\n`)
-  return readFileSync(file, 'utf8').trimEnd()
-}
-
-async function finalScreen(transcript: string, replacements: Record<string, string>): Promise<string> {
-  return normalizeScreen(await screenOf(transcript), replacements)
 }
 
 describe('dsh chat on the terminal UI', () => {
@@ -211,7 +192,7 @@ describe('dsh chat on the terminal UI', () => {
     )
     const text = plainText(result.transcript)
     expect(text).not.toContain('never finishes')
-    const id = sessionIdOf(text)
+    const id = /resume with: dsh chat --resume (\S+)/.exec(text)?.[1] ?? 'no resume hint on screen'
     const shown = await runDshPiped(['--dsh-home', w.home, 'sessions', 'show', id, '--messages'], '', { cwd: tree.root })
     expect(shown.stdout).toMatch(/Streaming slowly[\s\S]*\[interrupted\]/)
   })
@@ -229,8 +210,9 @@ describe('dsh chat on the terminal UI', () => {
         ...say('list and clean'),
         { expect: 'Run bash: ls -a\\?' },
         { sleep: 0.4 },
+        // The paste goes to the message being written, not to the question; after a pause the question takes keys.
         { send: '\x1b[200~y\r\x1b[201~' },
-        { sleep: 0.3 },
+        { sleep: 0.8 },
         { send: down },
         { sleep: 0.1 },
         enter,
@@ -244,6 +226,9 @@ describe('dsh chat on the terminal UI', () => {
         enter,
         { expect: 'All done\\.' },
         { sleep: 0.2 },
+        // The pasted draft is still in the editor: Ctrl-C clears it, then Ctrl-D exits.
+        ctrlC,
+        { sleep: 0.1 },
         ctrlD,
         { exit: 0 },
       ],
@@ -266,7 +251,7 @@ describe('dsh chat on the terminal UI', () => {
       [{ expect: 'Resume a session' }, { expect: 'an earlier question' }, { sleep: 0.2 }, enter, { expect: 'earlier answer' }, ...say('and now?'), { expect: 'picked answer' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
       { cwd: tree.root },
     )
-    expect(plainText(picked.transcript)).toContain(`session: ${previousId}`)
+    expect(plainText(picked.transcript)).toContain(`resumed session ${previousId} (2 visible messages)`)
     const continued = await runPty(chatArgs(w, script, '--continue', '--request-log', w.log), [ready, { expect: 'and now\\?' }, ...say('once more'), { expect: 'picked answer|continued answer' }, { sleep: 0.2 }, ctrlD, { exit: 0 }], { cwd: tree.root })
     expect(plainText(continued.transcript)).toContain(`resume with: dsh chat --resume ${previousId}`)
     const requests = readRequests(w.log)

@@ -153,7 +153,11 @@ export class ChatController {
     try {
       const command = parseSlash(line)
       if (command === undefined) await this.#prompt(promptText(line), controller.signal)
-      else await this.#options.registry.run(command, { controller: this, view: this.#options.view, signal: controller.signal })
+      else {
+        // Shown like a prompt, so each command's output sits under the line that asked for it.
+        this.#options.view.promptStarted(line.trim())
+        await this.#options.registry.run(command, { controller: this, view: this.#options.view, signal: controller.signal })
+      }
     } catch (error) {
       // A failed turn (model error, script exhausted) or command is reported and the chat goes on.
       this.#options.view.error(error)

@@ -6,6 +6,7 @@
  */
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
 import type { Agent, Host, StartAgentOptions } from '@dsh/runtime'
+import type { DiagnosticsRelay } from './diagnostics-relay.ts'
 import type { ModelPrices } from './status/usage-meter.ts'
 
 /** A model the chat can run on. */
@@ -54,4 +55,10 @@ export interface ChatEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>
   /** Diagnostics sink (stderr). */
   readonly log: (line: string) => void
+  /**
+   * The relay the host's diagnostics go through, when the product composed the host with it: the
+   * full-screen UI shows them in the transcript while it draws (a line written to the terminal
+   * behind its back would be drawn over). Without it, diagnostics go wherever `log` sends them.
+   */
+  readonly diagnostics?: DiagnosticsRelay
 }

@@ -13,7 +13,7 @@ export type Tone = 'plain' | 'notice' | 'warning' | 'error'
 export interface ChatView {
   /** A live event of the running turn. */
   progress(event: AgentProgress): void
-  /** A typed prompt starts running (the screen shows it in the transcript). */
+  /** A typed prompt or slash command starts running (the screen shows it in the transcript). */
   promptStarted(text: string): void
   /** How a turn ended, when it did not simply complete. */
   turnEnded(result: TurnResult): void
@@ -25,8 +25,8 @@ export interface ChatView {
   error(problem: unknown): void
   /** Another session became current: show its visible conversation (`messages` as the model sees them). */
   replay(messages: readonly Message[]): void
-  /** Lets the person choose a stored session; undefined when cancelled or when the view cannot ask. */
-  pickSession(rows: readonly SessionRow[]): Promise<string | undefined>
+  /** Lets the person choose a stored session; undefined when cancelled (or `signal` aborts) or when the view cannot ask. */
+  pickSession(rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined>
   /** Something the status line shows changed (model, session, usage, running state). */
   statusChanged(): void
   /** The queued messages changed (typed while a step ran). */

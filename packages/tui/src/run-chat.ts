@@ -14,10 +14,10 @@ import { plainAsker } from './plain/plain-asker.ts'
 import { plainInterrupt, runPlainChat, type PlainChatOptions } from './plain/plain-chat.ts'
 import { PlainView } from './plain/plain-view.ts'
 import { runScreenChat } from './screen/screen-chat.ts'
-import { latestSessionIn, sessionRows, type SessionRow } from './sessions/session-rows.ts'
+import { latestSessionIn, resumableRows, type SessionRow } from './sessions/session-rows.ts'
 import { registerChatCommands } from './slash/chat-commands.ts'
 import { SlashRegistry, type SlashCommandSpec } from './slash/slash-registry.ts'
-import { terminalMode } from './terminal-mode.ts'
+import { isTty, terminalMode } from './terminal-mode.ts'
 import { createTheme } from './theme.ts'
 
 /** Which session the chat starts in. */
@@ -72,7 +72,12 @@ async function startingAgent(options: ChatRunOptions, pick: (rows: readonly Sess
       return startAgent(latest?.id)
     }
     case 'pick': {
-      const id = await pick(sessionRows(env.host.sessions))
+      const rows = resumableRows(env.host.sessions)
+      if (rows.length === 0) {
+        notice('no earlier session to resume; starting a new one')
+        return startAgent()
+      }
+      const id = await pick(rows)
       return id === undefined ? undefined : startAgent(id)
     }
     default: {
@@ -98,7 +103,9 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
       registry,
       theme,
       attachAsker: (asker) => options.broker.attach(asker),
-      onSession: sessionLine,
+      // On the terminal the screen draws on, a line written beside it would be drawn over; the
+      // transcript names the session instead. Redirected, stderr keeps the `session:` lines.
+      ...(isTty(options.stderr) ? {} : { onSession: sessionLine }),
       openAgent: (pick, notice) => openAgent(options, pick, notice),
       ...(options.stop === undefined ? {} : { stop: options.stop }),
     })
@@ -119,7 +126,7 @@ async function runPlain(options: ChatRunOptions, registry: SlashRegistry, intera
     if (agent === undefined) return 0
     sessionLine(agent.session.id)
     const controller = new ChatController({ env, view, registry, agent, onSession: sessionLine })
-    const detach = options.broker.attach(plainAsker(input, view))
+    const detach = options.broker.attach(plainAsker(input, view, { showChoices: interactive }))
     plain = { controller, input, view, interactive, out: options.stdout }
     const onStop = (): void => {
       controller.exit()

@@ -59,11 +59,33 @@ const statusLabel: Record<ToolFinalOutcome['status'], string> = {
   cancelled: 'cancelled',
 }
 
-/** Summarises a final outcome: `ok: first line (N lines)` or `error: first line`. */
-export function outcomeSummary(outcome: Pick<ToolFinalOutcome, 'content' | 'isError' | 'status'>, max = 80): OutcomeSummary {
-  const lines = outcome.content.replace(/\n+$/, '').split('\n')
+/** The footer `bash` ends its result with (`[Exit code: 1]`, `[Terminated by signal SIGSEGV]`). */
+const bashFooter = /\n*\[(?:Exit code: (\d+)|Terminated by signal (\S+))\]$/
+
+/** A `bash` result split into its output and how the command ended (`exit 1`, `signal SIGSEGV`); the end is undefined for exit 0. */
+function bashEnd(content: string): { readonly output: string; readonly failure?: string } {
+  const match = bashFooter.exec(content.trimEnd())
+  if (match === null) return { output: content }
+  const output = content.trimEnd().slice(0, match.index)
+  if (match[1] !== undefined) return match[1] === '0' ? { output } : { output, failure: `exit ${match[1]}` }
+  return { output, failure: `signal ${match[2] ?? 'unknown'}` }
+}
+
+/** The first sentence of a refusal (`The bash call was not approved (…).`); the rest is advice for the model. */
+const firstSentence = (text: string): string => /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text
+
+/**
+ * Summarises a final outcome: `ok: first line (N lines)`, `error: first line`, or for `bash` a
+ * command that exited non-zero as a failure (`exit 1: first line (N lines)`), its exit-code
+ * footer not counted; a denial shows only its first sentence.
+ */
+export function outcomeSummary(outcome: Pick<ToolFinalOutcome, 'content' | 'isError' | 'status'>, options: { readonly tool?: string; readonly max?: number } = {}): OutcomeSummary {
+  const max = options.max ?? 80
+  const { output, failure } = options.tool === 'bash' && !outcome.isError ? bashEnd(outcome.content) : { output: outcome.status === 'denied' ? firstSentence(outcome.content) : outcome.content, failure: undefined }
+  const lines = output.replace(/\n+$/, '').split('\n')
   const first = oneLine(withoutGutter(lines.find((line) => withoutGutter(line).trim() !== '') ?? ''), max)
-  const label = outcome.isError ? statusLabel[outcome.status] : 'ok'
+  const ok = !outcome.isError && failure === undefined
+  const label = failure ?? (outcome.isError ? statusLabel[outcome.status] : 'ok')
   const more = !outcome.isError && lines.length > 1 ? ` (${lines.length} lines)` : ''
-  return { ok: !outcome.isError, text: first === '' ? `${label}${more}` : `${label}: ${first}${more}` }
+  return { ok, text: first === '' ? `${label}${more}` : `${label}: ${first}${more}` }
 }

@@ -46,6 +46,21 @@ describe('tool summaries', () => {
     expect(outcomeSummary(outcome('cancelled', 'The read call was cancelled.')).text).toBe('cancelled: The read call was cancelled.')
   })
 
+  it('count only the output of a bash call and show a non-zero exit or a signal as a failure', () => {
+    const bash = { tool: 'bash' }
+    expect(outcomeSummary(outcome('ok', '1\n2\n3\n\n[Exit code: 0]'), bash)).toEqual({ ok: true, text: 'ok: 1 (3 lines)' })
+    expect(outcomeSummary(outcome('ok', 'three\n\n[Exit code: 1]'), bash)).toEqual({ ok: false, text: 'exit 1: three' })
+    expect(outcomeSummary(outcome('ok', 'npm ERR! missing script\nnpm ERR! see log\n\n[Exit code: 127]'), bash)).toEqual({ ok: false, text: 'exit 127: npm ERR! missing script (2 lines)' })
+    expect(outcomeSummary(outcome('ok', '(no output)\n\n[Terminated by signal SIGSEGV]'), bash)).toEqual({ ok: false, text: 'signal SIGSEGV: (no output)' })
+    // Another tool's text that happens to end like a bash footer is left alone.
+    expect(outcomeSummary(outcome('ok', 'log\n\n[Exit code: 1]'), { tool: 'read' })).toEqual({ ok: true, text: 'ok: log (3 lines)' })
+  })
+
+  it('show only the first sentence of a denial; the rest is advice for the model', () => {
+    const denial = 'The bash call was not approved (dsh chat asks before running bash). The user said: "use ls". Ask the user how to proceed or choose another approach.'
+    expect(outcomeSummary(outcome('denied', denial), { tool: 'bash', max: 200 })).toEqual({ ok: false, text: 'denied: The bash call was not approved (dsh chat asks before running bash).' })
+  })
+
   it('drop the line-number gutters of read results', () => {
     expect(outcomeSummary(outcome('ok', '     1\talpha\n     2\tbeta\n'))).toEqual({ ok: true, text: 'ok: alpha (2 lines)' })
     expect(outcomeSummary(outcome('ok', '     1\t\n     2\t  second\n')).text).toBe('ok: second (2 lines)')

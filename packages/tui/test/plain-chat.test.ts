@@ -78,7 +78,7 @@ async function chat(script: ModelScript) {
   const registry = new SlashRegistry()
   registerChatCommands(registry)
   const controller = new ChatController({ env, view, registry, agent: await host.startAgent(env.startOptions()) })
-  broker.attach(plainAsker(lineInput, view))
+  broker.attach(plainAsker(lineInput, view, { showChoices: true }))
   options = { controller, input: lineInput, view, interactive: true, out, now: () => clock }
   const done = runPlainChat(options, armed)
   const interrupt = (): void => plainInterrupt(options, armed)
@@ -132,6 +132,17 @@ describe('plain chat', () => {
     const c = await chat({ responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'npm test' } }] }, { toolCalls: [{ name: 'bash', arguments: { command: 'npm test -- --run' } }] }, { text: 'Both ran.' }] })
     c.stdin.write('test it\n')
     await c.until(/Run bash: npm test\? \[y\/N\] $/)
+    // A person sees every answer and the key that picks it.
+    expect(c.output()).toContain(
+      [
+        '  y       Yes, run it once',
+        '  a       Yes, and allow "npm test …" for the rest of this session',
+        '  t       Yes, and allow every bash call for the rest of this session',
+        '  n: WHY  No, and tell the model WHY',
+        '  n       No (also Enter)',
+        'Run bash: npm test? [y/N] ',
+      ].join('\n'),
+    )
     c.stdin.write('a\n')
     await c.until(/Both ran\.\n> $/)
     expect(c.ran).toEqual(['npm test', 'npm test -- --run'])

@@ -16,7 +16,7 @@ function trimmed(lines: string[]): string[] {
 const blocks = ['# Title', 'A paragraph with **bold** and `code`.', '- one\n- two\n- three', '```ts\nconst a = 1\n\nconst b = 2\n```', '| a | b |\n|---|---|\n| 1 | 2 |', '> a quote', '1. first\n2. second']
 
 describe('streaming markdown', () => {
-  it('chunked streaming renders the same lines as the whole document', () => {
+  it('chunked streaming renders the same lines as the whole document, with frames (at two widths) between chunks', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...blocks), { minLength: 1, maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }), (picked, sizes) => {
         const text = `${picked.join('\n\n')}\n`
@@ -26,6 +26,8 @@ describe('streaming markdown', () => {
           const size = sizes[i % sizes.length] ?? 10
           streaming.append(text.slice(at, at + size))
           at += size
+          // The screen renders every answer each frame, and a resize changes the width.
+          streaming.render(i % 3 === 0 ? 60 : 80)
         }
         expect(trimmed(streaming.render(80))).toEqual(trimmed(new Markdown(text, 0, 0, theme).render(80)))
       }),

@@ -26,6 +26,13 @@ describe('usage figures', () => {
     expect(contextLabel(usageFigures([assistant(1)], prices), 1000)).toBeUndefined()
   })
 
+  it('drop the context figure at a compaction until the next call reports usage; the cost stays', () => {
+    const compaction: SessionEvent = { type: 'user/message', seq: 2, time: '2026-12-01T00:00:00.000Z', data: {}, surfaceOp: { op: 'replace', start: 1, end: 1 }, sourceEventSeqs: [1] }
+    const prices = { inputPerMillion: 1, outputPerMillion: 1 }
+    expect(usageFigures([assistant(1, { inputTokens: 9000, outputTokens: 500 }), compaction], prices)).toEqual({ cost: 9500 / 1_000_000 })
+    expect(usageFigures([assistant(1, { inputTokens: 9000, outputTokens: 500 }), compaction, assistant(3, { inputTokens: 800, outputTokens: 100 })], prices).contextTokens).toBe(900)
+  })
+
   it('format counts, paths and the status parts', () => {
     expect([850, 1234, 12_345, 1_500_000].map(compactCount)).toEqual(['850', '1.2k', '12k', '1.5M'])
     expect(shortPath('/home/me/src/app', '/home/me')).toBe('~/src/app')

@@ -7,10 +7,10 @@
  * Ctrl-C at an idle prompt exits 130, Ctrl-D or `/exit` 0.
  */
 import { resolve } from 'node:path'
-import { approvalModeLabel, createApprovalBroker, runChat, terminalMode, type ChatEnvironment, type ModelChoice, type StartChoice } from '@dsh/tui'
+import { approvalModeLabel, createApprovalBroker, createDiagnosticsRelay, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
 import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
-import type { CliIo } from '../cli-io.ts'
+import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
 import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
@@ -52,7 +52,7 @@ function modelChoice(setup: AgentSetup, label: string, provider = setup.provider
   return { label, provider, ...(prices === undefined ? {} : { prices }) }
 }
 
-function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: string): ChatEnvironment {
+function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: string, diagnostics: DiagnosticsRelay): ChatEnvironment {
   return {
     host: setup.host,
     dshHome: setup.dshHome,
@@ -70,6 +70,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     approvalMode: approvalModeLabel(options.yes === true),
     env: io.env,
     log: setup.log,
+    diagnostics,
   }
 }
 
@@ -86,14 +87,16 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   if (start.kind === 'new') await checkAddDirs(io, options, options.addDir)
   const autoApprove = options.yes === true
   const broker = createApprovalBroker({ autoApprove })
-  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission })
+  // The host's diagnostics go to stderr, or into the transcript while the full-screen UI draws.
+  const diagnostics = createDiagnosticsRelay((line) => errLine(io, line))
+  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission, log: diagnostics.log })
   const stop = new AbortController()
   // Ctrl-C is the chat's own key (a keystroke in the screen mode, SIGINT in the plain mode).
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
   try {
     const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
     const code = await runChat({
-      env: environment(io, setup, options, label),
+      env: environment(io, setup, options, label, diagnostics),
       broker,
       autoApprove,
       start,

@@ -27,7 +27,10 @@ export interface PermissionOption {
 /** A question ready to show. */
 export interface PermissionQuestion {
   readonly title: string
+  /** The first lines of a multi-line command or snippet (then `… N more lines not shown` past {@link maxShownLines}); empty otherwise. */
   readonly detail: readonly string[]
+  /** How many lines the command or snippet in `detail` has in all (0 without detail). */
+  readonly detailLines: number
   readonly options: readonly PermissionOption[]
 }
 
@@ -46,10 +49,13 @@ function stringArgument(execution: ToolExecution, key: string): string | undefin
 
 const cut = (line: string): string => (line.length <= maxShownLineChars ? line : `${line.slice(0, maxShownLineChars)}… (+${line.length - maxShownLineChars} characters)`)
 
+/** The marker after the shown lines of a longer command. */
+export const moreLines = (hidden: number): string => `  … ${hidden} more ${hidden === 1 ? 'line' : 'lines'} not shown`
+
 function shownLines(lines: readonly string[]): string[] {
   const shown = lines.slice(0, maxShownLines).map((line) => `  ${cut(line)}`)
   const hidden = lines.length - shown.length
-  return hidden > 0 ? [...shown, `  … ${hidden} more ${hidden === 1 ? 'line' : 'lines'} not shown`] : shown
+  return hidden > 0 ? [...shown, moreLines(hidden)] : shown
 }
 
 function options(execution: ToolExecution, code: string | undefined): PermissionOption[] {
@@ -69,10 +75,10 @@ export function permissionQuestion(execution: ToolExecution, reason: string | un
   const code = runner === undefined ? undefined : stringArgument(execution, runner.argument)
   if (runner !== undefined && code !== undefined) {
     const lines = sanitize(code).replace(/\n+$/, '').split('\n')
-    if (lines.length <= 1) return { title: `${runner.label}: ${cut(lines[0] ?? '')}?`, detail: [], options: options(execution, code) }
-    return { title: `${runner.label}: ${oneLine(lines[0] ?? '', 60)} (+${lines.length - 1} lines)?`, detail: shownLines(lines), options: options(execution, code) }
+    if (lines.length <= 1) return { title: `${runner.label}: ${cut(lines[0] ?? '')}?`, detail: [], detailLines: 0, options: options(execution, code) }
+    return { title: `${runner.label}: ${oneLine(lines[0] ?? '', 60)} (+${lines.length - 1} lines)?`, detail: shownLines(lines), detailLines: lines.length, options: options(execution, code) }
   }
   const summary = argumentSummary(JSON.stringify(execution.arguments ?? {}), 60)
   const why = reason === undefined ? '' : ` (${oneLine(reason, 80)})`
-  return { title: `Allow ${sanitize(execution.name)}${summary === '' ? '' : ` ${summary}`}${why}?`, detail: [], options: options(execution, undefined) }
+  return { title: `Allow ${sanitize(execution.name)}${summary === '' ? '' : ` ${summary}`}${why}?`, detail: [], detailLines: 0, options: options(execution, undefined) }
 }

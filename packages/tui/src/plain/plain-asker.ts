@@ -1,6 +1,6 @@
 /**
  * Permission questions in the plain mode: the code or arguments are printed above one question
- * line ending in `[y/N] `. `y` runs the call once, `a` allows the command prefix (or the tool) for
+ * line ending in `[y/N] ` (for a person at a terminal, with the answers listed between them). `y` runs the call once, `a` allows the command prefix (or the tool) for
  * the session, `t` the whole tool, `n: why` rejects with a note for the model; anything else,
  * the end of input or a cancel rejects.
  */
@@ -23,11 +23,17 @@ export function plainAnswer(question: PermissionQuestion, answer: string | undef
   return { kind: 'reject' }
 }
 
-/** The plain mode's asker over its line input. */
-export function plainAsker(input: LineInput, view: PlainView): Asker {
+/** The answers on offer, one per line with the key that picks it (shown to a person at a terminal). */
+export function plainChoices(question: PermissionQuestion): string[] {
+  return question.options.map((option) => (option.withNote === true ? `  ${'n: WHY'.padEnd(8)}No, and tell the model WHY` : `  ${option.key.padEnd(8)}${option.label}${option.key === 'n' ? ' (also Enter)' : ''}`))
+}
+
+/** The plain mode's asker over its line input; `showChoices` lists the answers above the question. */
+export function plainAsker(input: LineInput, view: PlainView, options: { readonly showChoices: boolean }): Asker {
   return async (question, signal) => {
     view.newline()
     view.lines(question.detail)
+    if (options.showChoices) view.lines(plainChoices(question))
     const answer = await input.ask(`${question.title} [y/N] `, signal)
     view.markLineStart()
     return plainAnswer(question, answer)

@@ -55,7 +55,7 @@ export class PlainView implements ChatView {
         this.#line(`→ ${sanitize(event.name)} ${argumentSummary(event.arguments)}`.trimEnd())
         return
       case 'tool-end': {
-        const summary = outcomeSummary(event.outcome)
+        const summary = outcomeSummary(event.outcome, { tool: event.name })
         this.#line(`  ${summary.ok ? '✓' : '✗'} ${summary.text}`)
         return
       }

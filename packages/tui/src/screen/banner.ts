@@ -1,9 +1,11 @@
 /**
  * The banner at the top of the chat: version, model, working directory and approval mode on one
- * line, and where to find help on a second.
+ * line, and where to find help on a second. In a narrow terminal each line wraps between its
+ * facts instead of cutting the last ones off.
  */
-import { truncateToWidth, type Component } from '@mariozechner/pi-tui'
+import type { Component } from '@mariozechner/pi-tui'
 import type { Theme } from '../theme.ts'
+import { wrapParts } from './fit-parts.ts'
 
 /** Banner text. */
 export interface BannerFacts {
@@ -13,26 +15,26 @@ export interface BannerFacts {
   readonly approvals: string
 }
 
-/** The two banner lines, unstyled. */
-export function bannerLines(facts: BannerFacts): [string, string] {
-  return [`dsh ${facts.version} · ${facts.model} · ${facts.cwd} · ${facts.approvals}`, '/help for commands · Enter sends · Shift-Enter new line · Ctrl-C cancels · Ctrl-D exits']
+/** The facts of the two banner lines, unstyled. */
+export function bannerParts(facts: BannerFacts): [string[], string[]] {
+  return [[`dsh ${facts.version}`, facts.model, facts.cwd, facts.approvals], ['/help for commands', 'Enter sends', 'Shift-Enter new line', 'Ctrl-C cancels', 'Ctrl-D exits']]
 }
 
 /** The banner component. */
 export class Banner implements Component {
-  readonly #lines: [string, string]
+  readonly #parts: [string[], string[]]
   readonly #theme: Theme
   #cache: { readonly width: number; readonly lines: string[] } | undefined
 
   constructor(facts: BannerFacts, theme: Theme) {
-    this.#lines = bannerLines(facts)
+    this.#parts = bannerParts(facts)
     this.#theme = theme
   }
 
   render(width: number): string[] {
     if (this.#cache?.width === width) return this.#cache.lines
-    const [first, second] = this.#lines
-    const lines = [truncateToWidth(this.#theme.bold(first), width), truncateToWidth(this.#theme.dim(second), width)]
+    const [facts, keys] = this.#parts
+    const lines = [...wrapParts(facts, width).map((line) => this.#theme.bold(line)), ...wrapParts(keys, width).map((line) => this.#theme.dim(line))]
     this.#cache = { width, lines }
     return lines
   }

@@ -1,14 +1,23 @@
 /**
  * The chat's own keys, seen before the editor: Ctrl-C, Esc and Ctrl-D through the interrupt
  * policy, Ctrl-O (the last tool result in full) and Ctrl-T (reasoning). Any other key disarms a
- * pending exit and goes to the editor or the open modal. With a modal open, only Ctrl-C is taken
+ * pending exit and goes to the editor or the open modal; so does the end of the exit window,
+ * which also takes the "press Ctrl-C again" hint away. With a modal open, only Ctrl-C is taken
  * (it cancels the running step, which also withdraws the question).
  */
 import { matchesKey } from '@mariozechner/pi-tui'
 import type { ChatController } from '../chat-controller.ts'
-import { decideKey, interruptExitCode, type PolicyKey } from '../interrupt-policy.ts'
+import { decideKey, exitWindowMs, interruptExitCode, type PolicyKey } from '../interrupt-policy.ts'
 import type { ScreenLayout } from './screen-layout.ts'
 import type { ScreenView } from './screen-view.ts'
+
+/** What the keys act on. */
+export interface KeyTargets {
+  readonly layout: Pick<ScreenLayout, 'tui' | 'editor' | 'modalOpen' | 'setHint'>
+  readonly view: Pick<ScreenView, 'toggleLastTool' | 'toggleReasoning'>
+  readonly controller: Pick<ChatController, 'busy' | 'cancel' | 'exit'>
+  readonly now: () => number
+}
 
 /** The exit hint shown after a first Ctrl-C. */
 export const exitHint = 'press Ctrl-C again to exit (or Ctrl-D, or /exit)'
@@ -21,10 +30,11 @@ function policyKey(data: string): PolicyKey {
 }
 
 /** Installs the listener; returns its remover. */
-export function bindKeys(options: { readonly layout: ScreenLayout; readonly view: ScreenView; readonly controller: ChatController; readonly now: () => number }): () => void {
+export function bindKeys(options: KeyTargets): () => void {
   const { layout, view, controller } = options
   let armedAt: number | undefined
-  return layout.tui.addInputListener((data) => {
+  let disarm: ReturnType<typeof setTimeout> | undefined
+  const remove = layout.tui.addInputListener((data) => {
     if (matchesKey(data, 'ctrl+o')) return view.toggleLastTool() ? { consume: true } : undefined
     if (matchesKey(data, 'ctrl+t')) {
       view.toggleReasoning()
@@ -39,6 +49,14 @@ export function bindKeys(options: { readonly layout: ScreenLayout; readonly view
     const decision = decideKey(key, { running: controller.busy, inputEmpty: layout.editor.getText() === '', ...(armedAt === undefined ? {} : { armedAt }) }, options.now())
     armedAt = decision.armedAt
     layout.setHint(decision.action === 'arm-exit' ? exitHint : '')
+    clearTimeout(disarm)
+    if (decision.action === 'arm-exit') {
+      // The hint must not outlive the window: a Ctrl-C after it only arms again.
+      disarm = setTimeout(() => {
+        armedAt = undefined
+        layout.setHint('')
+      }, exitWindowMs)
+    }
     switch (decision.action) {
       case 'cancel': {
         const requeued = controller.cancel()
@@ -63,4 +81,8 @@ export function bindKeys(options: { readonly layout: ScreenLayout; readonly view
       }
     }
   })
+  return () => {
+    clearTimeout(disarm)
+    remove()
+  }
 }

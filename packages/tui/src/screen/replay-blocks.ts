@@ -1,13 +1,15 @@
 /**
  * A stored session's visible conversation as transcript components, for `/resume`, `--resume`
  * and `--continue`: typed prompts, answers as markdown, tool calls as finished rows with their
- * result summaries, and a note where compaction replaced earlier history. Injected context
+ * result summaries (edits with their diff, as they showed live; a write's earlier content is not
+ * known any more), and a note where compaction replaced earlier history. Injected context
  * (instruction files, notices) is not shown: the person did not type it.
  */
 import type { Component } from '@mariozechner/pi-tui'
 import type { Message, ToolFinalOutcome } from '@dsh/contracts'
 import { messageText } from '@dsh/runtime'
 import type { Theme } from '../theme.ts'
+import { editDiff } from './edit-preview.ts'
 import { StreamingMarkdown } from './streaming-markdown.ts'
 import { LinesBlock, PromptBlock } from './text-block.ts'
 import { ToolRow } from './tool-row.ts'
@@ -33,7 +35,7 @@ export function replayBlocks(messages: readonly Message[], theme: Theme, now: ()
       if (block.type === 'text' && block.text.trim() !== '') blocks.push(new StreamingMarkdown(theme.markdown, block.text))
       if (block.type === 'tool-call') {
         const row = new ToolRow({ callId: block.callId, name: block.name, rawArguments: block.arguments, theme, now })
-        row.finish(outcomeOf(results.get(block.callId)), undefined)
+        row.finish(outcomeOf(results.get(block.callId)), editDiff(block.name, block.arguments, undefined))
         blocks.push(row)
       }
     }

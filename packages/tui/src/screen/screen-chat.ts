@@ -12,6 +12,7 @@ import { ChatController } from '../chat-controller.ts'
 import type { ChatEnvironment } from '../chat-environment.ts'
 import { chatCompletion } from '../input/completion.ts'
 import { PromptHistory } from '../input/prompt-history.ts'
+import { resumedSessionLine } from '../sessions/resume-note.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import type { SlashRegistry } from '../slash/slash-registry.ts'
 import { shortPath, statusSnapshot } from '../status/status-snapshot.ts'
@@ -38,7 +39,8 @@ export interface ScreenChatOptions {
    * Undefined ends the chat (picker cancelled).
    */
   readonly openAgent: (pick: (rows: readonly SessionRow[]) => Promise<string | undefined>, notice: (line: string) => void) => Promise<Agent | undefined>
-  readonly onSession: (id: string) => void
+  /** Each session id that becomes current; absent when nothing may be written beside the screen (stderr is the terminal). */
+  readonly onSession?: (id: string) => void
   /** Aborts when the product ends the chat (its shutdown path: SIGTERM, SIGHUP). */
   readonly stop?: AbortSignal
   /** A terminal other than the process's own (tests). */
@@ -85,8 +87,9 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     status: { model: env.model.label, cwd: short(env.cwd), roots: 0, approvals: env.approvalMode, sessionId: '' },
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
   })
-  const pickSession = (rows: readonly SessionRow[]): Promise<string | undefined> =>
-    modal<string | undefined>(layout, (settle) => new SessionPicker({ rows, theme, now: new Date(now()), shortPath: short, done: settle }))
+  // A cancelled command (Ctrl-C while the picker is open) closes the picker.
+  const pickSession = (rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined> =>
+    modal<string | undefined>(layout, (settle) => new SessionPicker({ rows, theme, now: new Date(now()), shortPath: short, done: settle }), signal === undefined ? undefined : { signal, value: undefined })
   let controller: ChatController | undefined
   let signalCode: number | undefined
   const view = new ScreenView({
@@ -119,7 +122,9 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
   const ticker = setInterval(() => {
     if (controller?.busy === true) layout.tui.requestRender()
   }, tickMs)
-  const cleanups: (() => void)[] = [unguard, () => clearInterval(ticker)]
+  // Diagnostics written to the terminal behind pi-tui's back would be drawn over: show them instead.
+  const detachDiagnostics = env.diagnostics?.attach((line) => view.lines([line], line.startsWith('warning:') ? 'warning' : 'notice')) ?? (() => undefined)
+  const cleanups: (() => void)[] = [unguard, () => clearInterval(ticker), detachDiagnostics]
   try {
     const notices: string[] = []
     const agent = await options.openAgent(pickSession, (line) => notices.push(line))
@@ -127,10 +132,13 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       agent?.dispose()
       return { exitCode: signalCode ?? 0 }
     }
-    controller = new ChatController({ env, view, registry, agent, onSession: options.onSession })
+    controller = new ChatController({ env, view, registry, agent, ...(options.onSession === undefined ? {} : { onSession: options.onSession }) })
     const chat = controller
-    options.onSession(agent.session.id)
-    if (agent.session.surface.length > 0) view.replay(deriveMessages(agent.session))
+    options.onSession?.(agent.session.id)
+    if (agent.session.surface.length > 0) {
+      view.replay(deriveMessages(agent.session))
+      notices.push(resumedSessionLine(agent, env.cwd))
+    }
     if (notices.length > 0) view.lines(notices, 'notice')
     view.statusChanged()
     const history = new PromptHistory({ dshHome: env.dshHome, projectDir: env.cwd, warn: (line) => view.lines([`warning: ${line}`], 'warning') })
@@ -143,7 +151,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       chat.submit(text).catch((error: unknown) => view.error(error))
     }
     const asker: Asker = (question, signal) =>
-      modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle }), { signal, value: { kind: 'reject' } })
+      modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle, typeAhead: (data) => layout.editor.handleInput(data), rows: () => layout.tui.terminal.rows }), { signal, value: { kind: 'reject' } })
     const onStop = (): void => chat.exit()
     options.stop?.addEventListener('abort', onStop, { once: true })
     cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now }), () => options.stop?.removeEventListener('abort', onStop))

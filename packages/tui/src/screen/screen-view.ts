@@ -32,7 +32,7 @@ export interface ScreenViewHost {
   readonly requestRender: () => void
   readonly statusChanged: () => void
   readonly queueChanged: (queued: readonly string[]) => void
-  readonly pickSession: (rows: readonly SessionRow[]) => Promise<string | undefined>
+  readonly pickSession: (rows: readonly SessionRow[], signal?: AbortSignal) => Promise<string | undefined>
 }
 
 /** The ChatView of the full-screen UI. */
@@ -138,8 +138,8 @@ export class ScreenView implements ChatView {
     this.#host.requestRender()
   }
 
-  pickSession(rows: readonly SessionRow[]): Promise<string | undefined> {
-    return this.#host.pickSession(rows)
+  pickSession(rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined> {
+    return this.#host.pickSession(rows, signal)
   }
 
   statusChanged(): void {

@@ -34,7 +34,9 @@ export class SessionPicker implements Component {
   #build(): SelectList {
     const wanted = this.#filter.toLowerCase()
     const items = this.#items.filter((item) => wanted === '' || `${item.label} ${item.description ?? ''}`.toLowerCase().includes(wanted))
-    const list = new SelectList(items, pickerRows, this.#theme.select, { minPrimaryColumnWidth: 20, maxPrimaryColumnWidth: 60 })
+    // pi-tui's list says "No matching commands" when the filter leaves nothing: say what is meant.
+    const theme = { ...this.#theme.select, noMatch: () => this.#theme.dim('  no session matches the filter') }
+    const list = new SelectList(items, pickerRows, theme, { minPrimaryColumnWidth: 20, maxPrimaryColumnWidth: 50 })
     list.onSelect = (item) => this.#done(item.value)
     list.onCancel = () => this.#done(undefined)
     return list

@@ -1,11 +1,14 @@
 /**
  * The status line above the editor: model, working directory, additional roots, approval mode,
  * context in use, session cost (when prices are known) and, while a step runs, a spinner with
- * the elapsed time. One line, cut to the width.
+ * the elapsed time. One line: when it is too wide, the context and cost figures stay and the
+ * rest gives way (the model label is shortened, then the approval mode, the directory, the roots
+ * and finally the model are left out; the banner and `/status` still show them).
  */
-import { truncateToWidth, type Component } from '@mariozechner/pi-tui'
+import { truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui'
 import type { Theme } from '../theme.ts'
 import { elapsed, type StatusSnapshot } from '../status/status-snapshot.ts'
+import { separator, shortLabel } from './fit-parts.ts'
 import { spinnerAt } from './tool-row.ts'
 
 /** The parts of a status line, in order (without the running part). */
@@ -18,6 +21,15 @@ export function statusParts(status: StatusSnapshot): string[] {
     ...(status.context === undefined ? [] : [status.context]),
     ...(status.cost === undefined ? [] : [status.cost]),
   ]
+}
+
+/** The parts that fit `width` columns, dropped and shortened as the header says. */
+export function fittedStatusParts(status: StatusSnapshot, width: number): string[] {
+  const model = shortLabel(status.model)
+  const roots = status.roots > 0 ? [`+${status.roots} ${status.roots === 1 ? 'root' : 'roots'}`] : []
+  const figures = [...(status.context === undefined ? [] : [status.context]), ...(status.cost === undefined ? [] : [status.cost])]
+  const candidates = [statusParts(status), statusParts({ ...status, model }), [model, status.cwd, ...roots, ...figures], [model, ...roots, ...figures], [model, ...figures], figures]
+  return candidates.find((parts) => visibleWidth(parts.join(separator)) <= width) ?? [model, ...figures]
 }
 
 /** The status line component; `update` sets a new reading. */
@@ -39,8 +51,9 @@ export class StatusLine implements Component {
   render(width: number): string[] {
     const t = this.#theme
     const since = this.#status.runningSince
-    const running = since === undefined ? '' : `${t.cyan(spinnerAt(this.#now()))} ${elapsed(this.#now() - since)} · `
-    return [truncateToWidth(`${running}${t.dim(statusParts(this.#status).join(' · '))}`, width)]
+    const running = since === undefined ? '' : `${t.cyan(spinnerAt(this.#now()))} ${elapsed(this.#now() - since)}${separator}`
+    const parts = fittedStatusParts(this.#status, Math.max(1, width - visibleWidth(running)))
+    return [truncateToWidth(`${running}${t.dim(parts.join(separator))}`, width)]
   }
 
   invalidate(): void {

@@ -22,6 +22,8 @@ export class StreamingMarkdown extends Container {
   #inFence = false
   /** Where the last finished block would end, waiting for the next line to confirm it. */
   #boundary: number | undefined
+  /** Lines of the last render, until text arrives or the width changes (every frame renders every answer). */
+  #cache: { readonly width: number; readonly lines: string[] } | undefined
 
   constructor(theme: MarkdownTheme, text = '') {
     super()
@@ -38,6 +40,7 @@ export class StreamingMarkdown extends Container {
 
   /** Adds a streamed delta. */
   append(delta: string): void {
+    this.#cache = undefined
     this.#text += sanitize(delta)
     for (let end = this.#text.indexOf('\n', this.#scanned); end >= 0; end = this.#text.indexOf('\n', this.#scanned)) {
       const line = this.#text.slice(this.#scanned, end)
@@ -65,6 +68,7 @@ export class StreamingMarkdown extends Container {
   }
 
   override render(width: number): string[] {
+    if (this.#cache?.width === width) return this.#cache.lines
     const lines: string[] = []
     for (const child of this.children) {
       const rendered = child.render(width)
@@ -73,6 +77,12 @@ export class StreamingMarkdown extends Container {
       for (const line of rendered) lines.push(line)
     }
     while (blank(lines.at(-1))) lines.pop()
+    this.#cache = { width, lines }
     return lines
+  }
+
+  override invalidate(): void {
+    this.#cache = undefined
+    super.invalidate()
   }
 }

@@ -69,7 +69,7 @@ export class ToolRow implements Component {
     const head = `${t.bold(this.#name)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
     if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width)]
     if (this.#cache?.width === width) return this.#cache.lines
-    const result = outcomeSummary(this.#outcome, 200)
+    const result = outcomeSummary(this.#outcome, { tool: this.#name, max: 200 })
     const mark = result.ok ? t.green('✓') : t.red('✗')
     const took = (this.#finishedAt ?? this.#started) - this.#started >= 1000 ? t.dim(` ${elapsed((this.#finishedAt ?? this.#started) - this.#started)}`) : ''
     const lines = [truncateToWidth(`${mark} ${head}  ${result.ok ? t.dim(result.text) : t.red(result.text)}${took}`, width)]

@@ -38,19 +38,23 @@ const helpCommand: SlashCommandSpec = {
   aliases: ['?'],
   usage: '/help',
   help: 'show this list',
-  run: ({ controller }) => [
-    ...controller.registry.list().map((spec) => `${spec.usage.padEnd(22)} ${spec.help}`),
-    '',
-    'Enter sends; Shift-Enter, Alt-Enter or Ctrl-J (or \\ at the end of a line) adds a line; Tab completes /commands and paths (@path)',
-    'Up/Down: earlier prompts; Esc clears the input or cancels; Ctrl-C cancels a running step; Ctrl-C twice or Ctrl-D at an empty prompt exits',
-    'Ctrl-O shows the last tool result in full; Ctrl-T shows or hides reasoning; //text sends /text',
-  ],
+  run: ({ controller }) => {
+    const commands = controller.registry.list()
+    const column = Math.max(...commands.map((spec) => spec.usage.length)) + 2
+    return [
+      ...commands.map((spec) => `${spec.usage.padEnd(column)}${spec.help}`),
+      '',
+      'Enter sends; Shift-Enter, Alt-Enter or Ctrl-J (or \\ at the end of a line) adds a line; Tab completes /commands and paths (@path)',
+      'Up/Down: earlier prompts; Esc clears the input or cancels; Ctrl-C cancels a running step; Ctrl-C twice or Ctrl-D at an empty prompt exits',
+      'Ctrl-O shows the last tool result in full; Ctrl-T shows or hides reasoning; //text sends /text',
+    ]
+  },
 }
 
 const modelCommand: SlashCommandSpec = {
   name: 'model',
   usage: '/model [SPEC]',
-  help: 'show the model, or switch to SPEC (deepseek:<m>, openai:<m>, scripted:<file>) for the next turns',
+  help: 'show the model, or switch to SPEC (deepseek:<m>, openai:<m>, scripted:<file>)',
   run: ({ controller }, args) => {
     const spec = args[0]
     if (spec === undefined) return `model: ${controller.model.label}`

@@ -9,7 +9,7 @@ import type { ChatController } from '../chat-controller.ts'
 import { oneLine, problemText } from '../text-safety.ts'
 import { relativeTime } from '../sessions/relative-time.ts'
 import { resumedSessionLine } from '../sessions/resume-note.ts'
-import { sessionRows } from '../sessions/session-rows.ts'
+import { resumableRows, sessionRows } from '../sessions/session-rows.ts'
 import type { SlashCommandSpec, SlashContext } from './slash-registry.ts'
 
 /** Opens the session to switch to (`resume`, else a new one) and prepares it; closes it again when that fails. */
@@ -63,7 +63,9 @@ export const resumeCommand: SlashCommandSpec = {
   help: 'switch to a stored session (without an id: pick one)',
   run: async (context, args) => {
     if (args.length > 1) return 'usage: /resume [ID] (see /sessions for ids)'
-    const id = args[0] ?? (await context.view.pickSession(sessionRows(context.controller.env.host.sessions)))
+    const rows = resumableRows(context.controller.env.host.sessions, context.controller.agent.session.id)
+    if (args[0] === undefined && rows.length === 0) return 'no other session with a turn to resume (/sessions lists them all)'
+    const id = args[0] ?? (await context.view.pickSession(rows, context.signal))
     if (id === undefined) return args.length === 0 ? 'no session chosen' : undefined
     await switchTo(context, id)
     return undefined

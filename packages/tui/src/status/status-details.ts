@@ -19,7 +19,7 @@ export function statusDetails(controller: ChatController): string[] {
     `directory:  ${controller.agent.handle.cwd}`,
     `roots:      ${roots.length === 0 ? 'none' : roots.join(', ')}`,
     `approvals:  ${status.approvals}${remembered.length === 0 ? '' : `; allowed for this session: ${remembered.join(', ')}`}`,
-    `context:    ${status.context ?? 'no usage recorded yet'}`,
+    `context:    ${status.context ?? 'no usage recorded (yet, or since the last compaction)'}`,
     `cost:       ${status.cost ?? (controller.model.prices === undefined ? 'unknown (set model.prices in the config file)' : 'no usage recorded yet')}`,
   ]
 }

@@ -2,7 +2,9 @@
  * Token and cost figures from what the session recorded: the context in use is the prompt plus
  * completion tokens of the latest `assistant/message` that reported usage (what the next request
  * starts from), and the cost adds up every recorded call at the configured prices (cache hits at
- * their own price when one is given). Nothing is estimated: no usage recorded, no figure.
+ * their own price when one is given). Nothing is estimated: no usage recorded, no figure; and a
+ * compaction (an event that replaces part of the visible surface) drops the context figure until
+ * the next call reports one, since the history it measured is gone.
  */
 import type { SessionEvent } from '@dsh/contracts'
 import { dataOf } from '@dsh/runtime'
@@ -21,7 +23,7 @@ export interface ModelPrices {
 
 /** What the status line shows about usage. */
 export interface UsageFigures {
-  /** Tokens of the latest recorded call (prompt + completion); undefined before any usage. */
+  /** Tokens of the latest recorded call (prompt + completion); undefined before any usage and after a compaction until the next call. */
   readonly contextTokens?: number
   /** Sum of all recorded calls at the prices; undefined without prices or usage. */
   readonly cost?: number
@@ -32,6 +34,7 @@ export function usageFigures(events: readonly SessionEvent[], prices: ModelPrice
   let contextTokens: number | undefined
   let cost: number | undefined
   for (const event of events) {
+    if (typeof event.surfaceOp === 'object' && event.surfaceOp.op === 'replace') contextTokens = undefined
     const usage = dataOf(event, 'assistant/message')?.usage
     if (usage === undefined || usage.inputTokens + usage.outputTokens === 0) continue
     contextTokens = usage.inputTokens + usage.outputTokens

@@ -7,25 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { plainText, runPty } from './chat-harness.ts'
 import { runDsh, writeScript } from './run-dsh.ts'
+import { isAlive, StartedProcesses } from './test-processes.ts'
 
 let tree: TempTree
-const started: number[] = []
+const started = new StartedProcesses()
 afterEach(async () => {
   // A failing test must not leave its sleepers behind.
-  for (const pid of started.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  started.endAll()
   await tree?.dispose()
 })
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    // ESRCH: gone, which is the answer.
-    return false
-  }
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-}
 
 async function gone(pids: readonly number[]): Promise<boolean> {
   const deadline = Date.now() + 10_000
@@ -38,7 +28,7 @@ async function gone(pids: readonly number[]): Promise<boolean> {
 
 function pidsOf(files: readonly string[]): number[] {
   const pids = files.map((file) => (existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0))
-  started.push(...pids.filter((pid) => pid > 0))
+  started.add(...pids)
   return pids
 }
 

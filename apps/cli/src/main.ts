@@ -11,9 +11,9 @@ import { hangUp, survivesTerminalHangup } from './terminal-hangup.ts'
 
 function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: Error) => {
-    // EIO: the terminal hung up (a closed terminal window); any other write error is a real failure.
+    // EIO on a terminal: it hung up (a closed terminal window); any other write error is a real failure.
     const code = errnoCode(error)
-    if (code === 'EIO') return hangUp()
+    if (code === 'EIO' && stream.isTTY) return hangUp()
     if (code !== 'EPIPE') throw error
     process.exit()
   })

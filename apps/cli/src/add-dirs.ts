@@ -46,7 +46,8 @@ const refuse = (line: string): never => {
 /** Checks the directories for a new session before anything else is set up (bad input first). */
 export async function checkAddDirs(io: CliIo, options: AgentSetupOptions, dirs: readonly string[] | undefined): Promise<void> {
   if (dirs === undefined || dirs.length === 0) return
-  if (!multiRootEnabled(configFrom(io, options.config))) throw usageError('--add-dir: additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config file)')
+  // Quiet: the setup that follows reads the file again and reports its deprecated keys once.
+  if (!multiRootEnabled(configFrom(io, options.config, () => undefined))) throw usageError('--add-dir: additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config file)')
   const registry = new RootRegistry({ dshHome: dshHomeFrom(io, options.dshHome) })
   await grant(new SessionRoots({ registry, sessionId: 'check', primary: cwdFrom(io, options.cwd) }), absoluteDirs(io, dirs), refuse)
 }

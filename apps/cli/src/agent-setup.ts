@@ -56,9 +56,9 @@ export interface AgentSetup {
   readonly docs?: OperatorService
 }
 
-/** Reads the config file, or an empty config. */
-export function configFrom(io: CliIo, file: string | undefined): ConfigFile {
-  return file === undefined ? {} : loadConfigFile(resolve(io.cwd, file))
+/** Reads the config file, or an empty config; deprecated keys are reported on stderr unless `warn` says otherwise. */
+export function configFrom(io: CliIo, file: string | undefined, warn = (line: string): void => errLine(io, `warning: ${line}`)): ConfigFile {
+  return file === undefined ? {} : loadConfigFile(resolve(io.cwd, file), warn)
 }
 
 /**

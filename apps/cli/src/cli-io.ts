@@ -1,6 +1,7 @@
 /**
  * The process surroundings a command needs, passed in rather than read from globals.
  */
+import { terminalLine } from '@dsh/workspace-context'
 
 /** Streams, environment and working directory of one invocation. */
 export interface CliIo {
@@ -16,7 +17,11 @@ export interface CliIo {
   readonly cwd: string
 }
 
-/** Writes one diagnostic line. */
+/**
+ * Writes one diagnostic line, terminal-safe: errors and warnings quote session files, server
+ * answers and repository text, so every control character (an escape sequence, a newline) is
+ * shown visibly instead of acting on the terminal or breaking the line.
+ */
 export function errLine(io: CliIo, line: string): void {
-  io.stderr.write(`${line}\n`)
+  io.stderr.write(`${terminalLine(line)}\n`)
 }

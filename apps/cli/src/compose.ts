@@ -75,7 +75,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools({ processes: options.processes }), ...codeModeTools(options.config)],
+    tools: [...coreTools({ processes: options.processes }), ...codeModeTools(options.config, options.processes)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
@@ -116,8 +116,8 @@ function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOption
   }
 }
 
-function codeModeTools(config: ConfigFile): ToolDefinition[] {
+function codeModeTools(config: ConfigFile, processes: ToolProcesses): ToolDefinition[] {
   if (config.agent?.codeMode === false) return []
   const timeoutMs = config.agent?.runCodeTimeoutMs
-  return [createRunCodeTool(timeoutMs === undefined ? {} : { timeoutMs })]
+  return [createRunCodeTool({ processes, ...(timeoutMs === undefined ? {} : { timeoutMs }) })]
 }

@@ -1,6 +1,7 @@
 /**
  * The `--config FILE` YAML: one top-level key per plugin plus `model`. Unknown keys and wrong
- * types are one-line errors naming the file and the key.
+ * types are one-line errors naming the file and the key; renamed keys are still read under their
+ * old names, with a warning (`config-deprecations.ts`).
  */
 import { errnoCode, errorMessage } from '@dsh/runtime'
 import { readFileSync } from 'node:fs'
@@ -8,6 +9,7 @@ import { parse } from 'yaml'
 import { z } from 'zod'
 import { SectionSchema as multiRootWorkspaceSchema } from '@dsh/multi-root-workspace'
 import { usageError } from './cli-error.ts'
+import { renameDeprecatedKeys } from './config-deprecations.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
 import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
 
@@ -60,8 +62,8 @@ export function parseConfig(value: unknown, file: string): ConfigFile {
   throw usageError(`${file}: ${keys.join(', ') || '(top level)'}: ${what}`)
 }
 
-/** Reads and validates a config file. */
-export function loadConfigFile(file: string): ConfigFile {
+/** Reads and validates a config file; `warn` gets one line per deprecated key it still reads. */
+export function loadConfigFile(file: string, warn: (line: string) => void): ConfigFile {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -74,5 +76,5 @@ export function loadConfigFile(file: string): ConfigFile {
   } catch (error) {
     throw usageError(`${file}: invalid YAML (${errorMessage(error).split('\n')[0]})`)
   }
-  return parseConfig(value, file)
+  return parseConfig(renameDeprecatedKeys(value, file, warn), file)
 }

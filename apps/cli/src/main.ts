@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 /**
  * Process entry of the `dsh` binary: wires the real process streams into the CLI. A reader that
- * goes away (`dsh sessions list | head -1`), or a terminal that hangs up, ends the process quietly
- * with the exit code set so far, as SIGPIPE ends other command-line tools, instead of an unhandled
- * `EPIPE` / `EIO` stack trace.
+ * goes away (`dsh sessions list | head -1`) ends the process quietly with the exit code set so
+ * far, as SIGPIPE ends other command-line tools, instead of an unhandled `EPIPE` stack trace; a
+ * terminal that hangs up ends it as SIGHUP does (`terminal-hangup.ts`).
  */
 import { runCli } from './program.ts'
+import { hangUp, survivesTerminalHangup } from './terminal-hangup.ts'
 
 function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: Error) => {
-    // EIO: the terminal hung up (a closed terminal window); any other write error is a real failure.
+    // EIO on a terminal: it hung up (a closed terminal window); any other write error is a real failure.
     const code = 'code' in error ? error.code : undefined
-    if (code !== 'EPIPE' && code !== 'EIO') throw error
+    if (code === 'EIO' && stream.isTTY) return hangUp()
+    if (code !== 'EPIPE') throw error
     process.exit()
   })
 }
 
+survivesTerminalHangup()
 exitOnBrokenPipe(process.stdout)
 exitOnBrokenPipe(process.stderr)
 const code = await runCli({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, process.argv.slice(2))

@@ -189,9 +189,15 @@ function commandNamedBy(program: Command, argv: readonly string[]): Command {
   return current
 }
 
-/** Commander's message as one line: without its `error: ` prefix, suggestions joined in. */
-function commanderLine(error: CommanderError): string {
-  return error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')
+/** Commander's message as one line: without its `error: ` prefix and final period, suggestions joined in. */
+function commanderLine(error: CommanderError, command: Command, argv: readonly string[]): string {
+  // `dsh sessions nope`: commander sees an extra argument of `sessions`; the person typed a command.
+  const word = error.code === 'commander.excessArguments' && command.commands.length > 0 ? argv.slice(argv.lastIndexOf(command.name()) + 1).find((item) => !item.startsWith('-')) : undefined
+  if (word !== undefined) return `unknown command '${pathOf(command)} ${word}'`
+  return error.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\.$/, '')
 }
 
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
@@ -204,20 +210,23 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
     await program.parseAsync([...argv], { from: 'user' })
     return exitCode
   } catch (error) {
+    // Help and version exit through commander with code 0.
+    if (error instanceof CommanderError && error.exitCode === 0) return 0
+    // `dsh` without a command: commander printed the usage on stderr, which says it all.
+    if (error instanceof CommanderError && error.code === 'commander.help') return 2
+    // The terminal-safe line writer is loaded only when there is an error to print.
+    const { errLine } = await import('./cli-io.ts')
     if (error instanceof CommanderError) {
-      // Help and version exit through commander with code 0.
-      if (error.exitCode === 0) return 0
-      // `dsh` without a command: commander printed the usage on stderr, which says it all.
-      if (error.code === 'commander.help') return 2
-      const path = pathOf(commandNamedBy(program, argv))
-      io.stderr.write(`dsh: ${commanderLine(error)}; see dsh ${path === '' ? '' : `${path} `}--help\n`)
+      const command = commandNamedBy(program, argv)
+      const path = pathOf(command)
+      errLine(io, `dsh: ${commanderLine(error, command, argv)}; see dsh ${path === '' ? '' : `${path} `}--help`)
       return 2
     }
     if (error instanceof CliError) {
-      io.stderr.write(`dsh: ${error.message}\n`)
+      errLine(io, `dsh: ${error.message}`)
       return error.exitCode
     }
-    io.stderr.write(`dsh: ${error instanceof Error ? error.message : String(error)}\n`)
+    errLine(io, `dsh: ${error instanceof Error ? error.message : String(error)}`)
     return 1
   }
 }

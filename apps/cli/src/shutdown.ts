@@ -51,6 +51,8 @@ export function guardShutdown(options: ShutdownOptions): ShutdownGuard {
     // A repeated signal changes nothing: the orderly path is under way, and the deadline bounds it.
     if (received !== undefined) return
     received = signal
+    // Decided now: whatever ends the process from here on (an exit on a hung-up terminal) exits so.
+    process.exitCode = signalExitCodes[signal]
     const deadline = setTimeout(() => {
       options.processes.killAllNow()
       process.exit(signalExitCodes[signal])

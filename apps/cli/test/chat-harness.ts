@@ -21,6 +21,8 @@ export type PtyStep =
   | { readonly exit: number; readonly timeout?: number }
   | { readonly resize: readonly [number, number] }
   | { readonly signal: 'TERM' | 'HUP' | 'INT' }
+  | { readonly file: string; readonly timeout?: number }
+  | { readonly hangup: true }
 
 /** What the driver reports. */
 export interface PtyResult {

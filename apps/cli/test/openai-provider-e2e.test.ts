@@ -106,6 +106,19 @@ describe('dsh run against an unresponsive model server', () => {
     expect(server.requests).toHaveLength(3)
   })
 
+  it('an old config naming model.timeoutMs still works: read as connectTimeoutMs, with one warning line; --add-dir does not repeat it', async () => {
+    tree = await tempTree({ 'repo/': null, 'extra/': null, 'dsh.yaml': 'model:\n  timeoutMs: 200\n  maxRetries: 0\n' })
+    server = await startSseServer([{ kind: 'silent' }])
+    const args = ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--add-dir', tree.path('extra'), '--config', tree.path('dsh.yaml'), '--model', 'openai:local-model', '--base-url', server.baseUrl, 'hi']
+    const result = await runDsh(args, { cwd: tree.root })
+    expect(result.code).toBe(1)
+    expect(result.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('session: '))).toEqual([
+      `warning: ${tree.path('dsh.yaml')}: model.timeoutMs is deprecated; reading it as model.connectTimeoutMs (rename it)`,
+      `dsh: cannot reach ${server.baseUrl}: no response from the server within 200 ms (connectTimeoutMs)`,
+    ])
+    expect(server.requests).toHaveLength(1)
+  })
+
   it('a port Node refuses fails at once, without retries', async () => {
     tree = await tempTree({ 'repo/': null })
     const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', 'openai:local-model', '--base-url', 'http://127.0.0.1:6000/v1', 'hi'], { cwd: tree.root })

@@ -10,6 +10,9 @@ STEPS_JSON is a JSON list of steps, run in order:
   {"exit": 0, "timeout": 10}            wait for the command to exit with this code
   {"resize": [100, 30]}                 resize the terminal (the command gets SIGWINCH)
   {"signal": "TERM"}                    send the command a signal
+  {"file": "path", "timeout": 10}       wait until the file exists and is not empty
+  {"hangup": true}                      close the terminal, as closing its window does (the command
+                                        gets SIGHUP, its terminal I/O fails with EIO)
 Expectations match the output with ANSI escape sequences and carriage returns removed. The
 driver prints one JSON object: {"ok", "failed", "transcript" (raw output), "exitCode", "cooked"
 (after the command ended: true when the terminal is back in line mode with echo on)}; it exits 1
@@ -47,6 +50,9 @@ def main():
 
     def pump(timeout):
         """Reads what is available within timeout; False once the terminal is closed."""
+        if state.get("hung_up"):
+            time.sleep(timeout)
+            return False
         ready, _, _ = select.select([fd], [], [], timeout)
         if not ready:
             return True
@@ -93,6 +99,17 @@ def main():
             fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         elif "signal" in step:
             os.kill(pid, getattr(signal, "SIG" + step["signal"]))
+        elif "file" in step:
+            end = time.monotonic() + step.get("timeout", 10)
+            while not (os.path.exists(step["file"]) and os.path.getsize(step["file"]) > 0):
+                if time.monotonic() >= end:
+                    failed = {"step": index, "file": step["file"]}
+                    break
+                pump(0.05)
+        elif "hangup" in step:
+            pump(0.05)
+            os.close(fd)
+            state["hung_up"] = True
         elif "exit" in step:
             end = time.monotonic() + step.get("timeout", 10)
             while reap(False) is None and time.monotonic() < end:
@@ -110,7 +127,7 @@ def main():
     try:
         lflag = termios.tcgetattr(fd)[3]
         cooked = bool(lflag & termios.ICANON) and bool(lflag & termios.ECHO)
-    except termios.error:
+    except (termios.error, OSError):
         # The terminal is already gone: nothing to report.
         cooked = None
     print(json.dumps({"ok": failed is None, "failed": failed, "transcript": state["raw"].decode("utf-8", "replace"), "exitCode": state["status"], "cooked": cooked}))

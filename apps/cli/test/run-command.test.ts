@@ -76,6 +76,12 @@ describe('dsh run', () => {
     writeFileSync(config, 'workspaceContext: {}\nnope: 1\n')
     const unknownKey = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', config, 'hi'], { cwd: tree.root })
     expect(unknownKey).toMatchObject({ code: 2, stderr: `dsh: ${config}: nope: unknown key\n` })
+    writeFileSync(config, 'model:\n  timeoutMs: 100\n  connectTimeoutMs: 200\n  nope: 1\n')
+    const bothNames = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', config, 'hi'], { cwd: tree.root })
+    expect(bothNames).toMatchObject({
+      code: 2,
+      stderr: `warning: ${config}: model.timeoutMs is the old name of model.connectTimeoutMs, which is also set; ignoring model.timeoutMs (remove it)\ndsh: ${config}: model.nope: unknown key\n`,
+    })
     writeFileSync(config, 'model:\n  maxRetries: lots\n')
     const wrongType = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', config, 'hi'], { cwd: tree.root })
     expect(wrongType.code).toBe(2)

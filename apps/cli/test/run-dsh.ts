@@ -22,12 +22,14 @@ export interface SpawnOptions {
   /** Written to stdin, which is then closed; without it stdin is ignored. */
   readonly input?: string
   readonly timeoutMs?: number
+  /** Runs the child as this user and group (only a root parent can). */
+  readonly user?: { readonly uid: number; readonly gid: number }
 }
 
 /** Spawns a command, collects stdout and stderr, and rejects with both when it times out. */
 export function spawnCollect(command: string, args: readonly string[], options: SpawnOptions): Promise<DshResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], ...options.user })
     let stdout = ''
     let stderr = ''
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -51,13 +53,14 @@ export function testEnv(home: string, extra: Record<string, string> = {}): Recor
 }
 
 /** Runs dsh with arguments; `env` is merged over a minimal environment; `input` is piped into stdin. */
-export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number; input?: string }): Promise<DshResult> {
+export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number; input?: string; user?: SpawnOptions['user'] }): Promise<DshResult> {
   if (!existsSync(dshBinary)) throw new Error(`${dshBinary} is missing: run npm run build`)
   return spawnCollect(dshBinary, args, {
     cwd: options.cwd,
     env: testEnv(options.cwd, { NO_COLOR: '1', ...options.env }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.user === undefined ? {} : { user: options.user }),
   })
 }
 

@@ -8,25 +8,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { chatBinary } from './chat-harness.ts'
 import { dshBinary, runDsh, sessionIdOf, testEnv, writeScript, type DshResult } from './run-dsh.ts'
+import { isAlive, StartedProcesses } from './test-processes.ts'
 
 let tree: TempTree
-const started: number[] = []
+const started = new StartedProcesses()
 afterEach(async () => {
   // A failing test must not leave its sleepers behind.
-  for (const pid of started.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  started.endAll()
   await tree?.dispose()
 })
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    // ESRCH: gone, which is the answer.
-    return false
-  }
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-}
 
 async function waitFor(predicate: () => boolean, ms = 15_000): Promise<boolean> {
   const deadline = Date.now() + ms
@@ -49,7 +39,7 @@ function pidsIn(dir: string): number[] | undefined {
   const files = kinds.map((kind) => `${dir}/${kind}.pid`)
   if (!files.every((file) => existsSync(file) && readFileSync(file, 'utf8').trim() !== '')) return undefined
   const pids = files.map((file) => Number(readFileSync(file, 'utf8')))
-  started.push(...pids)
+  started.add(...pids)
   return pids
 }
 

@@ -1,6 +1,6 @@
 // What a new user hits, through the built binary: prompts from arguments or stdin, --resume with
 // another --cwd, one error-line format with exit 2 for usage errors, help texts, an unusable home.
-import { writeFileSync } from 'node:fs'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { runDshPiped } from './chat-harness.ts'
@@ -38,20 +38,36 @@ describe('the prompt of dsh run', () => {
   })
 })
 
+/** `--resume ID --cwd OTHER` is refused as a usage error naming the session's own directory. */
+async function expectOtherDirectoryRefused(w: Awaited<ReturnType<typeof workspace>>, id: string): Promise<void> {
+  const other = await runDsh(['--dsh-home', w.home, 'run', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`, '--resume', id, 'again'], { cwd: tree.root })
+  expect(other).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: `dsh: --cwd ${tree.path('other')}: session ${id} works in ${w.repo} (a session keeps its directory); leave out --cwd, or pass --cwd ${w.repo}\n`,
+  })
+}
+
 describe('--resume and --cwd', () => {
   it('refuses another directory for a resumed session, accepts its own, and the chat names the directory it works in', async () => {
     const w = await workspace()
     const id = sessionIdOf((await runDsh([...w.base, 'first'], { cwd: tree.root })).stderr)
-    const other = await runDsh(['--dsh-home', w.home, 'run', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`, '--resume', id, 'again'], { cwd: tree.root })
-    expect(other).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: `dsh: --cwd ${tree.path('other')}: session ${id} works in ${w.repo} (a session keeps its directory); leave out --cwd, or pass --cwd ${w.repo}\n`,
-    })
+    await expectOtherDirectoryRefused(w, id)
     const same = await runDsh([...w.base, '--resume', id, 'again'], { cwd: tree.root })
     expect(same).toMatchObject({ code: 0, stdout: 'answered\n' })
     const chat = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', tree.path('other'), '--model', `scripted:${w.script}`], `/resume ${id}\n`, { cwd: tree.root })
     expect(chat.stdout).toContain(`resumed session ${id} (4 visible messages); it works in ${w.repo}, where it was created (not in ${tree.path('other')}, where this dsh started)\n`)
+  })
+})
+
+describe('--resume and --cwd, the header alone', () => {
+  it('decides the directory from the header line without loading the session: a body that cannot load is still a usage error first', async () => {
+    const w = await workspace()
+    const id = sessionIdOf((await runDsh([...w.base, 'first'], { cwd: tree.root })).stderr)
+    appendFileSync(`${w.home}/sessions/${id}.jsonl`, '{"type":"user/message","seq":99,"time":"t","data":{"message":"not a message"}}\n')
+    await expectOtherDirectoryRefused(w, id)
+    const same = await runDsh([...w.base, '--resume', id, 'again'], { cwd: tree.root })
+    expect(same).toMatchObject({ code: 1, stdout: '', stderr: `dsh: ${w.home}/sessions/${id}.jsonl:11: invalid user/message event (data.message: expected object, got "not a message")\n` })
   })
 })
 
@@ -65,6 +81,7 @@ describe('errors and help', () => {
       [['sessions', 'show'], "dsh: missing required argument 'id'; see dsh sessions show --help\n"],
       [['sessions'], 'dsh: sessions needs a subcommand: list or show (see dsh sessions --help)\n'],
       [['frobnicate'], "dsh: unknown command 'frobnicate'; see dsh --help\n"],
+      [['sessions', 'lsit'], "dsh: unknown command 'sessions lsit'; see dsh sessions --help\n"],
       [['help', 'frobnicate'], 'dsh: unknown command "frobnicate" (dsh help lists the commands)\n'],
       [['run', '--config', tree.path('missing.yaml'), 'hi'], `dsh: ${tree.path('missing.yaml')}: cannot read config (ENOENT)\n`],
       [['run', '--model', `scripted:${tree.path('missing.json')}`, 'hi'], `dsh: ${tree.path('missing.json')}: cannot read model script (ENOENT)\n`],

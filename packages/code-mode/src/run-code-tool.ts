@@ -6,6 +6,7 @@
  * Every nested dispatch also gets the run's stop signal, so it is cancelled when the snippet ends.
  */
 import type { ToolDefinition } from '@dsh/contracts'
+import type { ToolProcesses } from '@dsh/tools'
 import { z } from 'zod'
 import { formatRun } from './result-text.ts'
 import { runSnippet, type NestedReply } from './snippet-process.ts'
@@ -18,6 +19,12 @@ export interface RunCodeOptions {
   readonly maxOutputChars?: number
   /** Node.js binary that runs snippets (default `process.execPath`). */
   readonly nodePath?: string
+  /**
+   * The host's tracker of tool processes: snippets take their markers from it, so its
+   * `killAllNow` (the CLI's exit hook) also ends what a running snippet started when dsh exits
+   * abruptly (a closed terminal). Without one, each snippet's processes are ended with it only.
+   */
+  readonly processes?: Pick<ToolProcesses, 'nextMarker'>
 }
 
 /** Upper bound of both the option and the per-call `timeout_ms`. */
@@ -76,6 +83,7 @@ export function createRunCodeTool(options: RunCodeOptions = {}): ToolDefinition<
         timeoutMs,
         maxOutputChars,
         signal: run.signal,
+        ...(options.processes === undefined ? {} : { marker: options.processes.nextMarker() }),
         onCall: async (name, nestedArgs, stop): Promise<NestedReply> => {
           const outcome = await run.dispatch(name, nestedArgs, { signal: stop })
           return { isError: outcome.isError, content: outcome.content, status: outcome.status }

@@ -50,6 +50,11 @@ export interface SnippetRunOptions {
   readonly onCall: (name: string, args: unknown, stop: AbortSignal) => Promise<NestedReply>
   /** How long to wait for nested calls still running after the snippet ended. */
   readonly abandonGraceMs?: number
+  /**
+   * The `DSH_TOOL_CALL` marker of this run (a tracker's, so the host can end what the snippet
+   * started even when dsh exits before the run ends); a fresh private one by default.
+   */
+  readonly marker?: string
 }
 
 /** How the run ended. */
@@ -104,7 +109,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
   // Aborted on every way out of the run; nested calls get its signal.
   const stop = new AbortController()
 
-  const marker = `${process.pid}.code.${randomBytes(6).toString('hex')}`
+  const marker = options.marker ?? `${process.pid}.code.${randomBytes(6).toString('hex')}`
   const env: NodeJS.ProcessEnv = { ...process.env, [TOOL_CALL_VARIABLE]: marker }
   delete env.NODE_OPTIONS // injected loaders or inspectors of the host must not run inside snippets
   const killAll = (): void => killProcessesNow(snippetProcesses(child.pid, marker))

@@ -1,11 +1,10 @@
 // Shared fixtures for run_code tests: a host over a temp tree with a small `read` tool and run_code.
-import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import type { SessionEvent, ToolDefinition, ToolExecution, ToolFinalOutcome, UserMessage } from '@dsh/contracts'
 import { createHost, createUserMessage, eventMessage, messageText, runToolCall, type Host, type PipelineDeps } from '@dsh/runtime'
-import { tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
+import { isProcessAlive, tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
 import { createRunCodeTool, type RunCodeOptions } from '../src/index.ts'
 
 /** A minimal read tool that reports the path it touched. */
@@ -87,21 +86,7 @@ export function note(text: string): UserMessage {
 }
 
 /** True while `pid` names a live (non-zombie) process. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    // ESRCH: no such process, which is the answer.
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    // Without procfs (macOS) the signal probe is the answer; with it, the process just vanished.
-    return !existsSync('/proc/self')
-  }
-}
+export const alive = isProcessAlive
 
 /** Polls `predicate` every 20 ms until it holds or `ms` elapse; returns its last value. */
 export async function waitFor(predicate: () => boolean, ms = 5_000): Promise<boolean> {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
-import { bashTool } from '@dsh/tools'
+import { bashTool, ToolProcesses } from '@dsh/tools'
 import { alive, erased, fixture, waitFor, type Fixture } from './helpers.ts'
 
 let f: Fixture | undefined
@@ -11,6 +11,22 @@ afterEach(async () => {
   await f?.dispose()
   f = undefined
 })
+
+/** Runs a snippet that starts `sleep 60` and then waits forever; resolves once both pids are known. */
+async function startSleeper(host: Fixture, signal: AbortSignal, options: { readonly detached: boolean }) {
+  const code = [
+    "const { spawn } = await import('node:child_process')",
+    "const { writeFileSync } = await import('node:fs')",
+    `const sleeper = spawn('sleep', ['60'], { stdio: 'ignore', detached: ${options.detached} })`,
+    "writeFileSync('pids', process.pid + ' ' + sleeper.pid)",
+    'await new Promise(() => {})',
+  ].join('\n')
+  const pending = host.call('run_code', { code }, signal)
+  const pidFile = `${host.cwd}/pids`
+  expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '))).toBe(true)
+  const [snippetPid = 0, sleeperPid = 0] = readFileSync(pidFile, 'utf8').split(' ').map(Number)
+  return { pending, snippetPid, sleeperPid }
+}
 
 describe('run_code limits', () => {
   it('stops a snippet that runs past timeout_ms and keeps the output it printed', async () => {
@@ -90,24 +106,25 @@ describe('run_code limits', () => {
 
   it('cancellation kills the snippet process and the processes it started', async () => {
     f = await fixture()
-    const code = [
-      "const { spawn } = await import('node:child_process')",
-      "const { writeFileSync } = await import('node:fs')",
-      "const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' })",
-      "writeFileSync('pids', process.pid + ' ' + sleeper.pid)",
-      'await new Promise(() => {})',
-    ].join('\n')
     const controller = new AbortController()
-    const pending = f.call('run_code', { code }, controller.signal)
-    const pidFile = `${f.cwd}/pids`
-    expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '))).toBe(true)
-    const [snippetPid = 0, sleeperPid = 0] = readFileSync(pidFile, 'utf8').split(' ').map(Number)
+    const { pending, snippetPid, sleeperPid } = await startSleeper(f, controller.signal, { detached: false })
     expect(alive(snippetPid)).toBe(true)
     controller.abort()
     const outcome = await pending
     expect(outcome).toMatchObject({ isError: true, status: 'cancelled' })
     expect(alive(snippetPid)).toBe(false)
     expect(await waitFor(() => !alive(sleeperPid))).toBe(true)
+  })
+
+  it("with the host's tracker, its synchronous killAllNow (dsh's exit hook) ends what a still-running snippet started", async () => {
+    const processes = new ToolProcesses()
+    f = await fixture({}, { processes })
+    const controller = new AbortController()
+    const { pending, snippetPid, sleeperPid } = await startSleeper(f, controller.signal, { detached: true })
+    processes.killAllNow()
+    expect(await waitFor(() => !alive(sleeperPid) && !alive(snippetPid))).toBe(true)
+    controller.abort()
+    await pending
   })
 
   it('a detached child and a setsid escape the snippet left running end with it', async () => {

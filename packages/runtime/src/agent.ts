@@ -55,6 +55,8 @@ export class Agent {
   #controller: AbortController | undefined
   #provider: ModelProvider
   #disposed = false
+  /** Set by {@link stop}: no new turn starts by itself. */
+  #stopping = false
   /** Lines already shown through `notice`. */
   readonly #notices = new Set<string>()
   readonly #wire = new WireMemo()
@@ -132,7 +134,7 @@ export class Agent {
       this.#running = undefined
       this.#controller = undefined
       // A steer that landed after the drain's last check (e.g. from a turn-stopping listener) still wakes the agent.
-      if (this.#steered && !this.#disposed) this.#wake()
+      if (this.#steered && !this.#disposed && !this.#stopping) this.#wake()
     }
   }
 
@@ -145,6 +147,20 @@ export class Agent {
   compact(options: CompactOptions = {}): boolean {
     if (this.#running !== undefined) throw new DshError('AGENT_BUSY', 'cannot compact while a turn is running')
     return compactSession(this.session, options)
+  }
+
+  /**
+   * Cancels the running turn, waits until it has closed itself in the log (the cancelled tool
+   * results, `step/end`, `turn/end`: what a later resume reads) for at most `withinMs`, then
+   * disposes. What hosts call when they end; {@link dispose} closes at once.
+   */
+  async stop(withinMs = STOP_WAIT_MS): Promise<void> {
+    if (this.#disposed) return
+    this.#stopping = true
+    const running = this.#running
+    this.cancel('agent disposed')
+    if (running !== undefined) await settledWithin(running, withinMs)
+    this.dispose()
   }
 
   /** Stops and closes the session file. */
@@ -225,6 +241,27 @@ export class Agent {
         return first
       },
     }
+  }
+}
+
+/** How long {@link Agent.stop} waits for a cancelled turn to close by default. */
+const STOP_WAIT_MS = 5_000
+
+/** Resolves when `running` settled (either way) or after `ms`, whichever comes first. */
+async function settledWithin(running: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms)
+  })
+  // The turn's own failure is reported by whoever awaited it; here only its end matters.
+  const ended = running.then(
+    () => undefined,
+    () => undefined,
+  )
+  try {
+    await Promise.race([ended, deadline])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -2,9 +2,10 @@
  * The write calls of the session log, behind a small seam so tests can make them fail the way a
  * full disk does (a short count without an error, then `ENOSPC`) without needing one, the
  * plain-words reason of an I/O error for one-line messages ("no space left on device"), and the
- * removal of temp files that may or may not exist.
+ * removal of temp files that may or may not exist, and small reads that a FIFO at the name cannot
+ * block.
  */
-import { fdatasync, fdatasyncSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { errnoCode, errorMessage } from './errors.ts'
 
 /** The write calls session files go through. Implementations behave like `node:fs`. */
@@ -27,7 +28,7 @@ export const nodeFileIo: SessionFileIo = {
 /** Why a write failed, in words: the text of an errno error without its code and syscall. */
 export function ioReason(error: unknown): string {
   const message = errorMessage(error)
-  const match = /^[A-Z][A-Z0-9_]*: (.+?)(?:, [a-z]+(?: '[^']*')*)?$/.exec(message)
+  const match = /^[A-Z][A-Z0-9_]*: (.+?)(?:, [a-z]+(?: '[^']*'(?: -> '[^']*')?)?)?$/.exec(message)
   return match?.[1] ?? message
 }
 
@@ -53,5 +54,19 @@ export function removeIfPresent(file: string): void {
   } catch (error) {
     // Already gone (never created, renamed into place, or cleaned up by another process): nothing to remove.
     if (errnoCode(error) !== 'ENOENT') throw error
+  }
+}
+
+/**
+ * The text of a small file, opened without blocking: `undefined` when something other than a
+ * regular file stands at the name (a FIFO would block a plain read until a writer came). Errors
+ * of the open itself (`ENOENT`, …) are thrown for the caller to judge.
+ */
+export function readRegularFile(file: string): string | undefined {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined
+  } finally {
+    closeSync(fd)
   }
 }

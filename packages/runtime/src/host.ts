@@ -147,7 +147,8 @@ export function createHost(options: HostOptions): Promise<Host> {
     tools,
     startAgent,
     dispose: async () => {
-      for (const agent of agents) agent.dispose()
+      // Each running turn is cancelled and closes itself in its log before its session is closed.
+      await Promise.all([...agents].map((agent) => agent.stop()))
       agents.clear()
       await ctx.fiber.dispose()
     },

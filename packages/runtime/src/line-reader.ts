@@ -1,7 +1,7 @@
 /**
  * Streams the newline-terminated lines of a byte range of an open file through one reusable
- * buffer (1 MiB, grown only for a longer line), so a file of any size is read without holding it
- * whole, and offsets stay in bytes whatever the bytes are. Lines are handed over in blocks: each
+ * buffer (1 MiB, grown only for a longer line, never past the longest line accepted), so a file of
+ * any size is read without holding it whole, and offsets stay in bytes whatever the bytes are. Lines are handed over in blocks: each
  * block is a view of the buffer holding one or more whole lines, each ending in a newline, valid
  * only during the callback (decode or copy it there).
  */
@@ -28,6 +28,20 @@ export interface ReadLinesOptions {
   readonly end: number
   /** Receives each block of whole lines (newlines included) and the file offset of its first byte. */
   readonly onBlock: (block: Buffer, offset: number) => void
+  /** Longest line accepted, newline included; a longer one throws {@link LineTooLongError} before it is held whole. */
+  readonly maxLineBytes: number
+}
+
+/** A line longer than the reader accepts (its bytes are never held whole, nor decoded). */
+export class LineTooLongError extends RangeError {
+  /** File offset where the line starts. */
+  readonly lineStart: number
+
+  constructor(lineStart: number, maxLineBytes: number) {
+    super(`a line starting at byte ${lineStart} is longer than ${maxLineBytes} bytes`)
+    this.name = 'LineTooLongError'
+    this.lineStart = lineStart
+  }
 }
 
 /** Calls `onBlock` for every run of complete lines of the range, in order; returns where they end. */
@@ -38,7 +52,8 @@ export function readLineBlocks(options: ReadLinesOptions): LinesRead {
   let position = options.start
   while (position < options.end) {
     if (filled === buffer.length) {
-      const grown = Buffer.allocUnsafe(buffer.length * 2)
+      if (filled >= options.maxLineBytes) throw new LineTooLongError(bufferOffset, options.maxLineBytes)
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, options.maxLineBytes))
       buffer.copy(grown, 0, 0, filled)
       buffer = grown
     }

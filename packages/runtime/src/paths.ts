@@ -3,10 +3,11 @@
  * (configured value, then the environment, then `~/.dsh`) and its model-visible display form, and
  * creates directories under it one level at a time.
  */
-import { mkdirSync, statSync } from 'node:fs'
+import { lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { DshError, errnoCode, errorMessage } from './errors.ts'
+import { ioReason } from './file-io.ts'
 
 /** Inputs for resolving the dsh home. */
 export interface DshHomeOptions {
@@ -62,6 +63,16 @@ function probeDirectory(path: string): 'directory' | 'other' | 'missing' {
   }
 }
 
+/** How a symbolic link at `path` whose target is missing reads in an error, else undefined. */
+function danglingLink(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? `it is a symbolic link to ${readlinkSync(path)}, which does not exist` : undefined
+  } catch {
+    // Gone again, or unreadable: the mkdir error says enough.
+    return undefined
+  }
+}
+
 /**
  * Creates `path` and its missing parents one level at a time, with `mode` for the new ones.
  * Node's recursive mkdir never returns where a level cannot be created although its parent exists
@@ -85,7 +96,7 @@ export function makeDirectories(path: string, options: { readonly mode?: number 
       // EEXIST: another process created it between the probe and the mkdir, which is the goal.
       if (errnoCode(error) === 'EEXIST' && probeDirectory(level) === 'directory') continue
       const needed = level === target ? '' : ` (needed for ${target})`
-      const why = errnoCode(error) === 'ENOENT' ? `${dirname(level)} does not accept new directories (ENOENT)` : errorMessage(error)
+      const why = errnoCode(error) === 'ENOENT' ? `${dirname(level)} does not accept new directories (ENOENT)` : (danglingLink(level) ?? ioReason(error))
       throw new DshError('DIRECTORY_CREATE_FAILED', `cannot create directory ${level}${needed}: ${why}`, { cause: error })
     }
   }

@@ -8,16 +8,20 @@
  * the same pass. A line that is not valid UTF-8, not JSON or not a valid event is a
  * `SESSION_MALFORMED` error `FILE:LINE: what is wrong`, and the file is left untouched. Only the
  * last line may be unterminated: if it parses it is kept (the next append adds its newline),
- * otherwise it is a torn write, dropped with a warning. An empty file is "empty (no header)".
+ * otherwise it is a torn write, dropped with a warning. An empty file is "empty (no header)"; a
+ * FIFO or directory at the name is refused without blocking (`session-open.ts`).
  */
-import { closeSync, fstatSync, openSync } from 'node:fs'
+import { closeSync } from 'node:fs'
 import { isUtf8 } from 'node:buffer'
 import type { SessionEvent, SessionHeader } from '@dsh/contracts'
-import { DshError, errorMessage } from './errors.ts'
+import { DshError, errnoCode, errorMessage, isDshError } from './errors.ts'
+import { ioReason } from './file-io.ts'
 import { checkEnvelope, checkPayload } from './event-schema.ts'
-import { readLineBlocks } from './line-reader.ts'
+import { LineTooLongError, readLineBlocks, type LinesRead, type ReadLinesOptions } from './line-reader.ts'
+import { openSessionFile } from './session-open.ts'
 import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
 import { Surface } from './surface.ts'
+import { MAX_SESSION_BYTES } from './session-writer.ts'
 
 /** A parsed session file. */
 export interface ParsedSessionFile {
@@ -134,13 +138,27 @@ function isWholeLine(rest: Buffer): boolean {
   }
 }
 
+/**
+ * Longest line a session may hold: no file grows past {@link MAX_SESSION_BYTES}, so no line written
+ * by dsh is longer. A longer one is not a session line, and is refused before it is held whole.
+ */
+const MAX_LINE_BYTES = MAX_SESSION_BYTES
+
+function readLinesOf(file: string, parser: SessionParser, options: ReadLinesOptions): LinesRead {
+  try {
+    return readLineBlocks(options)
+  } catch (error) {
+    if (!(error instanceof LineTooLongError)) throw error
+    throw malformed(file, parser.lineNumber + 1, `a line longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB (no session line is that long)`)
+  }
+}
+
 /** Reads and parses a session file. */
 export function readSessionFile(file: string): ParsedSessionFile {
-  const fd = openSync(file, 'r')
+  const { fd, size } = openSessionFile(file)
   try {
-    const size = fstatSync(fd).size
     const parser = new SessionParser(file)
-    const { end, rest } = readLineBlocks({ fd, start: 0, end: size, onBlock: (block) => parser.block(block) })
+    const { end, rest } = readLinesOf(file, parser, { fd, start: 0, end: size, maxLineBytes: MAX_LINE_BYTES, onBlock: (block) => parser.block(block) })
     const kept = rest.length > 0 && isWholeLine(rest)
     const torn = rest.length > 0 && !kept
     if (kept) parser.line(rest)
@@ -154,6 +172,10 @@ export function readSessionFile(file: string): ParsedSessionFile {
       missingNewline: kept,
       ...(torn ? { warning: `${file}:${parser.lineNumber + 1}: dropped a torn final line (${rest.length} bytes) left by an interrupted write` } : {}),
     }
+  } catch (error) {
+    // Problems of the content are already one line naming the file; a failed read (EIO) is said in words.
+    if (isDshError(error) || errnoCode(error) === undefined) throw error
+    throw new DshError('SESSION_READ', `cannot read ${file}: ${ioReason(error)}`, { cause: error })
   } finally {
     closeSync(fd)
   }

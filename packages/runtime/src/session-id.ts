@@ -10,6 +10,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { DshError, errnoCode } from './errors.ts'
+import { ioReason } from './file-io.ts'
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 
@@ -33,7 +34,8 @@ export function sessionIdsIn(directory: string): string[] {
   } catch (error) {
     // No sessions directory yet (nothing was ever stored): there are no sessions.
     if (errnoCode(error) === 'ENOENT') return []
-    throw error
+    if (errnoCode(error) === undefined) throw error
+    throw new DshError('SESSION_READ', `cannot list the sessions in ${directory}: ${ioReason(error)}`, { cause: error })
   }
   return names.filter((name) => name.endsWith(SESSION_SUFFIX) && idPattern.test(name.slice(0, -SESSION_SUFFIX.length))).map((name) => name.slice(0, -SESSION_SUFFIX.length))
 }

@@ -10,10 +10,11 @@
  *   worst a race costs is a rescan on the next listing.
  */
 import { randomUUID } from 'node:crypto'
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { errnoCode } from './errors.ts'
+import { readRegularFile } from './file-io.ts'
 import type { SessionScan } from './session-scan.ts'
 import { sessionHeaderSchema } from './session-schema.ts'
 
@@ -48,14 +49,17 @@ const indexSchema = z.object({ version: z.literal(1), entries: z.record(z.string
 /** Reads the index; entries that do not validate are left out (their files are rescanned). */
 export function readIndex(directory: string): Map<string, IndexEntry> {
   const entries = new Map<string, IndexEntry>()
-  let text: string
+  let text: string | undefined
   try {
-    text = readFileSync(join(directory, INDEX_FILE), 'utf8')
+    text = readRegularFile(join(directory, INDEX_FILE))
   } catch (error) {
-    // No index yet (first listing) or none readable: every file is scanned, and the index rewritten.
-    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'EACCES' || errnoCode(error) === 'EISDIR') return entries
+    // No index yet (first listing) or none readable (ENOTDIR: the sessions directory is not one, which
+    // listing the directory reports): every file is scanned, and the index rewritten.
+    if (['ENOENT', 'ENOTDIR', 'EACCES', 'EISDIR'].includes(errnoCode(error) ?? '')) return entries
     throw error
   }
+  // Something other than a file at the index's name (a FIFO) is a cold cache; the next write replaces it.
+  if (text === undefined) return entries
   let raw: unknown
   try {
     raw = JSON.parse(text)

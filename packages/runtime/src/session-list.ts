@@ -72,7 +72,7 @@ export function listSessions(options: ListOptions): SessionSummary[] {
     if (entry === undefined) continue
     next.set(name, entry)
     const { scan } = entry
-    if (scan.header.id !== id) options.warn(`${file}: its header names session "${scan.header.id}"; listed by its file name "${id}"`)
+    if (scan.header.id !== id) options.warn(`${file}: its header names session ${JSON.stringify(scan.header.id)}; listed by its file name "${id}"`)
     rows.push({ id, header: scan.header, ...(scan.title === undefined ? {} : { title: scan.title }), updatedAt: new Date(entry.mtimeMs), turnCount: scan.turnCount, eventCount: scan.eventCount, size: entry.size })
   }
   const changed = next.size !== previous.size || [...next].some(([name, entry]) => previous.get(name) !== entry)

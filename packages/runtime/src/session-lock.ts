@@ -25,10 +25,10 @@
  * hold the lock after it died.
  */
 import { randomUUID } from 'node:crypto'
-import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs'
+import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DshError, errnoCode } from './errors.ts'
-import { ioReason, nodeFileIo, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
+import { ioReason, nodeFileIo, readRegularFile, removeIfPresent, writeWhole, type SessionFileIo } from './file-io.ts'
 import { makeDirectories } from './paths.ts'
 
 /** Where the lock of one session lives. */
@@ -73,16 +73,20 @@ function live(record: LockRecord): boolean {
   return start === '-' || start === record.start
 }
 
-/** The record in `file`; undefined when the file is gone. Empty is released; unparsable text is a dead holder (pid 0). */
+/**
+ * The record in `file`; undefined when the file is gone. Empty is released; unparsable text, or
+ * something other than a file (a FIFO, which is never read), is a dead holder (pid 0).
+ */
 function readRecord(file: string): LockRecord | undefined {
-  let text: string
+  let text: string | undefined
   try {
-    text = readFileSync(file, 'utf8')
+    text = readRegularFile(file)
   } catch (error) {
     // Removed meanwhile (a higher generation exists now, or the lock was released): re-list.
     if (errnoCode(error) === 'ENOENT') return undefined
     throw error
   }
+  if (text === undefined) return { pid: 0, start: '-', released: false }
   if (text === '') return { pid: 0, start: '-', released: true }
   const [first, start] = text.trim().split(' ')
   const pid = Number.parseInt(first ?? '', 10)
@@ -118,11 +122,11 @@ export function lockSession(options: LockOptions): () => void {
   const io = options.io ?? nodeFileIo
   const lockDir = join(options.directory, '.locks', sessionId)
   const legacy = join(options.directory, `${sessionId}.lock`)
-  const legacyHolder = readRecord(legacy)
-  if (legacyHolder !== undefined && live(legacyHolder)) throw busy(sessionId, legacy, legacyHolder)
   const token = randomUUID()
   const temp = join(lockDir, `.${token}.tmp`)
   try {
+    const legacyHolder = readRecord(legacy)
+    if (legacyHolder !== undefined && live(legacyHolder)) throw busy(sessionId, legacy, legacyHolder)
     makeDirectories(lockDir, { mode: 0o700 })
     writeRecord(io, temp, `${process.pid} ${startTimeOf(process.pid)} ${token}\n`)
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -172,5 +176,17 @@ function releaser(lockDir: string, ours: string, token: string): () => void {
       // this process exits, and is stale — free — from then on. Nothing else depends on it.
       removeIfPresent(temp)
     }
+  }
+}
+
+/**
+ * Removes the lock directory of a session whose creation failed (a full disk): its id was fresh and
+ * no file of it exists, so no other process can be using the lock, and nothing is left behind.
+ */
+export function discardUnusedLock(options: { readonly directory: string; readonly sessionId: string }): void {
+  try {
+    rmSync(join(options.directory, '.locks', options.sessionId), { recursive: true, force: true })
+  } catch {
+    // An empty directory that cannot be removed either costs nothing; the creation error is what matters.
   }
 }

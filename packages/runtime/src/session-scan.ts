@@ -13,10 +13,11 @@
  * Nothing here validates events: loading the session does that. A line that is not JSON is
  * skipped.
  */
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, readSync } from 'node:fs'
 import type { SessionHeader } from '@dsh/contracts'
 import { z } from 'zod'
 import { DshError, errorMessage } from './errors.ts'
+import { openSessionFile } from './session-open.ts'
 import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
 
 /** What a scan learned about a file, up to `offset`. */
@@ -158,10 +159,20 @@ function fingerprint(reader: ScanBuffer, fd: number, offset: number): string {
   return reader.read(fd, offset - length, length).toString('base64')
 }
 
+/** The header line of `file`, read from its first bytes alone whatever the file's size. */
+export function readSessionHeader(file: string): SessionHeader {
+  const { fd, size } = openSessionFile(file)
+  try {
+    return readHeader(new ScanBuffer(), file, fd, size).header
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** Summarises `file` (of `size` bytes), reusing what `previous` found when the file only grew since. */
 export function scanSession(options: { readonly file: string; readonly size: number; readonly previous: SessionScan | undefined; readonly reader: ScanBuffer }): SessionScan {
   const { file, size, previous, reader } = options
-  const fd = openSync(file, 'r')
+  const { fd } = openSessionFile(file)
   try {
     const grown = previous !== undefined && previous.offset <= size && fingerprint(reader, fd, previous.offset) === previous.tail
     const { header, end: bodyStart } = grown ? { header: previous.header, end: previous.bodyStart } : readHeader(reader, file, fd, size)

@@ -8,10 +8,11 @@ import { join } from 'node:path'
 import type { SessionHeader } from '@dsh/contracts'
 import { checkSessionId, resolveSessionId, SESSION_SUFFIX } from './session-id.ts'
 import { listSessions, type SessionSummary } from './session-list.ts'
-import { lockSession } from './session-lock.ts'
+import { discardUnusedLock, lockSession } from './session-lock.ts'
 import { makeDirectories } from './paths.ts'
 import { Session } from './session.ts'
 import { readSessionFile } from './session-file.ts'
+import { readSessionHeader } from './session-scan.ts'
 import { MAX_SESSION_BYTES, SessionWriter, type WriterOptions } from './session-writer.ts'
 import { nodeFileIo, type SessionFileIo } from './file-io.ts'
 
@@ -85,8 +86,23 @@ export class SessionStore {
       ...(options.parentSession === undefined ? {} : { parentSession: options.parentSession }),
       ...(options.origin === undefined ? {} : { origin: options.origin }),
     }
-    const release = lockSession({ directory: this.directory, sessionId: header.id, io: this.#io })
-    const writer = this.#guard(release, () => SessionWriter.create({ ...this.#writerOptions(header.id, release), header }))
+    const lock = { directory: this.directory, sessionId: header.id }
+    let release: () => void
+    try {
+      release = lockSession({ ...lock, io: this.#io })
+    } catch (error) {
+      discardUnusedLock(lock)
+      throw error
+    }
+    let writer: SessionWriter
+    try {
+      writer = SessionWriter.create({ ...this.#writerOptions(header.id, release), header })
+    } catch (error) {
+      // Nothing was stored (a full disk): release the lock and leave no trace of the session.
+      release()
+      discardUnusedLock(lock)
+      throw error
+    }
     return new Session({ header, events: [], writer, clock: this.#clock })
   }
 
@@ -96,6 +112,12 @@ export class SessionStore {
     const parsed = readSessionFile(this.fileOf(id))
     if (parsed.warning !== undefined) this.#warn(parsed.warning)
     return new Session({ header: this.#headerOf(id, parsed.header), events: parsed.events, surface: parsed.surface, clock: this.#clock })
+  }
+
+  /** The header of a stored session (with the file's id), read from its first line only: nothing else is checked. */
+  header(idOrPrefix: string): SessionHeader {
+    const id = this.resolve(idOrPrefix)
+    return { ...readSessionHeader(this.fileOf(id)), id }
   }
 
   /** Opens a session for appending (resume); `idOrPrefix` is resolved by {@link resolve}; a torn tail is cut after a warning. */
@@ -118,7 +140,7 @@ export class SessionStore {
   /** The header with the file's id: a copied file whose header names another session is that file's session. */
   #headerOf(id: string, header: SessionHeader): SessionHeader {
     if (header.id === id) return header
-    this.#warn(`${this.fileOf(id)}: its header names session "${header.id}"; using its file name "${id}"`)
+    this.#warn(`${this.fileOf(id)}: its header names session ${JSON.stringify(header.id)}; using its file name "${id}"`)
     return { ...header, id }
   }
 

@@ -37,6 +37,9 @@ export interface WriterOptions {
   readonly release: () => void
 }
 
+/** How to go on once a session reached its cap, and why compaction is not the way. */
+const SIZE_CAP_HINT = 'continue in a new session (dsh run without --resume, or /new in dsh chat); dsh compact cannot make room: it adds a checkpoint that shortens what the model sees and never shrinks the file'
+
 const capText = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${bytes} bytes`)
 
 /** An open append handle. */
@@ -87,23 +90,39 @@ export class SessionWriter {
 
   /** Opens an existing file for appending after `validLength` bytes (a longer file is cut there, a shorter one is never extended). */
   static reopen(options: WriterOptions & { readonly validLength: number; readonly missingNewline: boolean; readonly lastSeq: number }): SessionWriter {
-    const fd = openSync(options.file, 'r+')
+    let fd: number
     try {
-      if (fstatSync(fd).size > options.validLength) ftruncateSync(fd, options.validLength)
-    } finally {
-      closeSync(fd)
+      fd = openSync(options.file, 'r+')
+      try {
+        if (fstatSync(fd).size > options.validLength) ftruncateSync(fd, options.validLength)
+      } finally {
+        closeSync(fd)
+      }
+      fd = openSync(options.file, 'a')
+    } catch (error) {
+      throw new DshError('SESSION_WRITE', `cannot open ${options.file} for appending: ${ioReason(error)}; the session is unchanged`, { cause: error })
     }
-    const writer = new SessionWriter(openSync(options.file, 'a'), options, options.validLength, options.lastSeq)
-    if (options.missingNewline) writer.#write(Buffer.from('\n'))
+    const writer = new SessionWriter(fd, options, options.validLength, options.lastSeq)
+    if (options.missingNewline) {
+      try {
+        writer.#write(Buffer.from('\n'))
+      } catch (error) {
+        // The handle is not handed out: close it here (the store releases the lock).
+        closeSync(fd)
+        throw error
+      }
+    }
     return writer
   }
 
   /** Appends one event as a line (written before returning); throws `SESSION_WRITE` / `SESSION_TOO_LARGE` and refuses later appends. */
   append(event: SessionEvent): void {
     if (this.#failure !== undefined) throw this.#failure
+    // Never write to the closed descriptor: its number may belong to another file by now.
+    if (this.#closed) throw new DshError('SESSION_WRITE', `cannot append to ${this.#options.file}: the session was closed; the session is intact up to event ${this.#lastSeq}`)
     const bytes = Buffer.from(`${JSON.stringify(event)}\n`)
     if (this.#length + bytes.length > this.#options.maxBytes) {
-      throw this.#fail('SESSION_TOO_LARGE', `it would pass the session size cap of ${capText(this.#options.maxBytes)}`, 'continue in a new session (dsh compact shortens what the model sees, not the file)')
+      throw this.#fail('SESSION_TOO_LARGE', `it would pass the session size cap of ${capText(this.#options.maxBytes)}`, SIZE_CAP_HINT)
     }
     this.#write(bytes)
     this.#lastSeq = event.seq
@@ -111,7 +130,7 @@ export class SessionWriter {
 
   /** Flushes to stable storage now; a failure refuses later appends. */
   sync(): void {
-    if (this.#failure !== undefined) return
+    if (this.#failure !== undefined || this.#closed) return
     try {
       this.#options.io.fdatasyncSync(this.#fd)
     } catch (error) {
@@ -133,10 +152,10 @@ export class SessionWriter {
   /** Flushes what was requested and not yet flushed, closes the handle and releases the lock; later calls do nothing. */
   close(): void {
     if (this.#closed) return
-    this.#closed = true
     try {
       if (this.#commits.pending) this.sync()
     } finally {
+      this.#closed = true
       // A flush still running on the thread pool uses the descriptor: it is closed when that ends.
       this.#commits.whenIdle(() => closeSync(this.#fd))
       this.#options.release()

@@ -80,6 +80,18 @@ describe('agent loop', () => {
     expect(results[0]?.status).toBe('cancelled')
   })
 
+  it('disposing the host during a turn lets the turn close itself as cancelled in the log before the session is closed', async () => {
+    f = await fixture()
+    const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'hang', arguments: {} }] }] })
+    const turn = agent.prompt('wait')
+    await vi.waitFor(() => expect(agent.session.events.at(-1)?.type).toBe('tool/call'))
+    await f.host.dispose()
+    expect((await turn).reason).toBe('cancelled')
+    const stored = f.host.sessions.load(agent.session.id).events.slice(-3)
+    expect(stored.map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end'])
+    expect(stored.at(-1)?.data).toEqual({ turn: 1, reason: 'cancelled' })
+  })
+
   it('an empty first batch ends the turn without a model call', async () => {
     f = await fixture()
     f.host.ctx.on('agent/pre-step', () => Promise.resolve<PreStepDecision>({ kind: 'enter', messages: [] }))

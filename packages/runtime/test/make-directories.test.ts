@@ -1,5 +1,5 @@
 // makeDirectories: one level at a time, with the mode, and a one-line error where a level cannot be made.
-import { statSync } from 'node:fs'
+import { statSync, symlinkSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeDirectories } from '../src/index.ts'
@@ -19,6 +19,17 @@ describe('makeDirectories', () => {
   it('fails at once under /proc, naming the level that cannot be created', () => {
     expect(() => makeDirectories('/proc/dsh-home/sessions')).toThrow(
       expect.objectContaining({ code: 'DIRECTORY_CREATE_FAILED', message: 'cannot create directory /proc/dsh-home (needed for /proc/dsh-home/sessions): /proc does not accept new directories (ENOENT)' }),
+    )
+  })
+
+  it('names a symbolic link whose target is missing, instead of saying the path exists', async () => {
+    tree = await tempTree({ 'home/': null })
+    symlinkSync(tree.path('gone'), tree.path('home/sessions'))
+    expect(() => makeDirectories(tree?.path('home/sessions/.locks') ?? '')).toThrow(
+      expect.objectContaining({
+        code: 'DIRECTORY_CREATE_FAILED',
+        message: `cannot create directory ${tree.path('home/sessions')} (needed for ${tree.path('home/sessions/.locks')}): it is a symbolic link to ${tree.path('gone')}, which does not exist`,
+      }),
     )
   })
 

@@ -125,6 +125,19 @@ describe('session listing', () => {
     expect(loaded.id).toBe('20260103-copy')
   })
 
+  it('a header id carrying control characters is reported escaped, in the listing and on load', async () => {
+    tree = await tempTree({ 'sessions/': null })
+    const file = sessionFile('20260103-odd', ['hello'])
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"id":"20260103-odd"', '"id":"x\\u001b]0;owned\\u0007"'))
+    const warnings: string[] = []
+    expect(rowsOf(store(warnings)).map((row) => row.id)).toEqual(['20260103-odd'])
+    store(warnings).load('20260103-odd')
+    expect(warnings).toEqual([
+      `${file}: its header names session "x\\u001b]0;owned\\u0007"; listed by its file name "20260103-odd"`,
+      `${file}: its header names session "x\\u001b]0;owned\\u0007"; using its file name "20260103-odd"`,
+    ])
+  })
+
   it('an empty file is reported as empty, a file with a bad header as such, and the others are still listed', async () => {
     tree = await tempTree({ 'sessions/': null })
     sessionFile('20260102-good', ['hi'])

@@ -74,6 +74,18 @@ describe('session log', () => {
     expect(readFileSync(file).equals(before)).toBe(true)
   })
 
+  it('a line longer than any session line (a foreign file) is refused by its line number, before it is held whole', async () => {
+    const { session, file } = await twoEvents()
+    const size = statSync(file).size
+    // 300 MiB of zeros without a newline (sparse: no disk is used), then a newline.
+    truncateSync(file, size + 300 * 1024 * 1024)
+    appendFileSync(file, '\n')
+    const refusal = `${file}:4: a line longer than 256 MiB (no session line is that long)`
+    expect(() => store().load(session.id)).toThrow(refusal)
+    expect(() => store().open(session.id)).toThrow(refusal)
+    expect(statSync(file).size).toBe(size + 300 * 1024 * 1024 + 1)
+  })
+
   it('a malformed line in the middle is an error naming the file and line, and nothing is rewritten', async () => {
     const { session, file } = await twoEvents()
     replaceLine(file, 1, '{not json')

@@ -1,10 +1,10 @@
 // Appends are whole lines or nothing: short writes, a full disk, failed flushes and the size cap
 // each leave a loadable file and a one-line error naming the file and the last intact event.
-import { readdirSync, readFileSync, statSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { createUserMessage, nodeFileIo, SessionStore, type SessionFileIo } from '../src/index.ts'
+import { SessionWriter } from '../src/session-writer.ts'
 
 let tree: TempTree
 afterEach(async () => tree?.dispose())
@@ -42,6 +42,9 @@ function store(io: SessionFileIo = nodeFileIo, maxBytes?: number) {
 
 const say = (text: string) => ({ message: createUserMessage({ text, source: { kind: 'user' } }) })
 const isPrompt = (needle: string) => (text: string) => text.includes('"type":"user/message"') && text.includes(needle)
+
+/** Open file descriptors of this process. */
+const handles = (): number => readdirSync('/proc/self/fd').length
 
 function filesUnder(directory: string): string[] {
   return readdirSync(directory, { recursive: true, encoding: 'utf8' }).toSorted()
@@ -125,21 +128,91 @@ describe('session writes', () => {
     expect(store().load(session.id).events.map((event) => event.type)).toEqual(['turn/start', 'step/start'])
   })
 
-  it('creating a session on a full disk leaves no session file, no temp file and no held lock', async () => {
+  it('closing flushes synchronously what a background flush has not covered yet, and waits for it to close the file', async () => {
+    tree = await tempTree()
+    const held: ((error: Error | null) => void)[] = []
+    let syncs = 0
+    const io: SessionFileIo = {
+      writeSync: nodeFileIo.writeSync,
+      fdatasyncSync: (fd) => {
+        syncs += 1
+        nodeFileIo.fdatasyncSync(fd)
+      },
+      // A background flush that does not finish until the test lets it.
+      fdatasync: (fd, done) => void held.push((error) => nodeFileIo.fdatasync(fd, (own) => done(error ?? own))),
+    }
+    const session = store(io).create({ cwd: tree.root })
+    const created = syncs
+    session.append('turn/start', { turn: 1 })
+    session.flushSoon()
+    const flushed = session.flushed()
+    session.close()
+    expect(syncs).toBe(created + 1)
+    // The flush still running uses the descriptor: it completes, and only then is the file closed.
+    held.shift()?.(null)
+    await expect(flushed).resolves.toBeUndefined()
+    expect(store().load(session.id).events.map((event) => event.type)).toEqual(['turn/start'])
+  })
+
+  it('creating a session on a full disk leaves no session file, no temp file and no lock of it', async () => {
     tree = await tempTree()
     const io = faultyIo([{ when: (text) => text.startsWith('{"type":"session"'), bytes: 10, code: 'ENOSPC' }])
     expect(() => store(io).create({ cwd: tree.root })).toThrow(new RegExp(`^cannot create session file ${tree.path('sessions')}/[^ ]+\\.jsonl: no space left on device; nothing was stored$`))
-    const left = filesUnder(tree.path('sessions'))
-    expect(left.filter((name) => name.endsWith('.jsonl') || name.endsWith('.tmp'))).toEqual([])
-    const lockFiles = left.filter((name) => /^\.locks\/[^/]+\/\d+$/.test(name))
-    expect(lockFiles.map((name) => readFileSync(join(tree.path('sessions'), name), 'utf8'))).toEqual([''])
+    expect(filesUnder(tree.path('sessions'))).toEqual(['.locks'])
   })
 
-  it('a lock record that cannot be written leaves no temp lock file behind', async () => {
+  it('a session file is never created over an existing one: the stored file stays as it was', async () => {
+    tree = await tempTree({ 'sessions/': null })
+    const file = tree.path('sessions/20260102-030405-taken.jsonl')
+    writeFileSync(file, 'stored\n')
+    const header = { type: 'session', version: 1, id: '20260102-030405-taken', createdAt: '2026-01-02T03:04:05.000Z', cwd: tree.root, delegationDepth: 0 } as const
+    expect(() => SessionWriter.create({ file, io: nodeFileIo, maxBytes: 4096, release: () => undefined, header })).toThrow(`cannot create session file ${file}: file already exists; nothing was stored`)
+    expect(readFileSync(file, 'utf8')).toBe('stored\n')
+    expect(filesUnder(tree.path('sessions'))).toEqual(['20260102-030405-taken.jsonl'])
+  })
+
+  it('reopening a last line that lacks its newline on a full disk fails in one line, changes nothing, frees the lock and keeps no handle', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    session.append('user/message', say('first'), { surfaceOp: 'append' })
+    session.close()
+    const file = store().fileOf(session.id)
+    const unterminated = readFileSync(file, 'utf8').trimEnd()
+    writeFileSync(file, unterminated)
+    const before = handles()
+    const io = faultyIo([{ when: (text) => text === '\n', bytes: 0, code: 'ENOSPC' }])
+    expect(() => store(io).open(session.id)).toThrow(`cannot append to ${file}: no space left on device; the session is intact up to event 1`)
+    expect(handles()).toBe(before)
+    expect(readFileSync(file, 'utf8')).toBe(unterminated)
+    const reopened = store().open(session.id)
+    reopened.append('turn/end', { turn: 1, reason: 'completed' })
+    reopened.close()
+    expect(store().load(session.id).events.map((event) => event.type)).toEqual(['user/message', 'turn/end'])
+  })
+
+  it('an append after close is refused and never reaches the descriptor number, which another file may have by then', async () => {
+    tree = await tempTree()
+    const session = store().create({ cwd: tree.root })
+    session.append('turn/start', { turn: 1 })
+    session.close()
+    const other = tree.path('other.txt')
+    writeFileSync(other, '')
+    const handle = openSync(other, 'a')
+    try {
+      expect(() => session.append('turn/end', { turn: 1, reason: 'completed' })).toThrow(`cannot append to ${store().fileOf(session.id)}: the session was closed; the session is intact up to event 1`)
+      expect(() => session.sync()).not.toThrow()
+    } finally {
+      closeSync(handle)
+    }
+    expect(readFileSync(other, 'utf8')).toBe('')
+    expect(store().load(session.id).events.map((event) => event.type)).toEqual(['turn/start'])
+  })
+
+  it('a lock record that cannot be written leaves no temp lock file and no lock directory behind', async () => {
     tree = await tempTree()
     const io = faultyIo([{ when: (text) => text.startsWith(`${process.pid} `), bytes: 3, code: 'ENOSPC' }])
     expect(() => store(io).create({ cwd: tree.root })).toThrow(/^cannot lock session \S+ in \S+: no space left on device$/)
-    expect(filesUnder(tree.path('sessions')).filter((name) => name.endsWith('.tmp') || name.endsWith('.jsonl'))).toEqual([])
+    expect(filesUnder(tree.path('sessions'))).toEqual(['.locks'])
   })
 
   it('a session never grows past its size cap: the crossing append is refused and the file stays loadable', async () => {
@@ -159,7 +232,7 @@ describe('session writes', () => {
     }
     expect(refusal).toMatchObject({
       code: 'SESSION_TOO_LARGE',
-      message: `cannot append to ${file}: it would pass the session size cap of 4096 bytes; the session is intact up to event ${appended}; continue in a new session (dsh compact shortens what the model sees, not the file)`,
+      message: `cannot append to ${file}: it would pass the session size cap of 4096 bytes; the session is intact up to event ${appended}; continue in a new session (dsh run without --resume, or /new in dsh chat); dsh compact cannot make room: it adds a checkpoint that shortens what the model sees and never shrinks the file`,
     })
     expect(statSync(file).size).toBeLessThanOrEqual(cap)
     expect(() => session.append('turn/end', { turn: 1, reason: 'error' })).toThrow(/size cap/)

@@ -2,9 +2,10 @@
  * `dsh compact ID [--model SPEC]`: compacts a stored session at rest: everything completed (the
  * last turn included) becomes one checkpoint that repeats the user's latest prompt verbatim. With
  * a model the summary is model-written (falling back to the deterministic summary if the call
- * fails); without one it is deterministic. A session another process is running is refused.
+ * fails); without one it is deterministic. A session another process is running is refused; a
+ * turn a crash cut off is closed first, as a resume would close it, and compacted with the rest.
  */
-import { compactSession, planCompaction, summarizeWithModel, errorMessage } from '@dsh/runtime'
+import { closeInterruptedTurn, compactSession, planCompaction, summarizeWithModel, errorMessage } from '@dsh/runtime'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { configFrom } from './run.ts'
@@ -36,6 +37,9 @@ async function modelSummary(io: CliIo, options: CompactOptions, messages: Parame
 export async function compactCommand(io: CliIo, id: string, options: CompactOptions): Promise<number> {
   const session = storeFor(io, options.dshHome).open(id)
   try {
+    // Holding the lock, no turn runs: a turn a crash cut off is closed the way a resume closes it
+    // (its unanswered calls get their error results), so it is completed and compacted with the rest.
+    closeInterruptedTurn(session)
     const plan = planCompaction(session, { scope: 'at-rest' })
     if (plan === undefined) {
       io.stdout.write(`nothing to compact in ${session.id} (its visible history is empty or already one checkpoint)\n`)

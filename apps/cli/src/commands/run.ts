@@ -28,9 +28,9 @@ export interface RunOptions {
   readonly dshHome?: string
 }
 
-/** A resumed session keeps the directory it was created in: a different `--cwd` is refused. */
+/** A resumed session keeps the directory it was created in: a different `--cwd` is refused (its header alone tells). */
 function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string): void {
-  const { header } = host.sessions.load(idOrPrefix)
+  const header = host.sessions.header(idOrPrefix)
   if (header.cwd !== setup.cwd) {
     throw usageError(`--cwd ${setup.cwd}: session ${header.id} works in ${header.cwd} (a session keeps its directory); leave out --cwd, or pass --cwd ${header.cwd}`)
   }

@@ -12,7 +12,7 @@ import { sessionJson, sessionTable } from './session-table.ts'
 
 /** The store of the resolved home. */
 export function storeFor(io: CliIo, dshHome: string | undefined): SessionStore {
-  return new SessionStore({ directory: join(dshHomeFrom(io, dshHome), 'sessions'), clock: () => new Date(), warn: (line) => errLine(io, `warning: ${terminalLine(line)}`) })
+  return new SessionStore({ directory: join(dshHomeFrom(io, dshHome), 'sessions'), clock: () => new Date(), warn: (line) => errLine(io, `warning: ${line}`) })
 }
 
 /** Lists sessions, most recently updated first. */

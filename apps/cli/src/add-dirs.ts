@@ -75,3 +75,24 @@ export async function regrantAddDirs(setup: AgentSetup, agent: Agent, dirs: read
   const paths = granted.map((root) => terminalLine(root.path))
   return [...(paths.length === 0 ? [] : [`this chat's --add-dir directories are granted to it too: ${paths.join(', ')}`]), ...refusals.map(terminalLine)]
 }
+
+/**
+ * Checks the additional directories (absolute) of a new session working in `primary` as
+ * `--add-dir` does (an editor's `additionalDirectories`, `dsh acp`): the first refusal as one line
+ * naming the directory and the rule, or undefined when every one is valid.
+ */
+export async function refusedDirectory(setup: Pick<AgentSetup, 'dshHome' | 'config'>, primary: string, dirs: readonly string[]): Promise<string | undefined> {
+  if (dirs.length === 0) return undefined
+  if (!multiRootEnabled(setup.config)) return `${dirs[0] ?? ''}: additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config file)`
+  const roots = new SessionRoots({ registry: new RootRegistry({ dshHome: setup.dshHome }), sessionId: 'check', primary })
+  for (const dir of dirs) {
+    try {
+      await roots.addForSession(dir)
+    } catch (error) {
+      // Validation failures are the client's input; anything else is a failure of dsh itself.
+      if (!isRootsError(error)) throw error
+      return `${dir}: ${error.code}: ${error.message}`
+    }
+  }
+  return undefined
+}

@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { CliError, usageError } from './cli-error.ts'
 import type { ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
+import type { AcpOptions } from './commands/acp.ts'
 import type { DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
 import type { RunOptions } from './commands/run.ts'
@@ -30,16 +31,15 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 const modelSpecHelp = 'deepseek:<model>, openai:<model> or scripted:<file.json>'
 
 /** The options every command that runs an agent takes (`dsh chat` lets `--resume` go without an id). */
-function agentOptions(command: Command, resume = { flags: '--resume <id>', help: 'continue a stored session (it keeps its own directory)' }): Command {
-  return command
+function agentOptions(command: Command, resume: { readonly flags: string; readonly help: string } | undefined = { flags: '--resume <id>', help: 'continue a stored session (it keeps its own directory)' }): Command {
+  command
     .option('--cwd <dir>', 'working directory of the session (default: the current directory)')
     .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else deepseek:deepseek-chat)`)
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
     .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
-    .option(resume.flags, resume.help)
-    .option('--request-log <file>', 'append every model request body as one JSON line')
-    .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
+  if (resume !== undefined) command.option(resume.flags, resume.help)
+  return command.option('--request-log <file>', 'append every model request body as one JSON line').option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
 }
 
 /** The path of a command below the program (`sessions show`), '' for the program. */
@@ -73,6 +73,12 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       const { chatCommand } = await import('./chat/chat-command.ts')
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
     })
+
+  // An editor picks sessions itself (session/load), so acp has no --resume.
+  agentOptions(program.command('acp').description('serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)'), undefined).action(async (_options: AcpOptions, command: Command) => {
+    const { acpCommand } = await import('./commands/acp.ts')
+    setExit(await acpCommand(io, command.optsWithGlobals<AcpOptions>()))
+  })
 
   const context = program
     .command('context')

@@ -5,3 +5,4 @@ export {
   type LocalFileSystemOptions,
 } from './local-file-system.ts'
 export { FsError, isFsError } from './fs-error.ts'
+export { applyEdit } from './edit-match.ts'

@@ -53,6 +53,12 @@ export interface StartAgentOptions {
   readonly maxSteps?: number
   /** Automatic compaction; absent disables it. */
   readonly autoCompact?: AutoCompactSettings
+  /**
+   * Wraps the filesystem this session's tools use (an editor front end routes reads and writes of
+   * open buffers through the editor). It receives the session's confined view; writes must stay
+   * within that view's `writableRoots()`. Absent: the tools use the view as it is.
+   */
+  readonly toolFs?: (fs: FileSystemPort) => FileSystemPort
   /** Child session fields (subagents). */
   readonly parentSession?: string
   readonly delegationDepth?: number
@@ -122,7 +128,7 @@ export function createHost(options: HostOptions): Promise<Host> {
       provider: start.provider,
       registry: tools,
       systemPrompt,
-      fs: grant.fs,
+      fs: grant.fs === undefined || start.toolFs === undefined ? grant.fs : start.toolFs(grant.fs),
       log,
       maxSteps: start.maxSteps,
       onRequest: start.onRequest,

@@ -1,0 +1,48 @@
+/**
+ * `dsh acp`: dsh as an Agent Client Protocol agent over stdio, for editors (Zed, JetBrains IDEs,
+ * Neovim and Emacs plugins). It composes the host as `dsh run` does (same options; `--add-dir`
+ * directories are granted to every session the editor opens) and serves the ACP agent app until
+ * the editor closes stdin or a signal arrives; then running prompts are cancelled, tool processes
+ * ended and the host disposed. stdout carries only JSON-RPC; diagnostics go to stderr.
+ */
+import { Readable, Writable } from 'node:stream'
+import { AcpSessionRegistry, askThroughClient, createAcpAgentApp, serveStdio } from '@dsh/acp'
+import { absoluteDirs, refusedDirectory } from '../add-dirs.ts'
+import { prepareAgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
+import { CliError } from '../cli-error.ts'
+import type { CliIo } from '../cli-io.ts'
+import { guardShutdown } from '../shutdown.ts'
+import { version } from '../version.ts'
+
+/** Options of `dsh acp`. */
+export interface AcpOptions extends AgentSetupOptions {
+  readonly addDir?: readonly string[]
+}
+
+/** Serves ACP on the process's stdin and stdout until the editor hangs up; returns the exit code. */
+export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number> {
+  const input = io.stdin
+  const output = io.stdout
+  if (!(input instanceof Readable) || !(output instanceof Writable)) throw new CliError('dsh acp talks to an editor over its standard input and output')
+  const registry = new AcpSessionRegistry()
+  const setup = await prepareAgentSetup(io, options, { askPermission: askThroughClient(registry) })
+  const app = createAcpAgentApp({
+    host: setup.host,
+    registry,
+    startOptions: (cwd) => ({ ...setup.startOptions(), cwd }),
+    checkDirectories: (primary, dirs) => refusedDirectory(setup, primary, dirs),
+    extraDirectories: absoluteDirs(io, options.addDir),
+    agentInfo: { name: 'dsh', title: 'dsh', version },
+    log: setup.log,
+  })
+  const server = serveStdio(app, { input, output })
+  const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGINT', 'SIGHUP'], processes: setup.processes, onSignal: () => server.close() })
+  try {
+    await server.closed
+  } finally {
+    registry.cancelAll()
+    await setup.host.dispose()
+    shutdown[Symbol.dispose]()
+  }
+  return shutdown.exitCode ?? 0
+}

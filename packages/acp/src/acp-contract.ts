@@ -1,0 +1,29 @@
+/**
+ * What the ACP agent app needs from its composition (types only). The composition (the CLI's
+ * `dsh acp`) builds the host with `askThroughClient(registry)` as its `askPermission`, then hands
+ * the same registry here, so permission questions reach the editor of the session that asks.
+ */
+import type { Host, StartAgentOptions } from '@dsh/runtime'
+import type { AcpSessionRegistry } from './session-registry.ts'
+
+/** Inputs of the ACP agent app. */
+export interface AcpAgentDeps {
+  /** The composed host; every session of the connection runs on it. Disposing it is the caller's. */
+  readonly host: Host
+  /** The sessions of the connection (shared with the host's `askPermission`). */
+  readonly registry: AcpSessionRegistry
+  /** `startAgent` options (provider, step limit, request log, …) for a session working in canonical `cwd`. */
+  readonly startOptions: (cwd: string) => StartAgentOptions
+  /**
+   * Validates additional directories (absolute) of a session working in canonical `primary` the
+   * way `--add-dir` is validated: resolves with a one-line refusal naming the first invalid one,
+   * or undefined. Must not create anything.
+   */
+  readonly checkDirectories: (primary: string, dirs: readonly string[]) => Promise<string | undefined>
+  /** Directories every session gets besides the client's (`dsh acp --add-dir`; absolute). */
+  readonly extraDirectories: readonly string[]
+  /** `agentInfo` of `initialize`. */
+  readonly agentInfo: { readonly name: string; readonly title: string; readonly version: string }
+  /** Diagnostics (stderr; never stdout, which carries only the protocol). */
+  readonly log: (line: string) => void
+}

@@ -1,0 +1,27 @@
+/**
+ * The dsh agent as an ACP agent app: `initialize`, `session/new`, `session/load`, `session/list`,
+ * `session/prompt` and the `session/cancel` notification, over the SDK's app API. It installs the
+ * interim approval guard on the host (ask before `bash` and `run_code`), once per app.
+ */
+import { agent, type AgentApp } from '@agentclientprotocol/sdk'
+import type { AcpAgentDeps } from './acp-contract.ts'
+import { initialize } from './initialize.ts'
+import { guardCodeRunners } from './interim-approval-guard.ts'
+import { answerPrompt } from './prompt-turn.ts'
+import { listSessions } from './session-listing.ts'
+import { loadSession, newSession } from './session-open.ts'
+
+/** Builds the agent app over `deps.host`. */
+export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
+  guardCodeRunners(deps.host.ctx)
+  return agent({ name: deps.agentInfo.name })
+    .onRequest('initialize', ({ params }) => initialize(deps, params))
+    .onRequest('session/new', ({ params }) => newSession(deps, params))
+    .onRequest('session/load', ({ params, client }) => loadSession(deps, params, client))
+    .onRequest('session/list', ({ params }) => listSessions(deps.host.sessions, params))
+    .onRequest('session/prompt', ({ params, client, signal }) => answerPrompt(deps, deps.registry.require(params.sessionId), params, client, signal))
+    .onNotification('session/cancel', ({ params }) => {
+      // A cancel for a session that is idle (or unknown) has nothing to stop.
+      deps.registry.find(params.sessionId)?.running?.controller.abort()
+    })
+}

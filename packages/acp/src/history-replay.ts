@@ -1,0 +1,48 @@
+/**
+ * The visible history of a stored session as the `session/update`s `session/load` sends before
+ * it answers: what a person typed as `user_message_chunk`, the model's reasoning and answers as
+ * `agent_thought_chunk` / `agent_message_chunk`, each tool call as a `tool_call` followed by a
+ * `tool_call_update` with its result. Messages the model saw that nobody typed (instruction files,
+ * plugin notices, a compaction checkpoint) are not replayed; events compaction replaced are not
+ * visible and are not replayed either.
+ */
+import type { SessionUpdate } from '@agentclientprotocol/sdk'
+import type { SessionView } from '@dsh/contracts'
+import { dataOf } from '@dsh/runtime'
+import type { PathSpelling } from './path-spelling.ts'
+import { resultContent } from './prompt-updates.ts'
+import { toolCallId } from './tool-call-id.ts'
+import { argumentsOf, presentTool } from './tool-presentation.ts'
+
+/** The updates that replay `session`'s visible history, in order. */
+export function replayHistory(session: SessionView, spelling: PathSpelling): SessionUpdate[] {
+  const updates: SessionUpdate[] = []
+  for (const seq of session.surface) {
+    const event = session.eventBySeq(seq)
+    if (event === undefined) continue
+    const user = dataOf(event, 'user/message')
+    if (user !== undefined) {
+      if (user.message.source.kind !== 'user') continue
+      for (const block of user.message.content) updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: block.text } })
+      continue
+    }
+    const assistant = dataOf(event, 'assistant/message')
+    if (assistant !== undefined) {
+      for (const block of assistant.message.content) {
+        if (block.type === 'text' && block.text !== '') updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: block.text } })
+        if (block.type === 'reasoning' && block.text !== '') updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: block.text } })
+        if (block.type === 'tool-call') {
+          const shown = presentTool(block.name, block.arguments, spelling)
+          updates.push({ sessionUpdate: 'tool_call', toolCallId: toolCallId(assistant.turn, assistant.step, block.callId), title: shown.title, kind: shown.kind, status: 'pending', locations: shown.locations, rawInput: argumentsOf(block.arguments) })
+        }
+      }
+      continue
+    }
+    const result = dataOf(event, 'tool/result')
+    if (result !== undefined) {
+      const text = result.message.content.map((block) => block.text).join('')
+      updates.push({ sessionUpdate: 'tool_call_update', toolCallId: toolCallId(result.turn, result.step, result.message.callId), status: result.message.isError ? 'failed' : 'completed', content: resultContent([], text) })
+    }
+  }
+  return updates
+}

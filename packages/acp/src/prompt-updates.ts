@@ -1,0 +1,91 @@
+/**
+ * A prompt's progress as ACP `session/update`s: answer text as `agent_message_chunk`, reasoning as
+ * `agent_thought_chunk`, each tool call as a `tool_call` (title, kind, absolute locations, status
+ * `pending`) and, when it finished, a `tool_call_update` with status `completed` or `failed`, the
+ * result text the model got (cut to {@link maxResultChars}), a `diff` for a successful edit or
+ * write, and the paths it touched as locations.
+ */
+import type { SessionUpdate, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk'
+import type { AgentProgress } from '@dsh/runtime'
+import type { ToolFinalOutcome } from '@dsh/contracts'
+import { captureBefore, diffContent, type EditBefore } from './edit-diff.ts'
+import type { AcpSession } from './session-registry.ts'
+import { toolCallId } from './tool-call-id.ts'
+import { argumentsOf, presentTool } from './tool-presentation.ts'
+
+/** Result text longer than this is cut (the model got all of it; the editor shows the start). */
+export const maxResultChars = 20_000
+
+/** The result text shown in the editor. */
+export function resultText(content: string): string {
+  return content.length <= maxResultChars ? content : `${content.slice(0, maxResultChars)}\n… (${content.length - maxResultChars} more characters)`
+}
+
+/** The content of a finished call: the diff of a successful edit, then the result text. */
+export function resultContent(diffs: readonly ToolCallContent[], text: string): ToolCallContent[] {
+  return [...diffs, { type: 'content', content: { type: 'text', text: resultText(text) } }]
+}
+
+function touchedLocations(outcome: ToolFinalOutcome, session: AcpSession): ToolCallLocation[] {
+  return outcome.touched.map((touched) => ({ path: session.spelling.show(touched.path) }))
+}
+
+/** Turns one prompt's progress events into updates, in order. */
+export class PromptUpdates {
+  readonly #session: AcpSession
+  readonly #send: (update: SessionUpdate) => void
+  readonly #before = new Map<string, EditBefore>()
+  readonly #arguments = new Map<string, string>()
+  #turn = 0
+  #step = 0
+
+  constructor(session: AcpSession, send: (update: SessionUpdate) => void) {
+    this.#session = session
+    this.#send = send
+  }
+
+  /** The ACP id of a call of the current step. */
+  toolCallId(callId: string): string {
+    return toolCallId(this.#turn, this.#step, callId)
+  }
+
+  /** Sends what `event` shows. */
+  onProgress(event: AgentProgress): void {
+    switch (event.type) {
+      case 'step-start':
+        this.#turn = event.turn
+        this.#step = event.step
+        return
+      case 'text':
+        if (event.text !== '') this.#send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } })
+        return
+      case 'reasoning':
+        if (event.text !== '') this.#send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } })
+        return
+      case 'tool-start': {
+        const session = this.#session
+        const before = captureBefore(event.name, event.arguments, session.cwd, session.directories.map((directory) => directory.canonical))
+        if (before !== undefined) this.#before.set(event.callId, before)
+        this.#arguments.set(event.callId, event.arguments)
+        const shown = presentTool(event.name, event.arguments, session.spelling)
+        this.#send({ sessionUpdate: 'tool_call', toolCallId: this.toolCallId(event.callId), title: shown.title, kind: shown.kind, status: 'pending', locations: shown.locations, rawInput: argumentsOf(event.arguments) })
+        return
+      }
+      case 'tool-end': {
+        const ok = !event.outcome.isError
+        const diffs = ok ? diffContent(event.name, this.#arguments.get(event.callId) ?? '{}', this.#before.get(event.callId), this.#session.spelling) : []
+        const touched = touchedLocations(event.outcome, this.#session)
+        this.#send({ sessionUpdate: 'tool_call_update', toolCallId: this.toolCallId(event.callId), status: ok ? 'completed' : 'failed', content: resultContent(diffs, event.outcome.content), ...(touched.length === 0 ? {} : { locations: touched }) })
+        this.#before.delete(event.callId)
+        this.#arguments.delete(event.callId)
+        return
+      }
+      case 'turn-end':
+        return
+      default: {
+        const unreachable: never = event
+        throw new Error(`unknown progress event ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+}

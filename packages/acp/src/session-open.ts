@@ -1,0 +1,73 @@
+/**
+ * `session/new` and `session/load`. Both take the working directory and the additional
+ * directories as the client spells them: the working directory must be an existing directory,
+ * and the additional ones (plus `dsh acp --add-dir`) are validated like `--add-dir` before
+ * anything is created; a refusal is a JSON-RPC invalid-params error naming the directory. A new
+ * session is created and its file closed at once (its lock is taken again for each prompt). A
+ * load reads the stored session without locking it, refuses another working directory than the
+ * session's own, and replays its visible history as `session/update`s before it answers.
+ */
+import { statSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
+import { RequestError, type AgentContext, type LoadSessionRequest, type LoadSessionResponse, type NewSessionRequest, type NewSessionResponse } from '@agentclientprotocol/sdk'
+import { errorMessage } from '@dsh/runtime'
+import type { AcpAgentDeps } from './acp-contract.ts'
+import { canonicalDirectory } from './canonical-directory.ts'
+import { replayHistory } from './history-replay.ts'
+import type { SpelledDirectory } from './path-spelling.ts'
+import { AcpSession } from './session-registry.ts'
+
+interface SessionPlace {
+  readonly cwd: string
+  readonly additionalDirectories?: readonly string[] | undefined
+  readonly mcpServers: readonly unknown[]
+}
+
+function workingDirectory(spelled: string): string {
+  if (!isAbsolute(spelled)) throw RequestError.invalidParams({ cwd: spelled }, `cwd ${spelled}: not an absolute path`)
+  let directory = false
+  try {
+    directory = statSync(spelled).isDirectory()
+  } catch (error) {
+    // Missing or not accessible: reported as input the client must fix.
+    throw RequestError.invalidParams({ cwd: spelled }, `cwd ${spelled}: ${errorMessage(error)}`)
+  }
+  if (!directory) throw RequestError.invalidParams({ cwd: spelled }, `cwd ${spelled}: not a directory`)
+  return canonicalDirectory(spelled)
+}
+
+/** The session's directories in both spellings, validated. */
+async function placeOf(deps: AcpAgentDeps, params: SessionPlace): Promise<[SpelledDirectory, ...SpelledDirectory[]]> {
+  const cwd = workingDirectory(params.cwd)
+  const additional = [...(params.additionalDirectories ?? []), ...deps.extraDirectories]
+  const refusal = await deps.checkDirectories(cwd, additional)
+  if (refusal !== undefined) throw RequestError.invalidParams({ additionalDirectories: additional }, `additionalDirectories: ${refusal}`)
+  if (params.mcpServers.length > 0) deps.log(`warning: dsh acp does not connect to MCP servers; ignoring ${params.mcpServers.length}`)
+  return [{ canonical: cwd, spelled: params.cwd }, ...additional.map((dir) => ({ canonical: canonicalDirectory(dir), spelled: dir }))]
+}
+
+/** Answers `session/new`. */
+export async function newSession(deps: AcpAgentDeps, params: NewSessionRequest): Promise<NewSessionResponse> {
+  const directories = await placeOf(deps, params)
+  const stored = deps.host.sessions.create({ cwd: directories[0].canonical })
+  stored.close()
+  deps.registry.add(new AcpSession(stored.header.id, directories))
+  return { sessionId: stored.header.id }
+}
+
+/** Answers `session/load` after replaying the history through `client`. */
+export async function loadSession(deps: AcpAgentDeps, params: LoadSessionRequest, client: AgentContext): Promise<LoadSessionResponse> {
+  let stored
+  try {
+    if (deps.host.sessions.resolve(params.sessionId) !== params.sessionId) throw new Error(`no session ${params.sessionId}`)
+    stored = deps.host.sessions.load(params.sessionId)
+  } catch (error) {
+    // An unknown, ambiguous or unreadable id: the client named a session this agent cannot load.
+    throw new RequestError(-32002, `session ${params.sessionId} cannot be loaded: ${errorMessage(error)}`, { sessionId: params.sessionId })
+  }
+  const directories = await placeOf(deps, params)
+  if (stored.header.cwd !== directories[0].canonical) throw RequestError.invalidParams({ cwd: params.cwd }, `cwd ${params.cwd}: session ${stored.header.id} works in ${stored.header.cwd} (a session keeps its directory)`)
+  const session = deps.registry.add(new AcpSession(stored.header.id, directories))
+  for (const update of replayHistory(stored, session.spelling)) await client.notify('session/update', { sessionId: session.id, update })
+  return {}
+}

@@ -1,0 +1,93 @@
+/**
+ * The ACP sessions of one connection: for each session id (the dsh session id) the directories
+ * as the client spelled them, the "allow always" answers given so far, and the prompt running
+ * now (its cancel switch and the client context that asks permission questions). The agent of a
+ * session exists only while a prompt runs (see `prompt-turn.ts`), so the session lock is free
+ * whenever the session is idle; what must outlive one prompt lives here.
+ */
+import { RequestError, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk'
+import type { AgentHandle } from '@dsh/contracts'
+import { ApprovalMemory } from '@dsh/runtime'
+import { PathSpelling, type SpelledDirectory } from './path-spelling.ts'
+
+/** The prompt a session is answering. */
+export interface RunningPrompt {
+  /** Cancels it (`session/cancel`, the connection closing). */
+  readonly controller: AbortController
+  /** Asks the client (permission questions, file reads and writes). */
+  readonly client: AgentContext
+  /** Sends a `session/update` in order with the prompt's other updates. */
+  readonly send: (update: SessionUpdate) => void
+  /** The ACP tool call id of a call of the current step (see `tool-call-id.ts`). */
+  readonly toolCallId: (callId: string) => string
+}
+
+/** One ACP session. */
+export class AcpSession {
+  /** The dsh session id (also the ACP session id). */
+  readonly id: string
+  /** Working directory and additional directories, canonical and as the client spelled them. */
+  readonly directories: readonly [SpelledDirectory, ...SpelledDirectory[]]
+  /** Paths in the client's spelling. */
+  readonly spelling: PathSpelling
+  /** "Allow always" answers of this session (kept across prompts). */
+  readonly approvals = new ApprovalMemory()
+  /** The prompt running now, if any. */
+  running: RunningPrompt | undefined
+
+  constructor(id: string, directories: readonly [SpelledDirectory, ...SpelledDirectory[]]) {
+    this.id = id
+    this.directories = directories
+    this.spelling = new PathSpelling(directories)
+  }
+
+  /** The canonical working directory. */
+  get cwd(): string {
+    return this.directories[0].canonical
+  }
+
+  /** The additional directories as the client spelled them (granted again at every prompt). */
+  get additional(): readonly string[] {
+    return this.directories.slice(1).map((directory) => directory.spelled)
+  }
+}
+
+/** Every session of one connection, and what the client said it can do. */
+export class AcpSessionRegistry {
+  readonly #sessions = new Map<string, AcpSession>()
+  /** Set by `initialize`. */
+  capabilities: ClientCapabilities = {}
+
+  /** Adds (or replaces, for `session/load` of a known id) a session; refused while that id answers a prompt. */
+  add(session: AcpSession): AcpSession {
+    if (this.#sessions.get(session.id)?.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, `session ${session.id} is answering a prompt`)
+    this.#sessions.set(session.id, session)
+    return session
+  }
+
+  /** The session `id`, if open on this connection. */
+  find(id: string): AcpSession | undefined {
+    return this.#sessions.get(id)
+  }
+
+  /** The session `id`; a JSON-RPC "resource not found" error when it is not open on this connection. */
+  require(id: string): AcpSession {
+    const session = this.#sessions.get(id)
+    if (session === undefined) throw RequestError.sessionNotFound(id)
+    return session
+  }
+
+  /** The session an agent works for: its own, or (a subagent) the nearest ancestor's. */
+  owning(agent: AgentHandle | undefined): AcpSession | undefined {
+    if (agent === undefined) return undefined
+    const own = this.#sessions.get(agent.id)
+    if (own !== undefined) return own
+    const parent = agent.session.header.parentSession
+    return parent === undefined ? undefined : this.#sessions.get(parent)
+  }
+
+  /** Cancels every running prompt (the connection is closing). */
+  cancelAll(): void {
+    for (const session of this.#sessions.values()) session.running?.controller.abort()
+  }
+}

@@ -1,0 +1,236 @@
+// The ACP agent app driven in-process by the SDK's client app: initialize, prompts with their
+// updates, additional directories, permission answers, cancel, load with replay, list, and two
+// concurrent sessions with separate roots. Real host, real files, real processes; scripted model.
+import type { RequestPermissionResponse } from '@agentclientprotocol/sdk'
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ModelScript } from '@dsh/llm-scripted'
+import { tempTree, isProcessAlive, type TempTree } from '@dsh/testkit'
+import { agentSide, answerOf, updatesOf, withClient, type AcpSide } from './acp-harness.ts'
+
+let tree: TempTree
+let side: AcpSide | undefined
+afterEach(async () => {
+  await side?.dispose()
+  side = undefined
+  await tree?.dispose()
+})
+
+const allowOnce = { outcome: { outcome: 'selected', optionId: 'allow-once' } } as const
+
+describe('initialize', () => {
+  it('answers protocol 1 with loadSession, list, additional directories, prompt capabilities and agent info', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: {} })
+    const { value: answer } = await withClient(side.app, {}, (ctx) => ctx.request('initialize', { protocolVersion: 1, clientCapabilities: {} }))
+    expect(answer).toEqual({
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, sessionCapabilities: { additionalDirectories: {}, list: {} } },
+      agentInfo: { name: 'dsh', title: 'dsh', version: '0.0.0-test' },
+      authMethods: [],
+    })
+  })
+})
+
+describe('session/prompt', () => {
+  it('streams a nested read with its kind and absolute locations as the client spelled the cwd, and the nested instructions reach the next request', async () => {
+    tree = await tempTree({ 'work/AGENTS.md': 'top rule\n', 'work/pkg/AGENTS.md': 'nested rule: use tabs\n', 'work/pkg/notes.txt': 'hello notes\n' })
+    symlinkSync(tree.path('work'), tree.path('editor-link'))
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ reasoning: 'look at notes', toolCalls: [{ name: 'read', arguments: { file_path: 'pkg/notes.txt' } }] }, { text: 'The notes say hello.' }] } } })
+    const { value, seen } = await withClient(side.app, {}, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('editor-link'), mcpServers: [] })
+      return { sessionId: created.sessionId, response: await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'what do the notes say?' }] }) }
+    })
+    const { sessionId, response } = value
+    expect(response).toEqual({ stopReason: 'end_turn' })
+    const updates = updatesOf(seen, sessionId)
+    expect(updates.find((update) => update.sessionUpdate === 'agent_thought_chunk')).toEqual({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'look at notes' } })
+    expect(updates.find((update) => update.sessionUpdate === 'tool_call')).toEqual({
+      sessionUpdate: 'tool_call',
+      toolCallId: '1.1/call_t1s1_1',
+      title: 'Read pkg/notes.txt',
+      kind: 'read',
+      status: 'pending',
+      locations: [{ path: tree.path('editor-link/pkg/notes.txt') }],
+      rawInput: { file_path: 'pkg/notes.txt' },
+    })
+    const done = updates.find((update) => update.sessionUpdate === 'tool_call_update')
+    expect(done).toMatchObject({ toolCallId: '1.1/call_t1s1_1', status: 'completed', locations: [{ path: tree.path('editor-link/pkg/notes.txt') }] })
+    expect(JSON.stringify(done)).toContain('hello notes')
+    expect(answerOf(seen, sessionId)).toBe('The notes say hello.')
+    const second = JSON.stringify(side.requests[1]?.messages)
+    expect(second).toContain('nested rule: use tabs')
+    expect(JSON.stringify(side.requests[0]?.messages)).not.toContain('nested rule')
+  })
+
+  it('ends with max_turn_requests at the step limit', async () => {
+    tree = await tempTree({ 'work/a.txt': 'a\n' })
+    side = await agentSide({ dshHome: tree.path('home'), maxSteps: 1, scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'a.txt' } }] }] } } })
+    const { value: response } = await withClient(side.app, {}, async (ctx) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      return ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read a' }] })
+    })
+    expect(response).toEqual({ stopReason: 'max_turn_requests' })
+  })
+
+  it('shows an edit as ACP diff content of the whole file', async () => {
+    tree = await tempTree({ 'work/src/app.ts': 'const a = 1\nconst b = 2\n' })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'edit', arguments: { file_path: 'src/app.ts', old_string: 'const b = 2', new_string: 'const b = 3' } }] }, { text: 'edited' }] } } })
+    const { value: sessionId, seen } = await withClient(side.app, {}, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'bump b' }] })
+      return created.sessionId
+    })
+    const updates = updatesOf(seen, sessionId)
+    expect(updates.find((update) => update.sessionUpdate === 'tool_call')).toMatchObject({ kind: 'edit', title: 'Edit src/app.ts' })
+    const done = updates.find((update) => update.sessionUpdate === 'tool_call_update' && update.status === 'completed')
+    expect(done).toMatchObject({ content: [{ type: 'diff', path: tree.path('work/src/app.ts'), oldText: 'const a = 1\nconst b = 2\n', newText: 'const a = 1\nconst b = 3\n' }, { type: 'content' }] })
+  })
+})
+
+describe('additional directories', () => {
+  it('become roots of that session only: writes land there, and an invalid one is an error naming it that creates no session', async () => {
+    tree = await tempTree({ 'work/': null, 'lib/': null, 'elsewhere/': null })
+    side = await agentSide({
+      dshHome: tree.path('home'),
+      scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: tree.path('lib/made.txt'), content: 'in lib\n' } }, { name: 'write', arguments: { file_path: tree.path('elsewhere/no.txt'), content: 'no\n' } }] }, { text: 'wrote' }] } },
+    })
+    const host = side.host
+    const { value, seen } = await withClient(side.app, {}, async (ctx) => {
+      const refused = await ctx.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('missing')], mcpServers: [] }).catch((error: unknown) => error)
+      const before = host.sessions.list().length
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'write both' }] })
+      return { sessionId: created.sessionId, refused, before }
+    })
+    const { sessionId, refused: refusal } = value
+    expect(value.before).toBe(0)
+    expect(refusal).toMatchObject({ code: -32602, message: expect.stringContaining(`additionalDirectories: ${tree.path('missing')}: missing`) })
+    expect(readFileSync(tree.path('lib/made.txt'), 'utf8')).toBe('in lib\n')
+    expect(existsSync(tree.path('elsewhere/no.txt'))).toBe(false)
+    const statuses = updatesOf(seen, sessionId).flatMap((update) => (update.sessionUpdate === 'tool_call_update' ? [update.status] : []))
+    expect(statuses).toEqual(['completed', 'failed'])
+  })
+})
+
+describe('permissions', () => {
+  it('asks before bash with allow-once, allow-always and reject; a reject does not run it; allow-always is remembered across prompts', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({
+      dshHome: tree.path('home'),
+      scripts: {
+        [tree.path('work')]: {
+          responses: [
+            { toolCalls: [{ name: 'bash', arguments: { command: 'touch rejected.txt' } }] },
+            { text: 'not run' },
+            { toolCalls: [{ name: 'bash', arguments: { command: 'ls' } }] },
+            { text: 'listed' },
+            { toolCalls: [{ name: 'bash', arguments: { command: 'ls -a' } }] },
+            { text: 'listed again' },
+          ],
+        },
+      },
+    })
+    const answers: RequestPermissionResponse[] = [{ outcome: { outcome: 'selected', optionId: 'reject' } }, { outcome: { outcome: 'selected', optionId: 'allow-always' } }]
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => answers.shift() ?? { outcome: { outcome: 'cancelled' } } }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      for (const text of ['touch it', 'list', 'list all']) await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text }] })
+      return created.sessionId
+    })
+    expect(existsSync(tree.path('work/rejected.txt'))).toBe(false)
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual(['Run touch rejected.txt', 'Run ls'])
+    expect(seen.permissions[1]?.options).toEqual([
+      { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'allow-always', name: 'Always allow "ls …" in this session', kind: 'allow_always' },
+      { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+    ])
+    const statuses = updatesOf(seen, sessionId).flatMap((update) => (update.sessionUpdate === 'tool_call_update' && update.status !== 'in_progress' ? [update.status] : []))
+    expect(statuses).toEqual(['failed', 'completed', 'completed'])
+  })
+})
+
+describe('session/cancel', () => {
+  it('ends a slow bash step promptly: the prompt answers cancelled, the process is gone, the log closes the turn', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 30' } }] }] } } })
+    const host = side.host
+    const { value } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      const prompt = ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'wait' }] })
+      while (!existsSync(tree.path('work/pid.txt')) || readFileSync(tree.path('work/pid.txt'), 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 50))
+      const started = Date.now()
+      await ctx.notify('session/cancel', { sessionId: created.sessionId })
+      return { response: await prompt, sessionId: created.sessionId, elapsed: Date.now() - started }
+    })
+    const { response, sessionId, elapsed } = value
+    expect(response).toEqual({ stopReason: 'cancelled' })
+    expect(elapsed).toBeLessThan(10_000)
+    const pid = Number(readFileSync(tree.path('work/pid.txt'), 'utf8'))
+    expect(isProcessAlive(pid)).toBe(false)
+    const events = host.sessions.load(sessionId).events
+    expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
+  })
+})
+
+describe('session/load and session/list', () => {
+  it('replays the visible history before answering, in another connection, and lists the session for its cwd', async () => {
+    tree = await tempTree({ 'work/a.txt': 'alpha\n' })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'a.txt' } }] }, { text: 'It says alpha.' }, { text: 'Still alpha.' }] } } })
+    const app = side.app
+    const { value: sessionId } = await withClient(app, {}, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'read a' }] })
+      return created.sessionId
+    })
+    const { value } = await withClient(app, {}, async (ctx, client) => {
+      const list = await ctx.request('session/list', { cwd: tree.path('work') })
+      const loaded = await ctx.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })
+      const replayed = client.updates.slice()
+      return { loaded, replayed, list, again: await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again?' }] }) }
+    })
+    const { loaded, list: listed, again: answered } = value
+    const seen = { updates: value.replayed, permissions: [], reads: [], writes: [] }
+    expect(loaded).toEqual({})
+    expect(answered).toEqual({ stopReason: 'end_turn' })
+    expect(updatesOf(seen, sessionId).map((update) => update.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk'])
+    expect(updatesOf(seen, sessionId)[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'read a' } })
+    expect(updatesOf(seen, sessionId)[1]).toMatchObject({ toolCallId: '1.1/call_t1s1_1', title: 'Read a.txt', kind: 'read', locations: [{ path: tree.path('work/a.txt') }] })
+    expect(listed.sessions).toEqual([{ sessionId, cwd: tree.path('work'), title: 'read a', updatedAt: expect.any(String) }])
+  })
+})
+
+/** Writes out.txt in its own directory, then tries one in `other`. */
+const writeScript = (other: string): ModelScript => ({ responses: [{ delayMs: 20, toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'mine\n' } }, { name: 'write', arguments: { file_path: `${other}/intrude.txt`, content: 'x\n' } }] }, { text: 'done' }] })
+
+describe('concurrent sessions', () => {
+  it('two sessions with different roots run at once, each writing only in its own', async () => {
+    tree = await tempTree({ 'a/': null, 'b/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('a')]: writeScript(tree.path('b')), [tree.path('b')]: writeScript(tree.path('a')) } })
+    const { value: answers } = await withClient(side.app, {}, async (ctx) => {
+      const a = await ctx.request('session/new', { cwd: tree.path('a'), mcpServers: [] })
+      const b = await ctx.request('session/new', { cwd: tree.path('b'), mcpServers: [] })
+      return Promise.all([a, b].map(({ sessionId }) => ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] })))
+    })
+    expect(answers).toEqual([{ stopReason: 'end_turn' }, { stopReason: 'end_turn' }])
+    expect([readFileSync(tree.path('a/out.txt'), 'utf8'), readFileSync(tree.path('b/out.txt'), 'utf8')]).toEqual(['mine\n', 'mine\n'])
+    expect([existsSync(tree.path('a/intrude.txt')), existsSync(tree.path('b/intrude.txt'))]).toEqual([false, false])
+  })
+})
+
+describe('client filesystem', () => {
+  it('reads and writes open buffers through the client when it advertises fs, and still refuses writes outside the roots', async () => {
+    tree = await tempTree({ 'work/doc.txt': 'saved text\n', 'outside/': null })
+    const buffers = new Map([[tree.path('work/doc.txt'), 'unsaved text\n']])
+    side = await agentSide({
+      dshHome: tree.path('home'),
+      scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'doc.txt' } }, { name: 'write', arguments: { file_path: 'doc.txt', content: 'new text\n' } }, { name: 'write', arguments: { file_path: tree.path('outside/x.txt'), content: 'x' } }] }, { text: 'ok' }] } },
+    })
+    const { seen } = await withClient(side.app, { buffers: { read: (path) => buffers.get(path) ?? readFileSync(path, 'utf8'), write: (path, content) => { buffers.set(path, content); writeFileSync(path, content) } } }, async (ctx) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'rewrite doc' }] })
+    })
+    expect(JSON.stringify(side.requests[1]?.messages)).toContain('unsaved text')
+    expect(seen.writes).toEqual([{ path: tree.path('work/doc.txt'), content: 'new text\n' }])
+    expect(existsSync(tree.path('outside/x.txt'))).toBe(false)
+  })
+})

@@ -62,8 +62,13 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
   signal.addEventListener('abort', cancel, { once: true })
   let sent: Promise<void> = Promise.resolve()
   const send = (update: SessionUpdate): void => {
-    // Updates go out in order; one that cannot be sent (the connection closed) is only logged.
-    sent = sent.then(() => client.notify('session/update', { sessionId: session.id, update })).catch((error: unknown) => deps.log(`session ${session.id}: an update was not sent: ${errorMessage(error)}`))
+    // Updates go out in order. Once the connection has closed nobody can receive them (nothing to
+    // report); an update that fails on an open connection is logged.
+    sent = sent
+      .then(() => client.notify('session/update', { sessionId: session.id, update }))
+      .catch((error: unknown) => {
+        if (!signal.aborted) deps.log(`session ${session.id}: an update was not sent: ${errorMessage(error)}`)
+      })
   }
   const updates = new PromptUpdates(session, send)
   session.running = { controller, client, send, toolCallId: (callId) => updates.toolCallId(callId) }

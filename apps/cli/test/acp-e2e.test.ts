@@ -1,0 +1,111 @@
+// `dsh acp` as an editor runs it: the built binary on piped stdio, driven by the ACP SDK's client,
+// with a scripted model. Instructions, additional directories, permissions, cancel, load from a
+// second process while the first still runs, concurrent sessions, only JSON-RPC on stdout, and a
+// prompt exit on stdin EOF and on SIGTERM that ends tool processes.
+import { existsSync, readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { version } from '../src/version.ts'
+import { jsonRpcLines, spawnAcp, waitFor, type AcpProcess } from './acp-driver.ts'
+import { readRequests, writeScript } from './run-dsh.ts'
+import { isAlive, StartedProcesses } from './test-processes.ts'
+
+let tree: TempTree | undefined
+const running: AcpProcess[] = []
+const started = new StartedProcesses()
+afterEach(async () => {
+  for (const acp of running.splice(0)) acp.child.kill('SIGKILL')
+  started.endAll()
+  await tree?.dispose()
+})
+
+function launch(args: readonly string[], options: Parameters<typeof spawnAcp>[1]): AcpProcess {
+  const acp = spawnAcp(args, options)
+  running.push(acp)
+  return acp
+}
+
+const initialize = (acp: AcpProcess) => acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
+
+describe('dsh acp', () => {
+  it('reads a nested file with its instructions in the next request, grants additional directories, writes only JSON-RPC on stdout and exits 0 on EOF', async () => {
+    tree = await tempTree({ 'work/AGENTS.md': 'top rule\n', 'work/pkg/AGENTS.md': 'nested rule: tabs only\n', 'work/pkg/notes.txt': 'hello\n', 'lib/': null })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'pkg/notes.txt' } }, { name: 'write', arguments: { file_path: tree.path('lib/out.txt'), content: 'from acp\n' } }] }, { text: 'read and wrote' }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--request-log', tree.path('requests.jsonl')], { cwd: tree.path('work'), home: tree.root })
+    const hello = await initialize(acp)
+    expect(hello).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, sessionCapabilities: { additionalDirectories: {}, list: {} } }, agentInfo: { name: 'dsh', version } })
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'notes?' }] })).toEqual({ stopReason: 'end_turn' })
+    const calls = acp.updates.map((note) => note.update).filter((update) => update.sessionUpdate === 'tool_call')
+    expect(calls).toMatchObject([
+      { kind: 'read', title: 'Read pkg/notes.txt', locations: [{ path: tree.path('work/pkg/notes.txt') }] },
+      { kind: 'edit', title: `Write ${tree.path('lib/out.txt')}`, locations: [{ path: tree.path('lib/out.txt') }] },
+    ])
+    expect(readFileSync(tree.path('lib/out.txt'), 'utf8')).toBe('from acp\n')
+    const requests = readRequests(tree.path('requests.jsonl'))
+    expect(JSON.stringify(requests[1]?.messages)).toContain('nested rule: tabs only')
+    acp.child.stdin?.end()
+    expect(await acp.exited).toBe(0)
+    expect(jsonRpcLines(acp.stdout()).length).toBeGreaterThan(5)
+  })
+
+  it('does not run a rejected bash command, cancels a slow one promptly, and ends its processes on SIGTERM', async () => {
+    tree = await tempTree({ 'work/': null })
+    const slow = { toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ >> pids.txt; sleep 60' } }] }
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch rejected.txt' } }] }, { text: 'refused' }, slow, slow] })
+    const answers = ['reject', 'allow-once', 'allow-once']
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => answers.shift() ?? 'reject' })
+    await initialize(acp)
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'touch' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(existsSync(tree.path('work/rejected.txt'))).toBe(false)
+    const pids = (): number[] => (existsSync(tree?.path('work/pids.txt') ?? '') ? readFileSync(tree?.path('work/pids.txt') ?? '', 'utf8').split('\n').filter(Boolean).map(Number) : [])
+    const cancelled = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] })
+    await waitFor(() => pids().length === 1)
+    started.add(...pids())
+    const before = Date.now()
+    await acp.agent.notify('session/cancel', { sessionId })
+    expect(await cancelled).toEqual({ stopReason: 'cancelled' })
+    expect(Date.now() - before).toBeLessThan(10_000)
+    await waitFor(() => !isAlive(pids()[0] ?? 0), 5_000)
+    const hanging = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait again' }] }).catch(() => 'closed')
+    await waitFor(() => pids().length === 2)
+    started.add(...pids())
+    acp.child.kill('SIGTERM')
+    expect(await acp.exited).toBe(143)
+    await hanging
+    await waitFor(() => !isAlive(pids()[1] ?? 0), 5_000)
+    expect(acp.questions).toEqual(['Run touch rejected.txt', 'Run echo $$ >> pids.txt; sleep 60', 'Run echo $$ >> pids.txt; sleep 60'])
+    jsonRpcLines(acp.stdout())
+    expect(acp.stderr()).toBe('')
+  })
+
+  it('a session answered in one process is loaded and answered by another at once, which replays its history first', async () => {
+    tree = await tempTree({ 'work/a.txt': 'alpha\n' })
+    const first = writeScript(tree.root, 'first.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'a.txt' } }] }, { text: 'It says alpha.' }] })
+    const second = writeScript(tree.root, 'second.json', { responses: [{ text: 'Still alpha.' }] })
+    const one = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${first}`], { cwd: tree.path('work'), home: tree.root })
+    await initialize(one)
+    const { sessionId } = await one.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    await one.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read a' }] })
+    const two = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${second}`], { cwd: tree.path('work'), home: tree.root })
+    await initialize(two)
+    expect((await two.agent.request('session/list', { cwd: tree.path('work') })).sessions.map((session) => session.sessionId)).toEqual([sessionId])
+    expect(await two.agent.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })).toEqual({})
+    expect(two.updates.map((note) => note.update.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk'])
+    expect(await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(two.updates.at(-1)?.update).toEqual({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Still alpha.' } })
+  })
+
+  it('runs two sessions with different working directories at once', async () => {
+    tree = await tempTree({ 'a/': null, 'b/': null })
+    const write = { toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'mine\n' } }] }
+    const script = writeScript(tree.root, 'script.json', { responses: [write, write] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--max-steps', '1'], { cwd: tree.root, home: tree.root })
+    await initialize(acp)
+    const sessions = await Promise.all(['a', 'b'].map((dir) => acp.agent.request('session/new', { cwd: tree?.path(dir) ?? '', mcpServers: [] })))
+    const answers = await Promise.all(sessions.map(({ sessionId }) => acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] })))
+    expect(answers).toEqual([{ stopReason: 'max_turn_requests' }, { stopReason: 'max_turn_requests' }])
+    expect([readFileSync(tree.path('a/out.txt'), 'utf8'), readFileSync(tree.path('b/out.txt'), 'utf8')]).toEqual(['mine\n', 'mine\n'])
+  })
+})

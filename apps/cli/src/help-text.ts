@@ -18,7 +18,7 @@ function section(examples: readonly string[], variables: readonly string[]): str
 
 /** After-help text per command path (`run`, `sessions list`, …). */
 export const commandHelp: Readonly<Record<string, string>> = {
-  '': section(['dsh run --cwd path/to/repo "fix the failing test"', 'dsh chat --cwd path/to/repo', 'dsh sessions list', 'dsh help run'], homeVariables),
+  '': section(['dsh run --cwd path/to/repo "fix the failing test"', 'dsh chat --cwd path/to/repo', 'dsh acp                 (for editors: Zed, JetBrains, Neovim, Emacs)', 'dsh sessions list', 'dsh help run'], homeVariables),
   run: section(
     [
       'dsh run --cwd path/to/repo "fix the failing test in packages/api"',
@@ -38,6 +38,14 @@ export const commandHelp: Readonly<Record<string, string>> = {
       '  NO_COLOR           when set and not empty: no colours (editing keeps working)',
       '  TERM               dumb: the plain line mode, with no escape sequences (also when stdin or stdout is not a terminal)',
     ],
+  ),
+  acp: section(
+    [
+      'dsh acp                                  (an editor starts it and talks ACP on stdin/stdout; see README.md, "Use dsh in your editor")',
+      'dsh acp --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1',
+      'dsh acp --add-dir ../shared-lib           (granted to every session the editor opens)',
+    ],
+    [...homeVariables, ...modelVariables],
   ),
   context: section(['dsh context --cwd path/to/repo', 'dsh context --json', 'dsh context why packages/api/src/server.ts'], homeVariables),
   'context why': section(['dsh context why packages/api/src/server.ts --cwd path/to/repo'], homeVariables),

@@ -46,10 +46,10 @@ describe('lazy loading', () => {
     expect(await spawnCollect(process.execPath, [bundle, 'run', '--help'], { cwd: tree.root, env })).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: dsh run') })
   })
 
-  it('a scripted run, --version and --help never load the OpenAI SDK or the terminal UI', async () => {
+  it('a scripted run, --version and --help never load the OpenAI SDK, the terminal UI or the ACP server', async () => {
     tree = await tempTree({ 'work/notes.txt': 'hello\n' })
-    const { bundle, removed } = bundleWithout(tree.path('dist'), ['openai-', 'chat-command-'])
-    expect(removed.map((name) => name.replace(/-[A-Z0-9]+\.mjs$/u, ''))).toEqual(['chat-command', 'openai'])
+    const { bundle, removed } = bundleWithout(tree.path('dist'), ['openai-', 'chat-command-', 'acp-'])
+    expect(removed.map((name) => name.replace(/-[A-Z0-9]+\.mjs$/u, ''))).toEqual(['acp', 'chat-command', 'openai'])
     const env = testEnv(tree.root, { NO_COLOR: '1' })
     const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'read it' }] })
     const run = await spawnCollect(process.execPath, [bundle, 'run', '--dsh-home', tree.path('home'), '--model', `scripted:${script}`, 'read notes'], { cwd: tree.path('work'), env })

@@ -91,7 +91,7 @@ describe('errors and help', () => {
 
   it('--help of each command shows examples, defaults and the environment it reads; dsh help COMMAND the same', async () => {
     await workspace()
-    for (const command of [['run'], ['chat'], ['context'], ['context', 'why'], ['sessions', 'list'], ['sessions', 'show'], ['compact']]) {
+    for (const command of [['run'], ['chat'], ['acp'], ['context'], ['context', 'why'], ['sessions', 'list'], ['sessions', 'show'], ['compact']]) {
       const help = await runDsh([...command, '--help'], { cwd: tree.root })
       expect(help.code, command.join(' ')).toBe(0)
       expect(help.stdout, command.join(' ')).toMatch(new RegExp(`^Usage: dsh ${command.join(' ')} [\\s\\S]*\\nExamples:\\n  dsh ${command[0]}[\\s\\S]*\\nEnvironment:\\n  DSH_HOME `))

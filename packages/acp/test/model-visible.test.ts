@@ -2,7 +2,7 @@
 // the editor, and the path spelling rule (property test: any path under a canonical directory is
 // shown under the client's spelling of it).
 import { readFileSync } from 'node:fs'
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { promptText, presentTool } from '../src/index.ts'
 import { PathSpelling } from '../src/path-spelling.ts'

@@ -234,3 +234,25 @@ describe('client filesystem', () => {
     expect(existsSync(tree.path('outside/x.txt'))).toBe(false)
   })
 })
+
+describe('errors a client gets', () => {
+  it('names a session busy elsewhere, an unknown session, and a load from another directory', async () => {
+    tree = await tempTree({ 'work/': null, 'other/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ text: 'never' }] } } })
+    const host = side.host
+    const { value } = await withClient(side.app, {}, async (ctx) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      const held = host.sessions.open(sessionId)
+      const busy = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }).catch((error: unknown) => error)
+      held.close()
+      const unknown = await ctx.request('session/prompt', { sessionId: 'nope', prompt: [{ type: 'text', text: 'hi' }] }).catch((error: unknown) => error)
+      const elsewhere = await ctx.request('session/load', { sessionId, cwd: tree.path('other'), mcpServers: [] }).catch((error: unknown) => error)
+      const missing = await ctx.request('session/load', { sessionId: '20990101-000000-abcdef', cwd: tree.path('work'), mcpServers: [] }).catch((error: unknown) => error)
+      return { sessionId, busy, unknown, elsewhere, missing }
+    })
+    expect(value.busy).toMatchObject({ code: -32603, message: `session ${value.sessionId} is open in this process; close it there first (lock ${tree.path(`home/sessions/.locks/${value.sessionId}`)})` })
+    expect(value.unknown).toMatchObject({ code: -32002 })
+    expect(value.elsewhere).toMatchObject({ code: -32602, message: `Invalid params: cwd ${tree.path('other')}: session ${value.sessionId} works in ${tree.path('work')} (a session keeps its directory)` })
+    expect(value.missing).toMatchObject({ code: -32002, message: expect.stringContaining('session 20990101-000000-abcdef cannot be loaded') })
+  })
+})

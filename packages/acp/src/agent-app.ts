@@ -1,7 +1,8 @@
 /**
  * The dsh agent as an ACP agent app: `initialize`, `session/new`, `session/load`, `session/list`,
  * `session/prompt` and the `session/cancel` notification, over the SDK's app API. It installs the
- * interim approval guard on the host (ask before `bash` and `run_code`), once per app.
+ * interim approval guard on the host (ask before `bash` and `run_code`), once per app, and lets
+ * the registry find the ACP session of a subagent at any depth through the stored headers.
  */
 import { agent, type AgentApp } from '@agentclientprotocol/sdk'
 import type { AcpAgentDeps } from './acp-contract.ts'
@@ -14,6 +15,14 @@ import { loadSession, newSession } from './session-open.ts'
 /** Builds the agent app over `deps.host`. */
 export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
   guardCodeRunners(deps.host.ctx)
+  deps.registry.parentOf = (sessionId) => {
+    try {
+      return deps.host.sessions.header(sessionId).parentSession
+    } catch {
+      // A session file that cannot be read has no known parent: its calls are not asked about (rejected).
+      return undefined
+    }
+  }
   return agent({ name: deps.agentInfo.name })
     .onRequest('initialize', ({ params }) => initialize(deps, params))
     .onRequest('session/new', ({ params }) => newSession(deps, params))

@@ -10,6 +10,9 @@ import type { AgentHandle } from '@dsh/contracts'
 import { ApprovalMemory } from '@dsh/runtime'
 import { PathSpelling, type SpelledDirectory } from './path-spelling.ts'
 
+/** How far up a subagent's ancestors are looked at (delegation depth is small; this bounds a cycle). */
+const maxAncestors = 32
+
 /** The prompt a session is answering. */
 export interface RunningPrompt {
   /** Cancels it (`session/cancel`, the connection closing). */
@@ -77,13 +80,21 @@ export class AcpSessionRegistry {
     return session
   }
 
-  /** The session an agent works for: its own, or (a subagent) the nearest ancestor's. */
+  /** The parent session id of a stored session (set by the app: the host's session headers). */
+  parentOf: (sessionId: string) => string | undefined = () => undefined
+
+  /** The session an agent works for: its own, or (a subagent at any depth) its nearest ancestor's. */
   owning(agent: AgentHandle | undefined): AcpSession | undefined {
     if (agent === undefined) return undefined
-    const own = this.#sessions.get(agent.id)
-    if (own !== undefined) return own
-    const parent = agent.session.header.parentSession
-    return parent === undefined ? undefined : this.#sessions.get(parent)
+    let id: string | undefined = agent.id
+    let parent = agent.session.header.parentSession
+    for (let depth = 0; id !== undefined && depth < maxAncestors; depth++) {
+      const session = this.#sessions.get(id)
+      if (session !== undefined) return session
+      id = parent
+      parent = id === undefined ? undefined : this.parentOf(id)
+    }
+    return undefined
   }
 
   /** Cancels every running prompt (the connection is closing). */

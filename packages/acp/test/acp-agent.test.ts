@@ -149,6 +149,37 @@ describe('permissions', () => {
   })
 })
 
+describe('subagents', () => {
+  it('a delegated grandchild asks its permission question through the session of the editor', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({
+      dshHome: tree.path('home'),
+      subagents: true,
+      scripts: {
+        [tree.path('work')]: {
+          responses: [
+            { toolCalls: [{ name: 'subagent', arguments: { prompt: 'delegate further', description: 'Go deeper' } }] },
+            { toolCalls: [{ name: 'subagent', arguments: { prompt: 'write deep.txt with bash', description: 'Write it' } }] },
+            { toolCalls: [{ name: 'bash', arguments: { command: 'echo deep > deep.txt' } }] },
+            { text: 'grandchild done' },
+            { text: 'child done' },
+            { text: 'parent done' },
+          ],
+        },
+      },
+    })
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'delegate' }] })
+      return created.sessionId
+    })
+    expect(seen.permissions.map((question) => [question.sessionId, question.toolCall.title])).toEqual([[sessionId, 'Run echo deep > deep.txt']])
+    expect(readFileSync(tree.path('work/deep.txt'), 'utf8')).toBe('deep\n')
+    expect(updatesOf(seen, sessionId).find((update) => update.sessionUpdate === 'tool_call')).toMatchObject({ kind: 'think', title: 'Delegate: Go deeper' })
+    expect(answerOf(seen, sessionId)).toBe('parent done')
+  })
+})
+
 describe('session/cancel', () => {
   it('ends a slow bash step promptly: the prompt answers cancelled, the process is gone, the log closes the turn', async () => {
     tree = await tempTree({ 'work/': null })

@@ -7,6 +7,7 @@ import { createLocalFileSystem } from '@dsh/fs-local'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createMultiRootWorkspacePlugin, isRootsError, RootRegistry, SessionRoots } from '@dsh/multi-root-workspace'
 import { createHost, type Host } from '@dsh/runtime'
+import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools, ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import { AcpSessionRegistry, askThroughClient, createAcpAgentApp } from '../src/index.ts'
@@ -21,7 +22,7 @@ export interface AcpSide {
 }
 
 /** Composes the host and the agent app; `scripts` maps a canonical working directory to its script. */
-export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number }): Promise<AcpSide> {
+export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number; readonly subagents?: boolean }): Promise<AcpSide> {
   const logs: string[] = []
   const requests: ChatRequestBody[] = []
   const registry = new AcpSessionRegistry()
@@ -30,6 +31,9 @@ export async function agentSide(options: { readonly dshHome: string; readonly sc
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome, maxBytes: 65_536 })
   await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome })
   const providers = new Map(Object.entries(options.scripts).map(([cwd, script]) => [cwd, createScriptedProvider(script)]))
+  // Subagents share the script of the (single) working directory, consumed in call order.
+  const first = [...providers.values()][0]
+  if (options.subagents === true && first !== undefined) host.tools.register(createSubagentTool({ maxDepth: 2, startChild: createChildStarter(host, { provider: first, onRequest: (body) => requests.push(body) }) }))
   const app = createAcpAgentApp({
     host,
     registry,

@@ -80,6 +80,26 @@ describe('dsh acp', () => {
     expect(acp.stderr()).toBe('')
   })
 
+  it('exits promptly when the editor closes stdin during a running bash command, ending it, with the turn closed as cancelled', async () => {
+    tree = await tempTree({ 'work/': null })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 60' } }] }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await initialize(acp)
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    const pending = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] }).catch(() => 'closed')
+    const pid = (): number => Number(existsSync(tree?.path('work/pid.txt') ?? '') ? readFileSync(tree?.path('work/pid.txt') ?? '', 'utf8') : 0)
+    await waitFor(() => pid() > 0)
+    started.add(pid())
+    const before = Date.now()
+    acp.child.stdin?.end()
+    expect(await acp.exited).toBe(0)
+    expect(Date.now() - before).toBeLessThan(10_000)
+    await pending
+    await waitFor(() => !isAlive(pid()), 5_000)
+    const log = readFileSync(tree.path(`home/sessions/${sessionId}.jsonl`), 'utf8').trim().split('\n')
+    expect(JSON.parse(log.at(-1) ?? '{}')).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
+  })
+
   it('a session answered in one process is loaded and answered by another at once, which replays its history first', async () => {
     tree = await tempTree({ 'work/a.txt': 'alpha\n' })
     const first = writeScript(tree.root, 'first.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'a.txt' } }] }, { text: 'It says alpha.' }] })

@@ -73,6 +73,18 @@ describe('session/prompt', () => {
     expect(response).toEqual({ stopReason: 'max_turn_requests' })
   })
 
+  it('ends with refusal when a guard blocks the turn before the model is called', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [] } } })
+    side.host.ctx.on('agent/pre-step', () => Promise.resolve({ kind: 'reject', reason: 'not today' } as const))
+    const { value: response } = await withClient(side.app, {}, async (ctx) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      return ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })
+    })
+    expect(response).toEqual({ stopReason: 'refusal' })
+    expect(side.requests).toEqual([])
+  })
+
   it('shows an edit as ACP diff content of the whole file', async () => {
     tree = await tempTree({ 'work/src/app.ts': 'const a = 1\nconst b = 2\n' })
     side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'edit', arguments: { file_path: 'src/app.ts', old_string: 'const b = 2', new_string: 'const b = 3' } }] }, { text: 'edited' }] } } })

@@ -46,17 +46,19 @@ export function askThroughClient(registry: AcpSessionRegistry): AskPermission {
     const session = registry.owning(execution.agent)
     const running = session?.running
     if (session === undefined || running === undefined) return { kind: 'reject', note: 'no editor is connected to answer the permission question' }
-    if (session.approvals.covers(execution)) return { kind: 'allow-once' }
-    const raw = JSON.stringify(execution.arguments ?? {})
-    const shown = presentTool(execution.name, raw, session.spelling)
     const toolCallId = running.toolCallId(execution.callId)
+    if (session.approvals.covers(execution)) {
+      running.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' })
+      return { kind: 'allow-once' }
+    }
+    const shown = presentTool(execution.name, JSON.stringify(execution.arguments ?? {}), session.spelling)
     let decision: PermissionDecision
     try {
       const response = await running.client.request('session/request_permission', { sessionId: session.id, toolCall: { toolCallId, title: shown.title, kind: shown.kind, locations: shown.locations, rawInput: execution.arguments, status: 'pending' }, options: permissionOptions(execution) }, { cancellationSignal: execution.signal, stopWaitingOnCancel: true })
       decision = decisionOf(response, execution)
     } catch (error) {
-      // The step was cancelled while asking, or the client failed the request: the call does not run.
-      if (!execution.signal.aborted) running.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' })
+      // The step was cancelled while asking, or the client failed the request: the call does not run
+      // (its tool_call_update `failed` follows with the result).
       return { kind: 'reject', note: `the permission question failed: ${error instanceof Error ? error.message : String(error)}` }
     }
     if (decision.kind === 'allow-always') session.approvals.remember(execution, decision.scope)

@@ -9,6 +9,7 @@
  * `{ stopReason: "cancelled" }`.
  */
 import { RequestError, type AgentContext, type PromptRequest, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk'
+import type { FileSystemPort } from '@dsh/contracts'
 import { errorMessage, isDshError, type Agent } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { clientFileSystem } from './client-file-system.ts'
@@ -36,7 +37,7 @@ async function openAgent(deps: AcpAgentDeps, session: AcpSession): Promise<Agent
   const fs = deps.registry.capabilities.fs
   const read = fs?.readTextFile === true
   const write = fs?.writeTextFile === true
-  const toolFs = read || write ? { toolFs: (base: Parameters<typeof clientFileSystem>[0]['base']) => clientFileSystem({ base, sessionId: session.id, client: () => session.running?.client, read, write }) } : {}
+  const toolFs = read || write ? { toolFs: (base: FileSystemPort) => clientFileSystem({ base, sessionId: session.id, client: () => session.running?.client, read, write }) } : {}
   let agent: Agent
   try {
     agent = await deps.host.startAgent({ ...deps.startOptions(session.cwd), resume: session.id, ...toolFs })

@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
 import { RequestError, type AgentContext, type LoadSessionRequest, type LoadSessionResponse, type NewSessionRequest, type NewSessionResponse } from '@agentclientprotocol/sdk'
-import { errorMessage } from '@dsh/runtime'
+import { errorMessage, type Session } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { canonicalDirectory } from './canonical-directory.ts'
 import { replayHistory } from './history-replay.ts'
@@ -57,7 +57,7 @@ export async function newSession(deps: AcpAgentDeps, params: NewSessionRequest):
 
 /** Answers `session/load` after replaying the history through `client`. */
 export async function loadSession(deps: AcpAgentDeps, params: LoadSessionRequest, client: AgentContext): Promise<LoadSessionResponse> {
-  let stored
+  let stored: Session
   try {
     if (deps.host.sessions.resolve(params.sessionId) !== params.sessionId) throw new Error(`no session ${params.sessionId}`)
     stored = deps.host.sessions.load(params.sessionId)

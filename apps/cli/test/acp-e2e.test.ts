@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { version } from '../src/version.ts'
 import { jsonRpcLines, spawnAcp, waitFor, type AcpProcess } from './acp-driver.ts'
-import { readRequests, writeScript } from './run-dsh.ts'
+import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
 import { isAlive, StartedProcesses } from './test-processes.ts'
 
 let tree: TempTree | undefined
@@ -47,6 +47,22 @@ describe('dsh acp', () => {
     acp.child.stdin?.end()
     expect(await acp.exited).toBe(0)
     expect(jsonRpcLines(acp.stdout()).length).toBeGreaterThan(5)
+  })
+
+  it('sends the model exactly the requests dsh run and dsh run --resume send for the same two prompts', async () => {
+    tree = await tempTree({ 'work/AGENTS.md': 'top rule\n', 'work/pkg/AGENTS.md': 'nested rule\n', 'work/pkg/a.txt': 'alpha\n' })
+    const read = [{ toolCalls: [{ name: 'read', arguments: { file_path: 'pkg/a.txt' } }] }, { text: 'alpha it is' }]
+    const again = [{ text: 'still alpha' }]
+    const options = (name: string, script: string): string[] => ['--dsh-home', tree?.path(name) ?? '', '--model', `scripted:${script}`, '--request-log', tree?.path(`${name}.jsonl`) ?? '']
+    const first = await runDsh(['run', ...options('cli', writeScript(tree.root, 'first.json', { responses: read })), 'read pkg/a.txt'], { cwd: tree.path('work') })
+    await runDsh(['run', ...options('cli', writeScript(tree.root, 'second.json', { responses: again })), '--resume', sessionIdOf(first.stderr), 'and now?'], { cwd: tree.path('work') })
+    const acp = launch(options('acp', writeScript(tree.root, 'both.json', { responses: [...read, ...again] })), { cwd: tree.path('work'), home: tree.root })
+    await initialize(acp)
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    for (const text of ['read pkg/a.txt', 'and now?']) await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })
+    const cli = readRequests(tree.path('cli.jsonl'))
+    expect(cli).toHaveLength(3)
+    expect(readRequests(tree.path('acp.jsonl'))).toEqual(cli)
   })
 
   it('does not run a rejected bash command, cancels a slow one promptly, and ends its processes on SIGTERM', async () => {

@@ -1,5 +1,6 @@
 /**
- * `session/list`: stored top-level sessions (subagent sessions are left out), most recently
+ * `session/list`: stored top-level sessions that were prompted at least once (subagent sessions
+ * and sessions never prompted are left out), most recently
  * updated first, those of `cwd` only when the client names one (compared canonically, shown as
  * the client spelled it). Pages of {@link pageSize}; the cursor is the offset of the next page.
  */
@@ -20,7 +21,7 @@ function offsetOf(cursor: string | null | undefined): number {
 /** Answers `session/list`. */
 export function listSessions(store: SessionStore, params: ListSessionsRequest): ListSessionsResponse {
   const wanted = params.cwd === undefined || params.cwd === null ? undefined : canonicalDirectory(params.cwd)
-  const all = store.list().filter((summary) => summary.header.origin !== 'subagent' && (wanted === undefined || summary.header.cwd === wanted))
+  const all = store.list().filter((summary) => summary.header.origin !== 'subagent' && summary.turnCount > 0 && (wanted === undefined || summary.header.cwd === wanted))
   const offset = offsetOf(params.cursor)
   const page = all.slice(offset, offset + pageSize)
   return {

@@ -291,11 +291,15 @@ describe('errors a client gets', () => {
       const unknown = await ctx.request('session/prompt', { sessionId: 'nope', prompt: [{ type: 'text', text: 'hi' }] }).catch((error: unknown) => error)
       const elsewhere = await ctx.request('session/load', { sessionId, cwd: tree.path('other'), mcpServers: [] }).catch((error: unknown) => error)
       const missing = await ctx.request('session/load', { sessionId: '20990101-000000-abcdef', cwd: tree.path('work'), mcpServers: [] }).catch((error: unknown) => error)
-      return { sessionId, busy, unknown, elsewhere, missing }
+      const relative = await ctx.request('session/new', { cwd: 'work', mcpServers: [] }).catch((error: unknown) => error)
+      const listed = await ctx.request('session/list', {})
+      return { sessionId, busy, unknown, elsewhere, missing, relative, listed }
     })
     expect(value.busy).toMatchObject({ code: -32603, message: `session ${value.sessionId} is open in this process; close it there first (lock ${tree.path(`home/sessions/.locks/${value.sessionId}`)})` })
     expect(value.unknown).toMatchObject({ code: -32002 })
     expect(value.elsewhere).toMatchObject({ code: -32602, message: `Invalid params: cwd ${tree.path('other')}: session ${value.sessionId} works in ${tree.path('work')} (a session keeps its directory)` })
     expect(value.missing).toMatchObject({ code: -32002, message: expect.stringContaining('session 20990101-000000-abcdef cannot be loaded') })
+    expect(value.relative).toMatchObject({ code: -32602, message: 'Invalid params: cwd work: not an absolute path' })
+    expect(value.listed).toEqual({ sessions: [] })
   })
 })

@@ -40,6 +40,9 @@ function agentOptions(command: Command, resume = { flags: '--resume <id>', help:
     .option(resume.flags, resume.help)
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
+    .option('--permission-mode <mode>', 'read-only, ask, auto-edit, full-auto or danger-full-access (default: run full-auto, others ask; see README "Safety")')
+    .option('--allow <rule>', 'allow matching calls without asking, e.g. \'bash(npm test*)\' (repeatable)', collect)
+    .option('--deny <rule>', 'deny matching calls, e.g. \'bash(rm -rf*)\'; deny wins (repeatable)', collect)
 }
 
 /** The path of a command below the program (`sessions show`), '' for the program. */
@@ -68,7 +71,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     help: 'continue a stored session (an id or a unique prefix; without one, pick from a list)',
   })
     .option('--continue', 'continue the latest session started in this directory')
-    .option('--yes', 'run bash commands and run_code snippets without asking')
+    .option('--yes', 'same as --permission-mode full-auto: nothing asks, shell commands stay sandboxed')
     .action(async (_options: ChatOptions, command: Command) => {
       const { chatCommand } = await import('./chat/chat-command.ts')
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))

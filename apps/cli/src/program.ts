@@ -140,6 +140,25 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
 
   registerRootsCommands(program, io, setExit)
 
+  const sandbox = program
+    .command('sandbox')
+    .description('the shell sandbox')
+    .helpCommand(false)
+    .action(() => {
+      throw usageError('sandbox needs a subcommand: check (see dsh sandbox --help)')
+    })
+  sandbox
+    .command('check')
+    .description('what the shell sandbox allows for the working directory (roots, network, mode), with a self-test')
+    .option('--cwd <dir>', 'working directory to check (default: the current directory)')
+    .option('--config <file>', 'YAML config file (its permissions and sandbox sections apply)')
+    .option('--add-dir <dir>', 'additional root, as with dsh run (repeatable)', collect)
+    .option('--permission-mode <mode>', 'mode to check (default: the config file\'s, else full-auto as dsh run)')
+    .action(async (_options: unknown, command: Command) => {
+      const { sandboxCheckCommand } = await import('./commands/sandbox.ts')
+      setExit(await sandboxCheckCommand(io, command.optsWithGlobals()))
+    })
+
   program
     .command('compact')
     .description('compact a stored session at rest: its history becomes one checkpoint that keeps the last prompt verbatim')

@@ -15,3 +15,4 @@ export { createSandboxLauncher, type SandboxLauncher, type SandboxLauncherOption
 export { seatbeltProfile, type SeatbeltShape } from './macos-profile.ts'
 export { mergeRules, permissionSettingsSchema, permissionsSectionSchema, resolveMode, sandboxSectionSchema, type RuleTexts } from './permission-config.ts'
 export { modeLabel } from './mode-label.ts'
+export { sandboxSelfTest, type SelfTestOptions, type SelfTestResult } from './sandbox-self-test.ts'

@@ -96,7 +96,7 @@ export function createRunCodeTool(options: RunCodeOptions = {}): ToolDefinition<
         },
       })
       const output = formatRun(snippet, { timeoutMs, maxTimeoutMs: MAX_TIMEOUT_MS, maxOutputChars, nodePath })
-      const note = snippet.plan === undefined ? undefined : options.launcher?.explain(snippet.output, snippet.plan)
+      const note = snippet.plan === undefined ? undefined : options.launcher?.explain(output.content, snippet.plan)
       return note === undefined ? output : { ...output, content: `${output.content}\n${note}` }
     },
   }

@@ -29,14 +29,24 @@ function toolResults(log: string): string[] {
     .map((message) => message.content ?? '') ?? []
 }
 
-function permissionEvents(home: string, id: string): unknown[] {
-  return readFileSync(join(home, 'sessions', `${id}.jsonl`), 'utf8')
+/** The payloads of the `tool/permission` events among JSONL lines. */
+function permissionData(text: string): unknown[] {
+  return text
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { type: string; data: unknown })
-    .filter((event) => event.type === 'tool/permission')
-    .map((event) => event.data)
+    .flatMap((line) => {
+      const event: unknown = JSON.parse(line)
+      return typeof event === 'object' && event !== null && 'type' in event && event.type === 'tool/permission' && 'data' in event ? [event.data] : []
+    })
 }
+
+function permissionEvents(home: string, id: string): unknown[] {
+  return permissionData(readFileSync(join(home, 'sessions', `${id}.jsonl`), 'utf8'))
+}
+
+/** What dsh run's denial of a bash call in ask mode says. */
+const advice = (rule: string): string =>
+  `The bash call was denied: permission mode ask needs the user's approval for bash, and dsh run cannot ask. Tell the user that dsh run allows it with --allow '${rule}' or --permission-mode full-auto (shell commands stay sandboxed to the writable roots; --add-dir adds a root); meanwhile choose another approach.`
 
 /** A PATH directory with node, bash and the basics but no bwrap (made once per tree). */
 function pathWithoutBwrap(): string {
@@ -80,8 +90,6 @@ describe('dsh run permissions', () => {
     const script = bashScript('ask.json', 'git status', 'git status; touch pwned')
     const denied = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--permission-mode', 'ask', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
     expect(denied.code).toBe(0)
-    const advice = (rule: string) =>
-      `The bash call was denied: permission mode ask needs the user's approval for bash, and dsh run cannot ask. Tell the user that dsh run allows it with --allow '${rule}' or --permission-mode full-auto (shell commands stay sandboxed to the writable roots; --add-dir adds a root); meanwhile choose another approach.`
     expect(toolResults(w.log)).toEqual([advice('bash(git status:*)'), advice('bash')])
     const allowed = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--permission-mode', 'ask', '--allow', 'bash(git status)', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
     expect(allowed.code).toBe(0)

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod'
 import type { PermissionMode, PermissionRule } from '@dsh/contracts'
-import { permissionModes } from './mode-policy.ts'
 import { parseRule, RuleSyntaxError } from './rule-parse.ts'
 
 const ruleText = z.string().superRefine((text, context) => {
@@ -20,7 +19,7 @@ const ruleText = z.string().superRefine((text, context) => {
   }
 })
 
-const modeSchema = z.enum(permissionModes as [PermissionMode, ...PermissionMode[]])
+const modeSchema = z.enum(['read-only', 'ask', 'auto-edit', 'full-auto', 'danger-full-access'] satisfies readonly PermissionMode[])
 
 /** `permissions:` of the config file. */
 export const permissionsSectionSchema = z.strictObject({
@@ -46,12 +45,13 @@ export interface RuleTexts {
   readonly deny?: readonly string[] | undefined
 }
 
+function union(texts: readonly string[]): PermissionRule[] {
+  const rules = texts.map((text) => parseRule(text, 'rule'))
+  return rules.filter((rule, index) => rules.findIndex((other) => other.text === rule.text) === index)
+}
+
 /** The union of the layers' rules, parsed (each layer was validated already), without duplicates. */
 export function mergeRules(layers: readonly RuleTexts[]): { allow: PermissionRule[]; deny: PermissionRule[] } {
-  const union = (texts: readonly string[]): PermissionRule[] => {
-    const rules = texts.map((text) => parseRule(text, 'rule'))
-    return rules.filter((rule, index) => rules.findIndex((other) => other.text === rule.text) === index)
-  }
   return { allow: union(layers.flatMap((layer) => layer.allow ?? [])), deny: union(layers.flatMap((layer) => layer.deny ?? [])) }
 }
 

@@ -3,7 +3,8 @@
  * from its `tool/permission` events (`remember`) the first time one of its calls is decided, so a
  * resumed session keeps them; later answers add to them.
  */
-import type { ApprovalScope, PermissionRule, SessionView, ToolPermissionData } from '@dsh/contracts'
+import type { ApprovalScope, PermissionRule, SessionView } from '@dsh/contracts'
+import { dataOf } from '@dsh/runtime'
 import { parseRule } from './rule-parse.ts'
 
 /** The rule text an "allow always" answer for `tool` adds. */
@@ -24,8 +25,8 @@ function remembered(view: SessionView): PermissionRule[] {
   const rules: PermissionRule[] = []
   for (const event of view.events) {
     if (event.type !== 'tool/permission') continue
-    const data = event.data as ToolPermissionData
-    if (typeof data.remember !== 'string') continue
+    const data = dataOf(event, 'tool/permission')
+    if (typeof data?.remember !== 'string') continue
     try {
       rules.push(parseRule(data.remember, `session ${view.header.id}`))
     } catch {
@@ -41,6 +42,10 @@ export class SessionRules {
 
   /** The rules of the session, read from its log on first use. */
   of(view: SessionView): readonly PermissionRule[] {
+    return this.#rules(view)
+  }
+
+  #rules(view: SessionView): PermissionRule[] {
     const id = view.header.id
     let rules = this.#bySession.get(id)
     if (rules === undefined) {
@@ -52,7 +57,7 @@ export class SessionRules {
 
   /** Adds a rule to the session (after `of` read its log). */
   add(view: SessionView, rule: PermissionRule): void {
-    const rules = this.of(view)
-    if (!rules.some((known) => known.text === rule.text)) (rules as PermissionRule[]).push(rule)
+    const rules = this.#rules(view)
+    if (!rules.some((known) => known.text === rule.text)) rules.push(rule)
   }
 }

@@ -14,6 +14,7 @@ const calls = {
   subagent: { tool: 'subagent', args: { prompt: 'x' } },
 } as const
 type CallName = keyof typeof calls
+const callNames: readonly CallName[] = ['bash', 'run_code', 'write inside', 'edit outside', 'read', 'subagent']
 
 /** Expected verdicts, in the order of `calls`: A allow, Q ask, D deny. */
 const table: Record<PermissionMode, { interactive: string; run: string; noSandboxInteractive: string; noSandboxRun: string }> = {
@@ -27,14 +28,14 @@ const table: Record<PermissionMode, { interactive: string; run: string; noSandbo
 const letter = { allow: 'A', ask: 'Q', deny: 'D' } as const
 
 function row(mode: PermissionMode, interactive: boolean, sandboxAvailable: boolean): string {
-  return (Object.keys(calls) as CallName[])
+  return callNames
     .map((name) => letter[decide({ mode, allow: [], deny: [], session: [], sandboxAvailable, interactive, call: { ...calls[name], cwd } }).verdict])
     .join('')
 }
 
 describe('mode × tool', () => {
   it('covers every mode', () => {
-    expect(Object.keys(table).sort()).toEqual([...permissionModes].sort())
+    expect(Object.keys(table).toSorted()).toEqual(permissionModes.toSorted())
   })
   for (const mode of permissionModes) {
     it(`${mode}: ${Object.keys(calls).join(', ')}`, () => {

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { PermissionDecision, PermissionRule, ToolDefinition, ToolPermissionData } from '@dsh/contracts'
+import type { PermissionDecision, PermissionRule, ToolDefinition } from '@dsh/contracts'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
-import { createHost, type AskPermission, type Host } from '@dsh/runtime'
+import { createHost, dataOf, type AskPermission, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { installPermissionGuard, parseRule } from '../src/index.ts'
 
@@ -64,7 +64,7 @@ async function rig(options: { answers?: PermissionDecision[]; interactive?: bool
     sandboxAvailable: () => true,
     ask: interactive
       ? (execution, reason) => {
-          asked.push(`${(execution.arguments as { command: string }).command} (${reason ?? ''})`)
+          asked.push(`${commandOf(execution.arguments)} (${reason ?? ''})`)
           return Promise.resolve(answers.shift() ?? { kind: 'reject' })
         }
       : undefined,
@@ -78,20 +78,34 @@ async function rig(options: { answers?: PermissionDecision[]; interactive?: bool
     run: async (script, resume) => {
       const agent = await current.startAgent({ cwd: repo, provider: createScriptedProvider(script), ...(resume === undefined ? {} : { resume }) })
       await agent.prompt('go')
-      const results = agent.session.events.filter((event) => event.type === 'tool/result').map((event) => (event.data as { message: { content: { text: string }[] } }).message.content[0]?.text ?? '')
+      const results = agent.session.events.flatMap((event) => {
+        const data = dataOf(event, 'tool/result')
+        return data === undefined ? [] : [data.message.content[0]?.text ?? '']
+      })
       return { id: agent.session.id, results }
     },
   }
 }
 
-function permissionEvents(id: string): ToolPermissionData[] {
-  if (tree === undefined) throw new Error('no tree')
-  return readFileSync(join(tree.path('home'), 'sessions', `${id}.jsonl`), 'utf8')
+
+/** The payloads of the `tool/permission` events among JSONL lines. */
+function permissionData(text: string): unknown[] {
+  return text
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { type: string; data: ToolPermissionData })
-    .filter((event) => event.type === 'tool/permission')
-    .map((event) => event.data)
+    .flatMap((line) => {
+      const event: unknown = JSON.parse(line)
+      return typeof event === 'object' && event !== null && 'type' in event && event.type === 'tool/permission' && 'data' in event ? [event.data] : []
+    })
+}
+
+function permissionEvents(id: string): unknown[] {
+  if (tree === undefined) throw new Error('no tree')
+  return permissionData(readFileSync(join(tree.path('home'), 'sessions', `${id}.jsonl`), 'utf8'))
+}
+
+function commandOf(args: unknown): string {
+  return typeof args === 'object' && args !== null && 'command' in args && typeof args.command === 'string' ? args.command : ''
 }
 
 describe('the permission guard on a host', () => {

@@ -1,7 +1,8 @@
 // Rule parsing and matching: prefixes, word prefixes, globs on paths, compound commands,
 // substitution, and deny winning — examples plus fast-check properties over generated commands.
 import { describe, expect, it } from 'vitest'
-import fc from 'fast-check'
+import * as fc from 'fast-check'
+import type { PermissionMode } from '@dsh/contracts'
 import { allowingRules, decide, denyingRule, parseRule, readShell } from '../src/index.ts'
 
 const cwd = '/work/repo'
@@ -58,17 +59,18 @@ describe('bash rules', () => {
   })
 })
 
+const fileCall = (tool: string, file_path: string) => ({ tool, args: { file_path, content: '' }, cwd })
+
 describe('path rules', () => {
-  const call = (tool: string, file_path: string) => ({ tool, args: { file_path, content: '' }, cwd })
   it('glob the path relative to the working directory, dot files included', () => {
     const deny = rules('write(**/.env)')
-    expect(denyingRule(deny, call('write', '.env'))?.text).toBe('write(**/.env)')
-    expect(denyingRule(deny, call('write', 'apps/web/.env'))?.text).toBe('write(**/.env)')
-    expect(denyingRule(deny, call('write', '/elsewhere/x/.env'))?.text).toBe('write(**/.env)')
-    expect(denyingRule(deny, call('write', 'apps/.env.example'))).toBeUndefined()
-    expect(denyingRule(deny, call('edit', '.env'))).toBeUndefined()
-    expect(allowingRules(rules('edit(src/**)'), call('edit', './src/a/b.ts'))?.map((r) => r.text)).toEqual(['edit(src/**)'])
-    expect(allowingRules(rules('write(/tmp/**)'), call('write', '/tmp/x/y'))?.map((r) => r.text)).toEqual(['write(/tmp/**)'])
+    expect(denyingRule(deny, fileCall('write', '.env'))?.text).toBe('write(**/.env)')
+    expect(denyingRule(deny, fileCall('write', 'apps/web/.env'))?.text).toBe('write(**/.env)')
+    expect(denyingRule(deny, fileCall('write', '/elsewhere/x/.env'))?.text).toBe('write(**/.env)')
+    expect(denyingRule(deny, fileCall('write', 'apps/.env.example'))).toBeUndefined()
+    expect(denyingRule(deny, fileCall('edit', '.env'))).toBeUndefined()
+    expect(allowingRules(rules('edit(src/**)'), fileCall('edit', './src/a/b.ts'))?.map((r) => r.text)).toEqual(['edit(src/**)'])
+    expect(allowingRules(rules('write(/tmp/**)'), fileCall('write', '/tmp/x/y'))?.map((r) => r.text)).toEqual(['write(/tmp/**)'])
   })
 })
 
@@ -80,10 +82,10 @@ describe('properties', () => {
 
   it('deny wins: whenever a deny rule matches, the call is denied by that rule, whatever the allow rules and the mode', () => {
     fc.assert(
-      fc.property(fc.array(ruleText, { maxLength: 4 }), fc.array(ruleText, { minLength: 1, maxLength: 3 }), fc.array(simple, { minLength: 1, maxLength: 3 }), operator, fc.constantFrom('ask', 'full-auto', 'danger-full-access' as const), fc.boolean(), (allow, deny, parts, op, mode, interactive) => {
+      fc.property(fc.array(ruleText, { maxLength: 4 }), fc.array(ruleText, { minLength: 1, maxLength: 3 }), fc.array(simple, { minLength: 1, maxLength: 3 }), operator, fc.constantFrom<PermissionMode>('ask', 'full-auto', 'danger-full-access'), fc.boolean(), (allow, deny, parts, op, mode, interactive) => {
         const command = parts.join(op)
         const denied = denyingRule(rules(...deny), bash(command))
-        const decision = decide({ mode: mode as 'ask', allow: rules(...allow), deny: rules(...deny), session: rules(...allow), sandboxAvailable: true, interactive, call: bash(command) })
+        const decision = decide({ mode, allow: rules(...allow), deny: rules(...deny), session: rules(...allow), sandboxAvailable: true, interactive, call: bash(command) })
         if (denied !== undefined) expect(decision).toMatchObject({ verdict: 'deny', by: 'rule', rule: denied.text })
         else expect(decision.verdict === 'deny' && decision.by === 'rule').toBe(false)
       }),

@@ -77,5 +77,5 @@ export function deniedReadOnlyNoSandbox(): DenialText {
 /** Why a question is asked (shown with the question, and in a rejection). */
 export function askReason(mode: PermissionMode, call: RuleCall, sandboxMissing: boolean): string {
   if (sandboxMissing) return `no sandbox is available, so ${call.tool} would run unsandboxed`
-  return `permission mode ${mode} asks before ${call.tool === 'write' || call.tool === 'edit' ? 'writes outside the working directory' : call.tool}`
+  return `permission mode ${mode} asks before ${call.tool === 'write' || call.tool === 'edit' ? 'writes outside the working directory' : `running ${call.tool}`}`
 }

@@ -112,7 +112,7 @@ describe('the permission guard on a host', () => {
   it('"allow always" for a prefix asks once, records the session rule, and a resumed session still has it', async () => {
     const first = await rig({ answers: [{ kind: 'allow-always', scope: { kind: 'command-prefix', prefix: 'npm test' } }] })
     const { id } = await first.run(bashCalls('npm test', 'npm test -- --grep x', 'npm test; rm -rf /'))
-    expect(first.asked).toEqual(['npm test (permission mode ask asks before bash)', 'npm test; rm -rf / (permission mode ask asks before bash)'])
+    expect(first.asked).toEqual(['npm test (permission mode ask asks before running bash)', 'npm test; rm -rf / (permission mode ask asks before running bash)'])
     expect(first.ran).toEqual(['npm test', 'npm test -- --grep x'])
     expect(permissionEvents(id)).toEqual([
       { callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: 'bash(npm test:*)' },
@@ -133,7 +133,7 @@ describe('the permission guard on a host', () => {
     const r = await rig({ answers: [{ kind: 'reject', note: 'use make check instead' }] })
     const { id, results } = await r.run(bashCalls('npm run lint'))
     expect(r.ran).toEqual([])
-    expect(results[0]).toBe('The bash call was not approved (permission mode ask asks before bash). The user said: "use make check instead". Ask the user how to proceed or choose another approach.')
+    expect(results[0]).toBe('The bash call was not approved (permission mode ask asks before running bash). The user said: "use make check instead". Ask the user how to proceed or choose another approach.')
     expect(permissionEvents(id)).toEqual([{ callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'deny', by: 'answer', note: 'use make check instead' }])
   })
 

@@ -38,6 +38,7 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
     secretVariables: keyEnv === undefined ? [] : [keyEnv],
     env: process.env,
     tempDir: tmpdir(),
+    extraWritable: config.sandbox?.writable ?? [],
     warn: options.log,
     interactive: options.interactive,
   })

@@ -85,6 +85,15 @@ describe('dsh run permissions', () => {
     expect(readFileSync(tree.path('outside/x.txt'), 'utf8')).toBe('out\n')
   })
 
+  it('sandbox.writable widens the sandbox for the shell only (a cache directory)', async () => {
+    const w = await workspace()
+    writeFileSync(tree.path('cache.yaml'), `sandbox:\n  writable: ["${tree.path('outside')}"]\n`)
+    const script = bashScript('cache.json', `echo cached > ${tree.path('outside')}/c.txt && echo ok`)
+    await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', tree.path('cache.yaml'), '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(toolResults(w.log)[0]).toBe('ok\n\n[Exit code: 0]')
+    expect(readFileSync(tree.path('outside/c.txt'), 'utf8')).toBe('cached\n')
+  })
+
   it('--permission-mode ask: a denial names --allow and the mode; --allow lets exactly that command through; --deny wins', async () => {
     const w = await workspace()
     const script = bashScript('ask.json', 'git status', 'git status; touch pwned')
@@ -175,6 +184,17 @@ describe('without bubblewrap (PATH has no bwrap)', () => {
     const danger = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--permission-mode', 'danger-full-access', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env })
     expect(danger.stderr).not.toContain('warning:')
     expect(toolResults(w.log)).toEqual(['one\n\n[Exit code: 0]', 'two\n\n[Exit code: 0]'])
+  })
+
+  it('a bwrap that cannot start (no user namespaces) counts as no sandbox, said once with its own words', async () => {
+    const w = await workspace()
+    const fake = tree.path('fake-bin')
+    mkdirSync(fake)
+    writeFileSync(join(fake, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create a new namespace" >&2\nexit 1\n', { mode: 0o755 })
+    const script = bashScript('broken.json', 'echo one')
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: { ...w.env, PATH: `${fake}:${process.env['PATH'] ?? '/usr/bin:/bin'}` } })
+    expect(result.stderr).toContain('warning: no sandbox for shell commands: bubblewrap cannot start (bwrap: No permissions to create a new namespace); shell commands are refused unless --permission-mode danger-full-access\n')
+    expect(toolResults(w.log)[0]).toMatch(/^The bash call was denied: shell commands need the sandbox/)
   })
 
   it('dsh chat asks before every shell call, even in full-auto (--yes)', async () => {

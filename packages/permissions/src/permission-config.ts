@@ -31,6 +31,10 @@ export const permissionsSectionSchema = z.strictObject({
 /** `sandbox:` of the config file. */
 export const sandboxSectionSchema = z.strictObject({
   network: z.boolean().optional().describe('Network inside the shell sandbox (default true)'),
+  writable: z
+    .array(z.string().refine((path) => path.startsWith('/'), { message: 'expected an absolute path' }))
+    .optional()
+    .describe('More directories shell commands may write (absolute; caches such as /home/me/.npm), in every mode but read-only'),
 })
 
 /** The `permissions` namespace of settings.yaml (rules only; the mode is per run). */

@@ -21,6 +21,8 @@ export interface SandboxLauncherOptions {
   readonly secretVariables: readonly string[]
   /** The environment the probe runs with (PATH finds `bwrap`). */
   readonly env: Readonly<Record<string, string | undefined>>
+  /** More directories bound writable (`sandbox.writable`), except in read-only sandboxes. */
+  readonly extraWritable?: readonly string[]
   /** The OS temp directory (private in read-only sandboxes). */
   readonly tempDir: string
   /** Receives the one line said when the sandbox is unavailable. */
@@ -55,7 +57,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     plan(request: LaunchRequest): LaunchPlan {
       const env = filterEnvironment(request.env, options.secretVariables)
       if (kind === 'none' || probe().kind !== 'available') return { file: request.file, args: [...request.args], env, sandboxed: false, writable: [] }
-      const writable = kind === 'read-only' ? [] : [...new Set(request.writableRoots)]
+      const writable = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
       const privateTemp = kind === 'read-only' ? [options.tempDir] : []
       const shape = { writable, privateTemp, reexposed: kind === 'read-only' ? [request.cwd] : [], network: options.network }
       return { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }

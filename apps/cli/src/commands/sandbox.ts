@@ -34,6 +34,13 @@ function rootsOf(io: CliIo, options: SandboxCheckOptions, cwd: string, enabled: 
   return [...listing.roots.filter((root) => root.state === 'available').map((root) => root.path), ...added]
 }
 
+/** What the writable directory at `index` is: the working directory, additional roots, temp, then sandbox.writable. */
+function rootKind(index: number, additional: number): string {
+  if (index === 0) return 'working directory'
+  if (index <= additional) return 'additional root'
+  return index === additional + 1 ? 'temp' : 'sandbox.writable'
+}
+
 function resultLine(result: SelfTestResult): string {
   const ok = result.actual === result.expected
   return `  ${ok ? 'ok  ' : 'FAIL'} ${result.what}: ${result.actual}${ok ? '' : ` (expected ${result.expected})`}${result.detail === undefined ? '' : ` — ${result.detail}`}`
@@ -49,14 +56,15 @@ export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOption
   const network = config.sandbox?.network ?? true
   const additional = rootsOf(io, options, cwd, multiRootEnabled(config))
   const kind = sandboxOf(mode)
-  const writable = kind === 'read-only' ? [] : [cwd, ...additional, tmpdir()]
+  const extra = config.sandbox?.writable ?? []
+  const writable = kind === 'read-only' ? [] : [cwd, ...additional, tmpdir(), ...extra]
   line(io, `mode: ${mode} — ${modeLabel(mode)}${permissions.mode === undefined && config.permissions?.mode === undefined ? ' (the dsh run default; chat, ACP and web default to ask)' : ''}`)
   const status = launcher.status()
   const sandbox = status.kind === 'available' ? 'bubblewrap (available)' : status.kind === 'missing' ? 'none: bubblewrap (bwrap) is not installed' : `none: bubblewrap cannot start (${status.detail})`
   line(io, `sandbox: ${kind === 'none' ? 'off (danger-full-access: shell commands run unsandboxed)' : sandbox}`)
   line(io, 'writable from the shell:')
   if (kind === 'read-only') line(io, `  nothing (read-only; ${tmpdir()} is a private empty directory)`)
-  else for (const [index, root] of writable.entries()) line(io, `  ${root}${index === 0 ? ' (working directory)' : root === tmpdir() && index === writable.length - 1 ? ' (temp)' : ' (additional root)'}`)
+  else for (const [index, root] of writable.entries()) line(io, `  ${root} (${rootKind(index, additional.length)})`)
   line(io, `network: ${network ? 'on' : 'off (sandbox.network: false)'}`)
   line(io, 'not confined: reads (the whole filesystem is readable), processes outside the sandbox (signals), and the structured write and edit tools, which have their own root check')
   if (kind === 'none' || status.kind !== 'available') {

@@ -67,7 +67,7 @@ describe('dsh run permissions', () => {
     expect(toolResults(w.log)[0]).toBe(
       `bash: line 2: ${tree.path('outside')}/x.txt: Read-only file system\n\n[Exit code: 1]\n` +
         `[The sandbox refused a write outside the writable roots (writable: ${w.repo}, ${tree.path('tmp')}). Write inside them instead, or ask the user to widen the sandbox: ` +
-        '--add-dir DIR (or dsh roots add DIR) adds a writable root, and --permission-mode danger-full-access runs shell commands without a sandbox.]',
+        '--add-dir DIR (or dsh roots add DIR) adds a writable root, sandbox.writable in the config file lists more directories, and --permission-mode danger-full-access runs shell commands without a sandbox.]',
     )
     expect(readFileSync(join(w.repo, 'in.txt'), 'utf8')).toBe('in\n')
     expect(existsSync(tree.path('outside/x.txt'))).toBe(false)

@@ -13,6 +13,6 @@ export function sandboxRefusalNote(output: string, writable: readonly string[]):
   return (
     `[The sandbox refused a write outside the writable roots (${roots}). ` +
     'Write inside them instead, or ask the user to widen the sandbox: --add-dir DIR (or dsh roots add DIR) adds a writable root, ' +
-    'and --permission-mode danger-full-access runs shell commands without a sandbox.]'
+    'sandbox.writable in the config file lists more directories, and --permission-mode danger-full-access runs shell commands without a sandbox.]'
   )
 }

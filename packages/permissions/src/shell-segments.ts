@@ -50,7 +50,7 @@ export function readShell(line: string, deep = false): ShellReading {
         continue
       }
     }
-    if (deep && char === ')' ) {
+    if (deep && char === ')') {
       cut()
       continue
     }

@@ -51,7 +51,7 @@ describe('bash in the sandbox', () => {
     expect(result.content).toBe(
       `bash: line 2: ${tree.path('outside')}/x.txt: Read-only file system\n\n[Exit code: 1]\n` +
         `[The sandbox refused a write outside the writable roots (writable: ${repo}). Write inside them instead, or ask the user to widen the sandbox: ` +
-        '--add-dir DIR (or dsh roots add DIR) adds a writable root, and --permission-mode danger-full-access runs shell commands without a sandbox.]',
+        '--add-dir DIR (or dsh roots add DIR) adds a writable root, sandbox.writable in the config file lists more directories, and --permission-mode danger-full-access runs shell commands without a sandbox.]',
     )
     expect(readFileSync(`${repo}/inside.txt`, 'utf8')).toBe('in\n')
     expect(existsSync(tree.path('outside/x.txt'))).toBe(false)

@@ -68,11 +68,21 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     additionalRoots: (agent) => availableRoots(setup, agent),
     // The chat's --add-dir directories go with it to every session it switches to.
     prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
-    approvalMode: modeLabel(setup.sandbox.mode),
+    approvalMode: approvalLabel(setup),
     env: io.env,
     log: setup.log,
     diagnostics,
   }
+}
+
+/**
+ * The mode as the banner and status line show it; without a sandbox (probed here, at start, which
+ * also prints the one warning line) it says that shell commands ask.
+ */
+function approvalLabel(setup: AgentSetup): string {
+  const { mode, launcher } = setup.sandbox
+  const unsandboxed = mode !== 'danger-full-access' && !launcher.available()
+  return unsandboxed ? `${modeLabel(mode)} · no sandbox: shell commands ask` : modeLabel(mode)
 }
 
 /** The session's available additional roots (none without the multi-root plugin). */

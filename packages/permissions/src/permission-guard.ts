@@ -64,7 +64,8 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       allow: rules.allow,
       deny: rules.deny,
       session: agent === undefined ? [] : sessions.of(agent.session),
-      sandboxAvailable: toolClass(execution.name) !== 'shell' || options.sandboxAvailable(),
+      // Probed only when it matters: a shell call outside danger-full-access.
+      sandboxAvailable: toolClass(execution.name) !== 'shell' || mode === 'danger-full-access' || options.sandboxAvailable(),
       interactive: options.ask !== undefined,
       call: { tool: execution.name, args: execution.arguments, cwd: agent?.cwd ?? options.cwd },
     })

@@ -6,13 +6,15 @@
  */
 import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
+import type { ChatRequestBody, ModelProvider, PermissionMode } from '@dsh/contracts'
 import { makeDirectories, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { ToolProcesses } from '@dsh/tools'
 import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
+import { permissionsFrom } from './permission-options.ts'
+import type { SandboxSetup } from './permission-setup.ts'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
 import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
 
@@ -28,6 +30,9 @@ export interface AgentSetupOptions {
   readonly config?: string
   readonly requestLog?: string
   readonly maxSteps?: number
+  readonly permissionMode?: string
+  readonly allow?: readonly string[]
+  readonly deny?: readonly string[]
 }
 
 /** A composed host with its provider, ready to start agents. */
@@ -54,6 +59,8 @@ export interface AgentSetup {
   readonly startOptions: (resume?: string) => StartAgentOptions
   /** The maintainer-documents operator service, when the guard is enabled. */
   readonly docs?: OperatorService
+  /** The permission mode in force and the shell sandbox. */
+  readonly sandbox: SandboxSetup
 }
 
 /** Reads the config file, or an empty config; deprecated keys are reported on stderr unless `warn` says otherwise. */
@@ -61,11 +68,22 @@ export function configFrom(io: CliIo, file: string | undefined, warn = (line: st
   return file === undefined ? {} : loadConfigFile(resolve(io.cwd, file), warn)
 }
 
-/**
- * Resolves everything and composes the host; `askPermission` decides `ask` verdicts, and `log`
- * (default: a line on stderr) receives the host's diagnostics.
- */
-export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, extras: { readonly askPermission?: AskPermission; readonly log?: (line: string) => void } = {}): Promise<AgentSetup> {
+/** What a front end adds to the setup. */
+export interface AgentSetupExtras {
+  /** Decides `ask` verdicts; absent for front ends that cannot ask (`dsh run`). */
+  readonly askPermission?: AskPermission
+  /** Receives the host's diagnostics (default: a line on stderr). */
+  readonly log?: (line: string) => void
+  /** The front end's default permission mode (default `ask`; `dsh run` passes `full-auto`). */
+  readonly defaultMode?: PermissionMode
+  /** Overrides `--permission-mode` (the chat's `--yes`). */
+  readonly mode?: PermissionMode
+}
+
+/** Resolves everything and composes the host. */
+export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, extras: AgentSetupExtras = {}): Promise<AgentSetup> {
+  const flags = permissionsFrom(options, extras.defaultMode ?? 'ask')
+  const permissions = extras.mode === undefined ? flags : { ...flags, mode: extras.mode }
   const dshHome = dshHomeFrom(io, options.dshHome)
   const cwd = cwdFrom(io, options.cwd)
   // A home that cannot hold sessions fails here, in one line, before any plugin reads from it.
@@ -77,16 +95,17 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()
-  const { host, agentOptions, docs } = await composeHost({
+  const { host, agentOptions, docs, sandbox } = await composeHost({
     dshHome,
     cwd,
     config,
     log,
     provider,
     processes,
+    permissions,
     agents: { maxSteps: options.maxSteps, onRequest, autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare, autoCompactUseModel: spec.kind !== 'scripted' },
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
   })
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
-  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }) }
+  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, sandbox, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }) }
 }

@@ -2,12 +2,14 @@
  * Composition of the CLI product: the local filesystem, the core tools and the plugins on one host,
  * and the options every agent on it runs with (step limit, request log, automatic compaction with
  * the live `agent.autoCompactShare` setting). Top-level agents and subagents get the same ones.
- * What bash commands leave running in the background lives until the host is disposed.
+ * What bash commands leave running in the background lives until the host is disposed. Every tool
+ * call is decided by the permission policy (permission-setup.ts), and `bash` and `run_code` launch
+ * their processes through the shell sandbox.
  */
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLocalFileSystem } from '@dsh/fs-local'
-import type { ChatRequestBody, ModelProvider, ToolDefinition } from '@dsh/contracts'
+import type { ChatRequestBody, ModelProvider, ProcessLauncher, ToolDefinition } from '@dsh/contracts'
 import { createRunCodeTool } from '@dsh/code-mode'
 import { createMultiRootWorkspacePlugin } from '@dsh/multi-root-workspace'
 import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
@@ -20,6 +22,8 @@ import type { ConfigFile } from './config-file.ts'
 import { instructionConfig } from './instruction-config.ts'
 import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
+import type { ComposePermissions } from './permission-options.ts'
+import { installPermissions, sandboxSetup, type SandboxSetup } from './permission-setup.ts'
 
 /** How every agent of the composition runs. */
 export interface AgentRunSettings {
@@ -44,6 +48,8 @@ export interface Composition {
   readonly agentOptions: AgentRunOptions
   /** The maintainer-documents operator service; absent while the guard is off (the default). */
   readonly docs?: OperatorService
+  /** The permission mode in force and the shell sandbox's launcher. */
+  readonly sandbox: SandboxSetup
 }
 
 /** Inputs of a composition. */
@@ -56,8 +62,13 @@ export interface ComposeOptions {
   readonly config: ConfigFile
   /** Diagnostics sink. */
   readonly log: (line: string) => void
-  /** Approval for `ask` verdicts. */
+  /** The front end's asker for `ask` verdicts; absent for front ends that cannot ask (`dsh run`). */
   readonly askPermission?: AskPermission
+  /**
+   * Mode and rules from the command line and the front end's default mode. Absent: default `ask`
+   * and no command-line rules (interactive front ends: ACP and web pass `{ defaultMode: 'ask', … }`).
+   */
+  readonly permissions?: ComposePermissions
   /** The model provider (subagents share it). */
   readonly provider: ModelProvider
   /** How every agent runs, subagents included. */
@@ -72,24 +83,31 @@ export const defaultSubagentDepth = 2
 /** Builds the host with every product plugin mounted, and the options its agents run with. */
 export async function composeHost(options: ComposeOptions): Promise<Composition> {
   const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()] })
+  const permissions = options.permissions ?? { defaultMode: 'ask' }
+  const frontEndAsk = options.askPermission
+  const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log }
+  const sandbox = sandboxSetup(setupOptions)
+  // The guard wraps the front end's asker once the host (and its settings) exist.
+  let asker: AskPermission | undefined
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools({ processes: options.processes }), ...codeModeTools(options.config, options.processes)],
+    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
-    ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
+    ...(frontEndAsk === undefined ? {} : { askPermission: (execution, reason) => (asker ?? frontEndAsk)(execution, reason) }),
   })
   // Disposers run in reverse order, so this one runs after the plugins below are gone.
   host.ctx.effect(() => () => options.processes.endAll())
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
+  asker = installPermissions(host, sandbox, { ...setupOptions, ask: frontEndAsk, cwd: options.cwd })
   const docs = await mountMaintainerDocGuard(host, options)
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider, ...agentOptions }) }))
-  return { host, agentOptions, ...(docs === undefined ? {} : { docs }) }
+  return { host, agentOptions, sandbox, ...(docs === undefined ? {} : { docs }) }
 }
 
 /** Mounts maintainer-doc-guard when the config enables it (it changes how every turn runs). */
@@ -116,8 +134,8 @@ function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOption
   }
 }
 
-function codeModeTools(config: ConfigFile, processes: ToolProcesses): ToolDefinition[] {
+function codeModeTools(config: ConfigFile, processes: ToolProcesses, launcher: ProcessLauncher): ToolDefinition[] {
   if (config.agent?.codeMode === false) return []
   const timeoutMs = config.agent?.runCodeTimeoutMs
-  return [createRunCodeTool({ processes, ...(timeoutMs === undefined ? {} : { timeoutMs }) })]
+  return [createRunCodeTool({ processes, launcher, ...(timeoutMs === undefined ? {} : { timeoutMs }) })]
 }

@@ -12,6 +12,7 @@ import { usageError } from './cli-error.ts'
 import { renameDeprecatedKeys } from './config-deprecations.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
 import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
+import { permissionsSectionSchema, sandboxSectionSchema } from '@dsh/permissions'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -46,6 +47,8 @@ export const configFileSchema = z.strictObject({
   workspaceContext: workspaceContextSectionSchema.optional(),
   multiRootWorkspace: multiRootWorkspaceSchema.optional(),
   maintainerDocGuard: maintainerDocGuardSchema.optional().describe('maintainer-doc-guard (off unless enabled: true)'),
+  permissions: permissionsSectionSchema.optional().describe('Permission mode and allow/deny rules (README "Safety")'),
+  sandbox: sandboxSectionSchema.optional().describe('The shell sandbox (README "Safety")'),
 })
 
 /** A validated config file. */

@@ -27,11 +27,13 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh run --resume 20260101-120000-ab12cd "now update the changelog"',
       'dsh run --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1 "hi"',
       'dsh run --add-dir ../shared-lib "update the callers of parseDate in both"   (this session only)',
+      "dsh run --permission-mode ask --allow 'bash(npm test*)' \"run the tests\"   (other shell commands are refused)",
+      "dsh run --deny 'bash(git push*)' \"tidy up and commit\"",
     ],
     [...homeVariables, ...modelVariables],
   ),
   chat: section(
-    ['dsh chat --cwd path/to/repo', 'dsh chat --continue                     (the latest session of this directory)', 'dsh chat --resume                       (pick a session from a list)', 'dsh chat --resume 20260101-1200', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"],
+    ['dsh chat --cwd path/to/repo', 'dsh chat --yes                          (= --permission-mode full-auto: nothing asks, shell sandboxed)', 'dsh chat --continue                     (the latest session of this directory)', 'dsh chat --resume                       (pick a session from a list)', 'dsh chat --resume 20260101-1200', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"],
     [
       ...homeVariables,
       ...modelVariables,
@@ -70,4 +72,9 @@ export const commandHelp: Readonly<Record<string, string>> = {
   'roots remove': section(['dsh roots remove 2', 'dsh roots remove ../shared-lib'], homeVariables),
   'roots alias': section(['dsh roots alias 1 core', 'dsh roots alias 1          (clears the alias)'], homeVariables),
   help: section(['dsh help', 'dsh help run', 'dsh help sessions show'], ['  (none)']),
+  sandbox: section(['dsh sandbox check', 'dsh sandbox check --cwd path/to/repo --config dsh.yaml'], homeVariables),
+  'sandbox check': section(
+    ['dsh sandbox check --cwd path/to/repo', 'dsh sandbox check --permission-mode read-only', 'dsh sandbox check --add-dir ../shared-lib'],
+    [...homeVariables, '  PATH               where bwrap (Debian package bubblewrap) is looked up'],
+  ),
 }

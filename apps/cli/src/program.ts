@@ -39,7 +39,12 @@ function agentOptions(command: Command, resume: { readonly flags: string; readon
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
     .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
   if (resume !== undefined) command.option(resume.flags, resume.help)
-  return command.option('--request-log <file>', 'append every model request body as one JSON line').option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
+  return command
+    .option('--request-log <file>', 'append every model request body as one JSON line')
+    .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
+    .option('--permission-mode <mode>', 'read-only, ask, auto-edit, full-auto or danger-full-access (default: run full-auto, others ask; see README "Safety")')
+    .option('--allow <rule>', 'allow matching calls without asking, e.g. \'bash(npm test*)\' (repeatable)', collect)
+    .option('--deny <rule>', 'deny matching calls, e.g. \'bash(rm -rf*)\'; deny wins (repeatable)', collect)
 }
 
 /** The path of a command below the program (`sessions show`), '' for the program. */
@@ -68,7 +73,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     help: 'continue a stored session (an id or a unique prefix; without one, pick from a list)',
   })
     .option('--continue', 'continue the latest session started in this directory')
-    .option('--yes', 'run bash commands and run_code snippets without asking')
+    .option('--yes', 'same as --permission-mode full-auto: nothing asks, shell commands stay sandboxed')
     .action(async (_options: ChatOptions, command: Command) => {
       const { chatCommand } = await import('./chat/chat-command.ts')
       setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
@@ -142,6 +147,25 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     })
 
   registerRootsCommands(program, io, setExit)
+
+  const sandbox = program
+    .command('sandbox')
+    .description('the shell sandbox')
+    .helpCommand(false)
+    .action(() => {
+      throw usageError('sandbox needs a subcommand: check (see dsh sandbox --help)')
+    })
+  sandbox
+    .command('check')
+    .description('what the shell sandbox allows for the working directory (roots, network, mode), with a self-test')
+    .option('--cwd <dir>', 'working directory to check (default: the current directory)')
+    .option('--config <file>', 'YAML config file (its permissions and sandbox sections apply)')
+    .option('--add-dir <dir>', 'additional root, as with dsh run (repeatable)', collect)
+    .option('--permission-mode <mode>', 'mode to check (default: the config file\'s, else full-auto as dsh run)')
+    .action(async (_options: unknown, command: Command) => {
+      const { sandboxCheckCommand } = await import('./commands/sandbox.ts')
+      setExit(await sandboxCheckCommand(io, command.optsWithGlobals()))
+    })
 
   program
     .command('compact')

@@ -31,7 +31,8 @@ describe('dsh acp', () => {
   it('reads a nested file with its instructions in the next request, grants additional directories, writes only JSON-RPC on stdout and exits 0 on EOF', async () => {
     tree = await tempTree({ 'work/AGENTS.md': 'top rule\n', 'work/pkg/AGENTS.md': 'nested rule: tabs only\n', 'work/pkg/notes.txt': 'hello\n', 'lib/': null })
     const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'pkg/notes.txt' } }, { name: 'write', arguments: { file_path: tree.path('lib/out.txt'), content: 'from acp\n' } }] }, { text: 'read and wrote' }] })
-    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--request-log', tree.path('requests.jsonl')], { cwd: tree.path('work'), home: tree.root })
+    // Mode ask (the default of dsh acp): the write into the additional directory is asked about first.
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--request-log', tree.path('requests.jsonl')], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
     const hello = await initialize(acp)
     expect(hello).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, sessionCapabilities: { additionalDirectories: {}, list: {} } }, agentInfo: { name: 'dsh', version } })
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] })
@@ -41,6 +42,7 @@ describe('dsh acp', () => {
       { kind: 'read', title: 'Read pkg/notes.txt', locations: [{ path: tree.path('work/pkg/notes.txt') }] },
       { kind: 'edit', title: `Write ${tree.path('lib/out.txt')}`, locations: [{ path: tree.path('lib/out.txt') }] },
     ])
+    expect(acp.questions).toEqual([`Write ${tree.path('lib/out.txt')}`])
     expect(readFileSync(tree.path('lib/out.txt'), 'utf8')).toBe('from acp\n')
     const requests = readRequests(tree.path('requests.jsonl'))
     expect(JSON.stringify(requests[1]?.messages)).toContain('nested rule: tabs only')

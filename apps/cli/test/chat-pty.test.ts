@@ -236,7 +236,7 @@ describe('dsh chat on the terminal UI', () => {
     )
     expect(plainText(result.transcript)).not.toContain('Run bash: ls -la?')
     const tools = readRequests(w.log).flatMap((request) => request.messages.filter((message) => message.role === 'tool').map((message) => message.content))
-    expect(tools.at(-1)).toBe('The bash call was not approved (dsh chat asks before running bash). The user said: "keep the notes". Ask the user how to proceed or choose another approach.')
+    expect(tools.at(-1)).toBe('The bash call was not approved (permission mode ask asks before running bash). The user said: "keep the notes". Ask the user how to proceed or choose another approach.')
     expect(readFileSync(tree.path('repo/notes.txt'), 'utf8')).toBe('alpha\nbeta\n')
   })
 

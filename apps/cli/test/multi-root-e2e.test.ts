@@ -109,7 +109,7 @@ describe('several repositories in one session', () => {
     const c = (path: string) => tree.path(`repo-c/${path}`)
     const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'first' }, write(c('resumed.txt'), 'r'), { text: 'written' }] })
     const log = tree.path('chat-requests.jsonl')
-    const input = [`hello`, `/resume ${sessionIdOf(earlier.stderr)}`, 'write in c', `/resume ${sessionIdOf(inC.stderr)}`, `/resume ${sessionIdOf(inB.stderr)}`, '/new', ''].join('\n')
+    const input = [`hello`, `/resume ${sessionIdOf(earlier.stderr)}`, 'write in c', 'y', `/resume ${sessionIdOf(inC.stderr)}`, `/resume ${sessionIdOf(inB.stderr)}`, '/new', ''].join('\n')
     const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--model', `scripted:${script}`, '--request-log', log, '--add-dir', '../repo-c'], input, { cwd: tree.path('repo-a'), env: { TMPDIR: tree.path('tmp') } })
     expect(chat.code).toBe(0)
     const shown = chat.stdout.split('\n').filter((line) => line.includes('--add-dir'))

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { configFileSchema } from '../src/config-file.ts'
 import { agentSettingsSchema } from '../src/live-settings.ts'
+import { permissionSettingsSchema } from '@dsh/permissions'
 import { spawnCollect, testEnv } from './run-dsh.ts'
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '../../..')
@@ -28,7 +29,7 @@ describe('README.md', () => {
     const section = readme.slice(readme.indexOf('\n## Configuration'), readme.indexOf('\n## ', readme.indexOf('\n## Configuration') + 1))
     const rows = section.split('\n').filter((line) => line.startsWith('| `'))
     const documented = new Set(rows.map((row) => /^\| `([^`]+)`/.exec(row)?.[1]))
-    const keys = [...keyPaths(configFileSchema), ...keyPaths(agentSettingsSchema, 'agent')]
+    const keys = [...keyPaths(configFileSchema), ...keyPaths(agentSettingsSchema, 'agent'), ...keyPaths(permissionSettingsSchema, 'permissions')]
     expect(keys.length).toBeGreaterThan(20)
     expect(keys.filter((key) => !documented.has(key))).toEqual([])
   })

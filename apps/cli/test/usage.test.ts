@@ -91,14 +91,15 @@ describe('errors and help', () => {
 
   it('--help of each command shows examples, defaults and the environment it reads; dsh help COMMAND the same', async () => {
     await workspace()
-    for (const command of [['run'], ['chat'], ['acp'], ['context'], ['context', 'why'], ['sessions', 'list'], ['sessions', 'show'], ['compact']]) {
+    for (const command of [['run'], ['chat'], ['acp'], ['context'], ['context', 'why'], ['sessions', 'list'], ['sessions', 'show'], ['compact'], ['sandbox', 'check']]) {
       const help = await runDsh([...command, '--help'], { cwd: tree.root })
       expect(help.code, command.join(' ')).toBe(0)
       expect(help.stdout, command.join(' ')).toMatch(new RegExp(`^Usage: dsh ${command.join(' ')} [\\s\\S]*\\nExamples:\\n  dsh ${command[0]}[\\s\\S]*\\nEnvironment:\\n  DSH_HOME `))
       expect((await runDsh(['help', ...command], { cwd: tree.root })).stdout).toBe(help.stdout)
     }
     const run = (await runDsh(['run', '--help'], { cwd: tree.root })).stdout
-    expect(run).toContain('--max-steps <n>       step limit per turn (default: 200)')
+    expect(run).toContain('--max-steps <n>           step limit per turn (default: 200)')
+    expect(run).toContain('--permission-mode <mode>  read-only, ask, auto-edit, full-auto or')
     expect(run).toContain('  DEEPSEEK_API_KEY   key for deepseek:<model> (the default provider)')
     expect((await runDsh(['chat', '--help'], { cwd: tree.root })).stdout).toContain('  NO_COLOR ')
   })

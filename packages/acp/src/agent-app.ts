@@ -1,20 +1,19 @@
 /**
  * The dsh agent as an ACP agent app: `initialize`, `session/new`, `session/load`, `session/list`,
- * `session/prompt` and the `session/cancel` notification, over the SDK's app API. It installs the
- * interim approval guard on the host (ask before `bash` and `run_code`), once per app, and lets
- * the registry find the ACP session of a subagent at any depth through the stored headers.
+ * `session/prompt` and the `session/cancel` notification, over the SDK's app API. What is asked
+ * about is the host's permission policy (`@dsh/permissions`, mode `ask` by default for `dsh acp`);
+ * the app only answers its questions through the editor. It lets the registry find the ACP
+ * session of a subagent at any depth through the stored headers.
  */
 import { agent, type AgentApp } from '@agentclientprotocol/sdk'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { initialize } from './initialize.ts'
-import { guardCodeRunners } from './interim-approval-guard.ts'
 import { answerPrompt } from './prompt-turn.ts'
 import { listSessions } from './session-listing.ts'
 import { loadSession, newSession } from './session-open.ts'
 
 /** Builds the agent app over `deps.host`. */
 export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
-  guardCodeRunners(deps.host.ctx)
   deps.registry.parentOf = (sessionId) => {
     try {
       return deps.host.sessions.header(sessionId).parentSession

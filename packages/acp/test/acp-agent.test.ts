@@ -108,7 +108,8 @@ describe('additional directories', () => {
       scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: tree.path('lib/made.txt'), content: 'in lib\n' } }, { name: 'write', arguments: { file_path: tree.path('elsewhere/no.txt'), content: 'no\n' } }] }, { text: 'wrote' }] } },
     })
     const host = side.host
-    const { value, seen } = await withClient(side.app, {}, async (ctx) => {
+    // Mode ask: writes outside the cwd are asked about (allowed once here); the one outside every root still fails.
+    const { value, seen } = await withClient(side.app, { answer: () => ({ outcome: { outcome: 'selected', optionId: 'allow-once' } }) }, async (ctx) => {
       const refused = await ctx.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('missing')], mcpServers: [] }).catch((error: unknown) => error)
       const before = host.sessions.list().length
       const created = await ctx.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] })
@@ -121,7 +122,9 @@ describe('additional directories', () => {
     expect(readFileSync(tree.path('lib/made.txt'), 'utf8')).toBe('in lib\n')
     expect(existsSync(tree.path('elsewhere/no.txt'))).toBe(false)
     const statuses = updatesOf(seen, sessionId).flatMap((update) => (update.sessionUpdate === 'tool_call_update' ? [update.status] : []))
-    expect(statuses).toEqual(['completed', 'failed'])
+    // An approved call is marked in progress before it runs, then settles.
+    expect(statuses).toEqual(['in_progress', 'completed', 'in_progress', 'failed'])
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual([`Write ${tree.path('lib/made.txt')}`, `Write ${tree.path('elsewhere/no.txt')}`])
   })
 })
 

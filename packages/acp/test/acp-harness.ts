@@ -6,7 +6,8 @@ import type { ChatRequestBody } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createMultiRootWorkspacePlugin, isRootsError, RootRegistry, SessionRoots } from '@dsh/multi-root-workspace'
-import { createHost, type Host } from '@dsh/runtime'
+import { installPermissionGuard } from '@dsh/permissions'
+import { createHost, type AskPermission, type Host } from '@dsh/runtime'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools, ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
@@ -27,7 +28,11 @@ export async function agentSide(options: { readonly dshHome: string; readonly sc
   const requests: ChatRequestBody[] = []
   const registry = new AcpSessionRegistry()
   const processes = new ToolProcesses()
-  const host = await createHost({ dshHome: options.dshHome, fs: createLocalFileSystem({ writableRoots: [] }), tools: coreTools({ processes }), log: (line) => logs.push(line), askPermission: askThroughClient(registry) })
+  // The permission policy as `dsh acp` composes it (mode ask), without the sandbox: the guard
+  // wraps the editor's asker and records every decision on the session.
+  let asker: AskPermission | undefined
+  const host = await createHost({ dshHome: options.dshHome, fs: createLocalFileSystem({ writableRoots: [] }), tools: coreTools({ processes }), log: (line) => logs.push(line), askPermission: (execution, reason) => (asker ?? askThroughClient(registry))(execution, reason) })
+  asker = installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => true, ask: askThroughClient(registry), cwd: options.dshHome }).askPermission
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome, maxBytes: 65_536 })
   await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome })
   const providers = new Map(Object.entries(options.scripts).map(([cwd, script]) => [cwd, createScriptedProvider(script)]))

@@ -5,8 +5,8 @@
  * result, so they enter history only after it; nested `touched` paths stay on the nested outcomes.
  * Every nested dispatch also gets the run's stop signal, so it is cancelled when the snippet ends.
  */
-import type { ToolDefinition } from '@dsh/contracts'
-import type { ToolProcesses } from '@dsh/tools'
+import type { ProcessLauncher, ToolDefinition } from '@dsh/contracts'
+import { writableRootsOf, type ToolProcesses } from '@dsh/tools'
 import { z } from 'zod'
 import { formatRun } from './result-text.ts'
 import { runSnippet, type NestedReply } from './snippet-process.ts'
@@ -25,6 +25,11 @@ export interface RunCodeOptions {
    * abruptly (a closed terminal). Without one, each snippet's processes are ended with it only.
    */
   readonly processes?: Pick<ToolProcesses, 'nextMarker'>
+  /**
+   * Wraps each snippet process's launch (the composition passes the shell sandbox); its `explain`
+   * note is appended to the result when the output shows the sandbox refused a write.
+   */
+  readonly launcher?: ProcessLauncher
 }
 
 /** Upper bound of both the option and the per-call `timeout_ms`. */
@@ -84,12 +89,15 @@ export function createRunCodeTool(options: RunCodeOptions = {}): ToolDefinition<
         maxOutputChars,
         signal: run.signal,
         ...(options.processes === undefined ? {} : { marker: options.processes.nextMarker() }),
+        ...(options.launcher === undefined ? {} : { launcher: options.launcher, writableRoots: writableRootsOf(run) }),
         onCall: async (name, nestedArgs, stop): Promise<NestedReply> => {
           const outcome = await run.dispatch(name, nestedArgs, { signal: stop })
           return { isError: outcome.isError, content: outcome.content, status: outcome.status }
         },
       })
-      return formatRun(snippet, { timeoutMs, maxTimeoutMs: MAX_TIMEOUT_MS, maxOutputChars, nodePath })
+      const output = formatRun(snippet, { timeoutMs, maxTimeoutMs: MAX_TIMEOUT_MS, maxOutputChars, nodePath })
+      const note = snippet.plan === undefined ? undefined : options.launcher?.explain(output.content, snippet.plan)
+      return note === undefined ? output : { ...output, content: `${output.content}\n${note}` }
     },
   }
 }

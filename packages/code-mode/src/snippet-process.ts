@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import type { LaunchPlan, ProcessLauncher } from '@dsh/contracts'
 import { killProcessesNow, TOOL_CALL_VARIABLE, type ProcessSelection } from '@dsh/tools'
 import { BOOTSTRAP } from './bootstrap-source.ts'
 import { isChildMessage, type ChildMessage, type DoneMessage, type ReplyMessage } from './ipc-protocol.ts'
@@ -55,6 +56,10 @@ export interface SnippetRunOptions {
    * started even when dsh exits before the run ends); a fresh private one by default.
    */
   readonly marker?: string
+  /** Wraps the launch of the snippet process (the sandbox); without one, Node is spawned directly. */
+  readonly launcher?: ProcessLauncher
+  /** The session's writable roots, for the launcher. */
+  readonly writableRoots?: readonly string[]
 }
 
 /** How the run ended. */
@@ -74,6 +79,8 @@ export interface SnippetRun {
   /** Child process id (absent when spawning failed). */
   readonly pid?: number
   readonly durationMs: number
+  /** How the snippet process was launched (absent without a launcher). */
+  readonly plan?: LaunchPlan
 }
 
 const closeGraceMs = 2_000
@@ -113,11 +120,13 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, [TOOL_CALL_VARIABLE]: marker }
   delete env.NODE_OPTIONS // injected loaders or inspectors of the host must not run inside snippets
   const killAll = (): void => killProcessesNow(snippetProcesses(child.pid, marker))
-  const child = spawn(options.nodePath, ['--input-type=module', '-e', BOOTSTRAP], {
+  const args = ['--input-type=module', '-e', BOOTSTRAP]
+  const plan = options.launcher?.plan({ file: options.nodePath, args, cwd: options.cwd, env, writableRoots: options.writableRoots ?? [options.cwd] })
+  const child = spawn(plan?.file ?? options.nodePath, plan?.args ?? args, {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
     cwd: options.cwd,
-    env,
+    env: plan?.env ?? env,
   })
   const { stdout, stderr } = child
   // Both are 'pipe' above, so Node always creates them; the check only narrows the type.
@@ -170,7 +179,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
       stop.abort()
       // Every nested call was told to stop; one whose tool ignores its signal is abandoned.
       await Promise.race([Promise.all(inFlight), new Promise((wake) => setTimeout(wake, options.abandonGraceMs ?? 2_000).unref())])
-      resolve({ end, output: capture.text(), calls, durationMs: Date.now() - started, ...(child.pid === undefined ? {} : { pid: child.pid }) })
+      resolve({ end, output: capture.text(), calls, durationMs: Date.now() - started, ...(child.pid === undefined ? {} : { pid: child.pid }), ...(plan === undefined ? {} : { plan }) })
     }
 
     child.on('error', (error) => {

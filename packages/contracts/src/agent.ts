@@ -2,6 +2,7 @@
  * Agent handle and inbox view: what plugins and tools may see and do with a running agent.
  */
 import type { UserMessage } from './messages.ts'
+import type { ToolPermissionData } from './permission.ts'
 import type { InboxTarget, SessionView } from './session.ts'
 
 /** Read-only view of the durable inbox. */
@@ -52,4 +53,9 @@ export interface AgentHandle {
   followup(message: UserMessage): Promise<void>
   /** Replaces visible history before the last turn with a checkpoint. Returns false when nothing to compact. */
   compact(options?: CompactOptions): Promise<boolean>
+  /**
+   * Appends a `tool/permission` event to the session (durable before the call it describes runs).
+   * Optional: handles outside the runtime's agents may leave it out, and then nothing is recorded.
+   */
+  recordPermission?(data: ToolPermissionData): void
 }

@@ -38,3 +38,62 @@ export type PermissionDecision =
       /** Shown to the model in the error result when present (one line; the person's words). */
       readonly note?: string
     }
+
+/**
+ * How much the agent may do without asking (ARCHITECTURE §6a). Every front end has a default:
+ * `dsh run` `full-auto`, the interactive ones (chat, ACP, web) `ask`.
+ * - `read-only`: `write` and `edit` are denied; `bash` and `run_code` run without asking inside a
+ *   sandbox in which nothing but a private temp directory is writable.
+ * - `ask`: `bash` and `run_code` ask; `write` and `edit` inside the working directory run, writes
+ *   elsewhere (additional roots, temp) ask.
+ * - `auto-edit`: `write` and `edit` run without asking; `bash` and `run_code` ask.
+ * - `full-auto`: nothing asks; shell commands run in the sandbox confined to the writable roots.
+ * - `danger-full-access`: nothing asks and shell commands run without a sandbox.
+ * A front end that cannot ask (`dsh run`) turns every `ask` into a denial that names the way out.
+ */
+export type PermissionMode = 'read-only' | 'ask' | 'auto-edit' | 'full-auto' | 'danger-full-access'
+
+/**
+ * One allow or deny rule as written in the config, settings or on the command line: a tool name
+ * alone (`run_code`: every call) or `tool(pattern)` (`bash(npm test*)`, `write(**\/.env)`).
+ */
+export interface PermissionRule {
+  /** The rule as written (trimmed); what events and messages quote. */
+  readonly text: string
+  /** Tool name the rule is about. */
+  readonly tool: string
+  /** The pattern inside the parentheses; absent for a bare tool name (matches every call). */
+  readonly pattern?: string
+}
+
+/** Who decided a tool call's permission. */
+export type PermissionAuthority =
+  /** An allow or deny rule (config, settings, command line, or a session rule from "allow always"). */
+  | 'rule'
+  /** The permission mode. */
+  | 'mode'
+  /** A person's answer to the question. */
+  | 'answer'
+
+/**
+ * Payload of the `tool/permission` session event: one per permission decision of a tool call,
+ * appended before the call runs (or is refused). Decisions of other guards are not recorded here.
+ */
+export interface ToolPermissionData {
+  /** Provider call id of the call (sub-dispatches: `<parent>:code:<n>`). */
+  readonly callId: string
+  /** Tool name. */
+  readonly tool: string
+  /** Whether the call may run. */
+  readonly decision: 'allow' | 'deny'
+  /** What decided it. */
+  readonly by: PermissionAuthority
+  /** The permission mode in force. */
+  readonly mode: PermissionMode
+  /** The deciding rule's text (`by: 'rule'`). */
+  readonly rule?: string
+  /** For an "allow always" answer: the session rule it added (rebuilt from the log on resume). */
+  readonly remember?: string
+  /** The person's note with a rejection. */
+  readonly note?: string
+}

@@ -3,6 +3,7 @@
  * visible-surface operations that compaction uses.
  */
 import type { AssistantMessage, ToolResultMessage, Usage, UserMessage } from './messages.ts'
+import type { ToolPermissionData } from './permission.ts'
 
 /** Session file format version written by this build. */
 export type SessionFormatVersion = 1
@@ -154,6 +155,8 @@ export interface CoreSessionEventData {
   'agent/inbox/spliced': InboxSpliceData
   /** Model and provider of a request, for diagnostics. */
   'request/header': RequestHeaderData
+  /** The permission decision of a tool call (who decided, which rule or mode). */
+  'tool/permission': ToolPermissionData
 }
 
 /** A core event type name. */

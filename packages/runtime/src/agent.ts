@@ -91,6 +91,9 @@ export class Agent {
         this.#wake()
       },
       compact: (compactOptions) => Promise.resolve(this.compact(compactOptions)),
+      recordPermission: (data) => {
+        this.session.append('tool/permission', data)
+      },
     }
   }
 

@@ -68,6 +68,18 @@ const corePayloads = {
     object: { target: { oneOf: ['next-step', 'next-turn'] }, start: 'integer', removedIds: { array: 'string' }, inserted: { array: userMessage }, outcome: { optional: { oneOf: ['claimed', 'canceled', 'interrupted'] } } },
   },
   'request/header': { object: { turn: 'count', step: 'count', model: 'string', provider: 'string' } },
+  'tool/permission': {
+    object: {
+      callId: 'string',
+      tool: 'string',
+      decision: { oneOf: ['allow', 'deny'] },
+      by: { oneOf: ['rule', 'mode', 'answer'] },
+      mode: { oneOf: ['read-only', 'ask', 'auto-edit', 'full-auto', 'danger-full-access'] },
+      rule: { optional: 'string' },
+      remember: { optional: 'string' },
+      note: { optional: 'string' },
+    },
+  },
 } satisfies Record<CoreSessionEventType, Shape>
 
 /** Checks the envelope of an event line: the first problem, or undefined. */

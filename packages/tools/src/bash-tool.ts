@@ -9,7 +9,7 @@
  * when its host ends. The description tells the model which of the two applies.
  */
 import { randomBytes } from 'node:crypto'
-import type { ToolDefinition, ToolOutput } from '@dsh/contracts'
+import type { ProcessLauncher, ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
 import { z } from 'zod'
 import { endProcesses } from './process-ending.ts'
 import { runInProcessGroup, type ProcessGroupResult } from './process-group.ts'
@@ -73,6 +73,21 @@ export function bashResult(run: ProcessGroupResult, timeoutMs: number, keepsBack
 export interface BashToolOptions {
   /** Keeps what commands leave running in the background until `processes.endAll()`; without it, it ends with each call. */
   readonly processes?: ToolProcesses
+  /**
+   * Wraps each command's launch (the composition passes the sandbox); its `explain` note is
+   * appended to the result when the output shows the sandbox refused something.
+   */
+  readonly launcher?: ProcessLauncher
+}
+
+/** The session's writable roots (the working directory alone without a filesystem). */
+export function writableRootsOf(run: ToolRunContext): readonly string[] {
+  try {
+    return run.fs.writableRoots()
+  } catch {
+    // No filesystem is configured (bare tests): the working directory is all a session owns.
+    return [run.cwd]
+  }
 }
 
 function description(keepsBackground: boolean): string {
@@ -91,7 +106,7 @@ function description(keepsBackground: boolean): string {
 
 /** Creates the `bash` tool. */
 export function createBashTool(options: BashToolOptions = {}): ToolDefinition<BashArgs> {
-  const { processes } = options
+  const { processes, launcher } = options
   const keepsBackground = processes !== undefined
   return {
     name: 'bash',
@@ -109,8 +124,12 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
         afterExit: async ({ pgid, selection }) => {
           if (processes?.keep(pgid) !== true) await endProcesses(selection, { graceMs: BASH_KILL_GRACE_MS })
         },
+        launcher,
+        writableRoots: writableRootsOf(run),
       })
-      return bashResult(result, timeoutMs, keepsBackground)
+      const output = bashResult(result, timeoutMs, keepsBackground)
+      const note = result.ended === 'spawn-error' ? undefined : launcher?.explain(result.output, result.plan)
+      return note === undefined ? output : { ...output, content: `${output.content}\n${note}` }
     },
   }
 }

@@ -1,5 +1,5 @@
 /** The core tool set in the order the model sees it. */
-import type { ToolDefinition } from '@dsh/contracts'
+import type { ProcessLauncher, ToolDefinition } from '@dsh/contracts'
 import { createBashTool } from './bash-tool.ts'
 import { editTool } from './edit-tool.ts'
 import { globTool } from './glob-tool.ts'
@@ -11,8 +11,8 @@ import { writeTool } from './write-tool.ts'
 /**
  * read, write, edit, bash, glob, grep (a new array on every call). With `processes`, what bash
  * commands leave running in the background is kept until `processes.endAll()`; without it, it ends
- * with each call.
+ * with each call. With `launcher`, every bash command is launched through it (the sandbox).
  */
-export function coreTools(options: { readonly processes?: ToolProcesses } = {}): ToolDefinition[] {
+export function coreTools(options: { readonly processes?: ToolProcesses; readonly launcher?: ProcessLauncher } = {}): ToolDefinition[] {
   return [readTool, writeTool, editTool, createBashTool(options), globTool, grepTool]
 }

@@ -2,7 +2,7 @@
 export { readTool, type ReadArgs } from './read-tool.ts'
 export { writeTool, type WriteArgs } from './write-tool.ts'
 export { editTool, type EditArgs } from './edit-tool.ts'
-export { bashTool, createBashTool, type BashArgs, type BashToolOptions } from './bash-tool.ts'
+export { bashTool, createBashTool, writableRootsOf, type BashArgs, type BashToolOptions } from './bash-tool.ts'
 export { globTool, type GlobArgs } from './glob-tool.ts'
 export { grepTool, type GrepArgs } from './grep-tool.ts'
 export { coreTools } from './core-tools.ts'

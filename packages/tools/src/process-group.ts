@@ -6,6 +6,7 @@
  * When the shell exits by itself, `afterExit` decides what happens to what it left running.
  */
 import { spawn } from 'node:child_process'
+import type { LaunchPlan, ProcessLauncher } from '@dsh/contracts'
 import { StringDecoder } from 'node:string_decoder'
 import { CappedOutput } from './capped-output.ts'
 import { endProcesses, type ProcessSelection } from './process-ending.ts'
@@ -30,6 +31,10 @@ export interface ProcessGroupOptions {
    * what it may have left running (its group and its marker). Must not reject.
    */
   readonly afterExit: (leftovers: { readonly pgid: number; readonly selection: ProcessSelection }) => Promise<void>
+  /** Wraps the launch (the sandbox); without one, bash is spawned directly with dsh's environment. */
+  readonly launcher?: ProcessLauncher | undefined
+  /** The session's writable roots, for the launcher. */
+  readonly writableRoots?: readonly string[]
 }
 
 /** How a command run ended. */
@@ -46,6 +51,8 @@ export interface ProcessGroupResult {
   readonly exitSignal: NodeJS.Signals | null
   /** The spawn error message for `spawn-error`. */
   readonly error?: string
+  /** How it was launched (what the launcher planned). */
+  readonly plan: LaunchPlan
 }
 
 /** After the shell exits, how long to wait for background holders of the pipes before returning. */
@@ -59,16 +66,18 @@ export function runSelection(pgid: number, marker: string): ProcessSelection {
 /** Runs `command` with `bash -c` and resolves when it ended (never rejects). */
 export function runInProcessGroup(command: string, options: ProcessGroupOptions): Promise<ProcessGroupResult> {
   const output = new CappedOutput(options.maxOutputChars)
+  // `exec 2>&1` first: both streams share one pipe, so their order is preserved.
+  const request = { file: 'bash', args: ['-c', `exec 2>&1\n${command}`], cwd: options.cwd, env: { ...process.env, [TOOL_CALL_VARIABLE]: options.marker }, writableRoots: options.writableRoots ?? [options.cwd] }
+  const plan: LaunchPlan = options.launcher?.plan(request) ?? { ...request, sandboxed: false, writable: [] }
   if (options.signal.aborted) {
-    return Promise.resolve({ ended: 'aborted', output: '', droppedChars: 0, exitCode: null, exitSignal: null })
+    return Promise.resolve({ ended: 'aborted', output: '', droppedChars: 0, exitCode: null, exitSignal: null, plan })
   }
   return new Promise((resolve) => {
-    // `exec 2>&1` first: both streams share one pipe, so their order is preserved.
-    const child = spawn('bash', ['-c', `exec 2>&1\n${command}`], {
+    const child = spawn(plan.file, plan.args, {
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, [TOOL_CALL_VARIABLE]: options.marker },
+      env: plan.env,
     })
     let ended: ProcessGroupResult['ended'] = 'exit'
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
@@ -107,6 +116,7 @@ export function runInProcessGroup(command: string, options: ProcessGroupOptions)
         droppedChars: output.dropped,
         exitCode: exit?.code ?? null,
         exitSignal: exit?.signal ?? null,
+        plan,
         ...(error === undefined ? {} : { error: error.message }),
       })
     }

@@ -1,6 +1,5 @@
 /** Public surface of the chat front end. */
 export { createApprovalBroker, type ApprovalBroker, type Asker } from './approvals/approval-broker.ts'
-export { approvalModeLabel, guardCodeRunners } from './approvals/code-runner-guard.ts'
 export { permissionQuestion, type PermissionOption, type PermissionQuestion } from './approvals/permission-question.ts'
 export { ChatController } from './chat-controller.ts'
 export type { ChatEnvironment, ModelChoice } from './chat-environment.ts'

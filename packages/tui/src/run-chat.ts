@@ -6,7 +6,6 @@
  */
 import type { Agent } from '@dsh/runtime'
 import type { ApprovalBroker } from './approvals/approval-broker.ts'
-import { guardCodeRunners } from './approvals/code-runner-guard.ts'
 import { ChatController } from './chat-controller.ts'
 import type { ChatEnvironment } from './chat-environment.ts'
 import { LineInput } from './plain/line-input.ts'
@@ -28,8 +27,6 @@ export interface ChatRunOptions {
   readonly env: ChatEnvironment
   /** The broker whose `askPermission` the host was composed with. */
   readonly broker: ApprovalBroker
-  /** True with `--yes`: no approval guard on `bash` and `run_code`. */
-  readonly autoApprove: boolean
   readonly start: StartChoice
   /** Aborting it ends the chat (the product's shutdown path); the product picks the exit code. */
   readonly stop?: AbortSignal
@@ -94,7 +91,6 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
   const registry = new SlashRegistry()
   registerChatCommands(registry)
   for (const command of options.commands ?? []) registry.register(command)
-  if (!options.autoApprove) guardCodeRunners(env.host.ctx)
   const sessionLine = (id: string): void => void options.stderr.write(`session: ${id}\n`)
   if (mode.kind === 'screen') {
     const theme = createTheme({ color: mode.color, attributes: true })

@@ -9,7 +9,7 @@ import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createHost, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { createApprovalBroker } from '../src/approvals/approval-broker.ts'
-import { guardCodeRunners } from '../src/approvals/code-runner-guard.ts'
+import { installPermissionGuard } from '@dsh/permissions'
 import { ChatController } from '../src/chat-controller.ts'
 import type { ChatEnvironment } from '../src/chat-environment.ts'
 import { LineInput } from '../src/plain/line-input.ts'
@@ -49,9 +49,10 @@ async function chat(script: ModelScript) {
   const ran: string[] = []
   const broker = createApprovalBroker({ autoApprove: false })
   host = await createHost({ dshHome: tree.path('home'), tools: [fakeBash(ran)], log: () => undefined, askPermission: broker.askPermission })
-  guardCodeRunners(host.ctx)
   const provider = createScriptedProvider(script)
   const cwd = tree.path('work')
+  // The chat's default policy: mode ask (bash asks), with a sandbox assumed available.
+  installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => true, ask: broker.askPermission, cwd })
   const env: ChatEnvironment = {
     host,
     dshHome: tree.path('home'),

@@ -7,7 +7,8 @@
  * Ctrl-C at an idle prompt exits 130, Ctrl-D or `/exit` 0.
  */
 import { resolve } from 'node:path'
-import { approvalModeLabel, createApprovalBroker, createDiagnosticsRelay, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
+import { modeLabel } from '@dsh/permissions'
+import { createApprovalBroker, createDiagnosticsRelay, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
 import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
@@ -26,7 +27,7 @@ export interface ChatOptions extends AgentSetupOptions {
   readonly resume?: string | true
   /** Continue the latest session of this directory. */
   readonly continue?: boolean
-  /** Approve every `bash` and `run_code` call (and every other ask) without a question. */
+  /** `--permission-mode full-auto`: nothing asks (shell commands stay sandboxed). */
   readonly yes?: boolean
   /** Additional workspace roots for this session only (`--add-dir`). */
   readonly addDir?: readonly string[]
@@ -67,11 +68,21 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     additionalRoots: (agent) => availableRoots(setup, agent),
     // The chat's --add-dir directories go with it to every session it switches to.
     prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
-    approvalMode: approvalModeLabel(options.yes === true),
+    approvalMode: approvalLabel(setup),
     env: io.env,
     log: setup.log,
     diagnostics,
   }
+}
+
+/**
+ * The mode as the banner and status line show it; without a sandbox (probed here, at start, which
+ * also prints the one warning line) it says that shell commands ask.
+ */
+function approvalLabel(setup: AgentSetup): string {
+  const { mode, launcher } = setup.sandbox
+  const unsandboxed = mode !== 'danger-full-access' && !launcher.available()
+  return unsandboxed ? `${modeLabel(mode)} · no sandbox: shell commands ask` : modeLabel(mode)
 }
 
 /** The session's available additional roots (none without the multi-root plugin). */
@@ -85,11 +96,15 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   const start = startChoice(options, terminalMode(streams.stdin, io.stdout, io.env).kind === 'screen')
   // A new session's --add-dir directories are checked before anything is created (bad input first).
   if (start.kind === 'new') await checkAddDirs(io, options, options.addDir)
-  const autoApprove = options.yes === true
-  const broker = createApprovalBroker({ autoApprove })
+  if (options.yes === true && options.permissionMode !== undefined && options.permissionMode !== 'full-auto') {
+    throw usageError(`--yes means --permission-mode full-auto; it cannot be combined with --permission-mode ${options.permissionMode}`)
+  }
+  // Questions go to whoever is attached; the policy decides what is asked (--yes: full-auto, nothing).
+  const broker = createApprovalBroker({ autoApprove: false })
   // The host's diagnostics go to stderr, or into the transcript while the full-screen UI draws.
   const diagnostics = createDiagnosticsRelay((line) => errLine(io, line))
-  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission, log: diagnostics.log })
+  // The chat's default mode is ask.
+  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission, log: diagnostics.log, defaultMode: 'ask', ...(options.yes === true ? { mode: 'full-auto' } : {}) })
   const stop = new AbortController()
   // Ctrl-C is the chat's own key (a keystroke in the screen mode, SIGINT in the plain mode).
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
@@ -98,7 +113,6 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
     const code = await runChat({
       env: environment(io, setup, options, label, diagnostics),
       broker,
-      autoApprove,
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),

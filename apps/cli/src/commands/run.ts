@@ -2,7 +2,8 @@
  * `dsh run PROMPT`: runs one turn (new or resumed session), prints the final answer on stdout
  * and `session: <id>` on stderr. A turn that stopped at the step limit prints what text it has and
  * fails (exit 1) with a line saying how to continue. SIGINT, SIGTERM and SIGHUP cancel the turn
- * through the shutdown path (shutdown.ts) and exit with 130, 143 or 129.
+ * through the shutdown path (shutdown.ts) and exit with 130, 143 or 129. Nothing asks: the default
+ * permission mode is `full-auto`, and a call the mode would ask about is denied with the way out.
  */
 import type { SessionEvent } from '@dsh/contracts'
 import type { Host } from '@dsh/runtime'
@@ -26,6 +27,9 @@ export interface RunOptions {
   readonly requestLog?: string
   readonly maxSteps?: number
   readonly dshHome?: string
+  readonly permissionMode?: string
+  readonly allow?: readonly string[]
+  readonly deny?: readonly string[]
 }
 
 /** A resumed session keeps the directory it was created in: a different `--cwd` is refused (its header alone tells). */
@@ -40,7 +44,8 @@ function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string)
 export async function runCommand(io: CliIo, words: readonly string[], options: RunOptions): Promise<number> {
   if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
   const prompt = await promptFrom(io, words)
-  const setup = await prepareAgentSetup(io, options)
+  // dsh run has nobody to ask: its default mode is full-auto (shell sandboxed), and an ask is a denial.
+  const setup = await prepareAgentSetup(io, options, { defaultMode: 'full-auto' })
   const { host, startOptions } = setup
   const controller = new AbortController()
   const shutdown = guardShutdown({ signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => controller.abort() })

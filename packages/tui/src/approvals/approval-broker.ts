@@ -1,7 +1,8 @@
 /**
  * The host's `askPermission`, composed before any screen exists: it forwards each question to the
- * front end attached at the time (the full-screen dialog or the plain prompt), approves everything
- * under `--yes`, and rejects when no front end is attached (nobody could have answered).
+ * front end attached at the time (the full-screen dialog or the plain prompt), and rejects when no
+ * front end is attached (nobody could have answered). What is asked at all is the permission
+ * policy's decision (`dsh chat --yes` is the `full-auto` mode, in which nothing asks).
  */
 import type { PermissionDecision, ToolExecution } from '@dsh/contracts'
 import type { AskPermission } from '@dsh/runtime'
@@ -18,7 +19,7 @@ export interface ApprovalBroker {
   attach(asker: Asker): () => void
 }
 
-/** Creates the broker; `autoApprove` (`--yes`) approves every call once without a question. */
+/** Creates the broker; `autoApprove` approves every question once without showing it (embedders; the CLI passes false). */
 export function createApprovalBroker(options: { readonly autoApprove: boolean }): ApprovalBroker {
   let current: Asker | undefined
   return {

@@ -1,0 +1,78 @@
+/**
+ * `dsh sandbox check [--cwd DIR]`: what the shell sandbox would allow for a session in the working
+ * directory — the mode, whether bubblewrap works, the writable roots (the directory, its available
+ * additional roots, `--add-dir` directories, the temp directory), the network — and a self-test
+ * with real commands. Exit 0 when every check came out as the settings say, 1 otherwise (no
+ * sandbox included).
+ */
+import { tmpdir } from 'node:os'
+import { isAbsolute, resolve } from 'node:path'
+import { modeLabel, sandboxOf, sandboxSelfTest, type SelfTestResult } from '@dsh/permissions'
+import { RootRegistry, registryTarget } from '@dsh/multi-root-workspace'
+import { configFrom } from '../agent-setup.ts'
+import type { CliIo } from '../cli-io.ts'
+import { cwdFrom, dshHomeFrom } from '../global-options.ts'
+import { multiRootEnabled } from '../multi-root-config.ts'
+import { permissionsFrom } from '../permission-options.ts'
+import { sandboxSetup } from '../permission-setup.ts'
+
+/** Options of `dsh sandbox check`. */
+export interface SandboxCheckOptions {
+  readonly dshHome?: string
+  readonly cwd?: string
+  readonly config?: string
+  readonly addDir?: readonly string[]
+  readonly permissionMode?: string
+}
+
+const line = (io: CliIo, text: string): void => void io.stdout.write(`${text}\n`)
+
+function rootsOf(io: CliIo, options: SandboxCheckOptions, cwd: string, enabled: boolean): string[] {
+  const added = (options.addDir ?? []).map((dir) => (isAbsolute(dir) ? dir : resolve(io.cwd, dir)))
+  if (!enabled) return added
+  const listing = registryTarget(new RootRegistry({ dshHome: dshHomeFrom(io, options.dshHome) }), cwd).list()
+  return [...listing.roots.filter((root) => root.state === 'available').map((root) => root.path), ...added]
+}
+
+/** What the writable directory at `index` is: the working directory, additional roots, temp, then sandbox.writable. */
+function rootKind(index: number, additional: number): string {
+  if (index === 0) return 'working directory'
+  if (index <= additional) return 'additional root'
+  return index === additional + 1 ? 'temp' : 'sandbox.writable'
+}
+
+function resultLine(result: SelfTestResult): string {
+  const ok = result.actual === result.expected
+  return `  ${ok ? 'ok  ' : 'FAIL'} ${result.what}: ${result.actual}${ok ? '' : ` (expected ${result.expected})`}${result.detail === undefined ? '' : ` — ${result.detail}`}`
+}
+
+/** Runs the command; returns the exit code. */
+export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOptions): Promise<number> {
+  const cwd = cwdFrom(io, options.cwd)
+  const config = configFrom(io, options.config)
+  const permissions = permissionsFrom(options, 'full-auto')
+  const warnings: string[] = []
+  const { mode, launcher } = sandboxSetup({ config, permissions, interactive: false, log: (text) => warnings.push(text) })
+  const network = config.sandbox?.network ?? true
+  const additional = rootsOf(io, options, cwd, multiRootEnabled(config))
+  const kind = sandboxOf(mode)
+  const extra = config.sandbox?.writable ?? []
+  const writable = kind === 'read-only' ? [] : [cwd, ...additional, tmpdir(), ...extra]
+  line(io, `mode: ${mode} — ${modeLabel(mode)}${permissions.mode === undefined && config.permissions?.mode === undefined ? ' (the dsh run default; chat, ACP and web default to ask)' : ''}`)
+  const status = launcher.status()
+  const sandbox = status.kind === 'available' ? 'bubblewrap (available)' : status.kind === 'missing' ? 'none: bubblewrap (bwrap) is not installed' : `none: bubblewrap cannot start (${status.detail})`
+  line(io, `sandbox: ${kind === 'none' ? 'off (danger-full-access: shell commands run unsandboxed)' : sandbox}`)
+  line(io, 'writable from the shell:')
+  if (kind === 'read-only') line(io, `  nothing (read-only; ${tmpdir()} is a private empty directory)`)
+  else for (const [index, root] of writable.entries()) line(io, `  ${root} (${rootKind(index, additional.length)})`)
+  line(io, `network: ${network ? 'on' : 'off (sandbox.network: false)'}`)
+  line(io, 'not confined: reads (the whole filesystem is readable), processes outside the sandbox (signals), and the structured write and edit tools, which have their own root check')
+  if (kind === 'none' || status.kind !== 'available') {
+    line(io, kind === 'none' ? 'self-test: skipped (no sandbox in danger-full-access)' : 'self-test: skipped (no sandbox)')
+    return kind === 'none' ? 0 : 1
+  }
+  const results = await sandboxSelfTest({ launcher, cwd, writableRoots: writable, network, writesInside: kind !== 'read-only' })
+  line(io, 'self-test:')
+  for (const result of results) line(io, resultLine(result))
+  return results.every((result) => result.actual === result.expected) ? 0 : 1
+}

@@ -1,0 +1,61 @@
+/**
+ * Installs the permission policy and the shell sandbox on a composed host: the mode and rules from
+ * the command line, the config file (`permissions:`, `sandbox:`) and the live `permissions`
+ * namespace of `$DSH_HOME/settings.yaml` (rules are the union of the three; deny wins), the
+ * bubblewrap launcher the `bash` and `run_code` tools were given, and the guard with the front
+ * end's asker (none for `dsh run`).
+ */
+import { tmpdir } from 'node:os'
+import type { PermissionMode } from '@dsh/contracts'
+import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, type SandboxLauncher } from '@dsh/permissions'
+import type { AskPermission, Host } from '@dsh/runtime'
+import type { ConfigFile } from './config-file.ts'
+import type { ComposePermissions } from './permission-options.ts'
+
+/** The mode and the launcher, before the host exists (tools need the launcher). */
+export interface SandboxSetup {
+  readonly mode: PermissionMode
+  readonly launcher: SandboxLauncher
+}
+
+/** Inputs of {@link sandboxSetup}. */
+export interface SandboxSetupOptions {
+  readonly config: ConfigFile
+  readonly permissions: ComposePermissions
+  /** True when the front end can ask (chat, ACP, web). */
+  readonly interactive: boolean
+  readonly log: (line: string) => void
+}
+
+/** Resolves the mode and creates the launcher. */
+export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
+  const { config, permissions } = options
+  const mode = resolveMode({ cli: permissions.mode, config: config.permissions?.mode, frontEnd: permissions.defaultMode })
+  const keyEnv = config.model?.apiKeyEnv
+  const launcher = createSandboxLauncher({
+    mode,
+    network: config.sandbox?.network ?? true,
+    secretVariables: keyEnv === undefined ? [] : [keyEnv],
+    env: process.env,
+    tempDir: tmpdir(),
+    extraWritable: config.sandbox?.writable ?? [],
+    warn: options.log,
+    interactive: options.interactive,
+  })
+  return { mode, launcher }
+}
+
+/** Installs the guard; returns the `askPermission` the host must use (undefined: nobody to ask). */
+export function installPermissions(host: Host, sandbox: SandboxSetup, options: SandboxSetupOptions & { readonly ask?: AskPermission | undefined; readonly cwd: string }): AskPermission | undefined {
+  const live = host.ctx.settings.register('permissions', permissionSettingsSchema, { base: { allow: [], deny: [] } })
+  const { config, permissions } = options
+  const guard = installPermissionGuard(host.ctx, {
+    mode: sandbox.mode,
+    // Read at every decision: an edit of settings.yaml applies at the next call.
+    rules: () => mergeRules([config.permissions ?? {}, live.get(), { allow: permissions.allow, deny: permissions.deny }]),
+    sandboxAvailable: () => sandbox.launcher.available(),
+    ask: options.ask,
+    cwd: options.cwd,
+  })
+  return guard.askPermission
+}

@@ -1,0 +1,45 @@
+/**
+ * Process launcher port: how tools that start processes (`bash`, `run_code`) let the composition
+ * wrap each launch, for example in a bubblewrap sandbox. Tools never import the sandbox; the
+ * composition passes a launcher in their options, and without one they spawn directly.
+ */
+
+/** One process a tool is about to start. */
+export interface LaunchRequest {
+  /** Program to run (a name on PATH or an absolute path). */
+  readonly file: string
+  /** Its arguments. */
+  readonly args: readonly string[]
+  /** Working directory (absolute). */
+  readonly cwd: string
+  /** The environment the tool wants the process to have (already includes its markers). */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** The session's writable roots (absolute): what a sandbox binds writable. */
+  readonly writableRoots: readonly string[]
+}
+
+/** What to spawn instead. */
+export interface LaunchPlan {
+  /** Program to spawn. */
+  readonly file: string
+  /** Its arguments. */
+  readonly args: readonly string[]
+  /** The environment to pass (filtered: no model API keys). */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** True when the process runs inside a sandbox. */
+  readonly sandboxed: boolean
+  /** What the sandbox leaves writable (empty when not sandboxed, or nothing is). */
+  readonly writable: readonly string[]
+}
+
+/** Wraps process launches; must not throw. */
+export interface ProcessLauncher {
+  /** The plan for one launch. Pure apart from reading the launcher's own settings. */
+  plan(request: LaunchRequest): LaunchPlan
+  /**
+   * A model-visible note to append to a finished command's result when its output shows that the
+   * sandbox refused something (a write outside the writable roots): what happened and how to widen
+   * the sandbox. `undefined` when the output shows nothing of the kind or the launch was not sandboxed.
+   */
+  explain(output: string, plan: LaunchPlan): string | undefined
+}

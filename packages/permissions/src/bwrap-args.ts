@@ -1,0 +1,31 @@
+/**
+ * The bubblewrap command line of one sandboxed launch: the whole filesystem read-only, fresh
+ * `/dev` and `/proc`, the writable roots bound writable (in `read-only` sandboxes none, and the
+ * temp directory is a private empty tmpfs instead), the network namespace unshared when the
+ * network is off, and the sandbox ended when dsh dies (`--die-with-parent`). The pid namespace is
+ * shared on purpose: background processes outlive the call and dsh's process tracking (process
+ * groups, `DSH_TOOL_CALL` markers in `/proc`) sees and ends them.
+ */
+
+/** What one sandbox allows. */
+export interface SandboxShape {
+  /** Directories bound writable (absolute; missing ones are skipped). */
+  readonly writable: readonly string[]
+  /** Directories replaced by a private empty tmpfs (the temp directory of a read-only sandbox). */
+  readonly privateTemp: readonly string[]
+  /** Directories bound read-only again over a private temp (the working directory when it lies in it). */
+  readonly reexposed?: readonly string[]
+  /** False: no network (a fresh network namespace with only loopback). */
+  readonly network: boolean
+}
+
+/** `bwrap` arguments for running `file args…` in `cwd` inside the sandbox. */
+export function bwrapArguments(shape: SandboxShape, cwd: string, file: string, args: readonly string[]): string[] {
+  const list = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
+  for (const dir of shape.privateTemp) list.push('--tmpfs', dir)
+  for (const dir of shape.reexposed ?? []) list.push('--ro-bind-try', dir, dir)
+  for (const dir of shape.writable) list.push('--bind-try', dir, dir)
+  if (!shape.network) list.push('--unshare-net')
+  list.push('--die-with-parent', '--chdir', cwd, '--', file, ...args)
+  return list
+}

@@ -1,0 +1,81 @@
+/**
+ * The model-visible reasons and recovery sentences of permission verdicts (golden-tested; the
+ * README quotes them). The pipeline renders a denial as
+ * `The <tool> call was denied: <reason>. <recovery>`.
+ */
+import { relative } from 'node:path'
+import type { PermissionMode, PermissionRule } from '@dsh/contracts'
+import { suggestedPrefix } from '@dsh/runtime'
+import { callSubject } from './call-subject.ts'
+import type { RuleCall } from './rule-match.ts'
+
+/** A reason and the sentence that tells the model how to go on. */
+export interface DenialText {
+  readonly reason: string
+  readonly recovery: string
+}
+
+const quoteArg = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
+
+/** The `--allow` rule that would allow this call (a command prefix, the path, or the tool). */
+export function suggestedRule(call: RuleCall): string {
+  const subject = callSubject(call.tool, call.args, call.cwd)
+  if (subject.kind === 'command') {
+    const prefix = suggestedPrefix(subject.command)
+    return prefix === undefined ? call.tool : `${call.tool}(${prefix}:*)`
+  }
+  if (subject.kind === 'path') {
+    const inside = relative(call.cwd, subject.path)
+    return `${call.tool}(${inside !== '' && !inside.startsWith('..') ? inside : subject.path})`
+  }
+  return call.tool
+}
+
+/** A deny rule matched. */
+export function deniedByRule(rule: PermissionRule): DenialText {
+  return {
+    reason: `the permission rule ${JSON.stringify(rule.text)} denies it`,
+    recovery: 'The user\'s deny rules forbid this; do not try to get around them. Choose another approach or ask the user.',
+  }
+}
+
+/** `read-only` mode and a write. */
+export function deniedReadOnly(): DenialText {
+  return {
+    reason: 'the permission mode is read-only, which allows no file changes',
+    recovery: 'Answer without changing files; if changes are needed, tell the user they can allow them with --permission-mode auto-edit or full-auto.',
+  }
+}
+
+/** The mode needs an answer and the front end (`dsh run`) cannot ask. */
+export function deniedCannotAsk(mode: PermissionMode, call: RuleCall): DenialText {
+  return {
+    reason: `permission mode ${mode} needs the user's approval for ${call.tool}, and dsh run cannot ask`,
+    recovery:
+      `Tell the user that dsh run allows it with --allow ${quoteArg(suggestedRule(call))} or --permission-mode full-auto ` +
+      '(shell commands stay sandboxed to the writable roots; --add-dir adds a root); meanwhile choose another approach.',
+  }
+}
+
+/** No sandbox and a front end that cannot ask. */
+export function deniedNoSandbox(): DenialText {
+  return {
+    reason: 'shell commands need the sandbox, which is not available here (bubblewrap is missing or cannot start), and dsh run does not run them unsandboxed',
+    recovery:
+      'Use read, glob, grep, write and edit instead; tell the user to install bubblewrap, or to run dsh run with --permission-mode danger-full-access to allow shell commands without a sandbox.',
+  }
+}
+
+/** `read-only` mode, no sandbox, and a shell call: it cannot be kept read-only. */
+export function deniedReadOnlyNoSandbox(): DenialText {
+  return {
+    reason: 'the permission mode is read-only and no sandbox is available to keep a shell command from writing (bubblewrap is missing or cannot start)',
+    recovery: 'Use read, glob and grep instead; tell the user to install bubblewrap to allow shell commands in read-only mode.',
+  }
+}
+
+/** Why a question is asked (shown with the question, and in a rejection). */
+export function askReason(mode: PermissionMode, call: RuleCall, sandboxMissing: boolean): string {
+  if (sandboxMissing) return `no sandbox is available, so ${call.tool} would run unsandboxed`
+  return `permission mode ${mode} asks before ${call.tool === 'write' || call.tool === 'edit' ? 'writes outside the working directory' : `running ${call.tool}`}`
+}

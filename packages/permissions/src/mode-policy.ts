@@ -1,0 +1,53 @@
+/**
+ * What each permission mode says about a tool call before rules are consulted (the mode × tool
+ * table of the README). Tools fall in three classes: shell (`bash`, `run_code`), writes (`write`,
+ * `edit`) and the rest (reads, searches, subagents, plugin tools), which every mode allows.
+ */
+import type { PermissionMode } from '@dsh/contracts'
+
+/** The class of a tool for the mode table. */
+export type ToolClass = 'shell' | 'write' | 'other'
+
+/** A mode's verdict kind. */
+export type ModeVerdict = 'allow' | 'ask' | 'deny'
+
+/** Every mode, mildest first. */
+export const permissionModes: readonly PermissionMode[] = ['read-only', 'ask', 'auto-edit', 'full-auto', 'danger-full-access']
+
+/** True for a known mode name. */
+export function isPermissionMode(value: string): value is PermissionMode {
+  return (permissionModes as readonly string[]).includes(value)
+}
+
+/** The class of a tool by name. */
+export function toolClass(tool: string): ToolClass {
+  if (tool === 'bash' || tool === 'run_code') return 'shell'
+  if (tool === 'write' || tool === 'edit') return 'write'
+  return 'other'
+}
+
+/** The mode's verdict; `insideCwd` tells whether a write's path lies inside the working directory. */
+export function modeVerdict(mode: PermissionMode, tool: ToolClass, insideCwd: boolean): ModeVerdict {
+  if (tool === 'other') return 'allow'
+  switch (mode) {
+    case 'read-only':
+      return tool === 'shell' ? 'allow' : 'deny'
+    case 'ask':
+      return tool === 'write' && insideCwd ? 'allow' : 'ask'
+    case 'auto-edit':
+      return tool === 'write' ? 'allow' : 'ask'
+    case 'full-auto':
+    case 'danger-full-access':
+      return 'allow'
+    default: {
+      const unreachable: never = mode
+      throw new Error(`unknown permission mode ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
+
+/** Whether shell commands of the mode run in the sandbox, and with what writable. */
+export function sandboxOf(mode: PermissionMode): 'roots' | 'read-only' | 'none' {
+  if (mode === 'danger-full-access') return 'none'
+  return mode === 'read-only' ? 'read-only' : 'roots'
+}

@@ -1,0 +1,112 @@
+/**
+ * The permission service on a host: a `tools/pre-execute` guard that turns the policy into
+ * verdicts (it calls `next()` first and only tightens), the wrapper of the front end's asker that
+ * records answers and turns "allow always" into session rules, and a `tool/permission` event for
+ * every decision, appended to the calling agent's session before the call runs.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { PermissionDecision, PermissionMode, PermissionRule, PreExecuteVerdict, ToolExecution, ToolPermissionData } from '@dsh/contracts'
+import type { AskPermission } from '@dsh/runtime'
+import { toolClass } from './mode-policy.ts'
+import { decide } from './permission-policy.ts'
+import { parseRule } from './rule-parse.ts'
+import { ruleForScope, SessionRules } from './session-rules.ts'
+
+/** The allow and deny rules in force (read at every decision, so live settings apply). */
+export interface RuleSet {
+  readonly allow: readonly PermissionRule[]
+  readonly deny: readonly PermissionRule[]
+}
+
+/** Options of {@link installPermissionGuard}. */
+export interface PermissionGuardOptions {
+  /** The mode in force. */
+  readonly mode: PermissionMode
+  /** The rules in force, read at every decision. */
+  readonly rules: () => RuleSet
+  /** False when shell commands cannot be sandboxed (asked only when a shell call is decided; see sandbox-probe.ts). */
+  readonly sandboxAvailable: () => boolean
+  /** The front end's asker; absent for front ends that cannot ask (`dsh run`): then `ask` is a denial naming the way out. */
+  readonly ask?: AskPermission | undefined
+  /** Working directory for calls made outside an agent. */
+  readonly cwd: string
+}
+
+/** What the composition gets back. */
+export interface PermissionGuard {
+  /** Give this to the host as its `askPermission` (absent when the front end cannot ask). */
+  readonly askPermission: AskPermission | undefined
+  /** Removes the guard. */
+  readonly dispose: () => void
+}
+
+function record(execution: ToolExecution, mode: PermissionMode, data: Omit<ToolPermissionData, 'callId' | 'tool' | 'mode'>): void {
+  execution.agent?.recordPermission?.({ callId: execution.callId, tool: execution.name, mode, ...data })
+}
+
+function asDecision(answer: boolean | PermissionDecision): PermissionDecision {
+  if (answer === true) return { kind: 'allow-once' }
+  if (answer === false) return { kind: 'reject' }
+  return answer
+}
+
+/** Installs the guard on `ctx`. */
+export function installPermissionGuard(ctx: Context, options: PermissionGuardOptions): PermissionGuard {
+  const { mode } = options
+  const sessions = new SessionRules()
+  const dispose = ctx.on('tools/pre-execute', async (execution: ToolExecution, next: () => Promise<PreExecuteVerdict>): Promise<PreExecuteVerdict> => {
+    const base = await next()
+    if (base.kind === 'deny') return base
+    const agent = execution.agent
+    const rules = options.rules()
+    const decision = decide({
+      mode,
+      allow: rules.allow,
+      deny: rules.deny,
+      session: agent === undefined ? [] : sessions.of(agent.session),
+      // Probed only when it matters: a shell call outside danger-full-access.
+      sandboxAvailable: toolClass(execution.name) !== 'shell' || mode === 'danger-full-access' || options.sandboxAvailable(),
+      interactive: options.ask !== undefined,
+      call: { tool: execution.name, args: execution.arguments, cwd: agent?.cwd ?? options.cwd },
+    })
+    switch (decision.verdict) {
+      case 'deny':
+        record(execution, mode, { decision: 'deny', by: decision.by, ...(decision.rule === undefined ? {} : { rule: decision.rule }) })
+        return { kind: 'deny', reason: decision.text.reason, recovery: decision.text.recovery }
+      case 'ask':
+        // The answer is recorded by the asker below.
+        return { kind: 'ask', reason: decision.reason }
+      case 'allow':
+        // Another guard asked: the answer decides and is recorded then.
+        if (base.kind === 'ask') return base
+        record(execution, mode, { decision: 'allow', by: decision.by, ...(decision.rule === undefined ? {} : { rule: decision.rule }) })
+        return base
+      default: {
+        const unreachable: never = decision
+        throw new Error(`unknown policy decision ${JSON.stringify(unreachable)}`)
+      }
+    }
+  })
+  const ask = options.ask
+  const askPermission: AskPermission | undefined =
+    ask === undefined
+      ? undefined
+      : async (execution, reason) => {
+          const answer = asDecision(await ask(execution, reason))
+          const agent = execution.agent
+          if (answer.kind === 'reject') {
+            const note = answer.note?.trim()
+            record(execution, mode, { decision: 'deny', by: 'answer', ...(note === undefined || note === '' ? {} : { note }) })
+            return answer
+          }
+          if (answer.kind === 'allow-always' && agent !== undefined) {
+            const rule = parseRule(ruleForScope(execution.name, answer.scope), 'allow always')
+            sessions.add(agent.session, rule)
+            record(execution, mode, { decision: 'allow', by: 'answer', remember: rule.text })
+            return answer
+          }
+          record(execution, mode, { decision: 'allow', by: 'answer' })
+          return answer
+        }
+  return { askPermission, dispose: () => void dispose() }
+}

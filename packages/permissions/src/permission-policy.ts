@@ -1,0 +1,61 @@
+/**
+ * The permission decision for one call (pure): deny rules first (deny wins), then the mode; an
+ * `ask` becomes `allow` when an allow rule or a session rule covers the call, and `deny` with the
+ * way out when the front end cannot ask. Without a sandbox, shell calls outside
+ * `danger-full-access` always ask (or are denied when nobody can be asked): never silently unsandboxed.
+ */
+import { isAbsolute, relative } from 'node:path'
+import type { PermissionAuthority, PermissionMode, PermissionRule } from '@dsh/contracts'
+import { callSubject } from './call-subject.ts'
+import { askReason, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedReadOnly, deniedReadOnlyNoSandbox, type DenialText } from './denial-text.ts'
+import { modeVerdict, toolClass } from './mode-policy.ts'
+import { allowingRules, denyingRule, type RuleCall } from './rule-match.ts'
+
+/** Everything one decision depends on. */
+export interface PolicyInput {
+  readonly mode: PermissionMode
+  /** Allow rules (config, settings, command line). */
+  readonly allow: readonly PermissionRule[]
+  /** Deny rules (config, settings, command line). */
+  readonly deny: readonly PermissionRule[]
+  /** Rules from "allow always" answers in this session. */
+  readonly session: readonly PermissionRule[]
+  /** False when shell commands cannot be sandboxed. */
+  readonly sandboxAvailable: boolean
+  /** False for front ends that have nobody to ask (`dsh run`). */
+  readonly interactive: boolean
+  readonly call: RuleCall
+}
+
+/** The decision. `ask` carries the question's reason; `deny` the model's text. */
+export type PolicyDecision =
+  | { readonly verdict: 'allow'; readonly by: Exclude<PermissionAuthority, 'answer'>; readonly rule?: string }
+  | { readonly verdict: 'ask'; readonly reason: string }
+  | { readonly verdict: 'deny'; readonly by: Exclude<PermissionAuthority, 'answer'>; readonly rule?: string; readonly text: DenialText }
+
+function insideCwd(call: RuleCall): boolean {
+  const subject = callSubject(call.tool, call.args, call.cwd)
+  if (subject.kind !== 'path') return false
+  const inside = relative(call.cwd, subject.path)
+  return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))
+}
+
+const joined = (rules: readonly PermissionRule[]): string => rules.map((rule) => rule.text).join(', ')
+
+/** Decides one call. */
+export function decide(input: PolicyInput): PolicyDecision {
+  const { mode, call } = input
+  const denied = denyingRule(input.deny, call)
+  if (denied !== undefined) return { verdict: 'deny', by: 'rule', rule: denied.text, text: deniedByRule(denied) }
+  const kind = toolClass(call.tool)
+  const base = modeVerdict(mode, kind, insideCwd(call))
+  if (base === 'deny') return { verdict: 'deny', by: 'mode', text: deniedReadOnly() }
+  if (kind === 'shell' && !input.sandboxAvailable && mode !== 'danger-full-access') {
+    if (mode === 'read-only') return { verdict: 'deny', by: 'mode', text: deniedReadOnlyNoSandbox() }
+    return input.interactive ? { verdict: 'ask', reason: askReason(mode, call, true) } : { verdict: 'deny', by: 'mode', text: deniedNoSandbox() }
+  }
+  if (base === 'allow') return { verdict: 'allow', by: 'mode' }
+  const allowed = allowingRules([...input.allow, ...input.session], call)
+  if (allowed !== undefined) return { verdict: 'allow', by: 'rule', rule: joined(allowed) }
+  return input.interactive ? { verdict: 'ask', reason: askReason(mode, call, false) } : { verdict: 'deny', by: 'mode', text: deniedCannotAsk(mode, call) }
+}

@@ -1,0 +1,100 @@
+/**
+ * Matching calls against allow and deny rules (README "Rules").
+ *
+ * - `bash(PATTERN)`: PATTERN is matched against each simple command of the command line
+ *   (shell-segments.ts), whole, with runs of whitespace as one space; `*` matches any characters
+ *   and a final `:*` matches the words before it alone or followed by a space and anything.
+ *   Allowing needs every simple command to be matched by an allow rule, and a command line with
+ *   substitution (`$(…)`, backticks, `<(…)`) is never allowed by rules. A deny rule matches when
+ *   any simple command matches, substitution contents and the program after assignments and
+ *   keywords (`FOO=1 rm -rf x`) included.
+ * - `run_code(PATTERN)`: the snippet's code, whole, with the same `*`.
+ * - `write`, `edit`, `read`, `glob`, `grep` (PATTERN): a glob (`**`, `*`, `?`, `{a,b}`, dot files
+ *   included) on the path: a relative pattern on the path relative to the working directory (or,
+ *   outside it, the absolute path without its leading `/`), an absolute pattern on the absolute path.
+ * - A bare tool name matches every call of the tool.
+ */
+import { isAbsolute, relative, sep } from 'node:path'
+import picomatch from 'picomatch'
+import type { PermissionRule } from '@dsh/contracts'
+import { callSubject, type CallSubject } from './call-subject.ts'
+import { programPart, readShell } from './shell-segments.ts'
+
+/** A tool call as rules see it. */
+export interface RuleCall {
+  readonly tool: string
+  readonly args: unknown
+  /** Working directory of the session (absolute). */
+  readonly cwd: string
+}
+
+const collapse = (text: string): string => text.trim().replace(/\s+/g, ' ')
+const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+
+/** The regular expression of a command or code pattern. */
+export function textPattern(pattern: string): RegExp {
+  const text = collapse(pattern)
+  const wordPrefix = text.endsWith(':*')
+  const body = wordPrefix ? text.slice(0, -2).trimEnd() : text
+  const source = body.split('*').map(escape).join('[\\s\\S]*')
+  return new RegExp(`^${source}${wordPrefix ? '(?: [\\s\\S]*)?' : ''}$`)
+}
+
+function pathMatches(pattern: string, path: string, cwd: string): boolean {
+  const matcher = picomatch(pattern, { dot: true })
+  if (isAbsolute(pattern)) return matcher(path)
+  const inside = relative(cwd, path)
+  const candidate = inside === '' ? '.' : !inside.startsWith('..') && !isAbsolute(inside) ? inside : path.slice(1)
+  return matcher(candidate.split(sep).join('/'))
+}
+
+function subjectMatches(rule: PermissionRule, subject: CallSubject, cwd: string, commandText: string | undefined): boolean {
+  if (rule.pattern === undefined) return true
+  switch (subject.kind) {
+    case 'command':
+      return commandText !== undefined && textPattern(rule.pattern).test(commandText)
+    case 'code':
+      return textPattern(rule.pattern).test(subject.code)
+    case 'path':
+      return pathMatches(rule.pattern, subject.path, cwd)
+    case 'none':
+      return false
+    default: {
+      const unreachable: never = subject
+      throw new Error(`unknown call subject ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
+
+/** The first deny rule that matches the call, if any. */
+export function denyingRule(rules: readonly PermissionRule[], call: RuleCall): PermissionRule | undefined {
+  const mine = rules.filter((rule) => rule.tool === call.tool)
+  if (mine.length === 0) return undefined
+  const subject = callSubject(call.tool, call.args, call.cwd)
+  if (subject.kind !== 'command') return mine.find((rule) => subjectMatches(rule, subject, call.cwd, undefined))
+  const reading = readShell(subject.command, true)
+  const commands = reading.commands.flatMap((command) => [command, programPart(command)])
+  return mine.find((rule) => rule.pattern === undefined || commands.some((command) => subjectMatches(rule, subject, call.cwd, command)))
+}
+
+/** The allow rules that together allow the call (one per simple command of a bash line), or undefined. */
+export function allowingRules(rules: readonly PermissionRule[], call: RuleCall): PermissionRule[] | undefined {
+  const mine = rules.filter((rule) => rule.tool === call.tool)
+  if (mine.length === 0) return undefined
+  const bare = mine.find((rule) => rule.pattern === undefined)
+  if (bare !== undefined) return [bare]
+  const subject = callSubject(call.tool, call.args, call.cwd)
+  if (subject.kind !== 'command') {
+    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, undefined))
+    return found === undefined ? undefined : [found]
+  }
+  const reading = readShell(subject.command)
+  if (reading.substitutes || reading.commands.length === 0) return undefined
+  const used: PermissionRule[] = []
+  for (const command of reading.commands) {
+    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, command))
+    if (found === undefined) return undefined
+    if (!used.includes(found)) used.push(found)
+  }
+  return used
+}

@@ -1,0 +1,77 @@
+/**
+ * The self-test of `dsh sandbox check`: three real commands through the launcher, each with the
+ * outcome it should have — a write inside the working directory succeeds, a write outside every
+ * writable root (`/`) is refused, and a connection to a loopback listener of this process works
+ * only when the network is on (a sandbox without network has its own, empty loopback).
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import type { ProcessLauncher } from '@dsh/contracts'
+
+/** One check's result. */
+export interface SelfTestResult {
+  /** What was tried, e.g. `write inside /repo`. */
+  readonly what: string
+  /** What should happen and what did (`allowed`, `refused`, `reachable`, `cut`). */
+  readonly expected: string
+  readonly actual: string
+  /** The command's own words when it failed (first line). */
+  readonly detail?: string
+}
+
+/** Options of {@link sandboxSelfTest}. */
+export interface SelfTestOptions {
+  readonly launcher: ProcessLauncher
+  readonly cwd: string
+  readonly writableRoots: readonly string[]
+  /** Whether the network should be reachable inside the sandbox. */
+  readonly network: boolean
+  /** False in a read-only sandbox: the write inside is expected to be refused too. */
+  readonly writesInside: boolean
+}
+
+function run(launcher: ProcessLauncher, options: SelfTestOptions, script: string): Promise<{ code: number | null; output: string }> {
+  const plan = launcher.plan({ file: 'bash', args: ['-c', `exec 2>&1\n${script}`], cwd: options.cwd, env: process.env, writableRoots: options.writableRoots })
+  return new Promise((resolve) => {
+    const child = spawn(plan.file, plan.args, { cwd: options.cwd, env: plan.env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.on('error', (error) => resolve({ code: null, output: error.message }))
+    child.on('close', (code) => resolve({ code, output }))
+  })
+}
+
+const firstLine = (text: string): string => text.trim().split('\n')[0] ?? ''
+
+async function writeCheck(options: SelfTestOptions, dir: string, expected: 'allowed' | 'refused'): Promise<SelfTestResult> {
+  const file = join(dir, `.dsh-sandbox-check-${randomBytes(4).toString('hex')}`)
+  const result = await run(options.launcher, options, `echo check > '${file.replace(/'/g, `'\\''`)}'`)
+  try {
+    rmSync(file, { force: true })
+  } catch {
+    // The probe file may be unremovable (a root-owned directory); it is empty and named for what it is.
+  }
+  const actual = result.code === 0 ? 'allowed' : 'refused'
+  return { what: `write ${expected === 'refused' && dir === '/' ? 'outside the roots (/)' : `inside ${dir}`}`, expected, actual, ...(result.code === 0 ? {} : { detail: firstLine(result.output) }) }
+}
+
+async function networkCheck(options: SelfTestOptions): Promise<SelfTestResult> {
+  const server = createServer((socket) => socket.end())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : 0
+  try {
+    const result = await run(options.launcher, options, `exec 3<>/dev/tcp/127.0.0.1/${port}`)
+    return { what: `connect to a loopback listener (127.0.0.1:${port})`, expected: options.network ? 'reachable' : 'cut', actual: result.code === 0 ? 'reachable' : 'cut', ...(result.code === 0 ? {} : { detail: firstLine(result.output) }) }
+  } finally {
+    server.close()
+  }
+}
+
+/** Runs the three checks in order. */
+export async function sandboxSelfTest(options: SelfTestOptions): Promise<SelfTestResult[]> {
+  return [await writeCheck(options, options.cwd, options.writesInside ? 'allowed' : 'refused'), await writeCheck(options, '/', 'refused'), await networkCheck(options)]
+}

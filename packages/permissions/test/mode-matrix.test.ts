@@ -1,0 +1,60 @@
+// The mode × tool table (README "Modes"), for front ends that can ask and for dsh run, with and
+// without a working sandbox: every cell is one decision of the real policy.
+import { describe, expect, it } from 'vitest'
+import type { PermissionMode } from '@dsh/contracts'
+import { decide, permissionModes } from '../src/index.ts'
+
+const cwd = '/work/repo'
+const calls = {
+  bash: { tool: 'bash', args: { command: 'npm test' } },
+  run_code: { tool: 'run_code', args: { code: 'return 1' } },
+  'write inside': { tool: 'write', args: { file_path: 'src/a.ts', content: '' } },
+  'edit outside': { tool: 'edit', args: { file_path: '/work/other/a.ts', old_string: 'a', new_string: 'b' } },
+  read: { tool: 'read', args: { file_path: '/etc/hosts' } },
+  subagent: { tool: 'subagent', args: { prompt: 'x' } },
+} as const
+type CallName = keyof typeof calls
+const callNames: readonly CallName[] = ['bash', 'run_code', 'write inside', 'edit outside', 'read', 'subagent']
+
+/** Expected verdicts, in the order of `calls`: A allow, Q ask, D deny. */
+const table: Record<PermissionMode, { interactive: string; run: string; noSandboxInteractive: string; noSandboxRun: string }> = {
+  'read-only': { interactive: 'AADDAA', run: 'AADDAA', noSandboxInteractive: 'DDDDAA', noSandboxRun: 'DDDDAA' },
+  ask: { interactive: 'QQAQAA', run: 'DDADAA', noSandboxInteractive: 'QQAQAA', noSandboxRun: 'DDADAA' },
+  'auto-edit': { interactive: 'QQAAAA', run: 'DDAAAA', noSandboxInteractive: 'QQAAAA', noSandboxRun: 'DDAAAA' },
+  'full-auto': { interactive: 'AAAAAA', run: 'AAAAAA', noSandboxInteractive: 'QQAAAA', noSandboxRun: 'DDAAAA' },
+  'danger-full-access': { interactive: 'AAAAAA', run: 'AAAAAA', noSandboxInteractive: 'AAAAAA', noSandboxRun: 'AAAAAA' },
+}
+
+const letter = { allow: 'A', ask: 'Q', deny: 'D' } as const
+
+function row(mode: PermissionMode, interactive: boolean, sandboxAvailable: boolean): string {
+  return callNames
+    .map((name) => letter[decide({ mode, allow: [], deny: [], session: [], sandboxAvailable, interactive, call: { ...calls[name], cwd } }).verdict])
+    .join('')
+}
+
+describe('mode × tool', () => {
+  it('covers every mode', () => {
+    expect(Object.keys(table).toSorted()).toEqual(permissionModes.toSorted())
+  })
+  for (const mode of permissionModes) {
+    it(`${mode}: ${Object.keys(calls).join(', ')}`, () => {
+      expect({
+        interactive: row(mode, true, true),
+        run: row(mode, false, true),
+        noSandboxInteractive: row(mode, true, false),
+        noSandboxRun: row(mode, false, false),
+      }).toEqual(table[mode])
+    })
+  }
+  it('an allow rule turns an ask into allow, but never unsandboxes a shell call', () => {
+    const allow = [{ text: 'bash(npm test*)', tool: 'bash', pattern: 'npm test*' }]
+    const base = { mode: 'ask' as const, allow, deny: [], session: [], interactive: false, call: { ...calls.bash, cwd } }
+    expect(decide({ ...base, sandboxAvailable: true })).toEqual({ verdict: 'allow', by: 'rule', rule: 'bash(npm test*)' })
+    expect(decide({ ...base, sandboxAvailable: false }).verdict).toBe('deny')
+  })
+  it('read-only denies writes even when an allow rule names them', () => {
+    const allow = [{ text: 'write', tool: 'write' }]
+    expect(decide({ mode: 'read-only', allow, deny: [], session: [], sandboxAvailable: true, interactive: true, call: { ...calls['write inside'], cwd } }).verdict).toBe('deny')
+  })
+})

@@ -1,0 +1,161 @@
+// The guard on a real host with real session files: every decision is a tool/permission event,
+// "allow always" adds a session rule that survives a resume (read back from the log), a reject's
+// note is recorded, a front end that cannot ask gets the denial with the way out, and settings
+// layers are read at every call.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { PermissionDecision, PermissionRule, ToolDefinition } from '@dsh/contracts'
+import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
+import { createHost, dataOf, type AskPermission, type Host } from '@dsh/runtime'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { installPermissionGuard, parseRule } from '../src/index.ts'
+
+let tree: TempTree | undefined
+let host: Host | undefined
+afterEach(async () => {
+  await host?.dispose()
+  host = undefined
+  await tree?.dispose()
+  tree = undefined
+})
+
+function recorder(ran: string[]): ToolDefinition<never> {
+  const tool: ToolDefinition<{ command: string }> = {
+    name: 'bash',
+    description: 'Runs a command.',
+    parameters: z.object({ command: z.string() }),
+    execute: (args) => {
+      ran.push(args.command)
+      return Promise.resolve({ content: 'ran' })
+    },
+  }
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- ToolDefinition is invariant in A; the pipeline validates arguments before execute.
+  return tool as unknown as ToolDefinition<never>
+}
+
+const bashCalls = (...commands: string[]): ModelScript => ({ responses: [...commands.map((command) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })), { text: 'done' }] })
+
+interface Rig {
+  readonly ran: string[]
+  readonly asked: string[]
+  readonly run: (script: ModelScript, resume?: string) => Promise<{ id: string; results: string[] }>
+}
+
+async function rig(options: { answers?: PermissionDecision[]; interactive?: boolean; allow?: PermissionRule[]; deny?: PermissionRule[] } = {}): Promise<Rig> {
+  tree ??= await tempTree({ 'repo/': null })
+  const ran: string[] = []
+  const asked: string[] = []
+  const answers = [...(options.answers ?? [])]
+  const home = tree.path('home')
+  const repo = tree.path('repo')
+  let wrapped: AskPermission | undefined
+  const interactive = options.interactive ?? true
+  host = await createHost({
+    dshHome: home,
+    tools: [recorder(ran)],
+    log: () => undefined,
+    ...(interactive ? { askPermission: (execution, reason) => (wrapped === undefined ? Promise.resolve(false) : wrapped(execution, reason)) } : {}),
+  })
+  const guard = installPermissionGuard(host.ctx, {
+    mode: 'ask',
+    rules: () => ({ allow: options.allow ?? [], deny: options.deny ?? [] }),
+    sandboxAvailable: () => true,
+    ask: interactive
+      ? (execution, reason) => {
+          asked.push(`${commandOf(execution.arguments)} (${reason ?? ''})`)
+          return Promise.resolve(answers.shift() ?? { kind: 'reject' })
+        }
+      : undefined,
+    cwd: repo,
+  })
+  wrapped = guard.askPermission
+  const current = host
+  return {
+    ran,
+    asked,
+    run: async (script, resume) => {
+      const agent = await current.startAgent({ cwd: repo, provider: createScriptedProvider(script), ...(resume === undefined ? {} : { resume }) })
+      await agent.prompt('go')
+      const results = agent.session.events.flatMap((event) => {
+        const data = dataOf(event, 'tool/result')
+        return data === undefined ? [] : [data.message.content[0]?.text ?? '']
+      })
+      return { id: agent.session.id, results }
+    },
+  }
+}
+
+
+/** The payloads of the `tool/permission` events among JSONL lines. */
+function permissionData(text: string): unknown[] {
+  return text
+    .trim()
+    .split('\n')
+    .flatMap((line) => {
+      const event: unknown = JSON.parse(line)
+      return typeof event === 'object' && event !== null && 'type' in event && event.type === 'tool/permission' && 'data' in event ? [event.data] : []
+    })
+}
+
+function permissionEvents(id: string): unknown[] {
+  if (tree === undefined) throw new Error('no tree')
+  return permissionData(readFileSync(join(tree.path('home'), 'sessions', `${id}.jsonl`), 'utf8'))
+}
+
+function commandOf(args: unknown): string {
+  return typeof args === 'object' && args !== null && 'command' in args && typeof args.command === 'string' ? args.command : ''
+}
+
+describe('the permission guard on a host', () => {
+  it('"allow always" for a prefix asks once, records the session rule, and a resumed session still has it', async () => {
+    const first = await rig({ answers: [{ kind: 'allow-always', scope: { kind: 'command-prefix', prefix: 'npm test' } }] })
+    const { id } = await first.run(bashCalls('npm test', 'npm test -- --grep x', 'npm test; rm -rf /'))
+    expect(first.asked).toEqual(['npm test (permission mode ask asks before running bash)', 'npm test; rm -rf / (permission mode ask asks before running bash)'])
+    expect(first.ran).toEqual(['npm test', 'npm test -- --grep x'])
+    expect(permissionEvents(id)).toEqual([
+      { callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: 'bash(npm test:*)' },
+      { callId: 'call_t1s2_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'rule', rule: 'bash(npm test:*)' },
+      { callId: 'call_t1s3_1', tool: 'bash', mode: 'ask', decision: 'deny', by: 'answer' },
+    ])
+    await host?.dispose()
+    host = undefined
+    // A new host (a new process) resumes the session: the rule comes back from the log.
+    const second = await rig()
+    await second.run(bashCalls('npm test --watch=false'), id)
+    expect(second.asked).toEqual([])
+    expect(second.ran).toEqual(['npm test --watch=false'])
+    expect(permissionEvents(id).at(-1)).toEqual({ callId: 'call_t2s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'rule', rule: 'bash(npm test:*)' })
+  })
+
+  it('a rejection with a note is recorded with the note, and the model reads it', async () => {
+    const r = await rig({ answers: [{ kind: 'reject', note: 'use make check instead' }] })
+    const { id, results } = await r.run(bashCalls('npm run lint'))
+    expect(r.ran).toEqual([])
+    expect(results[0]).toBe('The bash call was not approved (permission mode ask asks before running bash). The user said: "use make check instead". Ask the user how to proceed or choose another approach.')
+    expect(permissionEvents(id)).toEqual([{ callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'deny', by: 'answer', note: 'use make check instead' }])
+  })
+
+  it('rules decide before anyone is asked: deny wins over allow, and allow skips the question', async () => {
+    const r = await rig({ allow: [parseRule('bash(git *)', 'test')], deny: [parseRule('bash(git push*)', 'test')] })
+    const { id, results } = await r.run(bashCalls('git status', 'git push --force'))
+    expect(r.asked).toEqual([])
+    expect(r.ran).toEqual(['git status'])
+    expect(results[1]).toBe('The bash call was denied: the permission rule "bash(git push*)" denies it. The user\'s deny rules forbid this; do not try to get around them. Choose another approach or ask the user.')
+    expect(permissionEvents(id)).toEqual([
+      { callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'rule', rule: 'bash(git *)' },
+      { callId: 'call_t1s2_1', tool: 'bash', mode: 'ask', decision: 'deny', by: 'rule', rule: 'bash(git push*)' },
+    ])
+  })
+
+  it('a front end that cannot ask gets a denial naming the flags that allow it', async () => {
+    const r = await rig({ interactive: false })
+    const { id, results } = await r.run(bashCalls('npm test -- --ci'))
+    expect(r.ran).toEqual([])
+    expect(results[0]).toBe(
+      "The bash call was denied: permission mode ask needs the user's approval for bash, and dsh run cannot ask. Tell the user that dsh run allows it with --allow 'bash(npm test:*)' or --permission-mode full-auto (shell commands stay sandboxed to the writable roots; --add-dir adds a root); meanwhile choose another approach.",
+    )
+    expect(permissionEvents(id)).toEqual([{ callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'deny', by: 'mode' }])
+  })
+})

@@ -1,0 +1,126 @@
+// Rule parsing and matching: prefixes, word prefixes, globs on paths, compound commands,
+// substitution, and deny winning — examples plus fast-check properties over generated commands.
+import { describe, expect, it } from 'vitest'
+import * as fc from 'fast-check'
+import type { PermissionMode } from '@dsh/contracts'
+import { allowingRules, decide, denyingRule, parseRule, readShell } from '../src/index.ts'
+
+const cwd = '/work/repo'
+const rules = (...texts: string[]) => texts.map((text) => parseRule(text, 'test'))
+const bash = (command: string) => ({ tool: 'bash', args: { command }, cwd })
+const allowed = (allow: string[], command: string) => allowingRules(rules(...allow), bash(command))?.map((rule) => rule.text)
+
+describe('parseRule', () => {
+  it('reads a bare tool and TOOL(PATTERN)', () => {
+    expect(parseRule(' run_code ', 'x')).toEqual({ text: 'run_code', tool: 'run_code' })
+    expect(parseRule('bash( npm test* )', 'x')).toEqual({ text: 'bash(npm test*)', tool: 'bash', pattern: 'npm test*' })
+    expect(parseRule('write(**/.env)', 'x')).toEqual({ text: 'write(**/.env)', tool: 'write', pattern: '**/.env' })
+  })
+  it('names the rule and where it came from in one line', () => {
+    expect(() => parseRule('bash(npm test', '--allow')).toThrow('--allow: invalid permission rule "bash(npm test" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*))')
+    expect(() => parseRule('bash()', 'config.yaml permissions.deny[0]')).toThrow('config.yaml permissions.deny[0]: empty pattern in permission rule "bash()" (write bash alone to match every call)')
+    expect(() => parseRule('rm -rf', '--deny')).toThrow('--deny: invalid permission rule "rm -rf"')
+  })
+})
+
+describe('bash rules', () => {
+  it('match the whole simple command; * is any text, :* a word prefix', () => {
+    expect(allowed(['bash(git status)'], 'git status')).toEqual(['bash(git status)'])
+    expect(allowed(['bash(git status)'], '  git   status ')).toEqual(['bash(git status)'])
+    expect(allowed(['bash(git status)'], 'git status --short')).toBeUndefined()
+    expect(allowed(['bash(npm test*)'], 'npm test -- --watch=false')).toEqual(['bash(npm test*)'])
+    expect(allowed(['bash(npm test*)'], 'npm testing')).toEqual(['bash(npm test*)'])
+    expect(allowed(['bash(npm test:*)'], 'npm testing')).toBeUndefined()
+    expect(allowed(['bash(npm test:*)'], 'npm test')).toEqual(['bash(npm test:*)'])
+    expect(allowed(['bash(npm test:*)'], 'npm test a b')).toEqual(['bash(npm test:*)'])
+    expect(allowed(['bash'], 'anything; at all')).toEqual(['bash'])
+  })
+  it('never let an allowed command carry another one', () => {
+    for (const command of ['git status; rm -rf ~', 'git status && rm -rf ~', 'git status || rm -rf ~', 'git status | sh', 'git status & rm -rf ~', 'git status\nrm -rf ~', 'git status |& tee x']) {
+      expect(allowed(['bash(git status)'], command), command).toBeUndefined()
+    }
+    expect(allowed(['bash(git status*)'], 'git status $(rm -rf ~)')).toBeUndefined()
+    expect(allowed(['bash(git status*)'], 'git status `rm -rf ~`')).toBeUndefined()
+    expect(allowed(['bash(cat*)'], 'cat <(rm -rf ~)')).toBeUndefined()
+    expect(allowed(['bash(echo*)'], 'echo "$(rm -rf ~)"')).toBeUndefined()
+  })
+  it('allow a compound command when every part is allowed, quotes and redirections kept in their part', () => {
+    expect(allowed(['bash(git status)', 'bash(npm test:*)'], 'git status && npm test -- x')).toEqual(['bash(git status)', 'bash(npm test:*)'])
+    expect(allowed(['bash(echo*)'], 'echo "a; b && c" \'$(x)\'')).toEqual(['bash(echo*)'])
+    expect(allowed(['bash(npm test*)'], 'npm test 2>&1')).toEqual(['bash(npm test*)'])
+    expect(readShell('npm test &>log; ls').commands).toEqual(['npm test &>log', 'ls'])
+  })
+  it('deny when any part matches, inside substitutions and after assignments too', () => {
+    const deny = rules('bash(rm -rf*)')
+    for (const command of ['rm -rf build', 'ls; rm -rf ~', 'echo $(rm -rf /)', 'echo `rm -rf /`', 'FOO=1 rm -rf x', 'if true; then rm -rf x; fi', '(rm -rf x)']) {
+      expect(denyingRule(deny, bash(command))?.text, command).toBe('bash(rm -rf*)')
+    }
+    expect(denyingRule(deny, bash('echo "rm -rf x"'))).toBeUndefined()
+  })
+})
+
+const fileCall = (tool: string, file_path: string) => ({ tool, args: { file_path, content: '' }, cwd })
+
+describe('path rules', () => {
+  it('glob the path relative to the working directory, dot files included', () => {
+    const deny = rules('write(**/.env)')
+    expect(denyingRule(deny, fileCall('write', '.env'))?.text).toBe('write(**/.env)')
+    expect(denyingRule(deny, fileCall('write', 'apps/web/.env'))?.text).toBe('write(**/.env)')
+    expect(denyingRule(deny, fileCall('write', '/elsewhere/x/.env'))?.text).toBe('write(**/.env)')
+    expect(denyingRule(deny, fileCall('write', 'apps/.env.example'))).toBeUndefined()
+    expect(denyingRule(deny, fileCall('edit', '.env'))).toBeUndefined()
+    expect(allowingRules(rules('edit(src/**)'), fileCall('edit', './src/a/b.ts'))?.map((r) => r.text)).toEqual(['edit(src/**)'])
+    expect(allowingRules(rules('write(/tmp/**)'), fileCall('write', '/tmp/x/y'))?.map((r) => r.text)).toEqual(['write(/tmp/**)'])
+  })
+})
+
+describe('properties', () => {
+  const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/)
+  const simple = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join(' '))
+  const operator = fc.constantFrom('; ', ' && ', ' || ', ' | ', ' & ', '\n')
+  const ruleText = fc.oneof(simple.map((s) => `bash(${s})`), simple.map((s) => `bash(${s}*)`), simple.map((s) => `bash(${s}:*)`), fc.constant('bash'))
+
+  it('deny wins: whenever a deny rule matches, the call is denied by that rule, whatever the allow rules and the mode', () => {
+    fc.assert(
+      fc.property(fc.array(ruleText, { maxLength: 4 }), fc.array(ruleText, { minLength: 1, maxLength: 3 }), fc.array(simple, { minLength: 1, maxLength: 3 }), operator, fc.constantFrom<PermissionMode>('ask', 'full-auto', 'danger-full-access'), fc.boolean(), (allow, deny, parts, op, mode, interactive) => {
+        const command = parts.join(op)
+        const denied = denyingRule(rules(...deny), bash(command))
+        const decision = decide({ mode, allow: rules(...allow), deny: rules(...deny), session: rules(...allow), sandboxAvailable: true, interactive, call: bash(command) })
+        if (denied !== undefined) expect(decision).toMatchObject({ verdict: 'deny', by: 'rule', rule: denied.text })
+        else expect(decision.verdict === 'deny' && decision.by === 'rule').toBe(false)
+      }),
+    )
+  })
+
+  it('an exact allow rule for one command never allows it chained with a command no rule names', () => {
+    fc.assert(
+      fc.property(simple, simple, operator, (allowedCommand, other, op) => {
+        fc.pre(other !== allowedCommand)
+        expect(allowed([`bash(${allowedCommand})`], `${allowedCommand}${op}${other}`)).toBeUndefined()
+        expect(allowed([`bash(${allowedCommand})`], `${other}${op}${allowedCommand}`)).toBeUndefined()
+        expect(allowed([`bash(${allowedCommand})`], allowedCommand)).toEqual([`bash(${allowedCommand})`])
+      }),
+    )
+  })
+
+  it('a deny rule for a command matches it wherever it stands in a chain or a substitution', () => {
+    fc.assert(
+      fc.property(simple, fc.array(simple, { maxLength: 3 }), operator, fc.boolean(), (target, others, op, substitute) => {
+        const inner = substitute ? `echo $(${target})` : target
+        const command = [...others, inner].join(op)
+        expect(denyingRule(rules(`bash(${target})`), bash(command))?.text).toBe(`bash(${target})`)
+      }),
+    )
+  })
+
+  it('more allow rules never turn an allowed call into an ask or a denial', () => {
+    fc.assert(
+      fc.property(fc.array(ruleText, { maxLength: 3 }), fc.array(ruleText, { maxLength: 3 }), fc.array(simple, { minLength: 1, maxLength: 3 }), operator, (allow, extra, parts, op) => {
+        const call = bash(parts.join(op))
+        const before = decide({ mode: 'ask', allow: rules(...allow), deny: [], session: [], sandboxAvailable: true, interactive: true, call })
+        const after = decide({ mode: 'ask', allow: rules(...allow, ...extra), deny: [], session: [], sandboxAvailable: true, interactive: true, call })
+        if (before.verdict === 'allow') expect(after.verdict).toBe('allow')
+      }),
+    )
+  })
+})

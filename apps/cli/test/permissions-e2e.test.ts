@@ -240,7 +240,7 @@ describe('dsh sandbox check', () => {
     expect(result.code).toBe(0)
     const lines = result.stdout.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/check-[0-9a-f]+/g, 'check-X').split('\n')
     expect(lines).toEqual([
-      'mode: full-auto — full-auto (shell sandboxed) (the dsh run default; chat, ACP and web default to ask)',
+      'mode: full-auto (shell sandboxed) (the dsh run default; chat, ACP and web default to ask)',
       'sandbox: bubblewrap (available)',
       'writable from the shell:',
       `  ${w.repo} (working directory)`,

@@ -58,7 +58,7 @@ export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOption
   const kind = sandboxOf(mode)
   const extra = config.sandbox?.writable ?? []
   const writable = kind === 'read-only' ? [] : [cwd, ...additional, tmpdir(), ...extra]
-  line(io, `mode: ${mode} — ${modeLabel(mode)}${permissions.mode === undefined && config.permissions?.mode === undefined ? ' (the dsh run default; chat, ACP and web default to ask)' : ''}`)
+  line(io, `mode: ${modeLabel(mode)}${permissions.mode === undefined && config.permissions?.mode === undefined ? ' (the dsh run default; chat, ACP and web default to ask)' : ''}`)
   const status = launcher.status()
   const sandbox = status.kind === 'available' ? 'bubblewrap (available)' : status.kind === 'missing' ? 'none: bubblewrap (bwrap) is not installed' : `none: bubblewrap cannot start (${status.detail})`
   line(io, `sandbox: ${kind === 'none' ? 'off (danger-full-access: shell commands run unsandboxed)' : sandbox}`)

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
+import type { ModelScript } from '@dsh/llm-scripted'
 import { runDsh, writeScript, type RequestBody } from './run-dsh.ts'
 import { rawGet, startWeb, streamedText, turnFinished, watchEvents, type WebProcess } from './web-harness.ts'
 
@@ -25,9 +26,9 @@ const here = (): TempTree => {
 
 const guardConfig = 'maintainerDocGuard:\n  enabled: true\n'
 
-async function start(responses: unknown[], extra: readonly string[] = []): Promise<WebProcess> {
+async function start(responses: ModelScript['responses'], extra: readonly string[] = []): Promise<WebProcess> {
   tree ??= await tempTree({ 'repo/.git/': null, 'repo/cfg.yaml': guardConfig, 'other/': null, 'home/': null })
-  const script = writeScript(tree.path('.'), 'script.json', { responses } as never)
+  const script = writeScript(tree.path('.'), 'script.json', { responses })
   web = await startWeb(['--model', `scripted:${script}`, '--config', 'cfg.yaml', '--request-log', tree.path('requests.jsonl'), ...extra], { cwd: tree.path('repo'), home: tree.path('home') })
   return web
 }
@@ -37,6 +38,7 @@ const requests = (): RequestBody[] =>
   readFileSync(here().path('requests.jsonl'), 'utf8')
     .trim()
     .split('\n')
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the request log is written by dsh itself with this shape
     .map((line) => JSON.parse(line) as RequestBody)
 
 describe('dsh web: the URL and the token', () => {
@@ -119,14 +121,16 @@ describe('dsh web: sessions, streaming, approvals', () => {
     const id = await firstSession(w)
     const watch = await watchEvents(w, id)
     await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'run it' })
-    const approval = (await watch.until((events) => events.some((event) => event['kind'] === 'approval'))).find((event) => event['kind'] === 'approval')?.['approval'] as { id: string; tool: string; code: string }
+    const approval = (await watch.until((events) => events.some((event) => event.approval !== undefined))).find((event) => event.approval !== undefined)?.approval
+    if (approval === undefined) throw new Error('no approval')
     expect(approval).toMatchObject({ tool: 'bash', code: 'echo approved-run', always: { kind: 'command-prefix', prefix: 'echo approved-run' } })
     expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval.id}`, { choice: 'maybe' })).toEqual({ status: 400, body: { error: 'choice: Invalid option: expected one of "once"|"always"|"reject"' } })
     expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval.id}`, { choice: 'once' })).toEqual({ status: 200, body: { answered: true } })
     await watch.until(turnFinished)
     const count = watch.events.length
     await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'again' })
-    const second = (await watch.until((events) => events.slice(count).some((event) => event['kind'] === 'approval'))).slice(count).find((event) => event['kind'] === 'approval')?.['approval'] as { id: string }
+    const second = (await watch.until((events) => events.slice(count).some((event) => event.approval !== undefined))).slice(count).find((event) => event.approval !== undefined)?.approval
+    if (second === undefined) throw new Error('no second approval')
     expect((await w.api('POST', `/api/sessions/${id}/approvals/${second.id}`, { choice: 'reject' })).status).toBe(200)
     await watch.until((events) => turnFinished(events.slice(count)))
     watch.close()
@@ -147,7 +151,7 @@ describe('dsh web: sessions, streaming, approvals', () => {
     await watch.until((events) => streamedText(events).length > 0)
     expect(await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'too soon' })).toEqual({ status: 409, body: { error: 'a turn is running in this session; wait for it or cancel it' } })
     expect(await w.api('POST', `/api/sessions/${id}/cancel`)).toEqual({ status: 200, body: { cancelled: true } })
-    await watch.until((events) => events.some((event) => (event['event'] as { type?: string; reason?: string } | undefined)?.reason === 'cancelled'))
+    await watch.until((events) => events.some((event) => event.event?.reason === 'cancelled'))
     await watch.until(turnFinished)
     expect(streamedText(watch.events)).not.toContain('twelve')
     expect(await w.api('POST', `/api/sessions/${id}/cancel`)).toEqual({ status: 200, body: { cancelled: false } })
@@ -167,7 +171,7 @@ describe('dsh web: sessions, streaming, approvals', () => {
     await Promise.all([watchA.until(turnFinished), watchB.until(turnFinished)])
     watchA.close()
     watchB.close()
-    expect([streamedText(watchA.events), streamedText(watchB.events)].sort()).toEqual(['first answer', 'second answer'])
+    expect([streamedText(watchA.events), streamedText(watchB.events)].toSorted()).toEqual(['first answer', 'second answer'])
     expect(watchA.events).not.toContainEqual({ kind: 'prompt', text: 'to b' })
     const rows = (await w.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions.map((row) => row.id)
     expect(rows).toEqual(expect.arrayContaining([a, b]))
@@ -208,7 +212,7 @@ describe('dsh web: every route works on a live session, never on a client-named 
     expect((await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: 'kept' })).status).toBe(200)
     const notJson = await fetch(`${w.origin}/api/sessions/${id}/docs/read`, { method: 'PUT', headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' }, body: '{"name": "plan.md", "content": ' })
     expect(notJson.status).toBe(400)
-    expect(((await notJson.json()) as { error: string }).error).toMatch(/^the body is not JSON: /)
+    expect(await notJson.json()).toEqual({ error: expect.stringMatching(/^the body is not JSON: /) })
     const wrongType = await fetch(`${w.origin}/api/sessions/${id}/docs/read`, { method: 'PUT', headers: { authorization: `Bearer ${w.token}`, 'content-type': 'text/plain' }, body: 'plan.md' })
     expect(wrongType.status).toBe(415)
     expect(await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: 42 })).toEqual({ status: 400, body: { error: 'content: Invalid input: expected string, received number' } })

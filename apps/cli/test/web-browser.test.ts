@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
+import type { ModelScript } from '@dsh/llm-scripted'
 import { runDsh, writeScript } from './run-dsh.ts'
 import { startWeb, type WebProcess } from './web-harness.ts'
 
@@ -42,9 +43,9 @@ const path = (relative: string): string => {
   return tree.path(relative)
 }
 
-async function start(responses: unknown[], config = 'maintainerDocGuard:\n  enabled: true\n'): Promise<WebProcess> {
+async function start(responses: ModelScript['responses'], config = 'maintainerDocGuard:\n  enabled: true\n'): Promise<WebProcess> {
   tree = await tempTree({ 'repo/.git/': null, 'repo/AGENTS.md': 'Use tabs.\n', 'repo/cfg.yaml': config, 'shared-lib/': null, 'home/': null })
-  const script = writeScript(path('.'), 'script.json', { responses } as never)
+  const script = writeScript(path('.'), 'script.json', { responses })
   web = await startWeb(['--model', `scripted:${script}`, '--config', 'cfg.yaml', '--request-log', path('requests.jsonl')], { cwd: path('repo'), home: path('home') })
   return web
 }
@@ -167,10 +168,11 @@ describe('dsh web in a browser', () => {
       const zh = await open(w, { locale: 'zh-CN' })
       await zh.getByRole('textbox', { name: '消息' }).waitFor()
       await zh.getByRole('tab', { name: '维护文档' }).click()
-      await zh.getByText('maintainer documents are off: set maintainerDocGuard.enabled: true').waitFor()
+      await zh.getByText('维护文档未启用。请在 --config 指定的文件中设置 maintainerDocGuard.enabled: true，然后重启 dsh web。').waitFor()
       await shoot(zh, 'chinese')
       await zh.getByRole('combobox', { name: '语言' }).selectOption('en')
       await zh.getByRole('textbox', { name: 'Message' }).waitFor()
+      await zh.getByText('Maintainer documents are off. Set maintainerDocGuard.enabled: true in the file you pass with --config, then restart dsh web.').waitFor()
       await zh.context().close()
       const narrow = await open(w, { width: 390 })
       await narrow.getByRole('textbox', { name: 'Message' }).waitFor()

@@ -4,6 +4,15 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { dshBinary, testEnv } from './run-dsh.ts'
 
+/** An event of a session's stream as the tests read it (the shape of `WebEvent` in packages/web). */
+export interface StreamEvent {
+  readonly kind: string
+  readonly text?: string
+  readonly busy?: boolean
+  readonly event?: { readonly type: string; readonly text?: string; readonly reason?: string }
+  readonly approval?: { readonly id: string; readonly tool: string; readonly code: string; readonly always: unknown }
+}
+
 /** A running `dsh web`. */
 export interface WebProcess {
   readonly url: string
@@ -14,7 +23,8 @@ export interface WebProcess {
   /** What it wrote on stdout and stderr so far. */
   output(): { stdout: string; stderr: string }
   /** A JSON call with the token in the Authorization header. */
-  api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>
+  // oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the answer shape of the route it calls
+  api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T; }>
   /** SIGTERM, then waits for the exit code. */
   stop(): Promise<number | null>
 }
@@ -50,12 +60,14 @@ export function startWeb(args: readonly string[], options: { readonly cwd: strin
         token,
         child,
         output: () => ({ stdout, stderr }),
+        // oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- as above
         async api<T>(method: string, path: string, body?: unknown) {
           const response = await fetch(`${origin}${path}`, {
             method,
             headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
             ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
           })
+          // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- each test names the answer shape of the route it calls
           return { status: response.status, body: (await response.json()) as T }
         },
         async stop() {
@@ -82,16 +94,16 @@ export function rawGet(port: number, path: string, headers: Record<string, strin
 
 /** A session's SSE stream being read: the events so far, waiting for a condition, closing. */
 export interface EventWatch {
-  readonly events: Record<string, unknown>[]
+  readonly events: StreamEvent[]
   /** Resolves once `predicate` holds for the events (rejects after `timeoutMs` with what arrived). */
-  until(predicate: (events: readonly Record<string, unknown>[]) => boolean, timeoutMs?: number): Promise<Record<string, unknown>[]>
+  until(predicate: (events: readonly StreamEvent[]) => boolean, timeoutMs?: number): Promise<StreamEvent[]>
   close(): void
 }
 
 /** Subscribes to a session's events; resolves once subscribed (the first event, the busy state, arrived). */
 export async function watchEvents(web: WebProcess, sessionId: string): Promise<EventWatch> {
   const controller = new AbortController()
-  const events: Record<string, unknown>[] = []
+  const events: StreamEvent[] = []
   const waiters = new Set<() => void>()
   const response = await fetch(`${web.origin}/api/sessions/${sessionId}/events`, { headers: { authorization: `Bearer ${web.token}` }, signal: controller.signal })
   const reader = response.body?.getReader()
@@ -110,7 +122,8 @@ export async function watchEvents(web: WebProcess, sessionId: string): Promise<E
           .map((line) => line.slice(6))
           .join('\n')
         buffer = buffer.slice(cut + 2)
-        if (data !== '') events.push(JSON.parse(data) as Record<string, unknown>)
+        // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the server writes WebEvent JSON (packages/web/src/web-types.ts)
+        if (data !== '') events.push(JSON.parse(data) as StreamEvent)
       }
       for (const wake of waiters) wake()
     }
@@ -142,15 +155,14 @@ export async function watchEvents(web: WebProcess, sessionId: string): Promise<E
 }
 
 /** The answer text streamed in `events`. */
-export const streamedText = (events: readonly Record<string, unknown>[]): string =>
+export const streamedText = (events: readonly StreamEvent[]): string =>
   events
-    .map((event) => event['event'] as { type?: string; text?: string } | undefined)
-    .filter((progress) => progress?.type === 'text')
-    .map((progress) => progress?.text ?? '')
+    .filter((event) => event.event?.type === 'text')
+    .map((event) => event.event?.text ?? '')
     .join('')
 
 /** True once the events hold a `busy: false` after a `busy: true` (a turn ran and ended). */
-export const turnFinished = (events: readonly Record<string, unknown>[]): boolean => {
-  const started = events.findIndex((event) => event['kind'] === 'busy' && event['busy'] === true)
-  return started >= 0 && events.slice(started).some((event) => event['kind'] === 'busy' && event['busy'] === false)
+export const turnFinished = (events: readonly StreamEvent[]): boolean => {
+  const started = events.findIndex((event) => event.kind === 'busy' && event.busy === true)
+  return started >= 0 && events.slice(started).some((event) => event.kind === 'busy' && event.busy === false)
 }

@@ -12,12 +12,18 @@ export class ApiError extends Error {
   }
 }
 
+const errorOf = (data: unknown): string | undefined => {
+  const value: unknown = typeof data === 'object' && data !== null ? Object.getOwnPropertyDescriptor(data, 'error')?.value : undefined
+  return typeof value === 'string' ? value : undefined
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: body === undefined ? {} : { 'content-type': 'application/json' } }
   if (body !== undefined) init.body = JSON.stringify(body)
   const response = await fetch(`/api${path}`, init)
-  const data = (await response.json().catch(() => ({}))) as { error?: string }
-  if (!response.ok) throw new ApiError(response.status, data.error ?? `${response.status} ${response.statusText}`)
+  const data: unknown = await response.json().catch(() => ({})) // a body that is not JSON: the status line says enough
+  if (!response.ok) throw new ApiError(response.status, errorOf(data) ?? `${response.status} ${response.statusText}`)
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- each caller names the answer shape of the route it calls (api-types.ts)
   return data as T
 }
 

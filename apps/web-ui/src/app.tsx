@@ -73,7 +73,7 @@ export function App(): JSX.Element {
       )}
       <main class="layout">
         <SessionList rows={rows} current={current ?? ''} open={open} />
-        {current === undefined ? <p class="loading">{t.loading}</p> : <ChatView key={current} sessionId={current} onActivity={refresh} />}
+        {current === undefined ? <p class="loading">{t.loading}</p> : <ChatView key={current} sessionId={current} cwd={state?.cwd ?? ''} onActivity={refresh} />}
         {current === undefined || state === undefined ? null : <SidePanel key={current} sessionId={current} docsOff={state.docsOff} />}
       </main>
       {folders && current !== undefined ? <FoldersDialog sessionId={current} onClose={() => setFolders(false)} /> : null}

@@ -45,7 +45,7 @@ function Item(props: { readonly item: ChatItem }): JSX.Element {
   }
 }
 
-export function ChatView(props: { readonly sessionId: string; readonly onActivity: () => void }): JSX.Element {
+export function ChatView(props: { readonly sessionId: string; readonly cwd: string; readonly onActivity: () => void }): JSX.Element {
   const t = useStrings()
   const [state, dispatch] = useReducer(chatReducer, emptyChat)
   const [draft, setDraft] = useState('')
@@ -58,11 +58,12 @@ export function ChatView(props: { readonly sessionId: string; readonly onActivit
   useEffect(() => {
     const path = sessionPath(props.sessionId)
     const source = new EventSource(`/api${path}/events`)
-    source.onmessage = (message: MessageEvent<string>) => {
+    source.addEventListener('message', (message: MessageEvent<string>) => {
+      // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the server writes WebEvent JSON (packages/web/src/web-types.ts)
       const event = JSON.parse(message.data) as WebEvent
       dispatch({ kind: 'event', event, cancelledText: cancelledText.current })
       if (event.kind === 'busy' && !event.busy) onActivity()
-    }
+    })
     get<{ items: HistoryItem[]; busy: boolean }>(`${path}/history`)
       .then((history) => dispatch({ kind: 'history', items: history.items, busy: history.busy }))
       .catch((error: unknown) => setProblem(failure(error)))
@@ -95,6 +96,7 @@ export function ChatView(props: { readonly sessionId: string; readonly onActivit
   return (
     <section class="chat" aria-label={t.sessions}>
       <div class="transcript" role="log" aria-live="polite">
+        {state.items.length === 0 && state.approvals.length === 0 ? <p class="empty">{t.emptyChat(props.cwd)}</p> : null}
         {state.items.map((item, index) => (
           <Item key={index} item={item} />
         ))}

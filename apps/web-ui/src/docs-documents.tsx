@@ -4,7 +4,7 @@
  * carries the new text) and the strict-mode switch.
  */
 import type { JSX } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { failure, get, post, put, sessionPath } from './api.ts'
 import type { DocumentsView } from './api-types.ts'
 import { useStrings } from './i18n.ts'
@@ -14,15 +14,20 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
   const base = sessionPath(props.sessionId, '/docs')
   const [view, setView] = useState<DocumentsView | undefined>()
   const [current, setCurrent] = useState<string | undefined>()
-  const [text, setText] = useState('')
+  /** The editor's text; undefined while the document loads (the editor is not shown, so nothing typed is lost). */
+  const [text, setText] = useState<string | undefined>()
+  const opening = useRef(0)
   const [status, setStatus] = useState<{ readonly ok: boolean; readonly text: string } | undefined>()
   const [strict, setStrict] = useState<boolean | undefined>()
 
   const open = (name: string): void => {
+    const ticket = ++opening.current
     setCurrent(name)
+    setText(undefined)
     setStatus(undefined)
     get<{ content: string }>(`${base}/read?name=${encodeURIComponent(name)}`)
-      .then((doc) => setText(doc.content))
+      // Only the last document asked for fills the editor.
+      .then((doc) => ticket === opening.current && setText(doc.content))
       .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
   }
   useEffect(() => {
@@ -39,7 +44,7 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
   }, [base])
 
   const save = (): void => {
-    if (current === undefined) return
+    if (current === undefined || text === undefined) return
     put<{ path: string }>(`${base}/read`, { name: current, content: text })
       .then((result) => setStatus({ ok: true, text: t.saved(result.path) }))
       .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
@@ -58,7 +63,7 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
           </button>
         ))}
       </div>
-      {current === undefined ? (
+      {current === undefined || text === undefined ? (
         <p>{t.loading}</p>
       ) : (
         <div role="tabpanel" id="doc-editor" aria-labelledby={`doc-tab-${current}`}>
@@ -69,7 +74,7 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
         <button type="button" onClick={() => current !== undefined && open(current)}>
           {t.reload}
         </button>
-        <button type="button" class="primary" onClick={save} disabled={current === undefined}>
+        <button type="button" class="primary" onClick={save} disabled={text === undefined}>
           {t.save}
         </button>
         <label class="switch">

@@ -24,6 +24,10 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
     setProblem(undefined)
     load()
   }
+  /** Sends a change, then lists again (or shows why it failed). */
+  const send = (route: string, body: unknown): void => {
+    post(`${base}${route}`, body).then(changed).catch(fail)
+  }
   if (view === undefined) return <p>{problem ?? t.loading}</p>
   const settings = view.settings
   return (
@@ -32,7 +36,7 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
         <legend>{t.switches}</legend>
         {view.switchFields.map((field) => (
           <label key={field.name} class="switch">
-            <input type="checkbox" checked={view.switches[field.name] === true} onChange={(event) => post(`${base}/switches`, { [field.name]: event.currentTarget.checked }).then(changed).catch(fail)} /> {field.description}
+            <input type="checkbox" checked={view.switches[field.name] === true} onChange={(event) => send('/switches', { [field.name]: event.currentTarget.checked })} /> {field.description}
           </label>
         ))}
       </fieldset>
@@ -48,14 +52,14 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
               return (
                 <div key={field.name} class="setting">
                   {typeof value === 'boolean' ? (
-                    <input id={id} type="checkbox" checked={value} onChange={(event) => post(`${base}/settings`, { [field.name]: event.currentTarget.checked }).then(changed).catch(fail)} />
+                    <input id={id} type="checkbox" checked={value} onChange={(event) => send('/settings', { [field.name]: event.currentTarget.checked })} />
                   ) : (
-                    <input id={id} type="number" value={value} onChange={(event) => post(`${base}/settings`, { [field.name]: Number(event.currentTarget.value) }).then(changed).catch(fail)} />
+                    <input id={id} type="number" value={value} onChange={(event) => send('/settings', { [field.name]: Number(event.currentTarget.value) })} />
                   )}
                   <label for={id}>{field.description}</label>
                   {overridden ? <span class="badge overridden">{t.overridden}</span> : null}
                   {overridden ? (
-                    <button type="button" aria-label={`${t.restoreDefault}: ${field.description}`} onClick={() => post(`${base}/settings/restore`, { field: field.name }).then(changed).catch(fail)}>
+                    <button type="button" aria-label={`${t.restoreDefault}: ${field.description}`} onClick={() => send('/settings/restore', { field: field.name })}>
                       {t.restoreDefault}
                     </button>
                   ) : null}
@@ -69,7 +73,12 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
       </fieldset>
       <fieldset>
         <legend>{t.sweep}</legend>
-        <button type="button" onClick={() => get<SweepPreview>(`${base}/sweep`).then(setSweep).catch(fail)}>
+        <button
+          type="button"
+          onClick={() => {
+            get<SweepPreview>(`${base}/sweep`).then(setSweep).catch(fail)
+          }}
+        >
           {t.preview}
         </button>
         {sweep === undefined ? null : sweep.orphans.length === 0 ? (
@@ -83,7 +92,11 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
                 </li>
               ))}
             </ul>
-            <button type="button" class="danger" onClick={() => post(`${base}/sweep`, { names: sweep.orphans }).then(() => setSweep(undefined)).catch(fail)}>
+            <button type="button" class="danger" onClick={() => {
+                post(`${base}/sweep`, { names: sweep.orphans })
+                  .then(() => setSweep(undefined))
+                  .catch(fail)
+              }}>
               {t.removeOrphans(sweep.orphans.length)}
             </button>
           </>

@@ -47,11 +47,11 @@ export function TemplatesPane(props: { readonly sessionId: string }): JSX.Elemen
             <button
               type="button"
               aria-label={`${t.apply}: ${item}`}
-              onClick={() =>
+              onClick={() => {
                 post<{ path: string }>(`${base}/apply`, { name: item })
                   .then((result) => setStatus({ ok: true, text: t.applied(item, result.path) }))
                   .catch(fail)
-              }
+              }}
             >
               {t.apply}
             </button>

@@ -68,7 +68,7 @@ export function FoldersDialog(props: { readonly sessionId: string; readonly onCl
           {t.primary}: <code>{listing.primary}</code>
         </p>
       )}
-      {listing?.problem == null ? null : <p class="error">{listing.problem}</p>}
+      {listing === undefined || listing.problem === null ? null : <p class="error">{listing.problem}</p>}
       {listing !== undefined && listing.roots.length === 0 ? <p>{t.noFolders}</p> : null}
       <ul class="folders">
         {listing?.roots.map((row) => (

@@ -73,6 +73,8 @@ const en = {
   contextWorkspace: 'Instruction files of the working directory',
   refresh: 'Refresh',
   loading: 'Loading…',
+  docsOff: 'Maintainer documents are off. Set maintainerDocGuard.enabled: true in the file you pass with --config, then restart dsh web.',
+  emptyChat: (cwd: string) => `Ask the agent about ${cwd}. Answers stream here; bash and run_code calls wait for your approval.`,
 }
 
 export type Strings = typeof en
@@ -143,6 +145,8 @@ const zh: Strings = {
   contextWorkspace: '工作目录的指令文件',
   refresh: '刷新',
   loading: '加载中…',
+  docsOff: '维护文档未启用。请在 --config 指定的文件中设置 maintainerDocGuard.enabled: true，然后重启 dsh web。',
+  emptyChat: (cwd: string) => `向智能体提问关于 ${cwd} 的问题。回答会在这里流式显示；bash 和 run_code 调用需要你批准。`,
 }
 
 export const strings: Readonly<Record<Language, Strings>> = { en, zh }

@@ -32,6 +32,9 @@ export function inline(text: string): ComponentChildren[] {
   return out
 }
 
+/** Markdown heading levels as page headings (the page's own headings use h1 and h2). */
+const headingTags = ['h3', 'h4', 'h5', 'h6'] as const
+
 function codeBlock(lines: readonly string[], language: string, key: number): JSX.Element {
   const code = lines.join('\n')
   return (
@@ -72,8 +75,7 @@ export function Markdown(props: { readonly text: string }): JSX.Element {
     const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line)
     if (heading !== null) {
       flush()
-      const level = Math.min(6, (heading[1] ?? '#').length + 2)
-      const Tag = `h${level}` as 'h3'
+      const Tag = headingTags[Math.min(headingTags.length, (heading[1] ?? '#').length) - 1] ?? 'h6'
       blocks.push(<Tag key={key++}>{inline(heading[2] ?? '')}</Tag>)
     } else if (bullet !== null || numbered !== null) {
       const ordered = numbered !== null

@@ -16,7 +16,7 @@ type View = 'documents' | 'settings' | 'templates'
 function DocsPanel(props: { readonly sessionId: string; readonly off: string | null }): JSX.Element {
   const t = useStrings()
   const [view, setView] = useState<View>('documents')
-  if (props.off !== null) return <p class="notice">{props.off}</p>
+  if (props.off !== null) return <p class="notice">{t.docsOff}</p>
   const views: readonly [View, string][] = [
     ['documents', t.viewDocuments],
     ['settings', t.viewSettings],

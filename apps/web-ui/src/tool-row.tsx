@@ -4,8 +4,9 @@ import { useStrings } from './i18n.ts'
 
 function summary(name: string, args: string): string {
   try {
-    const parsed = JSON.parse(args) as Record<string, unknown>
-    const first = parsed['command'] ?? parsed['file_path'] ?? parsed['path'] ?? parsed['pattern'] ?? parsed['code'] ?? Object.values(parsed)[0]
+    const parsed: unknown = JSON.parse(args)
+    const fields = typeof parsed === 'object' && parsed !== null ? new Map(Object.entries(parsed)) : new Map<string, unknown>()
+    const first: unknown = fields.get('command') ?? fields.get('file_path') ?? fields.get('path') ?? fields.get('pattern') ?? fields.get('code') ?? [...fields.values()][0]
     const text = typeof first === 'string' ? first : JSON.stringify(first ?? '')
     return text.split('\n')[0]?.slice(0, 120) ?? ''
   } catch {

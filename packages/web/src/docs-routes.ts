@@ -29,6 +29,7 @@ const clientCodes: ReadonlySet<GuardErrorCode> = new Set<GuardErrorCode>(['DOCS_
 const describe = <T extends string>(names: readonly T[], shape: Record<T, { readonly description?: string | undefined }>) => names.map((name) => ({ name, description: shape[name].description ?? name }))
 
 /** A patch without absent fields (JSON has no `undefined`; zod's partial type still says it may). */
+// oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the entries are those of `patch` minus the undefined ones
 const definedOnly = <T extends object>(patch: { [K in keyof T]?: T[K] | undefined }): Partial<T> => Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>
 
 /** The routes. */

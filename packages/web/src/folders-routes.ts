@@ -21,6 +21,12 @@ const AliasBody = z.strictObject({ ref: z.string().min(1).max(4096), alias: z.st
 /** A root as the page shows it. */
 const rowOf = (root: WorkspaceRoot) => ({ id: root.id, ordinal: root.ordinal, path: root.path, alias: root.alias ?? null, origin: root.origin, state: root.state, detail: root.detail ?? null })
 
+/** The listing answer (it re-checks every root on disk). */
+function listing(c: Context, roots: SessionWorkspaceRoots): Response {
+  const list = roots.list()
+  return c.json({ primary: list.primary, roots: list.roots.map(rowOf), problem: list.registryProblem ?? null })
+}
+
 /** The routes. */
 export function foldersRoutes(env: WebEnvironment, sessions: LiveSessions): Hono {
   const app = new Hono()
@@ -28,10 +34,6 @@ export function foldersRoutes(env: WebEnvironment, sessions: LiveSessions): Hono
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     return env.host.ctx.get('workspaceRoots')?.session(live.agent.session) ?? refuse(c, 404, 'additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config)')
-  }
-  const listing = (c: Context, roots: SessionWorkspaceRoots): Response => {
-    const list = roots.list()
-    return c.json({ primary: list.primary, roots: list.roots.map(rowOf), problem: list.registryProblem ?? null })
   }
   const change = async (c: Context, run: (roots: SessionWorkspaceRoots) => Promise<unknown>): Promise<Response> => {
     const roots = rootsOf(c)

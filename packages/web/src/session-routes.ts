@@ -55,8 +55,9 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     return streamSSE(c, async (stream) => {
-      let close: () => void = () => undefined
-      const closed = new Promise<void>((resolve) => (close = resolve))
+      let resolveClosed: (() => void) | undefined
+      const closed = new Promise<void>((resolve) => (resolveClosed = resolve))
+      const close = (): void => resolveClosed?.()
       streams.add(close)
       const unsubscribe = live.subscribe((event) => {
         stream.writeSSE({ data: JSON.stringify(event) }).catch(() => close()) // a write to a gone page ends the stream

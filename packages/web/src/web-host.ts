@@ -46,6 +46,7 @@ export interface WebHost {
 
 function listen(app: Hono, port: number): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- without serverOptions or createServer, serve() makes a node:http Server
     const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve({ server, port: info.port })) as Server
     server.once('error', reject)
   })

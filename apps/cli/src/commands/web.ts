@@ -36,9 +36,9 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
   if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
   const approvals = createApprovalBridge()
   const setup = await prepareAgentSetup(io, options, { askPermission: approvals.askPermission })
-  let stop: () => void = () => undefined
-  const stopped = new Promise<void>((resolve) => (stop = resolve))
-  const shutdown = guardShutdown({ signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop() })
+  let resolveStopped: (() => void) | undefined
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve))
+  const shutdown = guardShutdown({ signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => resolveStopped?.() })
   try {
     const web = await startWebHost({
       port: options.port ?? 0,

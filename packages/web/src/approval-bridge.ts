@@ -110,8 +110,9 @@ export function createApprovalBridge(): ApprovalBridge {
       sinks.set(sessionId, sink)
       return () => {
         if (sinks.get(sessionId) !== sink) return
-        sinks.delete(sessionId)
+        // Withdrawn while the sink is still attached, so the page is told before it goes.
         for (const [id, entry] of waiting) if (entry.sessionId === sessionId) settle(id, { kind: 'reject' })
+        sinks.delete(sessionId)
       }
     },
     pending: (sessionId) => [...waiting.values()].filter((entry) => entry.sessionId === sessionId).map((entry) => entry.view),

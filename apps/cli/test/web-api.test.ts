@@ -190,6 +190,17 @@ describe('dsh web: every route works on a live session, never on a client-named 
     expect((await w.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions.map((row) => row.id)).not.toContain(otherId)
   })
 
+  it('opens a stored session of its directory with its history, and lists it newest first', async () => {
+    const w = await start([{ text: 'stored answer' }])
+    const stored = await runDsh(['run', '--model', `scripted:${here().path('script.json')}`, 'an earlier prompt'], { cwd: here().path('repo'), env: { DSH_HOME: here().path('home') } })
+    const storedId = /session: (\S+)/.exec(stored.stderr)?.[1] ?? ''
+    expect(stored.code).toBe(0)
+    expect(await w.api('POST', '/api/sessions', { resume: storedId.slice(0, 17) })).toEqual({ status: 200, body: { id: storedId } })
+    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, items: [{ kind: 'user', text: 'an earlier prompt' }, { kind: 'assistant', text: 'stored answer' }] })
+    const rows = (await w.api<{ sessions: { id: string; title: string; live: boolean }[] }>('GET', '/api/sessions')).body.sessions
+    expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
+  })
+
   it('ignores no field: a body naming a directory or path is refused with 400 and nothing is written', async () => {
     const w = await start([])
     const id = await firstSession(w)

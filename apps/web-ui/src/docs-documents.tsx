@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { failure, get, post, put, sessionPath } from './api.ts'
 import type { DocumentsView } from './api-types.ts'
 import { useStrings } from './i18n.ts'
+import { onTabKeys } from './tab-keys.ts'
 
 export function DocumentsPane(props: { readonly sessionId: string }): JSX.Element {
   const t = useStrings()
@@ -56,7 +57,7 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
   }
   return (
     <div class="documents">
-      <div role="tablist" aria-label={t.viewDocuments} class="doc-tabs">
+      <div role="tablist" aria-label={t.viewDocuments} class="doc-tabs" onKeyDown={onTabKeys}>
         {view?.documents.map((doc) => (
           <button key={doc.name} type="button" role="tab" id={`doc-tab-${doc.name}`} aria-selected={doc.name === current} aria-controls="doc-editor" tabIndex={doc.name === current ? 0 : -1} onClick={() => open(doc.name)}>
             {doc.name}

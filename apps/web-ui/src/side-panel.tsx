@@ -9,6 +9,7 @@ import { DocumentsPane } from './docs-documents.tsx'
 import { SettingsPane } from './docs-settings.tsx'
 import { TemplatesPane } from './docs-templates.tsx'
 import { useStrings } from './i18n.ts'
+import { onTabKeys } from './tab-keys.ts'
 
 type Tab = 'docs' | 'context'
 type View = 'documents' | 'settings' | 'templates'
@@ -45,7 +46,7 @@ export function SidePanel(props: { readonly sessionId: string; readonly docsOff:
   ]
   return (
     <aside class="side" aria-label={t.panel}>
-      <div role="tablist" class="side-tabs" aria-label={t.panel}>
+      <div role="tablist" class="side-tabs" aria-label={t.panel} onKeyDown={onTabKeys}>
         {tabs.map(([id, label]) => (
           <button key={id} type="button" role="tab" id={`side-${id}`} aria-selected={tab === id} aria-controls={`side-panel-${id}`} tabIndex={tab === id ? 0 : -1} onClick={() => setTab(id)}>
             {label}

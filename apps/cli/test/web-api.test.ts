@@ -201,6 +201,19 @@ describe('dsh web: every route works on a live session, never on a client-named 
     expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
   })
 
+  it('answers 409 for a session another dsh has open', async () => {
+    const w = await start([])
+    const other = await startWeb(['--model', `scripted:${here().path('script.json')}`], { cwd: here().path('repo'), home: here().path('home') })
+    try {
+      const busy = await firstSession(other)
+      const answer = await w.api<{ error: string }>('POST', '/api/sessions', { resume: busy })
+      expect(answer.status).toBe(409)
+      expect(answer.body.error).toMatch(/^SESSION_BUSY: /)
+    } finally {
+      await other.stop()
+    }
+  })
+
   it('ignores no field: a body naming a directory or path is refused with 400 and nothing is written', async () => {
     const w = await start([])
     const id = await firstSession(w)

@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
-import { deriveMessages } from '@dsh/runtime'
+import { deriveMessages, isDshError } from '@dsh/runtime'
 import { historyItems } from './history-items.ts'
 import { jsonBody } from './json-body.ts'
 import type { LiveSession } from './live-session.ts'
@@ -43,6 +43,8 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
       return c.json({ id: live.id })
     } catch (error) {
       if (error instanceof ResumeRefused) return refuse(c, 404, error.message)
+      // The store's typed refusals (the session is open in another dsh, its file is damaged) are conflicts, not crashes.
+      if (isDshError(error)) return refuse(c, 409, `${error.code}: ${error.message}`)
       throw error
     }
   })

@@ -50,6 +50,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const [state, dispatch] = useReducer(chatReducer, emptyChat)
   const [draft, setDraft] = useState('')
   const [problem, setProblem] = useState<string | undefined>()
+  const [connected, setConnected] = useState(false)
   const bottom = useRef<HTMLDivElement>(null)
   const cancelledText = useRef(t.turnCancelled)
   cancelledText.current = t.turnCancelled
@@ -58,15 +59,29 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   useEffect(() => {
     const path = sessionPath(props.sessionId)
     const source = new EventSource(`/api${path}/events`)
+    // The history is read once the stream is subscribed (its first event, the busy state, says so), so
+    // nothing falls between the two; again after a reconnect. Until then the textbox is read-only.
+    let subscribed = false
+    source.addEventListener('error', () => {
+      subscribed = false
+      setConnected(false)
+    })
     source.addEventListener('message', (message: MessageEvent<string>) => {
       // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the server writes WebEvent JSON (packages/web/src/web-types.ts)
       const event = JSON.parse(message.data) as WebEvent
+      if (!subscribed && event.kind === 'busy') {
+        subscribed = true
+        get<{ items: HistoryItem[]; busy: boolean }>(`${path}/history`)
+          .then((history) => {
+            dispatch({ kind: 'history', items: history.items, busy: history.busy })
+            setConnected(true)
+          })
+          .catch((error: unknown) => setProblem(failure(error)))
+        return
+      }
       dispatch({ kind: 'event', event, cancelledText: cancelledText.current })
       if (event.kind === 'busy' && !event.busy) onActivity()
     })
-    get<{ items: HistoryItem[]; busy: boolean }>(`${path}/history`)
-      .then((history) => dispatch({ kind: 'history', items: history.items, busy: history.busy }))
-      .catch((error: unknown) => setProblem(failure(error)))
     return () => source.close()
   }, [props.sessionId, onActivity])
 
@@ -74,7 +89,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
 
   const send = (): void => {
     const text = draft.trim()
-    if (text === '' || state.busy) return
+    if (text === '' || state.busy || !connected) return
     setProblem(undefined)
     post(sessionPath(props.sessionId, '/prompt'), { text })
       .then(() => setDraft(''))
@@ -120,9 +135,9 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
         <label class="visually-hidden" for="message">
           {t.message}
         </label>
-        <textarea id="message" rows={3} value={draft} placeholder={t.messageHint} onInput={(event) => setDraft(event.currentTarget.value)} onKeyDown={onKeyDown} />
+        <textarea id="message" rows={3} value={draft} readOnly={!connected} placeholder={t.messageHint} onInput={(event) => setDraft(event.currentTarget.value)} onKeyDown={onKeyDown} />
         <div class="composer-buttons">
-          <button type="submit" class="primary" disabled={state.busy || draft.trim() === ''}>
+          <button type="submit" class="primary" disabled={state.busy || !connected || draft.trim() === ''}>
             {t.send}
           </button>
           <button type="button" onClick={cancel} disabled={!state.busy}>

@@ -67,6 +67,14 @@ export const commandHelp: Readonly<Record<string, string>> = {
     [...homeVariables, '  EDITOR, VISUAL     the editor of dsh docs edit when --from is absent'],
   ),
   roots: section(['dsh roots list', 'dsh roots add ../shared-lib --alias lib', 'dsh roots remove 1', 'dsh roots alias 1 core'], homeVariables),
+  web: section(
+    [
+      'dsh web --cwd path/to/repo                (prints http://127.0.0.1:PORT/?token=TOKEN; open it)',
+      'dsh web --port 8765 --config dsh.yaml',
+      'dsh web --model scripted:script.json --request-log requests.jsonl',
+    ],
+    [...homeVariables, ...modelVariables],
+  ),
   'roots list': section(['dsh roots list', 'dsh roots list --cwd path/to/repo --json'], homeVariables),
   'roots add': section(['dsh roots add ../shared-lib', 'dsh roots add /home/me/work/docs --alias docs --cwd path/to/repo'], homeVariables),
   'roots remove': section(['dsh roots remove 2', 'dsh roots remove ../shared-lib'], homeVariables),

@@ -14,6 +14,7 @@ import type { AcpOptions } from './commands/acp.ts'
 import type { DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
 import type { RunOptions } from './commands/run.ts'
+import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
 import { version } from './version.ts'
 
@@ -23,6 +24,12 @@ export const DEFAULT_MAX_STEPS = 200
 const positiveInt = (value: string): number => {
   const parsed = Number(value)
   if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive integer')
+  return parsed
+}
+
+const port = (value: string): number => {
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one)')
   return parsed
 }
 
@@ -84,6 +91,16 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     const { acpCommand } = await import('./commands/acp.ts')
     setExit(await acpCommand(io, command.optsWithGlobals<AcpOptions>()))
   })
+
+  agentOptions(program.command('web').description('the agent in a browser: a local web host on 127.0.0.1 (prints the URL with its token)'), {
+    flags: '--resume <id>',
+    help: 'open this stored session of --cwd first (any other can be opened from the page)',
+  })
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', port, 0)
+    .action(async (_options: WebOptions, command: Command) => {
+      const { webCommand } = await import('./commands/web.ts')
+      setExit(await webCommand(io, command.optsWithGlobals<WebOptions>()))
+    })
 
   const context = program
     .command('context')

@@ -9,6 +9,7 @@ export { decideKey, exitWindowMs, type PolicyAction, type PolicyKey, type Policy
 export { resumeHint, runChat, type ChatRunOptions, type StartChoice } from './run-chat.ts'
 export { byteSize, relativeTime } from './sessions/relative-time.ts'
 export { latestSessionIn, resumableRows, sessionRows, type SessionRow } from './sessions/session-rows.ts'
+export { contextReport } from './slash/context-report.ts'
 export { parseSlash, promptText, SlashRegistry, type SlashCommandSpec, type SlashContext, type SlashOutput } from './slash/slash-registry.ts'
 export { terminalMode, noColorRequested, type TerminalMode } from './terminal-mode.ts'
 export { usageFigures, type ModelPrices, type UsageFigures } from './status/usage-meter.ts'

@@ -1,0 +1,263 @@
+// `dsh web` over real HTTP on loopback against the built binary (scripted model): the printed URL,
+// the token (query → cookie + redirect, Authorization header), Host and Origin checks, routes that
+// only work on live sessions (never on a path the client names), atomic document saves the next
+// model request carries, JSON 4xx answers that leave everything as it was, concurrent sessions.
+import { readdirSync, readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import type { ModelScript } from '@dsh/llm-scripted'
+import { runDsh, writeScript, type RequestBody } from './run-dsh.ts'
+import { rawGet, startWeb, streamedText, turnFinished, watchEvents, type WebProcess } from './web-harness.ts'
+
+let tree: TempTree | undefined
+let web: WebProcess | undefined
+afterEach(async () => {
+  await web?.stop()
+  web = undefined
+  await tree?.dispose()
+  tree = undefined
+})
+
+/** The current test tree (every test starts one through {@link start}). */
+const here = (): TempTree => {
+  if (tree === undefined) throw new Error('no test tree yet')
+  return tree
+}
+
+const guardConfig = 'maintainerDocGuard:\n  enabled: true\n'
+
+async function start(responses: ModelScript['responses'], extra: readonly string[] = []): Promise<WebProcess> {
+  tree ??= await tempTree({ 'repo/.git/': null, 'repo/cfg.yaml': guardConfig, 'other/': null, 'home/': null })
+  const script = writeScript(tree.path('.'), 'script.json', { responses })
+  web = await startWeb(['--model', `scripted:${script}`, '--config', 'cfg.yaml', '--request-log', tree.path('requests.jsonl'), ...extra], { cwd: tree.path('repo'), home: tree.path('home') })
+  return web
+}
+
+const firstSession = async (w: WebProcess): Promise<string> => (await w.api<{ firstSession: string }>('GET', '/api/state')).body.firstSession
+const requests = (): RequestBody[] =>
+  readFileSync(here().path('requests.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the request log is written by dsh itself with this shape
+    .map((line) => JSON.parse(line) as RequestBody)
+
+describe('dsh web: the URL and the token', () => {
+  it('prints http://127.0.0.1:PORT/?token=TOKEN alone on its line, with a new token each start', async () => {
+    const first = await start([])
+    expect(first.output().stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}\n$/)
+    const token = first.token
+    expect(await first.stop()).toBe(143)
+    web = undefined
+    const second = await start([])
+    expect(second.token).not.toBe(token)
+  })
+
+  it('trades the query token for an HttpOnly SameSite=Strict cookie and redirects; refuses a request without it', async () => {
+    const w = await start([])
+    const host = { host: `127.0.0.1:${w.port}` }
+    const bare = await rawGet(w.port, '/api/state', host)
+    expect(bare.status).toBe(401)
+    expect(JSON.parse(bare.body)).toEqual({ error: 'a token is needed; open the URL dsh web printed (it carries the token)' })
+    expect((await rawGet(w.port, '/', host)).status).toBe(401)
+    expect((await rawGet(w.port, '/?token=wrong', host)).status).toBe(401)
+    const first = await rawGet(w.port, `/?token=${w.token}`, host)
+    expect(first.status).toBe(303)
+    expect(first.headers['location']).toBe('/')
+    const cookie = String(first.headers['set-cookie'])
+    expect(cookie).toContain(`dsh_web_${w.port}=${w.token}`)
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Strict')
+    const page = await rawGet(w.port, '/', { ...host, cookie: `dsh_web_${w.port}=${w.token}` })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<script type="module" src="/assets/app.js"></script>')
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    expect((await rawGet(w.port, '/api/state', { ...host, authorization: `Bearer ${w.token}` })).status).toBe(200)
+    expect((await rawGet(w.port, '/api/state', { ...host, authorization: 'Bearer nope' })).status).toBe(401)
+  })
+
+  it('refuses a foreign Host (DNS rebinding) and a cross-site Origin, even with the token', async () => {
+    const w = await start([])
+    const auth = { authorization: `Bearer ${w.token}` }
+    const foreign = await rawGet(w.port, '/api/state', { ...auth, host: `attacker.example:${w.port}` })
+    expect(foreign.status).toBe(421)
+    expect(JSON.parse(foreign.body)).toEqual({ error: `Host "attacker.example:${w.port}" is not this server; open http://127.0.0.1:${w.port}/` })
+    expect((await rawGet(w.port, '/api/state', { ...auth, host: `127.0.0.1:${w.port + 1}` })).status).toBe(421)
+    expect((await rawGet(w.port, `/?token=${w.token}`, { host: `evil.test:${w.port}` })).status).toBe(421)
+    const crossSite = await rawGet(w.port, '/api/state', { ...auth, host: `127.0.0.1:${w.port}`, origin: 'http://evil.test' })
+    expect(crossSite.status).toBe(403)
+    expect(JSON.parse(crossSite.body)).toEqual({ error: 'cross-site request from "http://evil.test" refused' })
+    expect((await rawGet(w.port, '/api/state', { ...auth, host: `localhost:${w.port}`, origin: `http://localhost:${w.port}` })).status).toBe(200)
+  })
+})
+
+describe('dsh web: sessions, streaming, approvals', () => {
+  it('streams the answer of a prompt, and the session appears in dsh sessions list within a second', async () => {
+    const w = await start([{ text: 'Hello from the web host.' }])
+    const id = await firstSession(w)
+    const watch = await watchEvents(w, id)
+    expect(await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'say hello' })).toEqual({ status: 202, body: { accepted: true } })
+    await watch.until(turnFinished)
+    watch.close()
+    expect(streamedText(watch.events)).toBe('Hello from the web host.')
+    expect(watch.events).toContainEqual({ kind: 'prompt', text: 'say hello' })
+    const listed = Date.now()
+    const list = await runDsh(['sessions', 'list', '--json'], { cwd: here().path('repo'), env: { DSH_HOME: here().path('home') } })
+    expect(Date.now() - listed).toBeLessThan(5_000)
+    expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ id, title: 'say hello' })]))
+    const history = await w.api<{ items: unknown[] }>('GET', `/api/sessions/${id}/history`)
+    expect(history.body.items).toEqual([
+      { kind: 'user', text: 'say hello' },
+      { kind: 'assistant', text: 'Hello from the web host.' },
+    ])
+  })
+
+  it('asks before bash: "once" runs it, "reject" does not, and the model reads both outcomes', async () => {
+    const w = await start([
+      { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo approved-run' } }] },
+      { text: 'ran it' },
+      { toolCalls: [{ id: 'c2', name: 'bash', arguments: { command: 'echo rejected-run' } }] },
+      { text: 'did not run it' },
+    ])
+    const id = await firstSession(w)
+    const watch = await watchEvents(w, id)
+    await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'run it' })
+    const approval = (await watch.until((events) => events.some((event) => event.approval !== undefined))).find((event) => event.approval !== undefined)?.approval
+    if (approval === undefined) throw new Error('no approval')
+    expect(approval).toMatchObject({ tool: 'bash', code: 'echo approved-run', always: { kind: 'command-prefix', prefix: 'echo approved-run' } })
+    expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval.id}`, { choice: 'maybe' })).toEqual({ status: 400, body: { error: 'choice: Invalid option: expected one of "once"|"always"|"reject"' } })
+    expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval.id}`, { choice: 'once' })).toEqual({ status: 200, body: { answered: true } })
+    await watch.until(turnFinished)
+    const count = watch.events.length
+    await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'again' })
+    const second = (await watch.until((events) => events.slice(count).some((event) => event.approval !== undefined))).slice(count).find((event) => event.approval !== undefined)?.approval
+    if (second === undefined) throw new Error('no second approval')
+    expect((await w.api('POST', `/api/sessions/${id}/approvals/${second.id}`, { choice: 'reject' })).status).toBe(200)
+    await watch.until((events) => turnFinished(events.slice(count)))
+    watch.close()
+    const tools = requests()
+      .at(-1)
+      ?.messages.filter((message) => message.role === 'tool')
+    expect(tools?.map((message) => [message.tool_call_id, message.content])).toEqual([
+      ['c1', expect.stringContaining('approved-run')],
+      ['c2', 'The bash call was not approved (permission mode ask asks before running bash). Ask the user how to proceed or choose another approach.'],
+    ])
+  })
+
+  it('cancel stops the running turn; a second prompt while one runs is refused with 409', async () => {
+    const w = await start([{ text: 'one two three four five six seven eight nine ten eleven twelve', delayMs: 400 }, { text: 'after cancel' }])
+    const id = await firstSession(w)
+    const watch = await watchEvents(w, id)
+    await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'long one' })
+    await watch.until((events) => streamedText(events).length > 0)
+    expect(await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'too soon' })).toEqual({ status: 409, body: { error: 'a turn is running in this session; wait for it or cancel it' } })
+    expect(await w.api('POST', `/api/sessions/${id}/cancel`)).toEqual({ status: 200, body: { cancelled: true } })
+    await watch.until((events) => events.some((event) => event.event?.reason === 'cancelled'))
+    await watch.until(turnFinished)
+    expect(streamedText(watch.events)).not.toContain('twelve')
+    expect(await w.api('POST', `/api/sessions/${id}/cancel`)).toEqual({ status: 200, body: { cancelled: false } })
+    watch.close()
+  })
+
+  it('runs several sessions at once, each with its own stream', async () => {
+    const w = await start([
+      { text: 'first answer', delayMs: 50 },
+      { text: 'second answer', delayMs: 50 },
+    ])
+    const a = await firstSession(w)
+    const b = (await w.api<{ id: string }>('POST', '/api/sessions', {})).body.id
+    expect(b).not.toBe(a)
+    const [watchA, watchB] = await Promise.all([watchEvents(w, a), watchEvents(w, b)])
+    await Promise.all([w.api('POST', `/api/sessions/${a}/prompt`, { text: 'to a' }), w.api('POST', `/api/sessions/${b}/prompt`, { text: 'to b' })])
+    await Promise.all([watchA.until(turnFinished), watchB.until(turnFinished)])
+    watchA.close()
+    watchB.close()
+    expect([streamedText(watchA.events), streamedText(watchB.events)].toSorted()).toEqual(['first answer', 'second answer'])
+    expect(watchA.events).not.toContainEqual({ kind: 'prompt', text: 'to b' })
+    const rows = (await w.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions.map((row) => row.id)
+    expect(rows).toEqual(expect.arrayContaining([a, b]))
+  })
+})
+
+describe('dsh web: every route works on a live session, never on a client-named path', () => {
+  it('answers 404 for a session that is not live, and refuses to resume one of another directory', async () => {
+    const w = await start([{ text: 'ok' }])
+    expect(await w.api('GET', '/api/sessions/20990101-000000-abcdef/docs')).toEqual({ status: 404, body: { error: 'session "20990101-000000-abcdef" is not open in this dsh web (open it from the sessions list first)' } })
+    expect((await w.api('GET', '/api/sessions/..%2F..%2Fetc/docs')).status).toBe(404)
+    const elsewhere = await runDsh(['run', '--cwd', here().path('other'), '--model', `scripted:${here().path('script.json')}`, 'hi'], { cwd: here().path('repo'), env: { DSH_HOME: here().path('home') } })
+    const otherId = /session: (\S+)/.exec(elsewhere.stderr)?.[1] ?? ''
+    expect(otherId).not.toBe('')
+    expect(await w.api('POST', '/api/sessions', { resume: otherId })).toEqual({ status: 404, body: { error: `session ${otherId} works in ${here().path('other')}, not in ${here().path('repo')}` } })
+    expect((await w.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions.map((row) => row.id)).not.toContain(otherId)
+  })
+
+  it('opens a stored session of its directory with its history, and lists it newest first', async () => {
+    const w = await start([{ text: 'stored answer' }])
+    const stored = await runDsh(['run', '--model', `scripted:${here().path('script.json')}`, 'an earlier prompt'], { cwd: here().path('repo'), env: { DSH_HOME: here().path('home') } })
+    const storedId = /session: (\S+)/.exec(stored.stderr)?.[1] ?? ''
+    expect(stored.code).toBe(0)
+    expect(await w.api('POST', '/api/sessions', { resume: storedId.slice(0, 17) })).toEqual({ status: 200, body: { id: storedId } })
+    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, items: [{ kind: 'user', text: 'an earlier prompt' }, { kind: 'assistant', text: 'stored answer' }] })
+    const rows = (await w.api<{ sessions: { id: string; title: string; live: boolean }[] }>('GET', '/api/sessions')).body.sessions
+    expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
+  })
+
+  it('answers 409 for a session another dsh has open', async () => {
+    const w = await start([])
+    const other = await startWeb(['--model', `scripted:${here().path('script.json')}`], { cwd: here().path('repo'), home: here().path('home') })
+    try {
+      const busy = await firstSession(other)
+      const answer = await w.api<{ error: string }>('POST', '/api/sessions', { resume: busy })
+      expect(answer.status).toBe(409)
+      expect(answer.body.error).toMatch(/^SESSION_BUSY: /)
+    } finally {
+      await other.stop()
+    }
+  })
+
+  it('ignores no field: a body naming a directory or path is refused with 400 and nothing is written', async () => {
+    const w = await start([])
+    const id = await firstSession(w)
+    await w.api('GET', `/api/sessions/${id}/docs`)
+    const before = readdirSync(here().path('other'))
+    const named = await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: 'x', cwd: here().path('other') })
+    expect(named).toEqual({ status: 400, body: { error: 'body: Unrecognized key: "cwd"' } })
+    const traversal = await w.api<{ error: string }>('PUT', `/api/sessions/${id}/docs/read`, { name: '../../other/plan.md', content: 'x' })
+    expect(traversal.status).toBe(400)
+    expect(traversal.body.error).toMatch(/^DOCS_UNKNOWN_DOCUMENT: /)
+    const absolute = await w.api<{ error: string }>('PUT', `/api/sessions/${id}/docs/read`, { name: `${here().path('other')}/plan.md`, content: 'x' })
+    expect(absolute.status).toBe(400)
+    expect(readdirSync(here().path('other'))).toEqual(before)
+    expect((await w.api('GET', `/api/sessions/${id}/docs/read?name=plan.md`)).body).toMatchObject({ content: '' })
+  })
+
+  it('answers bad input with a JSON 4xx and leaves the documents as they were', async () => {
+    const w = await start([])
+    const id = await firstSession(w)
+    expect((await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: 'kept' })).status).toBe(200)
+    const notJson = await fetch(`${w.origin}/api/sessions/${id}/docs/read`, { method: 'PUT', headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' }, body: '{"name": "plan.md", "content": ' })
+    expect(notJson.status).toBe(400)
+    expect(await notJson.json()).toEqual({ error: expect.stringMatching(/^the body is not JSON: /) })
+    const wrongType = await fetch(`${w.origin}/api/sessions/${id}/docs/read`, { method: 'PUT', headers: { authorization: `Bearer ${w.token}`, 'content-type': 'text/plain' }, body: 'plan.md' })
+    expect(wrongType.status).toBe(415)
+    expect(await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: 42 })).toEqual({ status: 400, body: { error: 'content: Invalid input: expected string, received number' } })
+    expect(await w.api('POST', `/api/sessions/${id}/prompt`, { text: '' })).toEqual({ status: 400, body: { error: 'text: empty message' } })
+    expect((await w.api('POST', `/api/sessions/${id}/docs/settings`, { gateMaxDeniesPerTarget: -5 })).status).toBe(400)
+    expect((await w.api('POST', `/api/sessions/${id}/folders`, { path: 'relative/dir' })).status).toBe(400)
+    expect(readFileSync(here().path('repo/.dsh-maintainer-doc-guard/plan.md'), 'utf8')).toBe('kept')
+  })
+
+  it('saves a document atomically (no temporary file left) and the next model request carries the new text', async () => {
+    const w = await start([{ text: 'read the plan' }])
+    const id = await firstSession(w)
+    const docs = await w.api<{ documents: { name: string; saveTo: string }[] }>('GET', `/api/sessions/${id}/docs`)
+    expect(docs.body.documents.map((doc) => doc.name)).toEqual(['plan.md', 'conventions.md', 'stack.md', 'state.md', 'maintainer/README.md', 'lessons.md'])
+    const saved = await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: '# Plan\n\nShip the web host by Friday.\n' })
+    expect(saved).toEqual({ status: 200, body: { path: here().path('repo/.dsh-maintainer-doc-guard/plan.md'), bytes: 37 } })
+    expect(readdirSync(here().path('repo/.dsh-maintainer-doc-guard')).filter((name) => name.includes('.tmp') || name.startsWith('.'))).toEqual([])
+    const watch = await watchEvents(w, id)
+    await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'what is the plan?' })
+    await watch.until(turnFinished)
+    watch.close()
+    expect(JSON.stringify(requests().at(-1)?.messages)).toContain('Ship the web host by Friday.')
+  })
+})

@@ -1,0 +1,102 @@
+/** Shapes of the server's answers the page reads (mirrors of `@dsh/web`'s JSON). Types only. */
+
+export interface ServerState {
+  readonly cwd: string
+  readonly docs: boolean
+  readonly docsOff: string | null
+  readonly firstSession: string
+}
+
+export interface SessionRow {
+  readonly id: string
+  readonly title: string
+  readonly updatedAt: string
+  readonly live: boolean
+  readonly busy: boolean
+}
+
+export type HistoryItem =
+  | { readonly kind: 'user'; readonly text: string }
+  | { readonly kind: 'assistant'; readonly text: string }
+  | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean }
+
+export interface ApprovalView {
+  readonly id: string
+  readonly tool: string
+  readonly code: string
+  readonly reason?: string
+  readonly always: { readonly kind: 'command-prefix'; readonly prefix: string } | { readonly kind: 'tool' }
+}
+
+export type Progress =
+  | { readonly type: 'step-start'; readonly turn: number; readonly step: number }
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'reasoning'; readonly text: string }
+  | { readonly type: 'tool-start'; readonly callId: string; readonly name: string; readonly arguments: string }
+  | { readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: { readonly isError: boolean; readonly content: string; readonly status: string } }
+  | { readonly type: 'turn-end'; readonly turn: number; readonly reason: string }
+
+export type WebEvent =
+  | { readonly kind: 'progress'; readonly event: Progress }
+  | { readonly kind: 'prompt'; readonly text: string }
+  | { readonly kind: 'approval'; readonly approval: ApprovalView }
+  | { readonly kind: 'approval-done'; readonly id: string }
+  | { readonly kind: 'busy'; readonly busy: boolean }
+  | { readonly kind: 'error'; readonly message: string }
+
+export interface FolderRow {
+  readonly id: string
+  readonly ordinal: number
+  readonly path: string
+  readonly alias: string | null
+  readonly origin: string
+  readonly state: string
+  readonly detail: string | null
+}
+
+export interface FoldersListing {
+  readonly primary: string
+  readonly roots: readonly FolderRow[]
+  readonly problem: string | null
+}
+
+export interface DocumentEntry {
+  readonly name: string
+  readonly role: string
+  readonly level?: string
+  readonly path?: string
+  readonly chars: number
+  readonly saveTo: string
+}
+
+export interface DocumentsView {
+  readonly sessionId: string
+  readonly cwd: string
+  readonly folder: string
+  readonly documents: readonly DocumentEntry[]
+}
+
+export interface FieldInfo {
+  readonly name: string
+  readonly description: string
+}
+
+export interface DocsSettings {
+  readonly switches: Record<string, boolean>
+  readonly switchFields: readonly FieldInfo[]
+  readonly settings: { readonly value: Record<string, boolean | number>; readonly base: Record<string, boolean | number>; readonly overridden: readonly string[] } | null
+  readonly settingFields: readonly FieldInfo[]
+  readonly folder: string
+}
+
+export interface SweepPreview {
+  readonly folder: string
+  readonly orphans: readonly string[]
+  readonly kept: readonly { readonly name: string; readonly reason: string }[]
+}
+
+export interface ContextView {
+  readonly cwd: string
+  readonly session: readonly string[]
+  readonly workspace: readonly string[]
+}

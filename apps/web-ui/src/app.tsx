@@ -1,0 +1,82 @@
+/**
+ * The page: header (title, cwd, "Folders", language), the sessions list, the chat of the current
+ * session and the side panel. It starts on the session the server opened at start-up.
+ */
+import type { JSX } from 'preact'
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import { failure, get, post } from './api.ts'
+import type { ServerState, SessionRow } from './api-types.ts'
+import { ChatView } from './chat-view.tsx'
+import { FoldersDialog } from './folders-dialog.tsx'
+import { browserLanguage, strings, StringsContext, type Language } from './i18n.ts'
+import { SessionList } from './session-list.tsx'
+import { SidePanel } from './side-panel.tsx'
+
+export function App(): JSX.Element {
+  const [language, setLanguage] = useState<Language>(browserLanguage)
+  const [state, setState] = useState<ServerState | undefined>()
+  const [current, setCurrent] = useState<string | undefined>()
+  const [rows, setRows] = useState<readonly SessionRow[]>([])
+  const [folders, setFolders] = useState(false)
+  const [problem, setProblem] = useState<string | undefined>()
+  const t = strings[language]
+
+  const refresh = useCallback((): void => {
+    get<{ sessions: SessionRow[] }>('/sessions')
+      .then((value) => setRows(value.sessions))
+      .catch((error: unknown) => setProblem(failure(error)))
+  }, [])
+  useEffect(() => {
+    get<ServerState>('/state')
+      .then((value) => {
+        setState(value)
+        setCurrent(value.firstSession)
+      })
+      .catch((error: unknown) => setProblem(failure(error)))
+    refresh()
+  }, [refresh])
+  useEffect(() => {
+    document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en'
+    localStorage.setItem('dsh-web-language', language)
+  }, [language])
+
+  const open = (id: string | undefined): void => {
+    post<{ id: string }>('/sessions', id === undefined ? {} : { resume: id })
+      .then((value) => {
+        setCurrent(value.id)
+        refresh()
+      })
+      .catch((error: unknown) => setProblem(failure(error)))
+  }
+
+  return (
+    <StringsContext.Provider value={t}>
+      <header class="top">
+        <h1>{t.appTitle}</h1>
+        <code class="cwd">{state?.cwd ?? ''}</code>
+        <span class="spacer" />
+        <button type="button" onClick={() => setFolders(true)} disabled={current === undefined}>
+          {t.folders}
+        </button>
+        <label class="language">
+          {t.language}{' '}
+          <select value={language} onChange={(event) => setLanguage(event.currentTarget.value === 'zh' ? 'zh' : 'en')}>
+            <option value="en">English</option>
+            <option value="zh">中文</option>
+          </select>
+        </label>
+      </header>
+      {problem === undefined ? null : (
+        <p class="error banner" role="alert">
+          {problem}
+        </p>
+      )}
+      <main class="layout">
+        <SessionList rows={rows} current={current ?? ''} open={open} />
+        {current === undefined ? <p class="loading">{t.loading}</p> : <ChatView key={current} sessionId={current} cwd={state?.cwd ?? ''} onActivity={refresh} />}
+        {current === undefined || state === undefined ? null : <SidePanel key={current} sessionId={current} docsOff={state.docsOff} />}
+      </main>
+      {folders && current !== undefined ? <FoldersDialog sessionId={current} onClose={() => setFolders(false)} /> : null}
+    </StringsContext.Provider>
+  )
+}

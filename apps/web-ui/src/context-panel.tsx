@@ -1,0 +1,36 @@
+/** The Context tab: the instruction files active in the session (and why), then the cwd's inspection. */
+import type { JSX } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { failure, get, sessionPath } from './api.ts'
+import type { ContextView } from './api-types.ts'
+import { useStrings } from './i18n.ts'
+
+export function ContextPanel(props: { readonly sessionId: string }): JSX.Element {
+  const t = useStrings()
+  const [view, setView] = useState<ContextView | undefined>()
+  const [problem, setProblem] = useState<string | undefined>()
+  const load = (): void => {
+    get<ContextView>(sessionPath(props.sessionId, '/context'))
+      .then(setView)
+      .catch((error: unknown) => setProblem(failure(error)))
+  }
+  useEffect(load, [props.sessionId])
+  return (
+    <div class="context-panel">
+      <button type="button" onClick={load}>
+        {t.refresh}
+      </button>
+      {problem === undefined ? null : <p class="error">{problem}</p>}
+      {view === undefined ? (
+        <p>{t.loading}</p>
+      ) : (
+        <>
+          <h3>{t.contextSession}</h3>
+          <pre class="report">{view.session.join('\n')}</pre>
+          <h3>{t.contextWorkspace}</h3>
+          <pre class="report">{view.workspace.join('\n')}</pre>
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,92 @@
+/**
+ * The documents view of the maintainer-documents panel: a tab per document (named after its file),
+ * an editor labelled with the file name, Reload, Save (atomic on the server; the next model request
+ * carries the new text) and the strict-mode switch.
+ */
+import type { JSX } from 'preact'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { failure, get, post, put, sessionPath } from './api.ts'
+import type { DocumentsView } from './api-types.ts'
+import { useStrings } from './i18n.ts'
+import { onTabKeys } from './tab-keys.ts'
+
+export function DocumentsPane(props: { readonly sessionId: string }): JSX.Element {
+  const t = useStrings()
+  const base = sessionPath(props.sessionId, '/docs')
+  const [view, setView] = useState<DocumentsView | undefined>()
+  const [current, setCurrent] = useState<string | undefined>()
+  /** The editor's text; undefined while the document loads (the editor is not shown, so nothing typed is lost). */
+  const [text, setText] = useState<string | undefined>()
+  const opening = useRef(0)
+  const [status, setStatus] = useState<{ readonly ok: boolean; readonly text: string } | undefined>()
+  const [strict, setStrict] = useState<boolean | undefined>()
+
+  const open = (name: string): void => {
+    const ticket = ++opening.current
+    setCurrent(name)
+    setText(undefined)
+    setStatus(undefined)
+    get<{ content: string }>(`${base}/read?name=${encodeURIComponent(name)}`)
+      // Only the last document asked for fills the editor.
+      .then((doc) => ticket === opening.current && setText(doc.content))
+      .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
+  }
+  useEffect(() => {
+    get<DocumentsView>(base)
+      .then((value) => {
+        setView(value)
+        const first = value.documents[0]?.name
+        if (first !== undefined) open(first)
+      })
+      .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
+    get<{ switches: Record<string, boolean> }>(`${base}/settings`)
+      .then((value) => setStrict(value.switches['strictOnTopic'] === true))
+      .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
+  }, [base])
+
+  const save = (): void => {
+    if (current === undefined || text === undefined) return
+    put<{ path: string }>(`${base}/read`, { name: current, content: text })
+      .then((result) => setStatus({ ok: true, text: t.saved(result.path) }))
+      .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
+  }
+  const toggleStrict = (value: boolean): void => {
+    post<Record<string, boolean>>(`${base}/switches`, { strictOnTopic: value })
+      .then((switches) => setStrict(switches['strictOnTopic'] === true))
+      .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
+  }
+  return (
+    <div class="documents">
+      <div role="tablist" aria-label={t.viewDocuments} class="doc-tabs" onKeyDown={onTabKeys}>
+        {view?.documents.map((doc) => (
+          <button key={doc.name} type="button" role="tab" id={`doc-tab-${doc.name}`} aria-selected={doc.name === current} aria-controls="doc-editor" tabIndex={doc.name === current ? 0 : -1} onClick={() => open(doc.name)}>
+            {doc.name}
+          </button>
+        ))}
+      </div>
+      {current === undefined || text === undefined ? (
+        <p>{t.loading}</p>
+      ) : (
+        <div role="tabpanel" id="doc-editor" aria-labelledby={`doc-tab-${current}`}>
+          <textarea class="doc-text" aria-label={current} value={text} spellcheck={false} onInput={(event) => setText(event.currentTarget.value)} />
+        </div>
+      )}
+      <div class="buttons">
+        <button type="button" onClick={() => current !== undefined && open(current)}>
+          {t.reload}
+        </button>
+        <button type="button" class="primary" onClick={save} disabled={text === undefined}>
+          {t.save}
+        </button>
+        <label class="switch">
+          <input type="checkbox" checked={strict === true} disabled={strict === undefined} onChange={(event) => toggleStrict(event.currentTarget.checked)} /> {t.strictMode}
+        </label>
+      </div>
+      {status === undefined ? null : (
+        <p class={status.ok ? 'status' : 'error'} role="status">
+          {status.text}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,117 @@
+/**
+ * The settings view of the maintainer-documents panel: the runtime switches (process-level), the
+ * ten live settings with "overridden" marks and "Restore default", the documents folder's path,
+ * and the orphan sweep (preview first, then remove what the preview listed).
+ */
+import type { JSX } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { failure, get, post, sessionPath } from './api.ts'
+import type { DocsSettings, SweepPreview } from './api-types.ts'
+import { useStrings } from './i18n.ts'
+
+export function SettingsPane(props: { readonly sessionId: string }): JSX.Element {
+  const t = useStrings()
+  const base = sessionPath(props.sessionId, '/docs')
+  const [view, setView] = useState<DocsSettings | undefined>()
+  const [problem, setProblem] = useState<string | undefined>()
+  const [sweep, setSweep] = useState<SweepPreview | undefined>()
+  const fail = (error: unknown): void => setProblem(failure(error))
+  const load = (): void => {
+    get<DocsSettings>(`${base}/settings`).then(setView).catch(fail)
+  }
+  useEffect(load, [base])
+  const changed = (): void => {
+    setProblem(undefined)
+    load()
+  }
+  /** Sends a change, then lists again (or shows why it failed). */
+  const send = (route: string, body: unknown): void => {
+    post(`${base}${route}`, body).then(changed).catch(fail)
+  }
+  if (view === undefined) return <p>{problem ?? t.loading}</p>
+  const settings = view.settings
+  return (
+    <div class="settings">
+      <fieldset>
+        <legend>{t.switches}</legend>
+        {view.switchFields.map((field) => (
+          <label key={field.name} class="switch">
+            <input type="checkbox" checked={view.switches[field.name] === true} onChange={(event) => send('/switches', { [field.name]: event.currentTarget.checked })} /> {field.description}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>{t.liveSettings}</legend>
+        {settings === null ? <p>{t.noSettings}</p> : null}
+        {settings === null
+          ? null
+          : view.settingFields.map((field) => {
+              const value = settings.value[field.name]
+              const overridden = settings.overridden.includes(field.name)
+              const id = `setting-${field.name}`
+              return (
+                <div key={field.name} class="setting">
+                  {typeof value === 'boolean' ? (
+                    <input id={id} type="checkbox" checked={value} onChange={(event) => send('/settings', { [field.name]: event.currentTarget.checked })} />
+                  ) : (
+                    <input id={id} type="number" value={value} onChange={(event) => send('/settings', { [field.name]: Number(event.currentTarget.value) })} />
+                  )}
+                  <label for={id}>{field.description}</label>
+                  {overridden ? <span class="badge overridden">{t.overridden}</span> : null}
+                  {overridden ? (
+                    <button type="button" aria-label={`${t.restoreDefault}: ${field.description}`} onClick={() => send('/settings/restore', { field: field.name })}>
+                      {t.restoreDefault}
+                    </button>
+                  ) : null}
+                </div>
+              )
+            })}
+      </fieldset>
+      <fieldset>
+        <legend>{t.openFolder}</legend>
+        <code class="path">{view.folder}</code>
+      </fieldset>
+      <fieldset>
+        <legend>{t.sweep}</legend>
+        <button
+          type="button"
+          onClick={() => {
+            get<SweepPreview>(`${base}/sweep`).then(setSweep).catch(fail)
+          }}
+        >
+          {t.preview}
+        </button>
+        {sweep === undefined ? null : sweep.orphans.length === 0 ? (
+          <p>{t.noOrphans}</p>
+        ) : (
+          <>
+            <ul>
+              {sweep.orphans.map((name) => (
+                <li key={name}>
+                  <code>{name}</code>
+                </li>
+              ))}
+            </ul>
+            <button type="button" class="danger" onClick={() => {
+                post(`${base}/sweep`, { names: sweep.orphans })
+                  .then(() => setSweep(undefined))
+                  .catch(fail)
+              }}>
+              {t.removeOrphans(sweep.orphans.length)}
+            </button>
+          </>
+        )}
+        {sweep === undefined || sweep.kept.length === 0 ? null : (
+          <p class="kept">
+            {t.kept}: {sweep.kept.map((item) => `${item.name} (${item.reason})`).join(', ')}
+          </p>
+        )}
+      </fieldset>
+      {problem === undefined ? null : (
+        <p class="error" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,50 @@
+/**
+ * A session's visible history as the page shows it: what people typed, the model's answers, and
+ * each tool call with its result. Plugin and compaction messages are left out (the Context tab
+ * explains the instruction files).
+ */
+import type { Message } from '@dsh/contracts'
+
+/** One shown item. */
+export type HistoryItem =
+  | { readonly kind: 'user'; readonly text: string }
+  | { readonly kind: 'assistant'; readonly text: string }
+  | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean }
+
+const textOf = (blocks: readonly { readonly type: string; readonly text?: string }[]): string =>
+  blocks
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('')
+
+/** The items of `messages`, in order; a tool result is attached to its call. */
+export function historyItems(messages: readonly Message[]): HistoryItem[] {
+  const items: HistoryItem[] = []
+  const calls = new Map<string, number>()
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        if (message.source.kind === 'user') items.push({ kind: 'user', text: textOf(message.content) })
+        break
+      case 'assistant': {
+        const text = textOf(message.content)
+        if (text !== '') items.push({ kind: 'assistant', text })
+        for (const block of message.content) {
+          if (block.type !== 'tool-call') continue
+          calls.set(block.callId, items.length)
+          items.push({ kind: 'tool', callId: block.callId, name: block.name, arguments: block.arguments })
+        }
+        break
+      }
+      case 'tool': {
+        const index = calls.get(message.callId)
+        const call = index === undefined ? undefined : items[index]
+        if (index !== undefined && call?.kind === 'tool') items[index] = { ...call, result: textOf(message.content), isError: message.isError }
+        break
+      }
+      default:
+        message satisfies never
+    }
+  }
+  return items
+}

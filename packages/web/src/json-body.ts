@@ -1,0 +1,31 @@
+/**
+ * Reading a JSON request body against a zod schema: anything else (not JSON, too large, wrong
+ * shape) is a 4xx answer with a one-line JSON error naming what is wrong, and the route never runs.
+ */
+import type { Context } from 'hono'
+import type { z } from 'zod'
+import { refuse } from './request-guard.ts'
+
+/** Largest accepted body (a document of the maintainer set fits many times). */
+export const maxBodyBytes = 2 * 1024 * 1024
+
+/** The parsed body, or the error response to return. */
+export async function jsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<{ readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: Response }> {
+  if (!(c.req.header('content-type') ?? '').startsWith('application/json')) return { ok: false, response: refuse(c, 415, 'send the body as application/json') }
+  const text = await c.req.text()
+  if (Buffer.byteLength(text) > maxBodyBytes) return { ok: false, response: refuse(c, 413, `the body is larger than ${maxBodyBytes} bytes`) }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    // Malformed JSON is the client's mistake: answered, not thrown.
+    return { ok: false, response: refuse(c, 400, `the body is not JSON: ${error instanceof Error ? error.message : String(error)}`) }
+  }
+  const parsed = schema.safeParse(raw)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')
+    return { ok: false, response: refuse(c, 400, `${where}: ${issue?.message ?? 'invalid'}`) }
+  }
+  return { ok: true, value: parsed.data }
+}

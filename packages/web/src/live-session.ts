@@ -1,0 +1,93 @@
+/**
+ * One session the web host started or resumed: its agent, the pages listening to it (SSE
+ * subscribers) and its running turn. A prompt runs in the background (the page follows it on the
+ * stream); a second prompt while one runs is refused, cancel aborts the running turn. Approvals of
+ * its calls are shown to every subscriber and re-sent to a page that subscribes later.
+ */
+import type { Agent } from '@dsh/runtime'
+import { errorMessage } from '@dsh/runtime'
+import type { ApprovalBridge } from './approval-bridge.ts'
+import type { WebEvent } from './web-types.ts'
+
+/** Receives a session's events; must not throw. */
+export type WebListener = (event: WebEvent) => void
+
+/** A live session. */
+export class LiveSession {
+  readonly agent: Agent
+  readonly #listeners = new Set<WebListener>()
+  readonly #approvals: ApprovalBridge
+  readonly #detach: () => void
+  readonly #unsubscribe: () => void
+  #running: AbortController | undefined
+
+  constructor(agent: Agent, approvals: ApprovalBridge) {
+    this.agent = agent
+    this.#approvals = approvals
+    this.#unsubscribe = agent.onProgress((event) => this.#emit({ kind: 'progress', event }))
+    this.#detach = approvals.attach(agent.session.id, {
+      show: (approval) => this.#emit({ kind: 'approval', approval }),
+      withdraw: (id) => this.#emit({ kind: 'approval-done', id }),
+    })
+  }
+
+  get id(): string {
+    return this.agent.session.id
+  }
+
+  /** True while a turn runs. */
+  get busy(): boolean {
+    return this.#running !== undefined
+  }
+
+  /** Subscribes; the listener first gets the busy state and the questions waiting now. */
+  subscribe(listener: WebListener): () => void {
+    this.#listeners.add(listener)
+    listener({ kind: 'busy', busy: this.busy })
+    for (const approval of this.#approvals.pending(this.id)) listener({ kind: 'approval', approval })
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** Starts a turn with `text`; false when one already runs. */
+  prompt(text: string): boolean {
+    if (this.#running !== undefined) return false
+    const controller = new AbortController()
+    this.#running = controller
+    this.#emit({ kind: 'prompt', text })
+    this.#emit({ kind: 'busy', busy: true })
+    this.agent
+      .prompt(text, { signal: controller.signal })
+      .then((result) => {
+        if (result.reason === 'error') this.#emit({ kind: 'error', message: result.error ?? 'the turn failed' })
+      })
+      .catch((error: unknown) => {
+        // A turn that throws (model unreachable, script exhausted) is shown on the page; the session stays open.
+        this.#emit({ kind: 'error', message: errorMessage(error) })
+      })
+      .finally(() => {
+        this.#running = undefined
+        this.#emit({ kind: 'busy', busy: false })
+      })
+    return true
+  }
+
+  /** Cancels the running turn; false when none runs. */
+  cancel(): boolean {
+    if (this.#running === undefined) return false
+    this.#running.abort()
+    this.agent.cancel()
+    return true
+  }
+
+  /** Ends the session: cancels its turn, waits for it to close itself, closes the agent. */
+  async stop(): Promise<void> {
+    this.#detach()
+    this.#unsubscribe()
+    await this.agent.stop()
+    this.#listeners.clear()
+  }
+
+  #emit(event: WebEvent): void {
+    for (const listener of this.#listeners) listener(event)
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The chat API of the web host: the sessions list of the cwd, starting or resuming a session, its
+ * history, its event stream (Server-Sent Events), prompt, cancel, approval answers and the context
+ * report. A route naming a session that is not live answers 404; nothing is derived from a path.
+ */
+import { Hono, type Context } from 'hono'
+import { streamSSE } from 'hono/streaming'
+import { z } from 'zod'
+import { deriveMessages, isDshError } from '@dsh/runtime'
+import { historyItems } from './history-items.ts'
+import { jsonBody } from './json-body.ts'
+import type { LiveSession } from './live-session.ts'
+import { ResumeRefused, type LiveSessions } from './live-sessions.ts'
+import { refuse } from './request-guard.ts'
+import type { WebEnvironment } from './web-types.ts'
+
+/** Session ids as the store writes them (and prefixes of them). */
+export const sessionIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
+
+const OpenBody = z.strictObject({ resume: z.string().regex(sessionIdPattern, 'not a session id').optional() })
+const PromptBody = z.strictObject({ text: z.string().min(1, 'empty message').max(200_000) })
+const AnswerBody = z.strictObject({ choice: z.enum(['once', 'always', 'reject']), note: z.string().max(2000).optional() })
+
+/** Heartbeat of an idle stream, so proxies and the browser keep it open. */
+const heartbeatMs = 15_000
+
+/** Looks up the live session a route names, or answers 404. */
+export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession | Response {
+  const id = c.req.param('id') ?? ''
+  const live = sessionIdPattern.test(id) ? sessions.get(id) : undefined
+  return live ?? refuse(c, 404, `session ${JSON.stringify(id)} is not open in this dsh web (open it from the sessions list first)`)
+}
+
+/** The routes. */
+export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, streams: Set<() => void>): Hono {
+  const app = new Hono()
+  app.get('/sessions', (c) => c.json({ cwd: env.cwd, sessions: sessions.rows() }))
+  app.post('/sessions', async (c) => {
+    const body = await jsonBody(c, OpenBody)
+    if (!body.ok) return body.response
+    try {
+      const live = body.value.resume === undefined ? await sessions.start() : await sessions.resume(body.value.resume)
+      return c.json({ id: live.id })
+    } catch (error) {
+      if (error instanceof ResumeRefused) return refuse(c, 404, error.message)
+      // The store's typed refusals (the session is open in another dsh, its file is damaged) are conflicts, not crashes.
+      if (isDshError(error)) return refuse(c, 409, `${error.code}: ${error.message}`)
+      throw error
+    }
+  })
+  app.get('/sessions/:id/history', (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    return c.json({ id: live.id, busy: live.busy, items: historyItems(deriveMessages(live.agent.session)) })
+  })
+  app.get('/sessions/:id/events', (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    return streamSSE(c, async (stream) => {
+      let resolveClosed: (() => void) | undefined
+      const closed = new Promise<void>((resolve) => (resolveClosed = resolve))
+      const close = (): void => resolveClosed?.()
+      streams.add(close)
+      const unsubscribe = live.subscribe((event) => {
+        stream.writeSSE({ data: JSON.stringify(event) }).catch(() => close()) // a write to a gone page ends the stream
+      })
+      const heartbeat = setInterval(() => {
+        stream.write(': keep-alive\n\n').catch(() => close()) // same: the page went away
+      }, heartbeatMs)
+      stream.onAbort(close)
+      await closed
+      clearInterval(heartbeat)
+      unsubscribe()
+      streams.delete(close)
+    })
+  })
+  app.post('/sessions/:id/prompt', async (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    const body = await jsonBody(c, PromptBody)
+    if (!body.ok) return body.response
+    if (!live.prompt(body.value.text)) return refuse(c, 409, 'a turn is running in this session; wait for it or cancel it')
+    return c.json({ accepted: true }, 202)
+  })
+  app.post('/sessions/:id/cancel', (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    return c.json({ cancelled: live.cancel() })
+  })
+  app.post('/sessions/:id/approvals/:approval', async (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    const body = await jsonBody(c, AnswerBody)
+    if (!body.ok) return body.response
+    if (!env.approvals.answer(live.id, c.req.param('approval'), body.value.choice, body.value.note)) return refuse(c, 404, 'no such question waits in this session (answered already, or its call ended)')
+    return c.json({ answered: true })
+  })
+  app.get('/sessions/:id/context', async (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    const workspace = await env.inspectWorkspace(live.agent.session.header.cwd, c.req.raw.signal)
+    return c.json({ cwd: live.agent.session.header.cwd, session: env.sessionContext(deriveMessages(live.agent.session)), workspace })
+  })
+  return app
+}

@@ -1,0 +1,39 @@
+/**
+ * Contracts of the web host: what the composition hands to the server (the environment), and the
+ * events a page receives over Server-Sent Events. Types only.
+ */
+import type { Message } from '@dsh/contracts'
+import type { OperatorService } from '@dsh/maintainer-doc-guard'
+import type { Agent, AgentProgress, Host, StartAgentOptions } from '@dsh/runtime'
+import type { ApprovalBridge, ApprovalView } from './approval-bridge.ts'
+
+/** Everything the server needs from the composition; it never composes a host itself. */
+export interface WebEnvironment {
+  /** The composed host; the server starts and resumes agents on it and never disposes it. */
+  readonly host: Host
+  /** Canonical working directory: the only directory whose sessions the page can list or open. */
+  readonly cwd: string
+  /** Options of `host.startAgent`; `resume` continues a stored session. */
+  readonly startOptions: (resume?: string) => StartAgentOptions
+  /** The maintainer-documents operator service; absent while the guard is off. */
+  readonly docs?: OperatorService | undefined
+  /** The answer side of the host's `askPermission` (created before the host, see `createApprovalBridge`). */
+  readonly approvals: ApprovalBridge
+  /** Lines of the instruction-file inspection of `cwd` (what `/context` shows first); must not throw. */
+  readonly inspectWorkspace: (cwd: string, signal: AbortSignal) => Promise<string[]>
+  /** Lines saying which instruction files are active in a session's visible history, and why. */
+  readonly sessionContext: (messages: readonly Message[]) => string[]
+  /** Runs on every agent the server starts or resumes, before it is used (grants `--add-dir`). */
+  readonly prepareAgent?: (agent: Agent) => Promise<void>
+  /** Diagnostics sink. */
+  readonly log: (line: string) => void
+}
+
+/** One event on a session's stream. */
+export type WebEvent =
+  | { /** Agent progress as it happens (text deltas, tool calls, turn end). */ readonly kind: 'progress'; readonly event: AgentProgress }
+  | { /** A prompt was accepted (the page shows it even when another tab sent it). */ readonly kind: 'prompt'; readonly text: string }
+  | { /** A permission question waits for an answer. */ readonly kind: 'approval'; readonly approval: ApprovalView }
+  | { /** A question was answered (or its call ended); remove it. */ readonly kind: 'approval-done'; readonly id: string }
+  | { /** The session started or stopped running a turn. */ readonly kind: 'busy'; readonly busy: boolean }
+  | { /** A turn failed; one line for the person. */ readonly kind: 'error'; readonly message: string }

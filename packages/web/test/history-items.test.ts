@@ -1,0 +1,25 @@
+// A session's visible history as the page shows it: typed prompts and answers, tool calls with
+// their results attached; plugin context stays out.
+import { describe, expect, it } from 'vitest'
+import type { Message } from '@dsh/contracts'
+import { historyItems } from '../src/history-items.ts'
+
+const text = (value: string) => [{ type: 'text' as const, text: value }]
+
+describe('historyItems', () => {
+  it('keeps what people typed, the answers and each tool call with its result, in order', () => {
+    const messages: Message[] = [
+      { id: '1', role: 'user', content: text('<instructions>'), source: { kind: 'plugin', plugin: 'x', form: 'notice' } },
+      { id: '2', role: 'user', content: text('list files'), source: { kind: 'user' } },
+      { id: '3', role: 'assistant', content: [...text('Looking.'), { type: 'tool-call', callId: 'c1', name: 'bash', arguments: '{"command":"ls"}' }], source: { kind: 'model' } },
+      { id: '4', role: 'tool', callId: 'c1', toolName: 'bash', isError: false, content: text('a.txt'), source: { kind: 'tool' } },
+      { id: '5', role: 'assistant', content: text('One file: a.txt.'), source: { kind: 'model' } },
+    ]
+    expect(historyItems(messages)).toEqual([
+      { kind: 'user', text: 'list files' },
+      { kind: 'assistant', text: 'Looking.' },
+      { kind: 'tool', callId: 'c1', name: 'bash', arguments: '{"command":"ls"}', result: 'a.txt', isError: false },
+      { kind: 'assistant', text: 'One file: a.txt.' },
+    ])
+  })
+})

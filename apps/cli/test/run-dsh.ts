@@ -78,9 +78,14 @@ export interface RequestBody {
   readonly tools?: readonly unknown[]
 }
 
-/** Reads a request log (one JSON body per line). */
-export function readRequests(file: string): RequestBody[] {
-  return readFileSync(file, 'utf8')
+/**
+ * Reads a request log (one JSON body per line). `complete: true` leaves out an unterminated last
+ * line: a process killed outright (SIGKILL) can be stopped in the middle of appending a large body,
+ * and only whole lines are requests that were made.
+ */
+export function readRequests(file: string, options: { readonly complete?: boolean } = {}): RequestBody[] {
+  const text = readFileSync(file, 'utf8')
+  return (options.complete === true ? text.slice(0, text.lastIndexOf('\n') + 1) : text)
     .split('\n')
     .filter((line) => line !== '')
     .map((line): RequestBody => {

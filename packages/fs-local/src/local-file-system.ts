@@ -10,8 +10,9 @@ import { writeAtomically } from './atomic-write.ts'
 import { canonicalPath, requireAbsolute } from './canonical-path.ts'
 import { throwIfAborted } from './fs-error.ts'
 import { listDirectory } from './list-dir.ts'
-import { infoOf, pathInfoOf, versionOf } from './node-info.ts'
+import { infoOf, pathInfoOf } from './node-info.ts'
 import { probe } from './probe.ts'
+import { createVersionProbe } from './raw-stat.ts'
 import { readWholeText, textChunks } from './text-reader.ts'
 import { GrantedRoots, WritableRoots, type RootSet } from './writable-roots.ts'
 
@@ -30,10 +31,10 @@ export interface LocalFileSystemOptions {
 export function createLocalFileSystem(options: LocalFileSystemOptions): FileSystemPort {
   const roots = new WritableRoots()
   for (const root of options.writableRoots) roots.add(root)
-  return portOver(roots, options.defaultMaxBytes ?? DEFAULT_MAX_READ_BYTES)
+  return portOver(roots, options.defaultMaxBytes ?? DEFAULT_MAX_READ_BYTES, createVersionProbe())
 }
 
-function portOver(roots: RootSet, defaultMaxBytes: number): FileSystemPort {
+function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: string) => FsVersion | undefined): FileSystemPort {
   /** Canonical target of a write after the roots check. */
   const writeTarget = (path: string, signal: AbortSignal | undefined): string => {
     requireAbsolute(path)
@@ -63,8 +64,7 @@ function portOver(roots: RootSet, defaultMaxBytes: number): FileSystemPort {
       for (let index = 0; index < paths.length; index++) {
         const path = paths[index] ?? ''
         requireAbsolute(path)
-        const stats = probe(path, true)
-        versions.push(stats === undefined ? undefined : versionOf(stats))
+        versions.push(versionAt(path))
       }
       return versions
     },
@@ -113,6 +113,6 @@ function portOver(roots: RootSet, defaultMaxBytes: number): FileSystemPort {
 
     writableRoots: () => roots.list(),
     addWritableRoot: (root) => roots.add(root),
-    withWritableRoots: (grant) => portOver(new GrantedRoots(grant), defaultMaxBytes),
+    withWritableRoots: (grant) => portOver(new GrantedRoots(grant), defaultMaxBytes, versionAt),
   }
 }

@@ -52,14 +52,22 @@ function rawStatFunction(): RawStat | undefined {
     return undefined
   }
   const stat: unknown = typeof binding === 'object' && binding !== null ? Reflect.get(binding, 'stat') : undefined
-  if (typeof stat !== 'function') return undefined
+  if (!isBindingStat(stat)) return undefined
+  const bound = stat.bind(binding)
   return (path) => {
     // Arguments: path, bigint, no request (synchronous), throwIfNoEntry.
-    const values: unknown = Reflect.apply(stat, binding, [path, false, undefined, false])
+    const values = bound(path, false, undefined, false)
     if (values === undefined) return undefined
     if (values instanceof Float64Array && values.length >= FIELDS) return values
     throw new UnexpectedAnswer()
   }
+}
+
+/** The shape of the binding's `stat` as this module calls it (what it returns is checked per call). */
+type BindingStat = (path: string, bigint: false, request: undefined, throwIfNoEntry: false) => unknown
+
+function isBindingStat(value: unknown): value is BindingStat {
+  return typeof value === 'function'
 }
 
 /** The binding answered in a shape this module does not know. */

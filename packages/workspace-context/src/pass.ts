@@ -192,15 +192,8 @@ function recordOmitted(instance: InstanceState, omitted: readonly LoadedFile[]):
 /** Runs one pass and returns the messages to deliver (baseline first), possibly none. */
 export async function runPass(ctx: PassContext, mode: PassMode, touched: readonly string[] = []): Promise<UserMessage[]> {
   const { instance, config } = ctx
-  // The trusted roots are asked for only when an examination needs them (a quiet touch does not).
-  const plan = {
-    config,
-    root: instance.project.root,
-    dshHome: instance.dshHome,
-    get trustedRoots() {
-      return instance.trustedRoots
-    },
-  }
+  // The extra trusted roots are asked for only when a probe needs them (`trusted-roots.ts`).
+  const plan = { config, root: instance.project.root, dshHome: instance.dshHome, trustedRoots: instance.trustedRoots }
   const quiet = mode === 'touch' ? quietState(ctx) : undefined
   let checked: ReadonlyMap<SettledExamination, boolean> | undefined
   if (quiet !== undefined) {

@@ -9,6 +9,7 @@ import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { baselineIdentity, type ResolvedConfig } from './config.ts'
 import { findProjectRoot, type ProjectRoot } from './project-root.ts'
+import { InstanceDirs } from './instance-dirs.ts'
 import { QuietPasses } from './quiet-passes.ts'
 import type { TrustedRoots } from './trusted-roots.ts'
 
@@ -34,6 +35,8 @@ export interface InstanceState {
   checkedGeneration: number
   /** Touch passes known to have nothing to say (`quiet-passes.ts`). */
   readonly quiet: QuietPasses
+  /** The root-to-cwd chain and the directories of loaded scopes, built once (`instance-dirs.ts`). */
+  readonly dirs: InstanceDirs
 }
 
 /** Canonical form of `path` through the port; the input itself when it cannot be resolved. */
@@ -64,5 +67,6 @@ export async function createInstance(fs: FileSystemPort, config: ResolvedConfig,
     initialised: false,
     checkedGeneration: -1,
     quiet: new QuietPasses(),
+    dirs: new InstanceDirs(project.root, realCwd),
   }
 }

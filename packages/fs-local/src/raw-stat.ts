@@ -7,9 +7,10 @@
  * array, the exact numbers `statSync` reads into its `Stats`.
  *
  * The binding is internal (`process.binding`, documentation-deprecated as DEP0111), so it is used
- * only when it is there and proves itself: its first answer must equal `statSync`'s version of the
- * same path, and anything unexpected (no binding, another answer shape, a mismatch, a thrown
- * error without a system error code) switches the probe to `statSync` for good. It is never
+ * only when it is there and proves itself: until it has answered one present path exactly as
+ * `statSync` does, `statSync` answers, and anything unexpected (no binding, another answer shape, a
+ * disagreement, a thrown error without a system error code) switches the probe to `statSync` for
+ * good. It is never
  * used under `--pending-deprecation` (which would print a warning) or for a node whose device or
  * inode number exceeds 2^53 (the bigint path of `probe.ts` keeps those exact).
  */
@@ -97,11 +98,31 @@ function viaBinding(stat: RawStat, path: string): FsVersion | undefined {
 export function createVersionProbe(): (path: string) => FsVersion | undefined {
   let raw = rawStatFunction()
   let proven = false
+  /**
+   * Until the binding has answered one present path exactly as `statSync` does, `statSync`
+   * answers and the binding's answer is only compared with it: a binding that disagrees (or
+   * reports something where `statSync` finds nothing) is never used.
+   */
+  const prove = (stat: RawStat, path: string): FsVersion | undefined => {
+    const expected = versionViaStats(path)
+    let found: FsVersion | undefined
+    try {
+      found = viaBinding(stat, path)
+    } catch {
+      // Any failure while proving (ENOTDIR included) counts as a disagreement unless `statSync`
+      // found nothing either; `statSync`'s answer stands in both cases.
+      if (expected !== undefined) raw = undefined
+      return expected
+    }
+    if (expected !== undefined && found === expected) proven = true
+    else if (found !== expected) raw = undefined
+    return expected
+  }
   return (path) => {
     if (raw === undefined) return versionViaStats(path)
-    let version: FsVersion | undefined
+    if (!proven) return prove(raw, path)
     try {
-      version = viaBinding(raw, path)
+      return viaBinding(raw, path)
     } catch (error) {
       const code = systemErrorCode(error)
       if (code === 'ENOTDIR') return undefined
@@ -110,15 +131,5 @@ export function createVersionProbe(): (path: string) => FsVersion | undefined {
       raw = undefined
       return versionViaStats(path)
     }
-    if (!proven && version !== undefined) {
-      // The first answer must be exactly what `statSync` says (the node has not changed in between
-      // in any realistic case; if it did, the fallback costs only speed).
-      if (versionViaStats(path) === version) proven = true
-      else {
-        raw = undefined
-        return versionViaStats(path)
-      }
-    }
-    return version
   }
 }

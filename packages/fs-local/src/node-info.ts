@@ -24,10 +24,16 @@ type VersionFields = Pick<Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>
 
 /** Opaque version of a node: device, inode, size, mtime and ctime. */
 export function versionOf(stats: VersionFields): FsVersion {
-  const times = 'mtimeNs' in stats ? `${stats.mtimeNs}:${stats.ctimeNs}n` : `${stats.mtimeMs}:${stats.ctimeMs}`
+  if (!('mtimeNs' in stats)) return versionFromNumbers(stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs)
   // The brand is only ever applied here; a plain string cannot be narrowed to it otherwise.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
-  return `${stats.dev}:${stats.ino}:${stats.size}:${times}` as FsVersion
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}n` as FsVersion
+}
+
+/** The version of number stats (times in milliseconds with a fraction), from the numbers alone. */
+export function versionFromNumbers(dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number): FsVersion {
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the brand is applied here and in `versionOf` only
+  return `${dev}:${ino}:${size}:${mtimeMs}:${ctimeMs}` as FsVersion
 }
 
 /**

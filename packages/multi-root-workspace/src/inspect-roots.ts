@@ -51,7 +51,7 @@ export interface InspectRootsOptions {
 }
 
 const passOf = (options: InspectRootsOptions) => ({ fs: options.fs, signal: options.signal, memo: undefined, directoryVersions: false, now: Date.now, probeAll: true })
-const planOf = (options: InspectRootsOptions, root: string) => ({ config: options.discovery, root, dshHome: options.discovery.dshHome, trustedRoots: [root] })
+const planOf = (options: InspectRootsOptions, root: string) => ({ config: options.discovery, root, dshHome: options.discovery.dshHome, trustedRoots: { fixed: [root], extra: () => [] } })
 
 async function topLevelFiles(options: InspectRootsOptions, root: WorkspaceRoot): Promise<RootFileReport[]> {
   if (root.state !== 'available') return []

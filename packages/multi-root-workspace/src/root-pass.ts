@@ -109,7 +109,7 @@ export async function examineRoot(input: RootPassInput): Promise<RootFindings> {
     return file === undefined || file.truncated ? undefined : file.digest
   }
   const found = await discover(
-    { config: input.discovery, root: root.recordedPath, dshHome: input.dshHome, trustedRoots: [root.recordedPath] },
+    { config: input.discovery, root: root.recordedPath, dshHome: input.dshHome, trustedRoots: { fixed: [root.recordedPath], extra: () => [] } },
     { fs: input.fs, signal: input.signal, memo: input.memo, directoryVersions: input.discovery.directoryVersions, now: input.now, knownDigest },
     [...dirs].map((rel) => ({ rel, abs: absOf(root.recordedPath, rel) })),
     false,

@@ -19,6 +19,7 @@ import { projectScope, userGlobalScope } from './scope-key.ts'
 import { settledRecord, stillHolding, type SettledExamination, type SettledExaminations } from './settled-examinations.ts'
 import type { VersionMemo } from './version-memo.ts'
 import type { SharedExaminations } from './step-share.ts'
+import type { TrustedRoots } from './trusted-roots.ts'
 import type { ScopeObservation } from './types.ts'
 
 /** Where discovery runs. */
@@ -29,7 +30,7 @@ export interface DiscoveryPlan {
   /** Canonical `$DSH_HOME` (the user-global file lives there). */
   readonly dshHome: string
   /** Canonical roots a followed project link must stay inside. */
-  readonly trustedRoots: readonly string[]
+  readonly trustedRoots: TrustedRoots
 }
 
 /** Per-pass settings (the rest comes from the plan). */
@@ -145,7 +146,7 @@ const projectLink = (plan: DiscoveryPlan): ExamineOptions['link'] => ({ followSy
 export function settledProjectRecords(plan: DiscoveryPlan, memo: VersionMemo): (dir: DirRef) => SettledExamination | undefined {
   const { config } = plan
   // Only whether links are checked against trusted roots, not which roots (see `settingsSignature`).
-  const link = { followSymlinks: config.followSymlinks, trustedRoots: config.instructionReadPolicy === 'trusted-roots' ? [] : undefined }
+  const link = { followSymlinks: config.followSymlinks, trustedRoots: config.instructionReadPolicy === 'trusted-roots' ? { fixed: [], extra: () => [] } : undefined }
   const signature = settingsSignature({ policy: config.candidatePolicy, maxSourceBytes: config.maxSourceBytes, link }, { base: config.instructionFileCandidates, local: config.localInstructionFileCandidates })
   return (dir) => memo.settled.get(signature, directoryKey(dir))
 }

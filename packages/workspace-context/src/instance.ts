@@ -9,7 +9,9 @@ import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { baselineIdentity, type ResolvedConfig } from './config.ts'
 import { findProjectRoot, type ProjectRoot } from './project-root.ts'
+import { InstanceDirs } from './instance-dirs.ts'
 import { QuietPasses } from './quiet-passes.ts'
+import type { TrustedRoots } from './trusted-roots.ts'
 
 /** State of one agent loop instance. */
 export interface InstanceState {
@@ -19,11 +21,11 @@ export interface InstanceState {
   /**
    * Canonical paths a followed project link may end in (or below): the project root, the
    * canonical user-global file (exactly that file, not the rest of `$DSH_HOME`: sessions and
-   * settings live there) and the extra roots. Read at every pass: the extra roots (a session's
-   * additional workspace roots) are asked again each time, so a root added in the middle of a
-   * session is trusted from the next examination on, and one that was removed no longer is.
+   * settings live there) and the extra roots. The extra roots (a session's additional workspace
+   * roots) are asked again at every use, so a root added in the middle of a session is trusted
+   * from the next examination on, and one that was removed no longer is.
    */
-  readonly trustedRoots: readonly string[]
+  readonly trustedRoots: TrustedRoots
   readonly identity: string
   /** Baseline scopes the budget left out, with the digest that was left out. */
   readonly omitted: Map<string, string>
@@ -33,6 +35,8 @@ export interface InstanceState {
   checkedGeneration: number
   /** Touch passes known to have nothing to say (`quiet-passes.ts`). */
   readonly quiet: QuietPasses
+  /** The root-to-cwd chain and the directories of loaded scopes, built once (`instance-dirs.ts`). */
+  readonly dirs: InstanceDirs
 }
 
 /** Canonical form of `path` through the port; the input itself when it cannot be resolved. */
@@ -46,7 +50,7 @@ export async function canonical(fs: FileSystemPort, path: string, signal?: Abort
   }
 }
 
-/** Resolves the facts of a new loop instance; `extraTrustedRoots` is asked at every read of `trustedRoots`. */
+/** Resolves the facts of a new loop instance; `extraTrustedRoots` is asked at every use of the trusted roots. */
 export async function createInstance(fs: FileSystemPort, config: ResolvedConfig, cwd: string, extraTrustedRoots: () => readonly string[], signal?: AbortSignal): Promise<InstanceState> {
   const realCwd = await canonical(fs, cwd, signal)
   const project = await findProjectRoot(fs, realCwd, config.projectRootMarkers, signal)
@@ -57,13 +61,12 @@ export async function createInstance(fs: FileSystemPort, config: ResolvedConfig,
     cwd: realCwd,
     project,
     dshHome,
-    get trustedRoots() {
-      return [project.root, userGlobal, ...extraTrustedRoots()]
-    },
+    trustedRoots: { fixed: [project.root, userGlobal], extra: extraTrustedRoots },
     identity: baselineIdentity(config, fromCwd),
     omitted: new Map(),
     initialised: false,
     checkedGeneration: -1,
     quiet: new QuietPasses(),
+    dirs: new InstanceDirs(project.root, realCwd),
   }
 }

@@ -21,7 +21,7 @@
  */
 import type { FileSystemPort, InstructionChange, SessionView, UserMessage } from '@dsh/contracts'
 import { identityProjectRoot, type ResolvedConfig } from './config.ts'
-import { absOf, chainDirs, descendantDirs, type DirRef } from './directories.ts'
+import { descendantDirs, type DirRef } from './directories.ts'
 import { directoryKey, discover, settledProjectRecords, userGlobalKey } from './discovery.ts'
 import type { InstanceState } from './instance.ts'
 import { instructionMessage } from './message.ts'
@@ -75,16 +75,16 @@ const composesBaseline = (mode: PassMode): boolean => mode === 'initial' || mode
 /** The directories a touch of `touched` examines besides the ones every touch does. */
 const touchedDirs = (ctx: PassContext, touched: readonly string[]): DirRef[] => touched.flatMap((path) => descendantDirs(ctx.instance.project.root, ctx.instance.cwd, path))
 
-function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[], rootChanged: boolean): { chain: DirRef[]; base: DirRef[]; all: DirRef[] } {
-  const { root } = ctx.instance.project
-  const chain = chainDirs(root, ctx.instance.cwd)
+function passDirs(ctx: PassContext, mode: PassMode, state: VisibleState, touched: readonly string[], rootChanged: boolean): { chain: readonly DirRef[]; base: DirRef[]; all: DirRef[] } {
+  const { dirs } = ctx.instance
+  const chain = dirs.chain()
   const all = [...chain]
   if (mode === 'restore' || rootChanged) return { chain, base: all, all }
   // A re-check after a shell step examines only the directories of loaded scopes (decision D8).
   const loaded: DirRef[] = []
   state.scopes.forEach((entry, key) => {
-    const scope = isLoaded(entry) ? decodeScope(key) : undefined
-    if (scope?.kind === 'project') loaded.push({ abs: absOf(root, scope.dir), rel: scope.dir })
+    const dir = isLoaded(entry) ? dirs.ofScope(key) : undefined
+    if (dir !== undefined) loaded.push(dir)
   })
   if (mode === 'recheck') return { chain, base: loaded, all: loaded }
   all.push(...loaded)
@@ -192,15 +192,8 @@ function recordOmitted(instance: InstanceState, omitted: readonly LoadedFile[]):
 /** Runs one pass and returns the messages to deliver (baseline first), possibly none. */
 export async function runPass(ctx: PassContext, mode: PassMode, touched: readonly string[] = []): Promise<UserMessage[]> {
   const { instance, config } = ctx
-  // The trusted roots are asked for only when an examination needs them (a quiet touch does not).
-  const plan = {
-    config,
-    root: instance.project.root,
-    dshHome: instance.dshHome,
-    get trustedRoots() {
-      return instance.trustedRoots
-    },
-  }
+  // The extra trusted roots are asked for only when a probe needs them (`trusted-roots.ts`).
+  const plan = { config, root: instance.project.root, dshHome: instance.dshHome, trustedRoots: instance.trustedRoots }
   const quiet = mode === 'touch' ? quietState(ctx) : undefined
   let checked: ReadonlyMap<SettledExamination, boolean> | undefined
   if (quiet !== undefined) {

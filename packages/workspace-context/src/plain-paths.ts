@@ -11,12 +11,14 @@ import { sep } from 'node:path'
 const DOUBLE = `${sep}${sep}`
 const DOT = `${sep}.${sep}`
 const DOT_DOT = `${sep}..${sep}`
+const TRAILING_DOT = `${sep}.`
+const TRAILING_DOT_DOT = `${sep}..`
 
 /** True for a plain path (see the module comment). */
 export function isPlainPath(path: string): boolean {
   if (!path.startsWith(sep)) return false
   if (path === sep) return true
-  if (path.endsWith(sep) || path.endsWith(`${sep}.`) || path.endsWith(`${sep}..`)) return false
+  if (path.endsWith(sep) || path.endsWith(TRAILING_DOT) || path.endsWith(TRAILING_DOT_DOT)) return false
   return !path.includes(DOUBLE) && !path.includes(DOT) && !path.includes(DOT_DOT)
 }
 

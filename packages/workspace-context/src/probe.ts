@@ -10,7 +10,7 @@ import { dirname } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { errorMessage } from './guards.ts'
-import { isInsideAny } from './trusted-roots.ts'
+import { isTrusted, type TrustedRoots } from './trusted-roots.ts'
 import type { CandidateProbe } from './types.ts'
 
 /** Link handling of one probe. */
@@ -18,7 +18,7 @@ export interface LinkPolicy {
   /** Follow a final-component link at all. */
   readonly followSymlinks: boolean
   /** Canonical roots a followed link must stay inside; `undefined` allows any target. */
-  readonly trustedRoots: readonly string[] | undefined
+  readonly trustedRoots: TrustedRoots | undefined
 }
 
 /** Probes `path` (named `name`). Rethrows only cancellation. */
@@ -34,7 +34,7 @@ export async function probeCandidate(fs: FileSystemPort, path: string, name: str
       if (policy.trustedRoots === undefined) return { state: 'present', name, path, target: path, info, viaLink: false }
       // A parent directory may itself be a link out of the project: check the canonical path.
       const real = (await fs.resolve(path, resolveOptions)).path
-      if (!isInsideAny(policy.trustedRoots, real)) return { state: 'unavailable', name, path, reason: 'escaping-link', detail: real }
+      if (!isTrusted(policy.trustedRoots, real)) return { state: 'unavailable', name, path, reason: 'escaping-link', detail: real }
       return { state: 'present', name, path, target: real, info, viaLink: false }
     }
     if (!policy.followSymlinks) return { state: 'unavailable', name, path, reason: 'symlink-refused' }
@@ -43,7 +43,7 @@ export async function probeCandidate(fs: FileSystemPort, path: string, name: str
     if (info === undefined) return { state: 'absent', name, path, note: 'dangling-link' }
     if (info.type === 'directory') return { state: 'absent', name, path, note: 'directory' }
     if (info.type === 'other') return { state: 'absent', name, path, note: 'special-file' }
-    if (policy.trustedRoots !== undefined && !isInsideAny(policy.trustedRoots, target.path)) {
+    if (policy.trustedRoots !== undefined && !isTrusted(policy.trustedRoots, target.path)) {
       return { state: 'unavailable', name, path, reason: 'escaping-link', detail: target.path }
     }
     return { state: 'present', name, path, target: target.path, info, viaLink: true }

@@ -34,6 +34,17 @@ export class QuietPasses {
   #base: readonly DirRef[] = []
   readonly #records = new Map<string, SettledExamination>()
   readonly #files = new Set<string>()
+  /** Keys of directories already asked about: the base directories are the same objects at every touch. */
+  readonly #keys = new WeakMap<DirRef, string>()
+
+  #key(dir: DirRef, keyOf: (dir: DirRef) => string): string {
+    let key = this.#keys.get(dir)
+    if (key === undefined) {
+      key = keyOf(dir)
+      this.#keys.set(dir, key)
+    }
+    return key
+  }
 
   /** Remembers `pass` (added to earlier quiet passes under the same state, replacing them otherwise). */
   remember(pass: QuietPass): void {
@@ -83,7 +94,7 @@ export class QuietPasses {
     const base = this.#base
     for (let index = 0; index < base.length; index++) {
       const dir = base[index]
-      if (dir === undefined || !take(options.keyOf(dir))) return none
+      if (dir === undefined || !take(this.#key(dir, options.keyOf))) return none
     }
     for (const dir of options.extra) {
       const key = options.keyOf(dir)
@@ -105,6 +116,7 @@ export class QuietPasses {
 export interface QuietQuery {
   readonly state: string
   readonly extra: readonly DirRef[]
+  /** Key of a directory: a pure function of it (`directoryKey`), so answers are remembered per directory object. */
   readonly keyOf: (dir: DirRef) => string
   /** The settled record of a directory outside the remembered ones, if any. */
   readonly settledOf: (dir: DirRef) => SettledExamination | undefined

@@ -21,6 +21,21 @@ export function isInsideRoot(root: string, path: string): boolean {
 export const isInsideAny = (roots: readonly string[], path: string): boolean => roots.some((root) => isInsideRoot(root, path))
 
 /**
+ * The roots a followed project link may end in: the ones every session trusts (the project root,
+ * the user-global file) and the session's extra roots, asked for only when a path lies outside
+ * the fixed ones — asking may read the roots registry, and almost every candidate is a plain file
+ * of the project, inside the project root.
+ */
+export interface TrustedRoots {
+  readonly fixed: readonly string[]
+  /** Asked again at every use: a root added or removed mid-session counts from then on. */
+  readonly extra: () => readonly string[]
+}
+
+/** True when canonical `path` lies inside one of `roots` (the extra roots looked up only when needed). */
+export const isTrusted = (roots: TrustedRoots, path: string): boolean => isInsideAny(roots.fixed, path) || isInsideAny(roots.extra(), path)
+
+/**
  * Extra trusted roots of a session: its available additional roots from the `workspaceRoots`
  * service when one is provided, else the programmatic `fallback` (compositions without the service).
  */

@@ -71,7 +71,7 @@ describe('StepShare', () => {
 
 describe('discovery with a shared record', () => {
   const config = resolveConfig({ maxBytes: 65536, dshHome: '/home/user/.dsh' }, { env: {}, home: '/home/user' })
-  const plan = { config, root: '/repo', dshHome: '/home/user/.dsh', trustedRoots: ['/repo', '/home/user/.dsh'] }
+  const plan = { config, root: '/repo', dshHome: '/home/user/.dsh', trustedRoots: { fixed: ['/repo', '/home/user/.dsh'], extra: () => [] } }
 
   async function twice(knownAtSecond: boolean) {
     const fs = new FakeFileSystem({ '/repo/.git/HEAD': 'x', '/repo/a/AGENTS.md': 'A.' })

@@ -35,6 +35,19 @@ const FIELDS = 18
 /** Milliseconds from seconds and nanoseconds, computed exactly as Node computes `mtimeMs`. */
 const msOf = (seconds: number, nanoseconds: number): number => seconds * 1000 + nanoseconds / 1_000_000
 
+/**
+ * Node majors whose binding `stat` this module has been checked against (argument order and answer
+ * shape). An internal binding checks its arguments in C++, where a mismatch aborts the process
+ * instead of throwing, so the answer-proving below cannot protect another major: there `statSync`
+ * answers until the major is checked and added here.
+ */
+const CHECKED_MAJORS: readonly string[] = ['20']
+
+/** True when the binding may be tried on Node `version` (e.g. `20.20.2`). */
+export function bindingCheckedFor(version: string): boolean {
+  return CHECKED_MAJORS.includes(version.split('.')[0] ?? '')
+}
+
 function pendingDeprecation(): boolean {
   const nodeOptions = process.env['NODE_OPTIONS'] ?? ''
   return process.execArgv.includes('--pending-deprecation') || nodeOptions.includes('--pending-deprecation')
@@ -42,7 +55,7 @@ function pendingDeprecation(): boolean {
 
 /** The binding's stat function, when this Node exposes one of the expected shape. */
 function rawStatFunction(): RawStat | undefined {
-  if (pendingDeprecation()) return undefined
+  if (pendingDeprecation() || !bindingCheckedFor(process.versions.node)) return undefined
   let binding: unknown
   try {
     const lookup: unknown = Reflect.get(process, 'binding')

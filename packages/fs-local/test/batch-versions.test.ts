@@ -7,6 +7,7 @@ import { tempTree, type TempTree } from '@dsh/testkit'
 import * as fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLocalFileSystem } from '../src/index.ts'
+import { bindingCheckedFor } from '../src/raw-stat.ts'
 
 let tree: TempTree
 beforeEach(async () => {
@@ -98,5 +99,13 @@ describe('versions', () => {
     const child = spawnSync(process.execPath, ['--pending-deprecation', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })
     expect(child.stderr).not.toMatch(/DeprecationWarning/)
     expect(child.stdout).toBe('true')
+  })
+
+  it('tries the internal binding only on a Node major it was checked against (a mismatch there would abort, not throw)', () => {
+    expect(bindingCheckedFor('20.19.0')).toBe(true)
+    expect(bindingCheckedFor('20.20.2')).toBe(true)
+    expect(bindingCheckedFor('22.12.0')).toBe(false)
+    expect(bindingCheckedFor('24.0.0')).toBe(false)
+    expect(bindingCheckedFor('2.0.0')).toBe(false)
   })
 })

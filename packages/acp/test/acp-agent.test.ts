@@ -164,6 +164,50 @@ describe('permissions', () => {
   })
 })
 
+/** The `tool/permission` events of a stored session, without their envelope. */
+const permissionEvents = (host: AcpSide['host'], sessionId: string): unknown[] => host.sessions.load(sessionId).events.flatMap((event) => (event.type === 'tool/permission' ? [event.data] : []))
+
+const lsScript = (commands: readonly string[]): ModelScript => ({ responses: [{ toolCalls: [{ name: 'bash', arguments: { command: commands[0] } }] }, { toolCalls: [{ name: 'bash', arguments: { command: commands[1] } }] }, { text: 'listed twice' }, { toolCalls: [{ name: 'bash', arguments: { command: commands[2] } }] }, { text: 'listed again' }] })
+
+describe('allow always and the permission policy', () => {
+  it('with no sandbox, every shell command is asked about even after "allow always", in the same prompt and the next, each answer a tool/permission event', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), sandbox: false, scripts: { [tree.path('work')]: lsScript(['ls -a', 'ls -l', 'ls -1']) } })
+    const answers = ['allow-always', 'allow-once', 'reject']
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'reject' } }) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      for (const text of ['list twice', 'list again']) await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text }] })
+      return created.sessionId
+    })
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual(['Run ls -a', 'Run ls -l', 'Run ls -1'])
+    expect(permissionEvents(side.host, sessionId)).toEqual([
+      { callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: 'bash(ls:*)' },
+      { callId: 'call_t1s2_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer' },
+      { callId: 'call_t2s1_1', tool: 'bash', mode: 'ask', decision: 'deny', by: 'answer' },
+    ])
+  })
+
+  it('with a sandbox, "allow always" is a session rule that a later prompt and another process (a new host loading the session) keep', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: lsScript(['ls -a', 'ls -l', 'ls -1']) } })
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => ({ outcome: { outcome: 'selected', optionId: 'allow-always' } }) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      for (const text of ['list twice', 'list again']) await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text }] })
+      return created.sessionId
+    })
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual(['Run ls -a'])
+    await side.dispose()
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'ls -R' } }] }, { text: 'listed elsewhere' }] } } })
+    const later = await withClient(side.app, {}, async (ctx) => {
+      await ctx.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })
+      return ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'list elsewhere' }] })
+    })
+    expect(later.value).toEqual({ stopReason: 'end_turn' })
+    expect(later.seen.permissions).toEqual([])
+    expect(permissionEvents(side.host, sessionId)).toMatchObject([{ by: 'answer', remember: 'bash(ls:*)' }, { by: 'rule', rule: 'bash(ls:*)' }, { by: 'rule' }, { by: 'rule' }])
+  })
+})
+
 describe('subagents', () => {
   it('a delegated grandchild asks its permission question through the session of the editor', async () => {
     tree = await tempTree({ 'work/': null })
@@ -215,6 +259,34 @@ describe('session/cancel', () => {
     expect(isProcessAlive(pid)).toBe(false)
     const events = host.sessions.load(sessionId).events
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
+  })
+})
+
+/** A promise and the function that settles it. */
+function latch(): { readonly promise: Promise<void>; readonly resolve: () => void } {
+  let settle: (() => void) | undefined
+  const promise = new Promise<void>((resolve) => (settle = resolve))
+  return { promise, resolve: () => settle?.() }
+}
+
+describe('session/cancel while a permission question waits', () => {
+  it('ends the turn cancelled; the call does not run and the model later reads that it was cancelled, not a user answer', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch never.txt' } }] }, { text: 'understood' }] } } })
+    const question = latch()
+    const { value: sessionId } = await withClient(side.app, { answer: () => (question.resolve(), new Promise<never>(() => undefined)) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      const prompt = ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'touch it' }] })
+      await question.promise
+      await ctx.notify('session/cancel', { sessionId: created.sessionId })
+      expect(await prompt).toEqual({ stopReason: 'cancelled' })
+      expect(await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'what happened?' }] })).toEqual({ stopReason: 'end_turn' })
+      return created.sessionId
+    })
+    expect(existsSync(tree.path('work/never.txt'))).toBe(false)
+    const results = side.requests.at(-1)?.messages.filter((message) => message.role === 'tool').map((message) => message.content)
+    expect(results).toEqual(['The bash call was cancelled before it ran.'])
+    expect(side.host.sessions.load(sessionId).events.filter((event) => event.type === 'turn/end')).toMatchObject([{ data: { reason: 'cancelled' } }, { data: { reason: 'completed' } }])
   })
 })
 

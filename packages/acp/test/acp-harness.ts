@@ -23,16 +23,17 @@ export interface AcpSide {
 }
 
 /** Composes the host and the agent app; `scripts` maps a canonical working directory to its script. */
-export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number; readonly subagents?: boolean }): Promise<AcpSide> {
+export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number; readonly subagents?: boolean; readonly sandbox?: boolean }): Promise<AcpSide> {
   const logs: string[] = []
   const requests: ChatRequestBody[] = []
   const registry = new AcpSessionRegistry()
   const processes = new ToolProcesses()
-  // The permission policy as `dsh acp` composes it (mode ask), without the sandbox: the guard
-  // wraps the editor's asker and records every decision on the session.
+  // The permission policy as `dsh acp` composes it (mode ask), without the sandbox itself (`sandbox`
+  // says whether the policy believes one is there; default yes): the guard wraps the editor's
+  // asker and records every decision on the session.
   let asker: AskPermission | undefined
   const host = await createHost({ dshHome: options.dshHome, fs: createLocalFileSystem({ writableRoots: [] }), tools: coreTools({ processes }), log: (line) => logs.push(line), askPermission: (execution, reason) => (asker ?? askThroughClient(registry))(execution, reason) })
-  asker = installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => true, ask: askThroughClient(registry), cwd: options.dshHome }).askPermission
+  asker = installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => options.sandbox ?? true, ask: askThroughClient(registry), cwd: options.dshHome }).askPermission
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome, maxBytes: 65_536 })
   await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome })
   const providers = new Map(Object.entries(options.scripts).map(([cwd, script]) => [cwd, createScriptedProvider(script)]))

@@ -72,7 +72,7 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
       })
   }
   const updates = new PromptUpdates(session, send)
-  session.running = { controller, client, send, toolCallId: (callId) => updates.toolCallId(callId) }
+  session.running = { controller, client, send, flush: () => sent, toolCallId: (callId) => updates.toolCallId(callId), announced: new Map() }
   try {
     const agent = await openAgent(deps, session)
     const unsubscribe = agent.onProgress((event) => updates.onProgress(event))

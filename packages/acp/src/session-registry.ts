@@ -7,7 +7,7 @@
  * whenever the session is idle; what must outlive one prompt lives here.
  */
 import { RequestError, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk'
-import type { AgentHandle } from '@dsh/contracts'
+import type { AgentHandle, ToolExecutionToken } from '@dsh/contracts'
 import { PathSpelling, type SpelledDirectory } from './path-spelling.ts'
 
 /** How far up a subagent's ancestors are looked at (delegation depth is small; this bounds a cycle). */
@@ -21,8 +21,12 @@ export interface RunningPrompt {
   readonly client: AgentContext
   /** Sends a `session/update` in order with the prompt's other updates. */
   readonly send: (update: SessionUpdate) => void
+  /** Resolves once every update sent so far has gone out (a question must follow its call's `tool_call`). */
+  readonly flush: () => Promise<void>
   /** The ACP tool call id of a call of the current step (see `tool-call-id.ts`). */
   readonly toolCallId: (callId: string) => string
+  /** Foreign calls announced to the client and not finished yet, by execution token (see `foreign-calls.ts`). */
+  readonly announced: Map<ToolExecutionToken, string>
 }
 
 /** One ACP session. */

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { tempTree, isProcessAlive, type TempTree } from '@dsh/testkit'
-import { agentSide, answerOf, updatesOf, withClient, type AcpSide } from './acp-harness.ts'
+import { agentSide, answerOf, updatesOf, withClient, type AcpSide, type ClientSide } from './acp-harness.ts'
 
 let tree: TempTree
 let side: AcpSide | undefined
@@ -208,9 +208,45 @@ describe('allow always and the permission policy', () => {
   })
 })
 
-describe('subagents', () => {
-  it('a delegated grandchild asks its permission question through the session of the editor', async () => {
+/** The ids of the tool calls the client has been told about. */
+const cardsOf = (seen: ClientSide): string[] => seen.updates.flatMap((note) => (note.update.sessionUpdate === 'tool_call' ? [note.update.toolCallId] : []))
+
+/** The last `completed` / `failed` status of each tool call of a session. */
+function finalStatuses(seen: ClientSide, sessionId: string): Record<string, string> {
+  const statuses: Record<string, string> = {}
+  for (const update of updatesOf(seen, sessionId)) if (update.sessionUpdate === 'tool_call_update' && (update.status === 'completed' || update.status === 'failed')) statuses[update.toolCallId] = update.status
+  return statuses
+}
+
+describe('run_code', () => {
+  it('a nested call asked about gets a card of its own before the question, and it finishes with its result', async () => {
     tree = await tempTree({ 'work/': null })
+    const code = "const made = await tools.bash({ command: 'echo nested > n.txt' }); const refused = await tools.bash({ command: 'touch refused.txt' }); return 'done'"
+    side = await agentSide({ dshHome: tree.path('home'), codeMode: true, scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'ran' }] } } })
+    const answers = ['allow-once', 'allow-once', 'reject']
+    const announced: boolean[] = []
+    const { seen, value: sessionId } = await withClient(side.app, { answer: (question, sofar) => (announced.push(cardsOf(sofar).includes(question.toolCall.toolCallId)), { outcome: { outcome: 'selected', optionId: answers.shift() ?? 'reject' } }) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'run it' }] })
+      return created.sessionId
+    })
+    expect(seen.permissions.map((question) => [question.toolCall.toolCallId, question.toolCall.title])).toEqual([
+      ['1.1/call_t1s1_1', 'Run JavaScript (run_code)'],
+      ['1.1/call_t1s1_1:code:1', 'Run echo nested > n.txt'],
+      ['1.1/call_t1s1_1:code:2', 'Run touch refused.txt'],
+    ])
+    expect(announced).toEqual([true, true, true])
+    expect(Object.keys(finalStatuses(seen, sessionId))).toEqual(['1.1/call_t1s1_1:code:1', '1.1/call_t1s1_1:code:2', '1.1/call_t1s1_1'])
+    expect(finalStatuses(seen, sessionId)).toMatchObject({ '1.1/call_t1s1_1:code:1': 'completed', '1.1/call_t1s1_1:code:2': 'failed' })
+    expect(readFileSync(tree.path('work/n.txt'), 'utf8')).toBe('nested\n')
+    expect(existsSync(tree.path('work/refused.txt'))).toBe(false)
+  })
+})
+
+describe('subagents', () => {
+  it('a delegated grandchild asks its permission question through the session of the editor, about a card of its own that finishes', async () => {
+    tree = await tempTree({ 'work/': null })
+    const announced: boolean[] = []
     side = await agentSide({
       dshHome: tree.path('home'),
       subagents: true,
@@ -227,14 +263,20 @@ describe('subagents', () => {
         },
       },
     })
-    const { seen, value: sessionId } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+    const { seen, value: sessionId } = await withClient(side.app, { answer: (question, sofar) => (announced.push(cardsOf(sofar).includes(question.toolCall.toolCallId)), allowOnce) }, async (ctx) => {
       const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
       await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'delegate' }] })
       return created.sessionId
     })
     expect(seen.permissions.map((question) => [question.sessionId, question.toolCall.title])).toEqual([[sessionId, 'Run echo deep > deep.txt']])
     expect(readFileSync(tree.path('work/deep.txt'), 'utf8')).toBe('deep\n')
-    expect(updatesOf(seen, sessionId).find((update) => update.sessionUpdate === 'tool_call')).toMatchObject({ kind: 'think', title: 'Delegate: Go deeper' })
+    const cards = updatesOf(seen, sessionId).filter((update) => update.sessionUpdate === 'tool_call')
+    expect(cards).toMatchObject([{ kind: 'think', title: 'Delegate: Go deeper' }, { kind: 'execute', title: 'Run echo deep > deep.txt' }])
+    const [delegation, deep] = cards.map((card) => (card.sessionUpdate === 'tool_call' ? card.toolCallId : ''))
+    expect(seen.permissions[0]?.toolCall.toolCallId).toBe(deep)
+    expect(deep).not.toBe(delegation)
+    expect(announced).toEqual([true])
+    expect(finalStatuses(seen, sessionId)).toEqual({ [delegation ?? '']: 'completed', [deep ?? '']: 'completed' })
     expect(answerOf(seen, sessionId)).toBe('parent done')
   })
 })

@@ -58,6 +58,9 @@ async function openAgent(deps: AcpAgentDeps, session: AcpSession): Promise<Agent
 /** Answers `session/prompt` for `session` through `client`; `signal` aborts when the request is cancelled. */
 export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, params: PromptRequest, client: AgentContext, signal: AbortSignal): Promise<PromptResponse> {
   if (session.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, `session ${session.id} is already answering a prompt; cancel it first`)
+  const text = promptText(params.prompt)
+  // As in `dsh run`: an empty prompt is the client's mistake, not a model call.
+  if (text.trim() === '') throw RequestError.invalidParams({ sessionId: session.id }, 'prompt: the prompt is empty: say what the agent should do')
   const controller = new AbortController()
   const cancel = (): void => controller.abort()
   signal.addEventListener('abort', cancel, { once: true })
@@ -77,7 +80,7 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
     const agent = await openAgent(deps, session)
     const unsubscribe = agent.onProgress((event) => updates.onProgress(event))
     try {
-      const result = await agent.prompt(promptText(params.prompt), { signal: controller.signal }).catch((error: unknown) => {
+      const result = await agent.prompt(text, { signal: controller.signal }).catch((error: unknown) => {
         throw new RequestError(-32603, `the turn failed: ${errorMessage(error)}`, { sessionId: session.id })
       })
       await sent

@@ -396,7 +396,7 @@ describe('client filesystem', () => {
 })
 
 describe('errors a client gets', () => {
-  it('names a session busy elsewhere, an unknown session, and a load from another directory', async () => {
+  it('names a session busy elsewhere, an unknown session, a load from another directory, and an empty prompt (no model call)', async () => {
     tree = await tempTree({ 'work/': null, 'other/': null })
     side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ text: 'never' }] } } })
     const host = side.host
@@ -410,7 +410,8 @@ describe('errors a client gets', () => {
       const missing = await ctx.request('session/load', { sessionId: '20990101-000000-abcdef', cwd: tree.path('work'), mcpServers: [] }).catch((error: unknown) => error)
       const relative = await ctx.request('session/new', { cwd: 'work', mcpServers: [] }).catch((error: unknown) => error)
       const listed = await ctx.request('session/list', {})
-      return { sessionId, busy, unknown, elsewhere, missing, relative, listed }
+      const empty = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: ' \n' }] }).catch((error: unknown) => error)
+      return { sessionId, busy, unknown, elsewhere, missing, relative, listed, empty }
     })
     expect(value.busy).toMatchObject({ code: -32603, message: `session ${value.sessionId} is open in this process; close it there first (lock ${tree.path(`home/sessions/.locks/${value.sessionId}`)})` })
     expect(value.unknown).toMatchObject({ code: -32002 })
@@ -418,5 +419,7 @@ describe('errors a client gets', () => {
     expect(value.missing).toMatchObject({ code: -32002, message: expect.stringContaining('session 20990101-000000-abcdef cannot be loaded') })
     expect(value.relative).toMatchObject({ code: -32602, message: 'Invalid params: cwd work: not an absolute path' })
     expect(value.listed).toEqual({ sessions: [] })
+    expect(value.empty).toMatchObject({ code: -32602, message: 'Invalid params: prompt: the prompt is empty: say what the agent should do' })
+    expect(side.requests).toEqual([])
   })
 })

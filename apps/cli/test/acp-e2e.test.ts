@@ -2,7 +2,8 @@
 // with a scripted model. Instructions, additional directories, permissions, cancel, load from a
 // second process while the first still runs, concurrent sessions, only JSON-RPC on stdout, and a
 // prompt exit on stdin EOF and on SIGTERM that ends tool processes.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { version } from '../src/version.ts'
@@ -24,6 +25,9 @@ function launch(args: readonly string[], options: Parameters<typeof spawnAcp>[1]
   running.push(acp)
   return acp
 }
+
+/** A scripted model response running one bash command. */
+const shell = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })
 
 const initialize = (acp: AcpProcess) => acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
 
@@ -96,6 +100,26 @@ describe('dsh acp', () => {
     expect(acp.questions).toEqual(['Run touch rejected.txt', 'Run echo $$ >> pids.txt; sleep 60', 'Run echo $$ >> pids.txt; sleep 60'])
     jsonRpcLines(acp.stdout())
     expect(acp.stderr()).toBe('')
+  })
+
+  it('without bubblewrap: one warning on stderr, nothing but JSON-RPC on stdout, and every shell command asked about even after "allow always"', async () => {
+    tree = await tempTree({ 'work/': null })
+    const bin = tree.path('bin')
+    mkdirSync(bin)
+    symlinkSync(process.execPath, join(bin, 'node'))
+    for (const tool of ['bash', 'sh', 'ls']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool))
+    const script = writeScript(tree.root, 'script.json', { responses: [shell('ls -a'), shell('ls -l'), { text: 'listed' }, shell('ls -1'), { text: 'listed again' }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, env: { PATH: bin }, answer: () => 'allow-always' })
+    await initialize(acp)
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    for (const text of ['list', 'list again']) expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })).toEqual({ stopReason: 'end_turn' })
+    expect(acp.questions).toEqual(['Run ls -a', 'Run ls -l', 'Run ls -1'])
+    acp.child.stdin?.end()
+    expect(await acp.exited).toBe(0)
+    expect(acp.stderr()).toBe('warning: no sandbox for shell commands: bubblewrap (bwrap) is not installed; every shell command will ask before it runs unsandboxed\n')
+    expect(jsonRpcLines(acp.stdout()).length).toBeGreaterThan(10)
+    const decisions = readFileSync(tree.path(`home/sessions/${sessionId}.jsonl`), 'utf8').trim().split('\n').filter((line) => line.includes('"type":"tool/permission"'))
+    expect(decisions.map((line): unknown => JSON.parse(line))).toMatchObject([{ data: { by: 'answer', remember: 'bash(ls:*)' } }, { data: { by: 'answer' } }, { data: { by: 'answer' } }])
   })
 
   it('exits promptly when the editor closes stdin during a running bash command, ending it, with the turn closed as cancelled', async () => {

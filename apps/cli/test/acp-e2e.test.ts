@@ -55,6 +55,18 @@ describe('dsh acp', () => {
     expect(jsonRpcLines(acp.stdout()).length).toBeGreaterThan(5)
   })
 
+  it('opens a session whose editor names a directory already registered with dsh roots add (or names one twice), and writes there', async () => {
+    tree = await tempTree({ 'work/': null, 'lib/': null })
+    expect((await runDsh(['--dsh-home', tree.path('home'), 'roots', 'add', tree.path('lib')], { cwd: tree.path('work') })).code).toBe(0)
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: tree.path('lib/out.txt'), content: 'shared\n' } }] }, { text: 'wrote' }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await initialize(acp)
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib'), tree.path('lib')], mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(readFileSync(tree.path('lib/out.txt'), 'utf8')).toBe('shared\n')
+    expect(acp.stderr()).toBe('')
+  })
+
   it('sends the model exactly the requests dsh run and dsh run --resume send for the same two prompts', async () => {
     tree = await tempTree({ 'work/AGENTS.md': 'top rule\n', 'work/pkg/AGENTS.md': 'nested rule\n', 'work/pkg/a.txt': 'alpha\n' })
     const read = [{ toolCalls: [{ name: 'read', arguments: { file_path: 'pkg/a.txt' } }] }, { text: 'alpha it is' }]

@@ -56,7 +56,8 @@ export async function agentSide(options: { readonly dshHome: string; readonly sc
           await roots.addForSession(dir)
         } catch (error) {
           if (!isRootsError(error)) throw error
-          return `${dir}: ${error.code}: ${error.message}`
+          // As the CLI's check (apps/cli/src/add-dirs.ts): a directory already a root is accepted.
+          if (error.code !== 'duplicate') return `${dir}: ${error.code}: ${error.message}`
         }
       }
       return undefined

@@ -171,6 +171,26 @@ describe('dsh acp', () => {
     expect(two.updates.at(-1)?.update).toEqual({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Still alpha.' } })
   })
 
+  it('a session answering in one process is refused by another with the process that holds it, and can be prompted there once it is idle', async () => {
+    tree = await tempTree({ 'work/': null })
+    const first = writeScript(tree.root, 'first.json', { responses: [shell('echo $$ > pid.txt; sleep 60'), { text: 'slept' }] })
+    const second = writeScript(tree.root, 'second.json', { responses: [{ text: 'my turn' }] })
+    const one = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${first}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await initialize(one)
+    const { sessionId } = await one.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    const busy = one.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] })
+    await waitFor(() => existsSync(tree?.path('work/pid.txt') ?? '') && readFileSync(tree?.path('work/pid.txt') ?? '', 'utf8') !== '')
+    started.add(Number(readFileSync(tree.path('work/pid.txt'), 'utf8')))
+    const two = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${second}`], { cwd: tree.path('work'), home: tree.root })
+    await initialize(two)
+    await two.agent.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })
+    const refused = await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'me too' }] }).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ code: -32603, message: expect.stringMatching(new RegExp(`^session ${sessionId} is open in process ${String(one.child.pid)}`)) })
+    await one.agent.notify('session/cancel', { sessionId })
+    expect(await busy).toEqual({ stopReason: 'cancelled' })
+    expect(await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'me now' }] })).toEqual({ stopReason: 'end_turn' })
+  })
+
   it('runs two sessions with different working directories at once', async () => {
     tree = await tempTree({ 'a/': null, 'b/': null })
     const write = { toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'mine\n' } }] }

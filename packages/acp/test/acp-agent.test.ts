@@ -385,13 +385,18 @@ describe('client filesystem', () => {
       dshHome: tree.path('home'),
       scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'doc.txt' } }, { name: 'write', arguments: { file_path: 'doc.txt', content: 'new text\n' } }, { name: 'write', arguments: { file_path: tree.path('outside/x.txt'), content: 'x' } }] }, { text: 'ok' }] } },
     })
-    const { seen } = await withClient(side.app, { buffers: { read: (path) => buffers.get(path) ?? readFileSync(path, 'utf8'), write: (path, content) => { buffers.set(path, content); writeFileSync(path, content) } } }, async (ctx) => {
-      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
-      await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'rewrite doc' }] })
+    // The write outside is allowed by the person (mode ask asks about it), so only the root check can stop it.
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => allowOnce, buffers: { read: (path) => buffers.get(path) ?? readFileSync(path, 'utf8'), write: (path, content) => { buffers.set(path, content); writeFileSync(path, content) } } }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'rewrite doc' }] })
+      return created.sessionId
     })
     expect(JSON.stringify(side.requests[1]?.messages)).toContain('unsaved text')
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual([`Write ${tree.path('outside/x.txt')}`])
     expect(seen.writes).toEqual([{ path: tree.path('work/doc.txt'), content: 'new text\n' }])
     expect(existsSync(tree.path('outside/x.txt'))).toBe(false)
+    const outside = updatesOf(seen, sessionId).findLast((update) => update.sessionUpdate === 'tool_call_update' && update.status === 'failed')
+    expect(JSON.stringify(outside)).toContain('outside the writable roots')
   })
 })
 

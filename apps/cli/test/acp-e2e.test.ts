@@ -134,12 +134,16 @@ describe('dsh acp', () => {
     expect(decisions.map((line): unknown => JSON.parse(line))).toMatchObject([{ data: { by: 'answer', remember: 'bash(ls:*)' } }, { data: { by: 'answer' } }, { data: { by: 'answer' } }])
   })
 
-  it('exits promptly when the editor closes stdin during a running bash command, ending it, with the turn closed as cancelled', async () => {
+  it('exits promptly when the editor closes stdin during a running bash command, ending it and a background process an earlier prompt left running, with the turn closed as cancelled', async () => {
     tree = await tempTree({ 'work/': null })
-    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 60' } }] }] })
+    const script = writeScript(tree.root, 'script.json', { responses: [shell('sleep 300 > /dev/null 2>&1 & echo $! > bg.txt'), { text: 'left running' }, shell('echo $$ > pid.txt; sleep 60')] })
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
     await initialize(acp)
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start it' }] })).toEqual({ stopReason: 'end_turn' })
+    const background = Number(readFileSync(tree.path('work/bg.txt'), 'utf8'))
+    started.add(background)
+    expect(isAlive(background)).toBe(true)
     const pending = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] }).catch(() => 'closed')
     const pid = (): number => Number(existsSync(tree?.path('work/pid.txt') ?? '') ? readFileSync(tree?.path('work/pid.txt') ?? '', 'utf8') : 0)
     await waitFor(() => pid() > 0)
@@ -149,7 +153,7 @@ describe('dsh acp', () => {
     expect(await acp.exited).toBe(0)
     expect(Date.now() - before).toBeLessThan(10_000)
     await pending
-    await waitFor(() => !isAlive(pid()), 5_000)
+    await waitFor(() => !isAlive(pid()) && !isAlive(background), 5_000)
     const log = readFileSync(tree.path(`home/sessions/${sessionId}.jsonl`), 'utf8').trim().split('\n')
     expect(JSON.parse(log.at(-1) ?? '{}')).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
   })

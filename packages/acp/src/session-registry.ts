@@ -27,6 +27,8 @@ export interface RunningPrompt {
   readonly toolCallId: (callId: string) => string
   /** Foreign calls announced to the client and not finished yet, by execution token (see `foreign-calls.ts`). */
   readonly announced: Map<ToolExecutionToken, string>
+  /** Resolves once the prompt has answered and the session is idle again. */
+  readonly settled: Promise<void>
 }
 
 /** One ACP session. */

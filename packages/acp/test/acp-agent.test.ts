@@ -311,6 +311,26 @@ function latch(): { readonly promise: Promise<void>; readonly resolve: () => voi
   return { promise, resolve: () => settle?.() }
 }
 
+describe('a prompt sent right after session/cancel', () => {
+  it('waits for the cancelled one to wind down and then runs, while a prompt during an uncancelled one is refused', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 30' } }] }, { text: 'next answer' }] } } })
+    const { value, seen } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      const first = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] })
+      while (!existsSync(tree.path('work/pid.txt')) || readFileSync(tree.path('work/pid.txt'), 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 50))
+      const refused = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'too soon' }] }).catch((error: unknown) => error)
+      await ctx.notify('session/cancel', { sessionId })
+      const next = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'instead' }] })
+      return { sessionId, refused, answers: await Promise.all([first, next]) }
+    })
+    expect(value.refused).toMatchObject({ code: -32600 })
+    expect(value.answers).toEqual([{ stopReason: 'cancelled' }, { stopReason: 'end_turn' }])
+    expect(answerOf(seen, value.sessionId)).toBe('next answer')
+    expect(side.host.sessions.load(value.sessionId).events.filter((event) => event.type === 'turn/end')).toMatchObject([{ data: { reason: 'cancelled' } }, { data: { reason: 'completed' } }])
+  })
+})
+
 describe('session/cancel while a permission question waits', () => {
   it('ends the turn cancelled; the call does not run and the model later reads that it was cancelled, not a user answer', async () => {
     tree = await tempTree({ 'work/': null })

@@ -379,21 +379,23 @@ describe('session/load and session/list', () => {
   })
 })
 
-/** Writes out.txt in its own directory, then tries one in `other`. */
-const writeScript = (other: string): ModelScript => ({ responses: [{ delayMs: 20, toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'mine\n' } }, { name: 'write', arguments: { file_path: `${other}/intrude.txt`, content: 'x\n' } }] }, { text: 'done' }] })
+/** Writes `mine` into each path in one step, then answers. */
+const writeAll = (paths: readonly string[]): ModelScript => ({ responses: [{ delayMs: 20, toolCalls: paths.map((file_path) => ({ name: 'write', arguments: { file_path, content: 'mine\n' } })) }, { text: 'done' }] })
 
 describe('concurrent sessions', () => {
   it('two sessions with different roots run at once, each writing only in its own', async () => {
-    tree = await tempTree({ 'a/': null, 'b/': null })
-    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('a')]: writeScript(tree.path('b')), [tree.path('b')]: writeScript(tree.path('a')) } })
-    const { value: answers } = await withClient(side.app, {}, async (ctx) => {
-      const a = await ctx.request('session/new', { cwd: tree.path('a'), mcpServers: [] })
+    tree = await tempTree({ 'a/': null, 'b/': null, 'liba/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('a')]: writeAll(['out.txt', tree.path('liba/mine.txt'), tree.path('b/intrude.txt')]), [tree.path('b')]: writeAll(['out.txt', tree.path('liba/intrude.txt'), tree.path('a/intrude.txt')]) } })
+    // Every question is allowed: only the roots of each session keep it out of the other's.
+    const { value: answers, seen } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+      const a = await ctx.request('session/new', { cwd: tree.path('a'), additionalDirectories: [tree.path('liba')], mcpServers: [] })
       const b = await ctx.request('session/new', { cwd: tree.path('b'), mcpServers: [] })
       return Promise.all([a, b].map(({ sessionId }) => ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] })))
     })
     expect(answers).toEqual([{ stopReason: 'end_turn' }, { stopReason: 'end_turn' }])
-    expect([readFileSync(tree.path('a/out.txt'), 'utf8'), readFileSync(tree.path('b/out.txt'), 'utf8')]).toEqual(['mine\n', 'mine\n'])
-    expect([existsSync(tree.path('a/intrude.txt')), existsSync(tree.path('b/intrude.txt'))]).toEqual([false, false])
+    expect(seen.permissions).toHaveLength(4)
+    expect(['a/out.txt', 'b/out.txt', 'liba/mine.txt'].map((file) => readFileSync(tree.path(file), 'utf8'))).toEqual(['mine\n', 'mine\n', 'mine\n'])
+    expect(['a/intrude.txt', 'b/intrude.txt', 'liba/intrude.txt'].map((file) => existsSync(tree.path(file)))).toEqual([false, false, false])
   })
 })
 

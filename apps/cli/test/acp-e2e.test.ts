@@ -67,6 +67,15 @@ describe('dsh acp', () => {
     expect(acp.stderr()).toBe('')
   })
 
+  it('with multi-root disabled in the config, does not offer additional directories and refuses any sent anyway, naming the setting', async () => {
+    tree = await tempTree({ 'work/': null, 'lib/': null, 'config.yaml': 'multiRootWorkspace:\n  enabled: false\n' })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${writeScript(tree.root, 'script.json', { responses: [] })}`, '--config', tree.path('config.yaml')], { cwd: tree.path('work'), home: tree.root })
+    expect((await initialize(acp)).agentCapabilities?.sessionCapabilities).toEqual({ list: {} })
+    const refused = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] }).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ code: -32602, message: `Invalid params: additionalDirectories: ${tree.path('lib')}: additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config file)` })
+    expect(await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })).toMatchObject({ sessionId: expect.any(String) })
+  })
+
   it('sends the model exactly the requests dsh run and dsh run --resume send for the same two prompts', async () => {
     tree = await tempTree({ 'work/AGENTS.md': 'top rule\n', 'work/pkg/AGENTS.md': 'nested rule\n', 'work/pkg/a.txt': 'alpha\n' })
     const read = [{ toolCalls: [{ name: 'read', arguments: { file_path: 'pkg/a.txt' } }] }, { text: 'alpha it is' }]

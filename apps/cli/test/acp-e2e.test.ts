@@ -76,6 +76,20 @@ describe('dsh acp', () => {
     expect(await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })).toMatchObject({ sessionId: expect.any(String) })
   })
 
+  it('grants dsh acp --add-dir to every session, and leaves it out (with a warning) of a session that works in it', async () => {
+    tree = await tempTree({ 'work/': null, 'lib/': null })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: tree.path('lib/out.txt'), content: 'from work\n' } }] }, { text: 'wrote' }, { text: 'in lib' }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--add-dir', tree.path('lib')], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await initialize(acp)
+    const work = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId: work.sessionId, prompt: [{ type: 'text', text: 'write' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(readFileSync(tree.path('lib/out.txt'), 'utf8')).toBe('from work\n')
+    expect(acp.stderr()).toBe('')
+    const lib = await acp.agent.request('session/new', { cwd: tree.path('lib'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId: lib.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(acp.stderr()).toMatch(new RegExp(`^warning: --add-dir ${tree.path('lib')} is not a root of the session in ${tree.path('lib')}: .+\n$`))
+  })
+
   it('sends the model exactly the requests dsh run and dsh run --resume send for the same two prompts', async () => {
     tree = await tempTree({ 'work/AGENTS.md': 'top rule\n', 'work/pkg/AGENTS.md': 'nested rule\n', 'work/pkg/a.txt': 'alpha\n' })
     const read = [{ toolCalls: [{ name: 'read', arguments: { file_path: 'pkg/a.txt' } }] }, { text: 'alpha it is' }]

@@ -79,7 +79,10 @@ export async function regrantAddDirs(setup: AgentSetup, agent: Agent, dirs: read
 /**
  * Checks the additional directories (absolute) of a new session working in `primary` as
  * `--add-dir` does (an editor's `additionalDirectories`, `dsh acp`): the first refusal as one line
- * naming the directory and the rule, or undefined when every one is valid.
+ * naming the directory and the rule, or undefined when every one is valid. A directory that is
+ * already a root (registered with `dsh roots add`, or named twice) is not refused: an editor sends
+ * its workspace folders as they are, the person cannot change them, and the directory is a root
+ * of the session either way.
  */
 export async function refusedDirectory(setup: Pick<AgentSetup, 'dshHome' | 'config'>, primary: string, dirs: readonly string[]): Promise<string | undefined> {
   if (dirs.length === 0) return undefined
@@ -91,7 +94,7 @@ export async function refusedDirectory(setup: Pick<AgentSetup, 'dshHome' | 'conf
     } catch (error) {
       // Validation failures are the client's input; anything else is a failure of dsh itself.
       if (!isRootsError(error)) throw error
-      return `${dir}: ${error.code}: ${error.message}`
+      if (error.code !== 'duplicate') return `${dir}: ${error.code}: ${error.message}`
     }
   }
   return undefined

@@ -37,15 +37,18 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 const modelSpecHelp = 'deepseek:<model>, openai:<model> or scripted:<file.json>'
 
-/** The options every command that runs an agent takes (`dsh chat` lets `--resume` go without an id). */
-function agentOptions(command: Command, resume: { readonly flags: string; readonly help: string } | undefined = { flags: '--resume <id>', help: 'continue a stored session (it keeps its own directory)' }): Command {
+/** The `--resume` of `dsh run`. */
+const resumeOption = { flags: '--resume <id>', help: 'continue a stored session (it keeps its own directory)' } as const
+
+/** The options every command that runs an agent takes; `resume` is its `--resume` (`null`: none). */
+function agentOptions(command: Command, resume: { readonly flags: string; readonly help: string } | null): Command {
   command
     .option('--cwd <dir>', 'working directory of the session (default: the current directory)')
     .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else deepseek:deepseek-chat)`)
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
     .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
-  if (resume !== undefined) command.option(resume.flags, resume.help)
+  if (resume !== null) command.option(resume.flags, resume.help)
   return command
     .option('--request-log <file>', 'append every model request body as one JSON line')
     .option('--max-steps <n>', 'step limit per turn', positiveInt, DEFAULT_MAX_STEPS)
@@ -69,7 +72,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--dsh-home <dir>', 'dsh home directory (default: $DSH_HOME, else ~/.dsh)')
     .helpCommand(false)
 
-  agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'))
+  agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'), resumeOption)
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       const { runCommand } = await import('./commands/run.ts')
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
@@ -87,7 +90,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     })
 
   // An editor picks sessions itself (session/load), so acp has no --resume.
-  agentOptions(program.command('acp').description('serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)'), undefined).action(async (_options: AcpOptions, command: Command) => {
+  agentOptions(program.command('acp').description('serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)'), null).action(async (_options: AcpOptions, command: Command) => {
     const { acpCommand } = await import('./commands/acp.ts')
     setExit(await acpCommand(io, command.optsWithGlobals<AcpOptions>()))
   })

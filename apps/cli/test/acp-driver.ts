@@ -21,9 +21,12 @@ export interface AcpProcess {
   readonly exited: Promise<number | string | null>
 }
 
-/** Spawns `dsh acp ARGS` in `cwd`; `answer` picks the option id of each permission question (default: reject). */
-export function spawnAcp(args: readonly string[], options: { readonly cwd: string; readonly home: string; readonly answer?: () => string }): AcpProcess {
-  const child = spawn(dshBinary, ['acp', ...args], { cwd: options.cwd, env: testEnv(options.home, { NO_COLOR: '1' }), stdio: ['pipe', 'pipe', 'pipe'] })
+/**
+ * Spawns `dsh acp ARGS` in `cwd`; `answer` picks the option id of each permission question
+ * (default: reject); `env` is merged over the minimal test environment.
+ */
+export function spawnAcp(args: readonly string[], options: { readonly cwd: string; readonly home: string; readonly answer?: () => string | Promise<string>; readonly env?: Readonly<Record<string, string>> }): AcpProcess {
+  const child = spawn(dshBinary, ['acp', ...args], { cwd: options.cwd, env: testEnv(options.home, { NO_COLOR: '1', ...options.env }), stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -43,9 +46,9 @@ export function spawnAcp(args: readonly string[], options: { readonly cwd: strin
     .onNotification('session/update', ({ params }) => {
       updates.push(params)
     })
-    .onRequest('session/request_permission', ({ params }): RequestPermissionResponse => {
+    .onRequest('session/request_permission', async ({ params }): Promise<RequestPermissionResponse> => {
       questions.push(params.toolCall.title ?? '')
-      return { outcome: { outcome: 'selected', optionId: options.answer?.() ?? 'reject' } }
+      return { outcome: { outcome: 'selected', optionId: (await options.answer?.()) ?? 'reject' } }
     })
     .connect(ndJsonStream(Writable.toWeb(child.stdin), input))
   return { child, agent: connection.agent, updates, questions, stdout: () => stdout, stderr: () => stderr, exited }

@@ -2,7 +2,8 @@
 // with a scripted model. Instructions, additional directories, permissions, cancel, load from a
 // second process while the first still runs, concurrent sessions, only JSON-RPC on stdout, and a
 // prompt exit on stdin EOF and on SIGTERM that ends tool processes.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { version } from '../src/version.ts'
@@ -24,6 +25,9 @@ function launch(args: readonly string[], options: Parameters<typeof spawnAcp>[1]
   running.push(acp)
   return acp
 }
+
+/** A scripted model response running one bash command. */
+const shell = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })
 
 const initialize = (acp: AcpProcess) => acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
 
@@ -49,6 +53,41 @@ describe('dsh acp', () => {
     acp.child.stdin?.end()
     expect(await acp.exited).toBe(0)
     expect(jsonRpcLines(acp.stdout()).length).toBeGreaterThan(5)
+  })
+
+  it('opens a session whose editor names a directory already registered with dsh roots add (or names one twice), and writes there', async () => {
+    tree = await tempTree({ 'work/': null, 'lib/': null })
+    expect((await runDsh(['--dsh-home', tree.path('home'), 'roots', 'add', tree.path('lib')], { cwd: tree.path('work') })).code).toBe(0)
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: tree.path('lib/out.txt'), content: 'shared\n' } }] }, { text: 'wrote' }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await initialize(acp)
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib'), tree.path('lib')], mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(readFileSync(tree.path('lib/out.txt'), 'utf8')).toBe('shared\n')
+    expect(acp.stderr()).toBe('')
+  })
+
+  it('with multi-root disabled in the config, does not offer additional directories and refuses any sent anyway, naming the setting', async () => {
+    tree = await tempTree({ 'work/': null, 'lib/': null, 'config.yaml': 'multiRootWorkspace:\n  enabled: false\n' })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${writeScript(tree.root, 'script.json', { responses: [] })}`, '--config', tree.path('config.yaml')], { cwd: tree.path('work'), home: tree.root })
+    expect((await initialize(acp)).agentCapabilities?.sessionCapabilities).toEqual({ list: {} })
+    const refused = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] }).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ code: -32602, message: `Invalid params: additionalDirectories: ${tree.path('lib')}: additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config file)` })
+    expect(await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })).toMatchObject({ sessionId: expect.any(String) })
+  })
+
+  it('grants dsh acp --add-dir to every session, and leaves it out (with a warning) of a session that works in it', async () => {
+    tree = await tempTree({ 'work/': null, 'lib/': null })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: tree.path('lib/out.txt'), content: 'from work\n' } }] }, { text: 'wrote' }, { text: 'in lib' }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--add-dir', tree.path('lib')], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await initialize(acp)
+    const work = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId: work.sessionId, prompt: [{ type: 'text', text: 'write' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(readFileSync(tree.path('lib/out.txt'), 'utf8')).toBe('from work\n')
+    expect(acp.stderr()).toBe('')
+    const lib = await acp.agent.request('session/new', { cwd: tree.path('lib'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId: lib.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(acp.stderr()).toMatch(new RegExp(`^warning: --add-dir ${tree.path('lib')} is not a root of the session in ${tree.path('lib')}: .+\n$`))
   })
 
   it('sends the model exactly the requests dsh run and dsh run --resume send for the same two prompts', async () => {
@@ -98,12 +137,36 @@ describe('dsh acp', () => {
     expect(acp.stderr()).toBe('')
   })
 
-  it('exits promptly when the editor closes stdin during a running bash command, ending it, with the turn closed as cancelled', async () => {
+  it('without bubblewrap: one warning on stderr, nothing but JSON-RPC on stdout, and every shell command asked about even after "allow always"', async () => {
     tree = await tempTree({ 'work/': null })
-    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 60' } }] }] })
+    const bin = tree.path('bin')
+    mkdirSync(bin)
+    symlinkSync(process.execPath, join(bin, 'node'))
+    for (const tool of ['bash', 'sh', 'ls']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool))
+    const script = writeScript(tree.root, 'script.json', { responses: [shell('ls -a'), shell('ls -l'), { text: 'listed' }, shell('ls -1'), { text: 'listed again' }] })
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, env: { PATH: bin }, answer: () => 'allow-always' })
+    await initialize(acp)
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    for (const text of ['list', 'list again']) expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })).toEqual({ stopReason: 'end_turn' })
+    expect(acp.questions).toEqual(['Run ls -a', 'Run ls -l', 'Run ls -1'])
+    acp.child.stdin?.end()
+    expect(await acp.exited).toBe(0)
+    expect(acp.stderr()).toBe('warning: no sandbox for shell commands: bubblewrap (bwrap) is not installed; every shell command will ask before it runs unsandboxed\n')
+    expect(jsonRpcLines(acp.stdout()).length).toBeGreaterThan(10)
+    const decisions = readFileSync(tree.path(`home/sessions/${sessionId}.jsonl`), 'utf8').trim().split('\n').filter((line) => line.includes('"type":"tool/permission"'))
+    expect(decisions.map((line): unknown => JSON.parse(line))).toMatchObject([{ data: { by: 'answer', remember: 'bash(ls:*)' } }, { data: { by: 'answer' } }, { data: { by: 'answer' } }])
+  })
+
+  it('exits promptly when the editor closes stdin during a running bash command, ending it and a background process an earlier prompt left running, with the turn closed as cancelled', async () => {
+    tree = await tempTree({ 'work/': null })
+    const script = writeScript(tree.root, 'script.json', { responses: [shell('sleep 300 > /dev/null 2>&1 & echo $! > bg.txt'), { text: 'left running' }, shell('echo $$ > pid.txt; sleep 60')] })
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
     await initialize(acp)
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start it' }] })).toEqual({ stopReason: 'end_turn' })
+    const background = Number(readFileSync(tree.path('work/bg.txt'), 'utf8'))
+    started.add(background)
+    expect(isAlive(background)).toBe(true)
     const pending = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] }).catch(() => 'closed')
     const pid = (): number => Number(existsSync(tree?.path('work/pid.txt') ?? '') ? readFileSync(tree?.path('work/pid.txt') ?? '', 'utf8') : 0)
     await waitFor(() => pid() > 0)
@@ -113,7 +176,7 @@ describe('dsh acp', () => {
     expect(await acp.exited).toBe(0)
     expect(Date.now() - before).toBeLessThan(10_000)
     await pending
-    await waitFor(() => !isAlive(pid()), 5_000)
+    await waitFor(() => !isAlive(pid()) && !isAlive(background), 5_000)
     const log = readFileSync(tree.path(`home/sessions/${sessionId}.jsonl`), 'utf8').trim().split('\n')
     expect(JSON.parse(log.at(-1) ?? '{}')).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
   })
@@ -133,6 +196,26 @@ describe('dsh acp', () => {
     expect(two.updates.map((note) => note.update.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk'])
     expect(await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] })).toEqual({ stopReason: 'end_turn' })
     expect(two.updates.at(-1)?.update).toEqual({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Still alpha.' } })
+  })
+
+  it('a session answering in one process is refused by another with the process that holds it, and can be prompted there once it is idle', async () => {
+    tree = await tempTree({ 'work/': null })
+    const first = writeScript(tree.root, 'first.json', { responses: [shell('echo $$ > pid.txt; sleep 60'), { text: 'slept' }] })
+    const second = writeScript(tree.root, 'second.json', { responses: [{ text: 'my turn' }] })
+    const one = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${first}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await initialize(one)
+    const { sessionId } = await one.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    const busy = one.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] })
+    await waitFor(() => existsSync(tree?.path('work/pid.txt') ?? '') && readFileSync(tree?.path('work/pid.txt') ?? '', 'utf8') !== '')
+    started.add(Number(readFileSync(tree.path('work/pid.txt'), 'utf8')))
+    const two = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${second}`], { cwd: tree.path('work'), home: tree.root })
+    await initialize(two)
+    await two.agent.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })
+    const refused = await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'me too' }] }).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ code: -32603, message: expect.stringMatching(new RegExp(`^session ${sessionId} is open in process ${String(one.child.pid)}`)) })
+    await one.agent.notify('session/cancel', { sessionId })
+    expect(await busy).toEqual({ stopReason: 'cancelled' })
+    expect(await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'me now' }] })).toEqual({ stopReason: 'end_turn' })
   })
 
   it('runs two sessions with different working directories at once', async () => {

@@ -81,6 +81,8 @@ describe('errors and help', () => {
       [['sessions', 'show'], "dsh: missing required argument 'id'; see dsh sessions show --help\n"],
       [['sessions'], 'dsh: sessions needs a subcommand: list or show (see dsh sessions --help)\n'],
       [['frobnicate'], "dsh: unknown command 'frobnicate'; see dsh --help\n"],
+      // An editor picks sessions with session/load: dsh acp has no --resume to ignore silently.
+      [['acp', '--resume', 'abc'], "dsh: unknown option '--resume'; see dsh acp --help\n"],
       [['sessions', 'lsit'], "dsh: unknown command 'sessions lsit'; see dsh sessions --help\n"],
       [['help', 'frobnicate'], 'dsh: unknown command "frobnicate" (dsh help lists the commands)\n'],
       [['run', '--config', tree.path('missing.yaml'), 'hi'], `dsh: ${tree.path('missing.yaml')}: cannot read config (ENOENT)\n`],
@@ -102,6 +104,7 @@ describe('errors and help', () => {
     expect(run).toContain('--permission-mode <mode>  read-only, ask, auto-edit, full-auto or')
     expect(run).toContain('  DEEPSEEK_API_KEY   key for deepseek:<model> (the default provider)')
     expect((await runDsh(['chat', '--help'], { cwd: tree.root })).stdout).toContain('  NO_COLOR ')
+    expect((await runDsh(['acp', '--help'], { cwd: tree.root })).stdout).not.toContain('--resume')
   })
 
   it('a --dsh-home where directories cannot be created fails at once with one line', async () => {

@@ -3,10 +3,12 @@
  * `session/prompt` and the `session/cancel` notification, over the SDK's app API. What is asked
  * about is the host's permission policy (`@dsh/permissions`, mode `ask` by default for `dsh acp`);
  * the app only answers its questions through the editor. It lets the registry find the ACP
- * session of a subagent at any depth through the stored headers.
+ * session of a subagent at any depth through the stored headers, and finishes the calls it
+ * announced for questions about nested and subagent calls when their results arrive.
  */
 import { agent, type AgentApp } from '@agentclientprotocol/sdk'
 import type { AcpAgentDeps } from './acp-contract.ts'
+import { finishForeignCall } from './foreign-calls.ts'
 import { initialize } from './initialize.ts'
 import { answerPrompt } from './prompt-turn.ts'
 import { listSessions } from './session-listing.ts'
@@ -22,6 +24,7 @@ export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
       return undefined
     }
   }
+  deps.host.ctx.on('tools/result', (execution, outcome) => finishForeignCall(deps.registry, execution, outcome))
   return agent({ name: deps.agentInfo.name })
     .onRequest('initialize', ({ params }) => initialize(deps, params))
     .onRequest('session/new', ({ params }) => newSession(deps, params))

@@ -1,15 +1,20 @@
 /**
  * Permission questions through the editor: an `ask` verdict becomes `session/request_permission`
  * with allow-once, allow-always and reject options, sent to the client of the session the call
- * belongs to (a subagent's calls: its parent's). "Allow always" is remembered for the ACP session
- * (across prompts, although each prompt opens the session anew) and covers later calls of the
- * same scope without asking. A cancelled question, a call with no running prompt to ask through,
- * or a failed request is a reject.
+ * belongs to (a subagent's calls: its parent's). An "allow always" answer carries its scope to
+ * the permission policy, which keeps it as a session rule (in the session's log, so it holds across
+ * prompts and processes) and asks only about what no rule covers; whatever the policy asks about is
+ * asked here, every time (a shell command with no sandbox asks at each call). A question the
+ * editor cancels, a call with no running prompt to ask through, or a failed request is a reject;
+ * a question ended by cancelling the step is the step's cancel (the call did not run). A call
+ * the editor has no card for (a snippet's nested call, a subagent's call) is announced first
+ * (`foreign-calls.ts`).
  */
-import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk'
+import type { PermissionOption, RequestPermissionResponse, ToolCall } from '@agentclientprotocol/sdk'
 import type { ApprovalScope, PermissionDecision, ToolExecution } from '@dsh/contracts'
 import { suggestedPrefix, type AskPermission } from '@dsh/runtime'
 import type { AcpSessionRegistry } from './session-registry.ts'
+import { acpCallId, hasOwnCard } from './foreign-calls.ts'
 import { presentTool } from './tool-presentation.ts'
 
 /** The option ids offered, and what each one decides. */
@@ -46,22 +51,24 @@ export function askThroughClient(registry: AcpSessionRegistry): AskPermission {
     const session = registry.owning(execution.agent)
     const running = session?.running
     if (session === undefined || running === undefined) return { kind: 'reject', note: 'no editor is connected to answer the permission question' }
-    const toolCallId = running.toolCallId(execution.callId)
-    if (session.approvals.covers(execution)) {
-      running.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' })
-      return { kind: 'allow-once' }
-    }
+    const toolCallId = acpCallId(session, running, execution)
     const shown = presentTool(execution.name, JSON.stringify(execution.arguments ?? {}), session.spelling)
+    const toolCall: ToolCall = { toolCallId, title: shown.title, kind: shown.kind, locations: shown.locations, rawInput: execution.arguments, status: 'pending' }
+    if (!hasOwnCard(session, execution)) {
+      running.announced.set(execution.token, toolCallId)
+      running.send({ sessionUpdate: 'tool_call', ...toolCall })
+    }
     let decision: PermissionDecision
     try {
-      const response = await running.client.request('session/request_permission', { sessionId: session.id, toolCall: { toolCallId, title: shown.title, kind: shown.kind, locations: shown.locations, rawInput: execution.arguments, status: 'pending' }, options: permissionOptions(execution) }, { cancellationSignal: execution.signal, stopWaitingOnCancel: true })
+      await running.flush()
+      const response = await running.client.request('session/request_permission', { sessionId: session.id, toolCall, options: permissionOptions(execution) }, { cancellationSignal: execution.signal, stopWaitingOnCancel: true })
       decision = decisionOf(response, execution)
     } catch (error) {
-      // The step was cancelled while asking, or the client failed the request: the call does not run
-      // (its tool_call_update `failed` follows with the result).
+      // The step was cancelled while asking: the pipeline reports the call as cancelled before it ran.
+      if (execution.signal.aborted) throw error
+      // The client failed the request: the call does not run (its tool_call_update `failed` follows).
       return { kind: 'reject', note: `the permission question failed: ${error instanceof Error ? error.message : String(error)}` }
     }
-    if (decision.kind === 'allow-always') session.approvals.remember(execution, decision.scope)
     if (decision.kind !== 'reject') running.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' })
     return decision
   }

@@ -6,7 +6,7 @@
  * session busy in another process is a JSON-RPC error saying which process holds it. A cancel
  * (`session/cancel`, or the request cancelled, or the connection closing) ends the running step:
  * its tool's processes are ended, the turn is closed as cancelled in the log, and the answer is
- * `{ stopReason: "cancelled" }`.
+ * `{ stopReason: "cancelled" }`; a prompt that arrives meanwhile starts once that is done.
  */
 import { RequestError, type AgentContext, type PromptRequest, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk'
 import type { FileSystemPort } from '@dsh/contracts'
@@ -57,7 +57,13 @@ async function openAgent(deps: AcpAgentDeps, session: AcpSession): Promise<Agent
 
 /** Answers `session/prompt` for `session` through `client`; `signal` aborts when the request is cancelled. */
 export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, params: PromptRequest, client: AgentContext, signal: AbortSignal): Promise<PromptResponse> {
+  // A prompt sent right after `session/cancel` (editors send the next message at once) waits for
+  // the cancelled one to wind down; a prompt while one runs uncancelled is refused.
+  while (session.running?.controller.signal.aborted === true) await session.running.settled
   if (session.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, `session ${session.id} is already answering a prompt; cancel it first`)
+  const text = promptText(params.prompt)
+  // As in `dsh run`: an empty prompt is the client's mistake, not a model call.
+  if (text.trim() === '') throw RequestError.invalidParams({ sessionId: session.id }, 'prompt: the prompt is empty: say what the agent should do')
   const controller = new AbortController()
   const cancel = (): void => controller.abort()
   signal.addEventListener('abort', cancel, { once: true })
@@ -72,12 +78,14 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
       })
   }
   const updates = new PromptUpdates(session, send)
-  session.running = { controller, client, send, toolCallId: (callId) => updates.toolCallId(callId) }
+  let settle: (() => void) | undefined
+  const settled = new Promise<void>((resolve) => (settle = resolve))
+  session.running = { controller, client, send, flush: () => sent, toolCallId: (callId) => updates.toolCallId(callId), announced: new Map(), settled }
   try {
     const agent = await openAgent(deps, session)
     const unsubscribe = agent.onProgress((event) => updates.onProgress(event))
     try {
-      const result = await agent.prompt(promptText(params.prompt), { signal: controller.signal }).catch((error: unknown) => {
+      const result = await agent.prompt(text, { signal: controller.signal }).catch((error: unknown) => {
         throw new RequestError(-32603, `the turn failed: ${errorMessage(error)}`, { sessionId: session.id })
       })
       await sent
@@ -89,5 +97,6 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
   } finally {
     session.running = undefined
     signal.removeEventListener('abort', cancel)
+    settle?.()
   }
 }

@@ -1,8 +1,9 @@
 /**
  * `session/new` and `session/load`. Both take the working directory and the additional
  * directories as the client spells them: the working directory must be an existing directory,
- * and the additional ones (plus `dsh acp --add-dir`) are validated like `--add-dir` before
- * anything is created; a refusal is a JSON-RPC invalid-params error naming the directory. A new
+ * and the client's additional ones are validated like `--add-dir` before anything is created; a
+ * refusal is a JSON-RPC invalid-params error naming the directory (a `dsh acp --add-dir` directory
+ * that cannot be a root of the session is left out of it with a warning on stderr). A new
  * session is created and its file closed at once (its lock is taken again for each prompt). A
  * load reads the stored session without locking it, refuses another working directory than the
  * session's own, and replays its visible history as `session/update`s before it answers.
@@ -36,12 +37,28 @@ function workingDirectory(spelled: string): string {
   return canonicalDirectory(spelled)
 }
 
+/**
+ * The `dsh acp --add-dir` directories that can be roots of a session in `cwd` besides the client's
+ * (`requested`): one that cannot (the session works in it, or inside it) is left out of that
+ * session with a warning, since the editor did not ask for it and could not fix it.
+ */
+async function extraDirectories(deps: AcpAgentDeps, cwd: string, requested: readonly string[]): Promise<string[]> {
+  const kept: string[] = []
+  for (const dir of deps.extraDirectories) {
+    const refusal = await deps.checkDirectories(cwd, [...requested, ...kept, dir])
+    if (refusal === undefined) kept.push(dir)
+    else deps.log(`warning: --add-dir ${dir} is not a root of the session in ${cwd}: ${refusal}`)
+  }
+  return kept
+}
+
 /** The session's directories in both spellings, validated. */
 async function placeOf(deps: AcpAgentDeps, params: SessionPlace): Promise<[SpelledDirectory, ...SpelledDirectory[]]> {
   const cwd = workingDirectory(params.cwd)
-  const additional = [...(params.additionalDirectories ?? []), ...deps.extraDirectories]
-  const refusal = await deps.checkDirectories(cwd, additional)
-  if (refusal !== undefined) throw RequestError.invalidParams({ additionalDirectories: additional }, `additionalDirectories: ${refusal}`)
+  const requested = params.additionalDirectories ?? []
+  const refusal = await deps.checkDirectories(cwd, requested)
+  if (refusal !== undefined) throw RequestError.invalidParams({ additionalDirectories: requested }, `additionalDirectories: ${refusal}`)
+  const additional = [...requested, ...(await extraDirectories(deps, cwd, requested))]
   if (params.mcpServers.length > 0) deps.log(`warning: dsh acp does not connect to MCP servers; ignoring ${params.mcpServers.length}`)
   return [{ canonical: cwd, spelled: params.cwd }, ...additional.map((dir) => ({ canonical: canonicalDirectory(dir), spelled: dir }))]
 }

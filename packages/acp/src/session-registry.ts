@@ -1,13 +1,13 @@
 /**
  * The ACP sessions of one connection: for each session id (the dsh session id) the directories
- * as the client spelled them, the "allow always" answers given so far, and the prompt running
- * now (its cancel switch and the client context that asks permission questions). The agent of a
+ * as the client spelled them and the prompt running now (its cancel switch and the client context
+ * that asks permission questions). "Allow always" answers are the permission policy's session
+ * rules, kept in the session's log, not here. The agent of a
  * session exists only while a prompt runs (see `prompt-turn.ts`), so the session lock is free
  * whenever the session is idle; what must outlive one prompt lives here.
  */
 import { RequestError, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk'
-import type { AgentHandle } from '@dsh/contracts'
-import { ApprovalMemory } from '@dsh/runtime'
+import type { AgentHandle, ToolExecutionToken } from '@dsh/contracts'
 import { PathSpelling, type SpelledDirectory } from './path-spelling.ts'
 
 /** How far up a subagent's ancestors are looked at (delegation depth is small; this bounds a cycle). */
@@ -21,8 +21,14 @@ export interface RunningPrompt {
   readonly client: AgentContext
   /** Sends a `session/update` in order with the prompt's other updates. */
   readonly send: (update: SessionUpdate) => void
+  /** Resolves once every update sent so far has gone out (a question must follow its call's `tool_call`). */
+  readonly flush: () => Promise<void>
   /** The ACP tool call id of a call of the current step (see `tool-call-id.ts`). */
   readonly toolCallId: (callId: string) => string
+  /** Foreign calls announced to the client and not finished yet, by execution token (see `foreign-calls.ts`). */
+  readonly announced: Map<ToolExecutionToken, string>
+  /** Resolves once the prompt has answered and the session is idle again. */
+  readonly settled: Promise<void>
 }
 
 /** One ACP session. */
@@ -33,8 +39,6 @@ export class AcpSession {
   readonly directories: readonly [SpelledDirectory, ...SpelledDirectory[]]
   /** Paths in the client's spelling. */
   readonly spelling: PathSpelling
-  /** "Allow always" answers of this session (kept across prompts). */
-  readonly approvals = new ApprovalMemory()
   /** The prompt running now, if any. */
   running: RunningPrompt | undefined
 

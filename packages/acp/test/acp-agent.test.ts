@@ -6,7 +6,7 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { tempTree, isProcessAlive, type TempTree } from '@dsh/testkit'
-import { agentSide, answerOf, updatesOf, withClient, type AcpSide } from './acp-harness.ts'
+import { agentSide, answerOf, updatesOf, withClient, type AcpSide, type ClientSide } from './acp-harness.ts'
 
 let tree: TempTree
 let side: AcpSide | undefined
@@ -164,9 +164,89 @@ describe('permissions', () => {
   })
 })
 
-describe('subagents', () => {
-  it('a delegated grandchild asks its permission question through the session of the editor', async () => {
+/** The `tool/permission` events of a stored session, without their envelope. */
+const permissionEvents = (host: AcpSide['host'], sessionId: string): unknown[] => host.sessions.load(sessionId).events.flatMap((event) => (event.type === 'tool/permission' ? [event.data] : []))
+
+const lsScript = (commands: readonly string[]): ModelScript => ({ responses: [{ toolCalls: [{ name: 'bash', arguments: { command: commands[0] } }] }, { toolCalls: [{ name: 'bash', arguments: { command: commands[1] } }] }, { text: 'listed twice' }, { toolCalls: [{ name: 'bash', arguments: { command: commands[2] } }] }, { text: 'listed again' }] })
+
+describe('allow always and the permission policy', () => {
+  it('with no sandbox, every shell command is asked about even after "allow always", in the same prompt and the next, each answer a tool/permission event', async () => {
     tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), sandbox: false, scripts: { [tree.path('work')]: lsScript(['ls -a', 'ls -l', 'ls -1']) } })
+    const answers = ['allow-always', 'allow-once', 'reject']
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'reject' } }) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      for (const text of ['list twice', 'list again']) await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text }] })
+      return created.sessionId
+    })
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual(['Run ls -a', 'Run ls -l', 'Run ls -1'])
+    expect(permissionEvents(side.host, sessionId)).toEqual([
+      { callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: 'bash(ls:*)' },
+      { callId: 'call_t1s2_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer' },
+      { callId: 'call_t2s1_1', tool: 'bash', mode: 'ask', decision: 'deny', by: 'answer' },
+    ])
+  })
+
+  it('with a sandbox, "allow always" is a session rule that a later prompt and another process (a new host loading the session) keep', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: lsScript(['ls -a', 'ls -l', 'ls -1']) } })
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => ({ outcome: { outcome: 'selected', optionId: 'allow-always' } }) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      for (const text of ['list twice', 'list again']) await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text }] })
+      return created.sessionId
+    })
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual(['Run ls -a'])
+    await side.dispose()
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'ls -R' } }] }, { text: 'listed elsewhere' }] } } })
+    const later = await withClient(side.app, {}, async (ctx) => {
+      await ctx.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })
+      return ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'list elsewhere' }] })
+    })
+    expect(later.value).toEqual({ stopReason: 'end_turn' })
+    expect(later.seen.permissions).toEqual([])
+    expect(permissionEvents(side.host, sessionId)).toMatchObject([{ by: 'answer', remember: 'bash(ls:*)' }, { by: 'rule', rule: 'bash(ls:*)' }, { by: 'rule' }, { by: 'rule' }])
+  })
+})
+
+/** The ids of the tool calls the client has been told about. */
+const cardsOf = (seen: ClientSide): string[] => seen.updates.flatMap((note) => (note.update.sessionUpdate === 'tool_call' ? [note.update.toolCallId] : []))
+
+/** The last `completed` / `failed` status of each tool call of a session. */
+function finalStatuses(seen: ClientSide, sessionId: string): Record<string, string> {
+  const statuses: Record<string, string> = {}
+  for (const update of updatesOf(seen, sessionId)) if (update.sessionUpdate === 'tool_call_update' && (update.status === 'completed' || update.status === 'failed')) statuses[update.toolCallId] = update.status
+  return statuses
+}
+
+describe('run_code', () => {
+  it('a nested call asked about gets a card of its own before the question, and it finishes with its result', async () => {
+    tree = await tempTree({ 'work/': null })
+    const code = "const made = await tools.bash({ command: 'echo nested > n.txt' }); const refused = await tools.bash({ command: 'touch refused.txt' }); return 'done'"
+    side = await agentSide({ dshHome: tree.path('home'), codeMode: true, scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'ran' }] } } })
+    const answers = ['allow-once', 'allow-once', 'reject']
+    const announced: boolean[] = []
+    const { seen, value: sessionId } = await withClient(side.app, { answer: (question, sofar) => (announced.push(cardsOf(sofar).includes(question.toolCall.toolCallId)), { outcome: { outcome: 'selected', optionId: answers.shift() ?? 'reject' } }) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'run it' }] })
+      return created.sessionId
+    })
+    expect(seen.permissions.map((question) => [question.toolCall.toolCallId, question.toolCall.title])).toEqual([
+      ['1.1/call_t1s1_1', 'Run JavaScript (run_code)'],
+      ['1.1/call_t1s1_1:code:1', 'Run echo nested > n.txt'],
+      ['1.1/call_t1s1_1:code:2', 'Run touch refused.txt'],
+    ])
+    expect(announced).toEqual([true, true, true])
+    expect(Object.keys(finalStatuses(seen, sessionId))).toEqual(['1.1/call_t1s1_1:code:1', '1.1/call_t1s1_1:code:2', '1.1/call_t1s1_1'])
+    expect(finalStatuses(seen, sessionId)).toMatchObject({ '1.1/call_t1s1_1:code:1': 'completed', '1.1/call_t1s1_1:code:2': 'failed' })
+    expect(readFileSync(tree.path('work/n.txt'), 'utf8')).toBe('nested\n')
+    expect(existsSync(tree.path('work/refused.txt'))).toBe(false)
+  })
+})
+
+describe('subagents', () => {
+  it('a delegated grandchild asks its permission question through the session of the editor, about a card of its own that finishes', async () => {
+    tree = await tempTree({ 'work/': null })
+    const announced: boolean[] = []
     side = await agentSide({
       dshHome: tree.path('home'),
       subagents: true,
@@ -183,14 +263,20 @@ describe('subagents', () => {
         },
       },
     })
-    const { seen, value: sessionId } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+    const { seen, value: sessionId } = await withClient(side.app, { answer: (question, sofar) => (announced.push(cardsOf(sofar).includes(question.toolCall.toolCallId)), allowOnce) }, async (ctx) => {
       const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
       await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'delegate' }] })
       return created.sessionId
     })
     expect(seen.permissions.map((question) => [question.sessionId, question.toolCall.title])).toEqual([[sessionId, 'Run echo deep > deep.txt']])
     expect(readFileSync(tree.path('work/deep.txt'), 'utf8')).toBe('deep\n')
-    expect(updatesOf(seen, sessionId).find((update) => update.sessionUpdate === 'tool_call')).toMatchObject({ kind: 'think', title: 'Delegate: Go deeper' })
+    const cards = updatesOf(seen, sessionId).filter((update) => update.sessionUpdate === 'tool_call')
+    expect(cards).toMatchObject([{ kind: 'think', title: 'Delegate: Go deeper' }, { kind: 'execute', title: 'Run echo deep > deep.txt' }])
+    const [delegation, deep] = cards.map((card) => (card.sessionUpdate === 'tool_call' ? card.toolCallId : ''))
+    expect(seen.permissions[0]?.toolCall.toolCallId).toBe(deep)
+    expect(deep).not.toBe(delegation)
+    expect(announced).toEqual([true])
+    expect(finalStatuses(seen, sessionId)).toEqual({ [delegation ?? '']: 'completed', [deep ?? '']: 'completed' })
     expect(answerOf(seen, sessionId)).toBe('parent done')
   })
 })
@@ -215,6 +301,54 @@ describe('session/cancel', () => {
     expect(isProcessAlive(pid)).toBe(false)
     const events = host.sessions.load(sessionId).events
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
+  })
+})
+
+/** A promise and the function that settles it. */
+function latch(): { readonly promise: Promise<void>; readonly resolve: () => void } {
+  let settle: (() => void) | undefined
+  const promise = new Promise<void>((resolve) => (settle = resolve))
+  return { promise, resolve: () => settle?.() }
+}
+
+describe('a prompt sent right after session/cancel', () => {
+  it('waits for the cancelled one to wind down and then runs, while a prompt during an uncancelled one is refused', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 30' } }] }, { text: 'next answer' }] } } })
+    const { value, seen } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      const first = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] })
+      while (!existsSync(tree.path('work/pid.txt')) || readFileSync(tree.path('work/pid.txt'), 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 50))
+      const refused = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'too soon' }] }).catch((error: unknown) => error)
+      await ctx.notify('session/cancel', { sessionId })
+      const next = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'instead' }] })
+      return { sessionId, refused, answers: await Promise.all([first, next]) }
+    })
+    expect(value.refused).toMatchObject({ code: -32600 })
+    expect(value.answers).toEqual([{ stopReason: 'cancelled' }, { stopReason: 'end_turn' }])
+    expect(answerOf(seen, value.sessionId)).toBe('next answer')
+    expect(side.host.sessions.load(value.sessionId).events.filter((event) => event.type === 'turn/end')).toMatchObject([{ data: { reason: 'cancelled' } }, { data: { reason: 'completed' } }])
+  })
+})
+
+describe('session/cancel while a permission question waits', () => {
+  it('ends the turn cancelled; the call does not run and the model later reads that it was cancelled, not a user answer', async () => {
+    tree = await tempTree({ 'work/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch never.txt' } }] }, { text: 'understood' }] } } })
+    const question = latch()
+    const { value: sessionId } = await withClient(side.app, { answer: () => (question.resolve(), new Promise<never>(() => undefined)) }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      const prompt = ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'touch it' }] })
+      await question.promise
+      await ctx.notify('session/cancel', { sessionId: created.sessionId })
+      expect(await prompt).toEqual({ stopReason: 'cancelled' })
+      expect(await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'what happened?' }] })).toEqual({ stopReason: 'end_turn' })
+      return created.sessionId
+    })
+    expect(existsSync(tree.path('work/never.txt'))).toBe(false)
+    const results = side.requests.at(-1)?.messages.filter((message) => message.role === 'tool').map((message) => message.content)
+    expect(results).toEqual(['The bash call was cancelled before it ran.'])
+    expect(side.host.sessions.load(sessionId).events.filter((event) => event.type === 'turn/end')).toMatchObject([{ data: { reason: 'cancelled' } }, { data: { reason: 'completed' } }])
   })
 })
 
@@ -245,21 +379,23 @@ describe('session/load and session/list', () => {
   })
 })
 
-/** Writes out.txt in its own directory, then tries one in `other`. */
-const writeScript = (other: string): ModelScript => ({ responses: [{ delayMs: 20, toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'mine\n' } }, { name: 'write', arguments: { file_path: `${other}/intrude.txt`, content: 'x\n' } }] }, { text: 'done' }] })
+/** Writes `mine` into each path in one step, then answers. */
+const writeAll = (paths: readonly string[]): ModelScript => ({ responses: [{ delayMs: 20, toolCalls: paths.map((file_path) => ({ name: 'write', arguments: { file_path, content: 'mine\n' } })) }, { text: 'done' }] })
 
 describe('concurrent sessions', () => {
   it('two sessions with different roots run at once, each writing only in its own', async () => {
-    tree = await tempTree({ 'a/': null, 'b/': null })
-    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('a')]: writeScript(tree.path('b')), [tree.path('b')]: writeScript(tree.path('a')) } })
-    const { value: answers } = await withClient(side.app, {}, async (ctx) => {
-      const a = await ctx.request('session/new', { cwd: tree.path('a'), mcpServers: [] })
+    tree = await tempTree({ 'a/': null, 'b/': null, 'liba/': null })
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('a')]: writeAll(['out.txt', tree.path('liba/mine.txt'), tree.path('b/intrude.txt')]), [tree.path('b')]: writeAll(['out.txt', tree.path('liba/intrude.txt'), tree.path('a/intrude.txt')]) } })
+    // Every question is allowed: only the roots of each session keep it out of the other's.
+    const { value: answers, seen } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
+      const a = await ctx.request('session/new', { cwd: tree.path('a'), additionalDirectories: [tree.path('liba')], mcpServers: [] })
       const b = await ctx.request('session/new', { cwd: tree.path('b'), mcpServers: [] })
       return Promise.all([a, b].map(({ sessionId }) => ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] })))
     })
     expect(answers).toEqual([{ stopReason: 'end_turn' }, { stopReason: 'end_turn' }])
-    expect([readFileSync(tree.path('a/out.txt'), 'utf8'), readFileSync(tree.path('b/out.txt'), 'utf8')]).toEqual(['mine\n', 'mine\n'])
-    expect([existsSync(tree.path('a/intrude.txt')), existsSync(tree.path('b/intrude.txt'))]).toEqual([false, false])
+    expect(seen.permissions).toHaveLength(4)
+    expect(['a/out.txt', 'b/out.txt', 'liba/mine.txt'].map((file) => readFileSync(tree.path(file), 'utf8'))).toEqual(['mine\n', 'mine\n', 'mine\n'])
+    expect(['a/intrude.txt', 'b/intrude.txt', 'liba/intrude.txt'].map((file) => existsSync(tree.path(file)))).toEqual([false, false, false])
   })
 })
 
@@ -271,18 +407,23 @@ describe('client filesystem', () => {
       dshHome: tree.path('home'),
       scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'doc.txt' } }, { name: 'write', arguments: { file_path: 'doc.txt', content: 'new text\n' } }, { name: 'write', arguments: { file_path: tree.path('outside/x.txt'), content: 'x' } }] }, { text: 'ok' }] } },
     })
-    const { seen } = await withClient(side.app, { buffers: { read: (path) => buffers.get(path) ?? readFileSync(path, 'utf8'), write: (path, content) => { buffers.set(path, content); writeFileSync(path, content) } } }, async (ctx) => {
-      const { sessionId } = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
-      await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'rewrite doc' }] })
+    // The write outside is allowed by the person (mode ask asks about it), so only the root check can stop it.
+    const { seen, value: sessionId } = await withClient(side.app, { answer: () => allowOnce, buffers: { read: (path) => buffers.get(path) ?? readFileSync(path, 'utf8'), write: (path, content) => { buffers.set(path, content); writeFileSync(path, content) } } }, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'rewrite doc' }] })
+      return created.sessionId
     })
     expect(JSON.stringify(side.requests[1]?.messages)).toContain('unsaved text')
+    expect(seen.permissions.map((question) => question.toolCall.title)).toEqual([`Write ${tree.path('outside/x.txt')}`])
     expect(seen.writes).toEqual([{ path: tree.path('work/doc.txt'), content: 'new text\n' }])
     expect(existsSync(tree.path('outside/x.txt'))).toBe(false)
+    const outside = updatesOf(seen, sessionId).findLast((update) => update.sessionUpdate === 'tool_call_update' && update.status === 'failed')
+    expect(JSON.stringify(outside)).toContain('outside the writable roots')
   })
 })
 
 describe('errors a client gets', () => {
-  it('names a session busy elsewhere, an unknown session, and a load from another directory', async () => {
+  it('names a session busy elsewhere, an unknown session, a load from another directory, and an empty prompt (no model call)', async () => {
     tree = await tempTree({ 'work/': null, 'other/': null })
     side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ text: 'never' }] } } })
     const host = side.host
@@ -296,7 +437,8 @@ describe('errors a client gets', () => {
       const missing = await ctx.request('session/load', { sessionId: '20990101-000000-abcdef', cwd: tree.path('work'), mcpServers: [] }).catch((error: unknown) => error)
       const relative = await ctx.request('session/new', { cwd: 'work', mcpServers: [] }).catch((error: unknown) => error)
       const listed = await ctx.request('session/list', {})
-      return { sessionId, busy, unknown, elsewhere, missing, relative, listed }
+      const empty = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: ' \n' }] }).catch((error: unknown) => error)
+      return { sessionId, busy, unknown, elsewhere, missing, relative, listed, empty }
     })
     expect(value.busy).toMatchObject({ code: -32603, message: `session ${value.sessionId} is open in this process; close it there first (lock ${tree.path(`home/sessions/.locks/${value.sessionId}`)})` })
     expect(value.unknown).toMatchObject({ code: -32002 })
@@ -304,5 +446,7 @@ describe('errors a client gets', () => {
     expect(value.missing).toMatchObject({ code: -32002, message: expect.stringContaining('session 20990101-000000-abcdef cannot be loaded') })
     expect(value.relative).toMatchObject({ code: -32602, message: 'Invalid params: cwd work: not an absolute path' })
     expect(value.listed).toEqual({ sessions: [] })
+    expect(value.empty).toMatchObject({ code: -32602, message: 'Invalid params: prompt: the prompt is empty: say what the agent should do' })
+    expect(side.requests).toEqual([])
   })
 })

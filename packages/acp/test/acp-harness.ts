@@ -2,6 +2,7 @@
 // multi-root plugins) in a temp tree, and an SDK client app connected to it directly. Only the
 // model is scripted: one script per working directory, so concurrent sessions stay deterministic.
 import { client, type AgentApp, type ClientContext, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification } from '@agentclientprotocol/sdk'
+import { createRunCodeTool } from '@dsh/code-mode'
 import type { ChatRequestBody } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
@@ -23,16 +24,17 @@ export interface AcpSide {
 }
 
 /** Composes the host and the agent app; `scripts` maps a canonical working directory to its script. */
-export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number; readonly subagents?: boolean }): Promise<AcpSide> {
+export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number; readonly subagents?: boolean; readonly sandbox?: boolean; readonly codeMode?: boolean }): Promise<AcpSide> {
   const logs: string[] = []
   const requests: ChatRequestBody[] = []
   const registry = new AcpSessionRegistry()
   const processes = new ToolProcesses()
-  // The permission policy as `dsh acp` composes it (mode ask), without the sandbox: the guard
-  // wraps the editor's asker and records every decision on the session.
+  // The permission policy as `dsh acp` composes it (mode ask), without the sandbox itself (`sandbox`
+  // says whether the policy believes one is there; default yes): the guard wraps the editor's
+  // asker and records every decision on the session.
   let asker: AskPermission | undefined
-  const host = await createHost({ dshHome: options.dshHome, fs: createLocalFileSystem({ writableRoots: [] }), tools: coreTools({ processes }), log: (line) => logs.push(line), askPermission: (execution, reason) => (asker ?? askThroughClient(registry))(execution, reason) })
-  asker = installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => true, ask: askThroughClient(registry), cwd: options.dshHome }).askPermission
+  const host = await createHost({ dshHome: options.dshHome, fs: createLocalFileSystem({ writableRoots: [] }), tools: [...coreTools({ processes }), ...(options.codeMode === true ? [createRunCodeTool({ processes })] : [])], log: (line) => logs.push(line), askPermission: (execution, reason) => (asker ?? askThroughClient(registry))(execution, reason) })
+  asker = installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => options.sandbox ?? true, ask: askThroughClient(registry), cwd: options.dshHome }).askPermission
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome, maxBytes: 65_536 })
   await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome })
   const providers = new Map(Object.entries(options.scripts).map(([cwd, script]) => [cwd, createScriptedProvider(script)]))
@@ -54,7 +56,8 @@ export async function agentSide(options: { readonly dshHome: string; readonly sc
           await roots.addForSession(dir)
         } catch (error) {
           if (!isRootsError(error)) throw error
-          return `${dir}: ${error.code}: ${error.message}`
+          // As the CLI's check (apps/cli/src/add-dirs.ts): a directory already a root is accepted.
+          if (error.code !== 'duplicate') return `${dir}: ${error.code}: ${error.message}`
         }
       }
       return undefined
@@ -85,8 +88,8 @@ export interface ClientSide {
 
 /** Client behaviour. */
 export interface ClientOptions {
-  /** Answers permission questions (default: reject). */
-  readonly answer?: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>
+  /** Answers permission questions (default: reject); `seen` is what the client has received so far. */
+  readonly answer?: (request: RequestPermissionRequest, seen: ClientSide) => RequestPermissionResponse | Promise<RequestPermissionResponse>
   /** Answers `fs/read_text_file` (the editor's buffers); absent: the client does not advertise fs. */
   readonly buffers?: { read(path: string): string; write(path: string, content: string): void }
 }
@@ -101,7 +104,7 @@ export async function withClient<T>(app: AgentApp, options: ClientOptions, work:
     })
     .onRequest('session/request_permission', async ({ params }) => {
       seen.permissions.push(params)
-      return options.answer === undefined ? { outcome: { outcome: 'selected', optionId: 'reject' } } : await options.answer(params)
+      return options.answer === undefined ? { outcome: { outcome: 'selected', optionId: 'reject' } } : await options.answer(params, seen)
     })
     .onRequest('fs/read_text_file', ({ params }) => {
       seen.reads.push(params.path)

@@ -1,8 +1,9 @@
 /**
  * The "allow always" approvals of one session: command prefixes of `bash` and whole tools that a
- * person approved for the rest of the session. The tool pipeline consults it before it asks and
- * records what an `allow-always` answer covers. It lives in memory with its agent (a resumed
- * session starts with none) until the permission policy takes it over.
+ * person approved for the rest of the session. The tool pipeline records what an `allow-always`
+ * answer covers (the chat's `/status` shows it); it does not skip questions: the permission
+ * policy's session rules allow what such an answer covers, and a call the policy still asks about
+ * (a shell command with no sandbox) is asked about every time. It lives in memory with its agent.
  */
 import type { ApprovalScope, ToolExecution } from '@dsh/contracts'
 

@@ -34,7 +34,7 @@ export interface PipelineDeps {
   readonly agent?: AgentHandle
   /** Approval for `ask` verdicts; absent means `ask` is treated as a denial. */
   readonly askPermission?: AskPermission | undefined
-  /** The session's "allow always" approvals: consulted before asking, extended by the answers. */
+  /** The session's "allow always" answers, recorded for display (they do not skip a question: see `guard`). */
   readonly approvals?: ApprovalMemory | undefined
   /** Diagnostics sink for contained listener failures. */
   readonly log: (line: string) => void
@@ -120,7 +120,10 @@ async function guard(deps: PipelineDeps, execution: ToolExecution): Promise<Tool
   try {
     const verdict = await deps.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve<PreExecuteVerdict>({ kind: 'allow' }))
     if (verdict.kind === 'deny') return failure('denied', `The ${name} call was denied: ${verdict.reason}. ${verdict.recovery ?? DEFAULT_DENIAL_ADVICE}`)
-    if (verdict.kind === 'ask' && deps.approvals?.covers(execution) !== true) {
+    // Every `ask` reaches the asker: what an earlier "allow always" covers is the permission
+    // policy's to allow (its session rules), and a call it still asks about (a shell command
+    // without a sandbox) must be asked about again, never run silently.
+    if (verdict.kind === 'ask') {
       const decision = toDecision(deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason))
       if (decision.kind === 'reject') {
         const why = verdict.reason === undefined ? 'it needs the user\'s approval' : verdict.reason

@@ -71,14 +71,15 @@ function asking(answers: PermissionDecision[], asked: string[]): PipelineDeps {
 }
 
 describe('the pipeline with permission decisions', () => {
-  it('allow-always for the tool stops the questions for that tool in the session', async () => {
+  it('allow-always is recorded for display but does not skip a question the guards still ask (the policy decides what it covers)', async () => {
     f = await fixture()
     const asked: string[] = []
-    const deps = asking([{ kind: 'allow-always', scope: { kind: 'tool' } }], asked)
+    const deps = asking([{ kind: 'allow-always', scope: { kind: 'tool' } }, { kind: 'reject' }], asked)
     const first = await runToolCall(deps, { callId: '1', name: 'echo', rawArguments: '{"text":"a"}', signal })
     const second = await runToolCall(deps, { callId: '2', name: 'echo', rawArguments: '{"text":"b"}', signal })
-    expect([first.content, second.content]).toEqual(['echo: a', 'echo: b'])
-    expect(asked).toEqual(['{"text":"a"}'])
+    expect([first.content, second.content]).toEqual(['echo: a', 'The echo call was not approved (risky). Ask the user how to proceed or choose another approach.'])
+    expect(asked).toEqual(['{"text":"a"}', '{"text":"b"}'])
+    expect(deps.approvals?.describe()).toEqual(['tool: echo'])
   })
 
   it('allow-once asks again next time; a reject note is quoted to the model', async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
-import { createHost, type Host } from '@dsh/runtime'
+import { createHost, type AskPermission, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { createApprovalBroker } from '../src/approvals/approval-broker.ts'
 import { installPermissionGuard } from '@dsh/permissions'
@@ -48,11 +48,14 @@ async function chat(script: ModelScript) {
   tree = await tempTree({ 'work/': null })
   const ran: string[] = []
   const broker = createApprovalBroker({ autoApprove: false })
-  host = await createHost({ dshHome: tree.path('home'), tools: [fakeBash(ran)], log: () => undefined, askPermission: broker.askPermission })
+  // As the CLI composes it: the host asks through the guard's wrapper of the broker, which turns
+  // "allow always" answers into session rules.
+  let asker: AskPermission | undefined
+  host = await createHost({ dshHome: tree.path('home'), tools: [fakeBash(ran)], log: () => undefined, askPermission: (execution, reason) => (asker ?? broker.askPermission)(execution, reason) })
   const provider = createScriptedProvider(script)
   const cwd = tree.path('work')
   // The chat's default policy: mode ask (bash asks), with a sandbox assumed available.
-  installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => true, ask: broker.askPermission, cwd })
+  asker = installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => true, ask: broker.askPermission, cwd }).askPermission
   const env: ChatEnvironment = {
     host,
     dshHome: tree.path('home'),

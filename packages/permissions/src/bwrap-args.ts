@@ -1,6 +1,8 @@
 /**
  * The bubblewrap command line of one sandboxed launch: the whole filesystem read-only, fresh
- * `/dev` and `/proc`, the writable roots bound writable (in `read-only` sandboxes none, and the
+ * `/dev` and `/proc`, no capabilities (`--cap-drop ALL`: bubblewrap started by root keeps them
+ * otherwise, and with them a command remounts `/` writable or walks into dsh's own view of the
+ * filesystem through `/proc/PID/root`), the writable roots bound writable (in `read-only` sandboxes none, and the
  * temp directory is a private empty tmpfs instead), the network namespace unshared when the
  * network is off, and the sandbox ended when dsh dies (`--die-with-parent`). The pid namespace is
  * shared on purpose: background processes outlive the call and dsh's process tracking (process
@@ -21,7 +23,7 @@ export interface SandboxShape {
 
 /** `bwrap` arguments for running `file args…` in `cwd` inside the sandbox. */
 export function bwrapArguments(shape: SandboxShape, cwd: string, file: string, args: readonly string[]): string[] {
-  const list = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
+  const list = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--cap-drop', 'ALL']
   for (const dir of shape.privateTemp) list.push('--tmpfs', dir)
   for (const dir of shape.reexposed ?? []) list.push('--ro-bind-try', dir, dir)
   for (const dir of shape.writable) list.push('--bind-try', dir, dir)

@@ -76,6 +76,25 @@ describe('bash in the sandbox', () => {
     expect(existsSync(tree.path('tmp/t.txt'))).toBe(false)
   })
 
+  // dsh often runs as root (containers, CI): bubblewrap then keeps every capability unless told
+  // otherwise, and with CAP_SYS_ADMIN a command remounts / writable; with CAP_SYS_PTRACE it walks
+  // into dsh's own filesystem view through /proc/PID/root and reads its keys from /proc/PID/environ.
+  it('a command cannot get out: no capabilities, no remount, no way through /proc/<dsh pid>/root, cwd or environ', async () => {
+    const outside = tree.path('outside')
+    const result = await bash(
+      'full-auto',
+      [
+        'grep CapEff /proc/self/status',
+        `mount -o remount,bind,rw / 2>/dev/null; { echo a > ${outside}/remount.txt; } 2>/dev/null || echo remount-refused`,
+        `{ echo b > /proc/${process.pid}/root${outside}/root.txt; } 2>/dev/null || echo root-link-refused`,
+        `{ echo c > /proc/${process.pid}/cwd/../../../../../../..${outside}/cwd.txt; } 2>/dev/null || echo cwd-link-refused`,
+        `cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo environ-readable || echo environ-refused`,
+      ].join('\n'),
+    )
+    expect(result.content).toBe('CapEff:\t0000000000000000\nremount-refused\nroot-link-refused\ncwd-link-refused\nenviron-refused\n\n[Exit code: 0]')
+    for (const name of ['remount.txt', 'root.txt', 'cwd.txt']) expect(existsSync(`${outside}/${name}`)).toBe(false)
+  })
+
   it('the model provider\'s keys are not in the environment; other variables are', async () => {
     const result = await bash('full-auto', 'env | sort | grep -E "^(DEEPSEEK_API_KEY|OPENAI_API_KEY|ACME_TOKEN_VAR|DSH_VISIBLE)=" || true')
     expect(result.content).toBe('DSH_VISIBLE=yes\n\n[Exit code: 0]')

@@ -51,10 +51,10 @@ describe('sandbox texts', () => {
   })
   it('the bubblewrap command line', () => {
     expect(bwrapArguments({ writable: ['/work/repo', '/tmp'], privateTemp: [], network: false }, '/work/repo', 'bash', ['-c', 'ls']).join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --bind-try /work/repo /work/repo --bind-try /tmp /tmp --unshare-net --die-with-parent --chdir /work/repo -- bash -c ls',
+      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --bind-try /work/repo /work/repo --bind-try /tmp /tmp --unshare-net --die-with-parent --chdir /work/repo -- bash -c ls',
     )
     expect(bwrapArguments({ writable: [], privateTemp: ['/tmp'], reexposed: ['/tmp/repo'], network: true }, '/tmp/repo', 'node', []).join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --ro-bind-try /tmp/repo /tmp/repo --die-with-parent --chdir /tmp/repo -- node',
+      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --tmpfs /tmp --ro-bind-try /tmp/repo /tmp/repo --die-with-parent --chdir /tmp/repo -- node',
     )
   })
   it('the macOS Seatbelt profile', () => {

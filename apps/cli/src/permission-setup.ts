@@ -7,7 +7,7 @@
  */
 import { tmpdir } from 'node:os'
 import type { PermissionMode } from '@dsh/contracts'
-import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, type SandboxLauncher } from '@dsh/permissions'
+import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
 import type { AskPermission, Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
 import type { ComposePermissions } from './permission-options.ts'
@@ -49,10 +49,19 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
 export function installPermissions(host: Host, sandbox: SandboxSetup, options: SandboxSetupOptions & { readonly ask?: AskPermission | undefined; readonly cwd: string }): AskPermission | undefined {
   const live = host.ctx.settings.register('permissions', permissionSettingsSchema, { base: { allow: [], deny: [] } })
   const { config, permissions } = options
+  // Each bad rule of settings.yaml is said once (it is read again at every decision).
+  const said = new Set<string>()
+  const report = (line: string): void => {
+    if (said.has(line)) return
+    said.add(line)
+    options.log(line)
+  }
+  const settingsRules = (): RuleTexts => usableRules(live.get(), 'settings.yaml: permissions', report)
+  settingsRules()
   const guard = installPermissionGuard(host.ctx, {
     mode: sandbox.mode,
     // Read at every decision: an edit of settings.yaml applies at the next call.
-    rules: () => mergeRules([config.permissions ?? {}, live.get(), { allow: permissions.allow, deny: permissions.deny }]),
+    rules: () => mergeRules([config.permissions ?? {}, settingsRules(), { allow: permissions.allow, deny: permissions.deny }]),
     sandboxAvailable: () => sandbox.launcher.available(),
     ask: options.ask,
     cwd: options.cwd,

@@ -138,6 +138,21 @@ describe('dsh run permissions', () => {
     expect(resumed).toMatchObject({ code: 0, stdout: 'done\n' })
   })
 
+  // Audit: one bad rule in settings.yaml used to drop every rule of the file ("using base values"),
+  // so a typo in one deny rule switched the others off.
+  it('a bad rule in settings.yaml is reported and ignored; the file\'s other rules stay in force', async () => {
+    const w = await workspace()
+    mkdirSync(w.home, { recursive: true })
+    writeFileSync(join(w.home, 'settings.yaml'), 'permissions:\n  deny: ["bash(rm -rf*)", "write(**/.env"]\n')
+    const script = bashScript('typo.json', 'mkdir -p build && rm -rf build && echo removed')
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    expect(toolResults(w.log)[0]).toBe('The bash call was denied: the permission rule "bash(rm -rf*)" denies it. The user\'s deny rules forbid this; do not try to get around them. Choose another approach or ask the user.')
+    expect(result.stderr.split('\n').filter((line) => line.includes('settings.yaml'))).toEqual([
+      'settings.yaml: permissions.deny[1]: invalid permission rule "write(**/.env" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*)); this rule is ignored, the other rules apply',
+    ])
+  })
+
   it('bad modes and rules are one-line usage errors naming the option, file and key', async () => {
     const w = await workspace()
     const script = bashScript('none.json')

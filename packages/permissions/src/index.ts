@@ -15,6 +15,6 @@ export { probeBubblewrap, unavailableLine, type SandboxStatus } from './sandbox-
 export { sandboxRefusalNote } from './sandbox-refusal.ts'
 export { createSandboxLauncher, type SandboxLauncher, type SandboxLauncherOptions } from './sandbox-launcher.ts'
 export { seatbeltProfile, type SeatbeltShape } from './macos-profile.ts'
-export { mergeRules, permissionSettingsSchema, permissionsSectionSchema, resolveMode, sandboxSectionSchema, type RuleTexts } from './permission-config.ts'
+export { mergeRules, usableRules, permissionSettingsSchema, permissionsSectionSchema, resolveMode, sandboxSectionSchema, type RuleTexts } from './permission-config.ts'
 export { modeLabel } from './mode-label.ts'
 export { sandboxSelfTest, type SelfTestOptions, type SelfTestResult } from './sandbox-self-test.ts'

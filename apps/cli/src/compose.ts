@@ -85,7 +85,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()] })
   const permissions = options.permissions ?? { defaultMode: 'ask' }
   const frontEndAsk = options.askPermission
-  const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log }
+  const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log, dshHome: options.dshHome }
   const sandbox = sandboxSetup(setupOptions)
   // The guard wraps the front end's asker once the host (and its settings) exist.
   let asker: AskPermission | undefined

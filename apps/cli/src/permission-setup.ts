@@ -5,7 +5,9 @@
  * bubblewrap launcher the `bash` and `run_code` tools were given, and the guard with the front
  * end's asker (none for `dsh run`).
  */
+import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { resolve } from 'node:path'
 import type { PermissionMode } from '@dsh/contracts'
 import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
 import type { AskPermission, Host } from '@dsh/runtime'
@@ -16,6 +18,8 @@ import type { ComposePermissions } from './permission-options.ts'
 export interface SandboxSetup {
   readonly mode: PermissionMode
   readonly launcher: SandboxLauncher
+  /** dsh's own state (`$DSH_HOME`, canonical): read-only to the shell, and writes there always ask. */
+  readonly protectedDirs: readonly string[]
 }
 
 /** Inputs of {@link sandboxSetup}. */
@@ -25,6 +29,18 @@ export interface SandboxSetupOptions {
   /** True when the front end can ask (chat, ACP, web). */
   readonly interactive: boolean
   readonly log: (line: string) => void
+  /** Resolved home (`$DSH_HOME`): its settings and session logs are protected from the model. */
+  readonly dshHome: string
+}
+
+/** The canonical path of `dir` (as given when it does not exist yet). */
+function canonical(dir: string): string {
+  try {
+    return realpathSync(dir)
+  } catch {
+    // Not there yet (the host creates it): the resolved path is what later writes will name.
+    return resolve(dir)
+  }
 }
 
 /** Resolves the mode and creates the launcher. */
@@ -32,6 +48,7 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
   const { config, permissions } = options
   const mode = resolveMode({ cli: permissions.mode, config: config.permissions?.mode, frontEnd: permissions.defaultMode })
   const keyEnv = config.model?.apiKeyEnv
+  const protectedDirs = [canonical(options.dshHome)]
   const launcher = createSandboxLauncher({
     mode,
     network: config.sandbox?.network ?? true,
@@ -39,10 +56,11 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
     env: process.env,
     tempDir: tmpdir(),
     extraWritable: config.sandbox?.writable ?? [],
+    protectedDirs,
     warn: options.log,
     interactive: options.interactive,
   })
-  return { mode, launcher }
+  return { mode, launcher, protectedDirs }
 }
 
 /** Installs the guard; returns the `askPermission` the host must use (undefined: nobody to ask). */
@@ -65,6 +83,7 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     sandboxAvailable: () => sandbox.launcher.available(),
     ask: options.ask,
     cwd: options.cwd,
+    protectedDirs: sandbox.protectedDirs,
   })
   return guard.askPermission
 }

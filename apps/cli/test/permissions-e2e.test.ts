@@ -153,6 +153,26 @@ describe('dsh run permissions', () => {
     ])
   })
 
+  // Audit: with $DSH_HOME inside the working directory the model could write settings.yaml (whose
+  // permission rules apply live) with the write tool or the shell, and allow itself everything.
+  it('$DSH_HOME inside the working directory: its settings stay out of the model\'s reach', async () => {
+    const w = await workspace()
+    const home = join(w.repo, '.dsh')
+    mkdirSync(home, { recursive: true })
+    writeFileSync(join(home, 'settings.yaml'), 'permissions:\n  deny: ["bash(git push:*)"]\n')
+    const script = writeScript(tree.path('scripts'), 'home.json', {
+      responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: '.dsh/settings.yaml', content: 'permissions: {}\n' } }, { name: 'bash', arguments: { command: 'echo "permissions: {}" > .dsh/settings.yaml' } }] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    const [write, shell] = toolResults(w.log)
+    expect(write).toBe(
+      `The write call was denied: the path is in dsh's own settings and sessions directory (${home}), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.`,
+    )
+    expect(shell).toContain('.dsh/settings.yaml: Read-only file system')
+    expect(readFileSync(join(home, 'settings.yaml'), 'utf8')).toBe('permissions:\n  deny: ["bash(git push:*)"]\n')
+  })
+
   it('bad modes and rules are one-line usage errors naming the option, file and key', async () => {
     const w = await workspace()
     const script = bashScript('none.json')

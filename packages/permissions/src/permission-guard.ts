@@ -30,6 +30,8 @@ export interface PermissionGuardOptions {
   readonly ask?: AskPermission | undefined
   /** Working directory for calls made outside an agent. */
   readonly cwd: string
+  /** dsh's own state (`$DSH_HOME`): writes there always ask (policy `protectedDirs`). */
+  readonly protectedDirs?: readonly string[]
 }
 
 /** What the composition gets back. */
@@ -67,6 +69,7 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       // Probed only when it matters: a shell call outside danger-full-access.
       sandboxAvailable: toolClass(execution.name) !== 'shell' || mode === 'danger-full-access' || options.sandboxAvailable(),
       interactive: options.ask !== undefined,
+      protectedDirs: options.protectedDirs ?? [],
       call: { tool: execution.name, args: execution.arguments, cwd: agent?.cwd ?? options.cwd },
     })
     switch (decision.verdict) {

@@ -2,7 +2,7 @@
 // the roots fail with the OS error and the note, additional roots are writable, danger-full-access
 // has no sandbox, the network is cut when configured, API keys are gone, background processes stay
 // tracked and cancellation ends everything. Needs bwrap (.ci/run installs it).
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { PermissionMode, ToolOutput, ToolRunContext } from '@dsh/contracts'
@@ -25,7 +25,7 @@ afterAll(() => {
 })
 
 function launcher(mode: PermissionMode, network = true, warn: (line: string) => void = () => undefined) {
-  return createSandboxLauncher({ mode, network, secretVariables: ['ACME_TOKEN_VAR'], env: process.env, tempDir: tree.path('tmp'), warn, interactive: false })
+  return createSandboxLauncher({ mode, network, secretVariables: ['ACME_TOKEN_VAR'], env: process.env, tempDir: tree.path('tmp'), protectedDirs: [tree.path('repo/.dsh')], warn, interactive: false })
 }
 
 function context(roots: readonly string[], signal = new AbortController().signal): ToolRunContext {
@@ -55,6 +55,16 @@ describe('bash in the sandbox', () => {
     )
     expect(readFileSync(`${repo}/inside.txt`, 'utf8')).toBe('in\n')
     expect(existsSync(tree.path('outside/x.txt'))).toBe(false)
+  })
+
+  it('dsh\'s own state stays read-only inside a writable root (settings.yaml rules apply live)', async () => {
+    mkdirSync(tree.path('repo/.dsh'))
+    writeFileSync(tree.path('repo/.dsh/settings.yaml'), 'permissions: {}\n')
+    const result = await bash('full-auto', 'echo "permissions: { allow: [bash] }" >> .dsh/settings.yaml; touch .dsh/new; echo ok > fine.txt')
+    expect(result.content).toContain('.dsh/settings.yaml: Read-only file system')
+    expect(result.content).toContain("touch: cannot touch '.dsh/new': Read-only file system")
+    expect(readFileSync(tree.path('repo/.dsh/settings.yaml'), 'utf8')).toBe('permissions: {}\n')
+    expect(readFileSync(tree.path('repo/fine.txt'), 'utf8')).toBe('ok\n')
   })
 
   it('additional roots are writable from the shell', async () => {

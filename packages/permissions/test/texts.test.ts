@@ -29,6 +29,11 @@ describe('denials', () => {
       'the permission mode is read-only and no sandbox is available to keep a shell command from writing (bubblewrap is missing or cannot start). Use read, glob and grep instead; tell the user to install bubblewrap to allow shell commands in read-only mode.',
     )
   })
+  it('a write into dsh\'s own state where nobody can be asked', () => {
+    expect(denial({ mode: 'full-auto', protectedDirs: ['/home/me/.dsh'], call: { tool: 'write', args: { file_path: '/home/me/.dsh/settings.yaml', content: '' }, cwd } })).toBe(
+      "the path is in dsh's own settings and sessions directory (/home/me/.dsh), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.",
+    )
+  })
   it('suggested rules: a command prefix, a path inside the cwd, or the tool', () => {
     expect(suggestedRule({ tool: 'bash', args: { command: 'git push origin main' }, cwd })).toBe('bash(git push:*)')
     expect(suggestedRule({ tool: 'bash', args: { command: 'ls | wc -l' }, cwd })).toBe('bash')
@@ -50,8 +55,8 @@ describe('sandbox texts', () => {
     expect(unavailableLine({ kind: 'available' }, true)).toBeUndefined()
   })
   it('the bubblewrap command line', () => {
-    expect(bwrapArguments({ writable: ['/work/repo', '/tmp'], privateTemp: [], network: false }, '/work/repo', 'bash', ['-c', 'ls']).join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --bind-try /work/repo /work/repo --bind-try /tmp /tmp --unshare-net --die-with-parent --chdir /work/repo -- bash -c ls',
+    expect(bwrapArguments({ writable: ['/work/repo', '/tmp'], protectedDirs: ['/work/repo/.dsh'], privateTemp: [], network: false }, '/work/repo', 'bash', ['-c', 'ls']).join(' ')).toBe(
+      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --bind-try /work/repo /work/repo --bind-try /tmp /tmp --ro-bind-try /work/repo/.dsh /work/repo/.dsh --unshare-net --die-with-parent --chdir /work/repo -- bash -c ls',
     )
     expect(bwrapArguments({ writable: [], privateTemp: ['/tmp'], reexposed: ['/tmp/repo'], network: true }, '/tmp/repo', 'node', []).join(' ')).toBe(
       '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --tmpfs /tmp --ro-bind-try /tmp/repo /tmp/repo --die-with-parent --chdir /tmp/repo -- node',

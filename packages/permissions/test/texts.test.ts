@@ -44,7 +44,7 @@ describe('denials', () => {
 describe('sandbox texts', () => {
   it('the refusal note, in read-only mode too, and nothing without EROFS', () => {
     expect(sandboxRefusalNote('touch: cannot touch \'/x\': Read-only file system', [])).toBe(
-      '[The sandbox refused a write outside the writable roots (nothing is writable (read-only mode)). Write inside them instead, or ask the user to widen the sandbox: --add-dir DIR (or dsh roots add DIR) adds a writable root, sandbox.writable in the config file lists more directories, and --permission-mode danger-full-access runs shell commands without a sandbox.]',
+      '[The sandbox refused a write: the permission mode is read-only, so shell commands cannot change files (only a private temp directory, discarded afterwards, is writable). Answer without changing files; if changes are needed, tell the user they can allow them with --permission-mode auto-edit or full-auto.]',
     )
     expect(sandboxRefusalNote('Permission denied', ['/a'])).toBeUndefined()
   })

@@ -84,6 +84,9 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     ask: options.ask,
     cwd: options.cwd,
     protectedDirs: sandbox.protectedDirs,
+    // What the session's write and edit may change (runtime write-grants.ts): its directory, the
+    // temp directory every session shares, and its available additional roots.
+    writableRoots: (agent) => [agent.session.header.cwd, tmpdir(), ...(host.ctx.get('workspaceRoots')?.session(agent.session).writableRoots() ?? [])],
   })
   return guard.askPermission
 }

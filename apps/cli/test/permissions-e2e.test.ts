@@ -173,6 +173,27 @@ describe('dsh run permissions', () => {
     expect(readFileSync(join(home, 'settings.yaml'), 'utf8')).toBe('permissions:\n  deny: ["bash(git push:*)"]\n')
   })
 
+  // Audit (known and accepted before): in ask mode a write outside every root was asked about and,
+  // once approved, failed in the tool; dsh run's denial even suggested an --allow rule that could
+  // not help. It is now denied at once, naming --add-dir.
+  it('ask mode: a write outside every writable root is denied at once, naming --add-dir; one inside a root (or linked into one) is not', async () => {
+    const w = await workspace()
+    symlinkSync(tree.path('extra'), tree.path('linked'))
+    const write = (file_path: string) => ({ name: 'write', arguments: { file_path, content: 'x' } })
+    const script = writeScript(tree.path('scripts'), 'outside.json', {
+      responses: [{ toolCalls: [write(`${tree.path('outside')}/x.txt`), write(`${tree.path('extra')}/y.txt`), write(`${tree.path('linked')}/z.txt`)] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--add-dir', tree.path('extra'), '--permission-mode', 'ask', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    const [outside, extra, linked] = toolResults(w.log)
+    expect(outside).toBe(
+      `The write call was denied: ${tree.path('outside')}/x.txt is outside every writable root of this session (${w.repo}, ${tree.path('tmp')}, ${tree.path('extra')}), so no answer could let the write through. ` +
+        'Write inside one of the roots; if this file must change, tell the user that --add-dir DIR (or dsh roots add DIR) makes its directory a writable root.',
+    )
+    expect(extra).toContain("dsh run cannot ask. Tell the user that dsh run allows it with --allow 'write(")
+    expect(linked).toContain("dsh run cannot ask. Tell the user that dsh run allows it with --allow 'write(")
+  })
+
   it('bad modes and rules are one-line usage errors naming the option, file and key', async () => {
     const w = await workspace()
     const script = bashScript('none.json')

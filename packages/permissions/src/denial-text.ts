@@ -92,3 +92,13 @@ export function deniedProtected(dir: string): DenialText {
 export function askReasonProtected(call: RuleCall, dir: string): string {
   return `${call.tool} would change dsh's own settings or sessions (${dir})`
 }
+
+/** A write outside every writable root, which the tool would refuse whatever the answer. */
+export function deniedOutsideRoots(call: RuleCall, roots: readonly string[]): DenialText {
+  const subject = callSubject(call.tool, call.args, call.cwd)
+  const path = subject.kind === 'path' ? subject.path : call.tool
+  return {
+    reason: `${path} is outside every writable root of this session (${roots.join(', ')}), so no answer could let the ${call.tool} through`,
+    recovery: 'Write inside one of the roots; if this file must change, tell the user that --add-dir DIR (or dsh roots add DIR) makes its directory a writable root.',
+  }
+}

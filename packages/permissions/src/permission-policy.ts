@@ -4,11 +4,11 @@
  * way out when the front end cannot ask. Without a sandbox, shell calls outside
  * `danger-full-access` always ask (or are denied when nobody can be asked): never silently unsandboxed.
  */
-import { isAbsolute, relative } from 'node:path'
 import type { PermissionAuthority, PermissionMode, PermissionRule } from '@dsh/contracts'
 import { callSubject } from './call-subject.ts'
-import { askReason, askReasonProtected, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedProtected, deniedReadOnly, deniedReadOnlyNoSandbox, type DenialText } from './denial-text.ts'
+import { askReason, askReasonProtected, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedOutsideRoots, deniedProtected, deniedReadOnly, deniedReadOnlyNoSandbox, type DenialText } from './denial-text.ts'
 import { modeVerdict, toolClass } from './mode-policy.ts'
+import { within } from './root-check.ts'
 import { allowingRules, denyingRule, type RuleCall } from './rule-match.ts'
 
 /** Everything one decision depends on. */
@@ -30,6 +30,11 @@ export interface PolicyInput {
    * denied when nobody can be asked, whatever the rules say; only `danger-full-access` lets it through.
    */
   readonly protectedDirs?: readonly string[]
+  /**
+   * Set when the call is a `write`/`edit` outside every writable root of its session (the roots):
+   * the tool would refuse it, so a call that would ask is denied at once, naming `--add-dir`.
+   */
+  readonly outsideRoots?: readonly string[] | undefined
   readonly call: RuleCall
 }
 
@@ -38,11 +43,6 @@ export type PolicyDecision =
   | { readonly verdict: 'allow'; readonly by: Exclude<PermissionAuthority, 'answer'>; readonly rule?: string }
   | { readonly verdict: 'ask'; readonly reason: string }
   | { readonly verdict: 'deny'; readonly by: Exclude<PermissionAuthority, 'answer'>; readonly rule?: string; readonly text: DenialText }
-
-function within(dir: string, path: string): boolean {
-  const inside = relative(dir, path)
-  return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))
-}
 
 function insideCwd(call: RuleCall): boolean {
   const subject = callSubject(call.tool, call.args, call.cwd)
@@ -67,6 +67,7 @@ export function decide(input: PolicyInput): PolicyDecision {
   if (base === 'deny') return { verdict: 'deny', by: 'mode', text: deniedReadOnly() }
   const guarded = kind === 'write' && mode !== 'danger-full-access' ? protectedTarget(call, input.protectedDirs ?? []) : undefined
   if (guarded !== undefined) return input.interactive ? { verdict: 'ask', reason: askReasonProtected(call, guarded) } : { verdict: 'deny', by: 'mode', text: deniedProtected(guarded) }
+  if (kind === 'write' && base === 'ask' && input.outsideRoots !== undefined) return { verdict: 'deny', by: 'mode', text: deniedOutsideRoots(call, input.outsideRoots) }
   if (kind === 'shell' && !input.sandboxAvailable && mode !== 'danger-full-access') {
     if (mode === 'read-only') return { verdict: 'deny', by: 'mode', text: deniedReadOnlyNoSandbox() }
     return input.interactive ? { verdict: 'ask', reason: askReason(mode, call, true) } : { verdict: 'deny', by: 'mode', text: deniedNoSandbox() }

@@ -75,4 +75,12 @@ describe('mode × tool', () => {
     expect(verdict('danger-full-access', false, write)).toEqual({ verdict: 'allow', by: 'mode' })
     expect(decide({ mode: 'full-auto', allow: [], deny: [], session: [], sandboxAvailable: true, interactive: false, protectedDirs: [home], call: { ...write, args: { file_path: '.dshx/a', content: '' } } }).verdict).toBe('allow')
   })
+  it('a write outside every root is denied at once where it would ask (no answer could let it through); where the mode allows it, the tool refuses it', () => {
+    const call = { tool: 'write', args: { file_path: '/elsewhere/a.txt', content: '' }, cwd }
+    const roots = ['/work/repo', '/tmp']
+    const decision = (mode: PermissionMode, interactive: boolean) => decide({ mode, allow: [], deny: [], session: [], sandboxAvailable: true, interactive, outsideRoots: roots, call })
+    for (const interactive of [true, false]) expect(decision('ask', interactive)).toMatchObject({ verdict: 'deny', by: 'mode', text: { reason: '/elsewhere/a.txt is outside every writable root of this session (/work/repo, /tmp), so no answer could let the write through' } })
+    expect(decision('full-auto', false).verdict).toBe('allow')
+    expect(decision('read-only', true).verdict).toBe('deny')
+  })
 })

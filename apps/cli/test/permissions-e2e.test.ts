@@ -44,6 +44,8 @@ function permissionEvents(home: string, id: string): unknown[] {
   return permissionData(readFileSync(join(home, 'sessions', `${id}.jsonl`), 'utf8'))
 }
 
+const write = (file_path: string) => ({ name: 'write', arguments: { file_path, content: 'x' } })
+
 /** What dsh run's denial of a bash call in ask mode says. */
 const advice = (rule: string): string =>
   `The bash call was denied: permission mode ask needs the user's approval for bash, and dsh run cannot ask. Tell the user that dsh run allows it with --allow '${rule}' or --permission-mode full-auto (shell commands stay sandboxed to the writable roots; --add-dir adds a root); meanwhile choose another approach.`
@@ -179,7 +181,6 @@ describe('dsh run permissions', () => {
   it('ask mode: a write outside every writable root is denied at once, naming --add-dir; one inside a root (or linked into one) is not', async () => {
     const w = await workspace()
     symlinkSync(tree.path('extra'), tree.path('linked'))
-    const write = (file_path: string) => ({ name: 'write', arguments: { file_path, content: 'x' } })
     const script = writeScript(tree.path('scripts'), 'outside.json', {
       responses: [{ toolCalls: [write(`${tree.path('outside')}/x.txt`), write(`${tree.path('extra')}/y.txt`), write(`${tree.path('linked')}/z.txt`)] }, { text: 'done' }],
     })

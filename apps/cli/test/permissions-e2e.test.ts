@@ -167,8 +167,8 @@ describe('dsh run permissions', () => {
     })
     const result = await runDsh(['--dsh-home', home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
     expect(result.code).toBe(0)
-    const [write, shell] = toolResults(w.log)
-    expect(write).toBe(
+    const [written, shell] = toolResults(w.log)
+    expect(written).toBe(
       `The write call was denied: the path is in dsh's own settings and sessions directory (${home}), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.`,
     )
     expect(shell).toContain('.dsh/settings.yaml: Read-only file system')

@@ -65,9 +65,10 @@ export function decide(input: PolicyInput): PolicyDecision {
   const kind = toolClass(call.tool)
   const base = modeVerdict(mode, kind, insideCwd(call))
   if (base === 'deny') return { verdict: 'deny', by: 'mode', text: deniedReadOnly() }
-  const guarded = kind === 'write' && mode !== 'danger-full-access' ? protectedTarget(call, input.protectedDirs ?? []) : undefined
-  if (guarded !== undefined) return input.interactive ? { verdict: 'ask', reason: askReasonProtected(call, guarded) } : { verdict: 'deny', by: 'mode', text: deniedProtected(guarded) }
+  // A write outside every root fails in the tool whatever is decided: never worth a question.
   if (kind === 'write' && base === 'ask' && input.outsideRoots !== undefined) return { verdict: 'deny', by: 'mode', text: deniedOutsideRoots(call, input.outsideRoots) }
+  const guarded = kind === 'write' && mode !== 'danger-full-access' && input.outsideRoots === undefined ? protectedTarget(call, input.protectedDirs ?? []) : undefined
+  if (guarded !== undefined) return input.interactive ? { verdict: 'ask', reason: askReasonProtected(call, guarded) } : { verdict: 'deny', by: 'mode', text: deniedProtected(guarded) }
   if (kind === 'shell' && !input.sandboxAvailable && mode !== 'danger-full-access') {
     if (mode === 'read-only') return { verdict: 'deny', by: 'mode', text: deniedReadOnlyNoSandbox() }
     return input.interactive ? { verdict: 'ask', reason: askReason(mode, call, true) } : { verdict: 'deny', by: 'mode', text: deniedNoSandbox() }

@@ -83,4 +83,10 @@ describe('mode × tool', () => {
     expect(decision('full-auto', false).verdict).toBe('allow')
     expect(decision('read-only', true).verdict).toBe('deny')
   })
+  it('a write into dsh\'s own state outside every root is not asked about: it is denied at once (ask) or refused by the tool', () => {
+    const call = { tool: 'write', args: { file_path: '/home/me/.dsh/settings.yaml', content: '' }, cwd }
+    const input = { allow: [], deny: [], session: [], sandboxAvailable: true, interactive: true, protectedDirs: ['/home/me/.dsh'], outsideRoots: ['/work/repo'], call }
+    expect(decide({ ...input, mode: 'ask' })).toMatchObject({ verdict: 'deny', by: 'mode', text: { reason: '/home/me/.dsh/settings.yaml is outside every writable root of this session (/work/repo), so no answer could let the write through' } })
+    expect(decide({ ...input, mode: 'full-auto' }).verdict).toBe('allow')
+  })
 })

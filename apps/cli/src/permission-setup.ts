@@ -18,7 +18,7 @@ import type { ComposePermissions } from './permission-options.ts'
 export interface SandboxSetup {
   readonly mode: PermissionMode
   readonly launcher: SandboxLauncher
-  /** dsh's own state (`$DSH_HOME`, canonical): read-only to the shell, and writes there always ask. */
+  /** dsh's own state (`$DSH_HOME` and the config file, canonical): read-only to the shell, and writes there always ask. */
   readonly protectedDirs: readonly string[]
 }
 
@@ -31,6 +31,8 @@ export interface SandboxSetupOptions {
   readonly log: (line: string) => void
   /** Resolved home (`$DSH_HOME`): its settings and session logs are protected from the model. */
   readonly dshHome: string
+  /** The config file in use (absolute), protected the same way. */
+  readonly configPath?: string | undefined
 }
 
 /** The canonical path of `dir` (as given when it does not exist yet). */
@@ -48,7 +50,7 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
   const { config, permissions } = options
   const mode = resolveMode({ cli: permissions.mode, config: config.permissions?.mode, frontEnd: permissions.defaultMode })
   const keyEnv = config.model?.apiKeyEnv
-  const protectedDirs = [canonical(options.dshHome)]
+  const protectedDirs = [options.dshHome, ...(options.configPath === undefined ? [] : [options.configPath])].map(canonical)
   const launcher = createSandboxLauncher({
     mode,
     network: config.sandbox?.network ?? true,

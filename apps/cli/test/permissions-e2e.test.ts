@@ -169,10 +169,27 @@ describe('dsh run permissions', () => {
     expect(result.code).toBe(0)
     const [written, shell] = toolResults(w.log)
     expect(written).toBe(
-      `The write call was denied: the path is in dsh's own settings and sessions directory (${home}), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.`,
+      `The write call was denied: the path is part of dsh's own settings and sessions (${home}), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.`,
     )
     expect(shell).toContain('.dsh/settings.yaml: Read-only file system')
     expect(readFileSync(join(home, 'settings.yaml'), 'utf8')).toBe('permissions:\n  deny: ["bash(git push:*)"]\n')
+  })
+
+  it('the config file in use is protected the same way (its mode and rules apply to later runs)', async () => {
+    const w = await workspace()
+    const config = join(w.repo, 'dsh.yaml')
+    writeFileSync(config, 'permissions:\n  deny: ["bash(git push:*)"]\n')
+    const script = writeScript(tree.path('scripts'), 'config.json', {
+      responses: [{ toolCalls: [{ name: 'edit', arguments: { file_path: 'dsh.yaml', old_string: 'deny', new_string: 'allow' } }, { name: 'bash', arguments: { command: 'echo "permissions: { mode: danger-full-access }" > dsh.yaml' } }] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', 'repo/dsh.yaml', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    const [edited, shell] = toolResults(w.log)
+    expect(edited).toBe(
+      `The edit call was denied: the path is part of dsh's own settings and sessions (${config}), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.`,
+    )
+    expect(shell).toContain('dsh.yaml: Read-only file system')
+    expect(readFileSync(config, 'utf8')).toBe('permissions:\n  deny: ["bash(git push:*)"]\n')
   })
 
   // Audit (known and accepted before): in ask mode a write outside every root was asked about and,

@@ -83,7 +83,7 @@ export function askReason(mode: PermissionMode, call: RuleCall, sandboxMissing: 
 /** A write into dsh's own state (`$DSH_HOME`) where nobody can be asked. */
 export function deniedProtected(dir: string): DenialText {
   return {
-    reason: `the path is in dsh's own settings and sessions directory (${dir}), which the model never changes without the user's approval, and dsh run cannot ask`,
+    reason: `the path is part of dsh's own settings and sessions (${dir}), which the model never changes without the user's approval, and dsh run cannot ask`,
     recovery: 'Do not try to change dsh\'s settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.',
   }
 }

@@ -31,7 +31,7 @@ describe('denials', () => {
   })
   it('a write into dsh\'s own state where nobody can be asked', () => {
     expect(denial({ mode: 'full-auto', protectedDirs: ['/home/me/.dsh'], call: { tool: 'write', args: { file_path: '/home/me/.dsh/settings.yaml', content: '' }, cwd } })).toBe(
-      "the path is in dsh's own settings and sessions directory (/home/me/.dsh), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.",
+      "the path is part of dsh's own settings and sessions (/home/me/.dsh), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.",
     )
   })
   it('suggested rules: a command prefix, a path inside the cwd, or the tool', () => {

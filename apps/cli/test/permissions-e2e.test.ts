@@ -326,6 +326,7 @@ describe('dsh sandbox check', () => {
       `  ok   write inside ${w.repo}: allowed`,
       '  ok   write outside the roots (/): refused — bash: line 2: /.dsh-sandbox-check-X: Read-only file system',
       '  ok   connect to a loopback listener (127.0.0.1:PORT): reachable',
+      '  ok   capabilities of a command: none',
       '',
     ])
   })

@@ -97,6 +97,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const processes = new ToolProcesses()
   const { host, agentOptions, docs, sandbox } = await composeHost({
     dshHome,
+    ...(options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) }),
     cwd,
     config,
     log,

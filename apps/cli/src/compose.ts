@@ -56,6 +56,8 @@ export interface Composition {
 export interface ComposeOptions {
   /** Resolved home. */
   readonly dshHome: string
+  /** The config file in use (absolute), protected like `$DSH_HOME`: its rules and mode apply to later runs. */
+  readonly configPath?: string
   /** Session working directory (canonical). */
   readonly cwd: string
   /** Validated config file (empty object when none). */
@@ -85,7 +87,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()] })
   const permissions = options.permissions ?? { defaultMode: 'ask' }
   const frontEndAsk = options.askPermission
-  const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log }
+  const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log, dshHome: options.dshHome, configPath: options.configPath }
   const sandbox = sandboxSetup(setupOptions)
   // The guard wraps the front end's asker once the host (and its settings) exist.
   let asker: AskPermission | undefined

@@ -5,9 +5,11 @@
  * bubblewrap launcher the `bash` and `run_code` tools were given, and the guard with the front
  * end's asker (none for `dsh run`).
  */
+import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { resolve } from 'node:path'
 import type { PermissionMode } from '@dsh/contracts'
-import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, type SandboxLauncher } from '@dsh/permissions'
+import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
 import type { AskPermission, Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
 import type { ComposePermissions } from './permission-options.ts'
@@ -16,6 +18,8 @@ import type { ComposePermissions } from './permission-options.ts'
 export interface SandboxSetup {
   readonly mode: PermissionMode
   readonly launcher: SandboxLauncher
+  /** dsh's own state (`$DSH_HOME` and the config file, canonical): read-only to the shell, and writes there always ask. */
+  readonly protectedDirs: readonly string[]
 }
 
 /** Inputs of {@link sandboxSetup}. */
@@ -25,6 +29,20 @@ export interface SandboxSetupOptions {
   /** True when the front end can ask (chat, ACP, web). */
   readonly interactive: boolean
   readonly log: (line: string) => void
+  /** Resolved home (`$DSH_HOME`): its settings and session logs are protected from the model. */
+  readonly dshHome: string
+  /** The config file in use (absolute), protected the same way. */
+  readonly configPath?: string | undefined
+}
+
+/** The canonical path of `dir` (as given when it does not exist yet). */
+function canonical(dir: string): string {
+  try {
+    return realpathSync(dir)
+  } catch {
+    // Not there yet (the host creates it): the resolved path is what later writes will name.
+    return resolve(dir)
+  }
 }
 
 /** Resolves the mode and creates the launcher. */
@@ -32,6 +50,7 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
   const { config, permissions } = options
   const mode = resolveMode({ cli: permissions.mode, config: config.permissions?.mode, frontEnd: permissions.defaultMode })
   const keyEnv = config.model?.apiKeyEnv
+  const protectedDirs = [options.dshHome, ...(options.configPath === undefined ? [] : [options.configPath])].map(canonical)
   const launcher = createSandboxLauncher({
     mode,
     network: config.sandbox?.network ?? true,
@@ -39,23 +58,37 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
     env: process.env,
     tempDir: tmpdir(),
     extraWritable: config.sandbox?.writable ?? [],
+    protectedDirs,
     warn: options.log,
     interactive: options.interactive,
   })
-  return { mode, launcher }
+  return { mode, launcher, protectedDirs }
 }
 
 /** Installs the guard; returns the `askPermission` the host must use (undefined: nobody to ask). */
 export function installPermissions(host: Host, sandbox: SandboxSetup, options: SandboxSetupOptions & { readonly ask?: AskPermission | undefined; readonly cwd: string }): AskPermission | undefined {
   const live = host.ctx.settings.register('permissions', permissionSettingsSchema, { base: { allow: [], deny: [] } })
   const { config, permissions } = options
+  // Each bad rule of settings.yaml is said once (it is read again at every decision).
+  const said = new Set<string>()
+  const report = (line: string): void => {
+    if (said.has(line)) return
+    said.add(line)
+    options.log(line)
+  }
+  const settingsRules = (): RuleTexts => usableRules(live.get(), 'settings.yaml: permissions', report)
+  settingsRules()
   const guard = installPermissionGuard(host.ctx, {
     mode: sandbox.mode,
     // Read at every decision: an edit of settings.yaml applies at the next call.
-    rules: () => mergeRules([config.permissions ?? {}, live.get(), { allow: permissions.allow, deny: permissions.deny }]),
+    rules: () => mergeRules([config.permissions ?? {}, settingsRules(), { allow: permissions.allow, deny: permissions.deny }]),
     sandboxAvailable: () => sandbox.launcher.available(),
     ask: options.ask,
     cwd: options.cwd,
+    protectedDirs: sandbox.protectedDirs,
+    // What the session's write and edit may change (runtime write-grants.ts): its directory, the
+    // temp directory every session shares, and its available additional roots.
+    writableRoots: (agent) => [agent.session.header.cwd, tmpdir(), ...(host.ctx.get('workspaceRoots')?.session(agent.session).writableRoots() ?? [])],
   })
   return guard.askPermission
 }

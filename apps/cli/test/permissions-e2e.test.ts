@@ -44,6 +44,8 @@ function permissionEvents(home: string, id: string): unknown[] {
   return permissionData(readFileSync(join(home, 'sessions', `${id}.jsonl`), 'utf8'))
 }
 
+const write = (file_path: string) => ({ name: 'write', arguments: { file_path, content: 'x' } })
+
 /** What dsh run's denial of a bash call in ask mode says. */
 const advice = (rule: string): string =>
   `The bash call was denied: permission mode ask needs the user's approval for bash, and dsh run cannot ask. Tell the user that dsh run allows it with --allow '${rule}' or --permission-mode full-auto (shell commands stay sandboxed to the writable roots; --add-dir adds a root); meanwhile choose another approach.`
@@ -136,6 +138,78 @@ describe('dsh run permissions', () => {
     const again = bashScript('again.json', 'echo again')
     const resumed = await runDsh(['--dsh-home', w.home, 'run', '--resume', sessionIdOf(result.stderr), '--model', `scripted:${again}`, 'go on'], { cwd: tree.root, env: w.env })
     expect(resumed).toMatchObject({ code: 0, stdout: 'done\n' })
+  })
+
+  // Audit: one bad rule in settings.yaml used to drop every rule of the file ("using base values"),
+  // so a typo in one deny rule switched the others off.
+  it('a bad rule in settings.yaml is reported and ignored; the file\'s other rules stay in force', async () => {
+    const w = await workspace()
+    mkdirSync(w.home, { recursive: true })
+    writeFileSync(join(w.home, 'settings.yaml'), 'permissions:\n  deny: ["bash(rm -rf*)", "write(**/.env"]\n')
+    const script = bashScript('typo.json', 'mkdir -p build && rm -rf build && echo removed')
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    expect(toolResults(w.log)[0]).toBe('The bash call was denied: the permission rule "bash(rm -rf*)" denies it. The user\'s deny rules forbid this; do not try to get around them. Choose another approach or ask the user.')
+    expect(result.stderr.split('\n').filter((line) => line.includes('settings.yaml'))).toEqual([
+      'settings.yaml: permissions.deny[1]: invalid permission rule "write(**/.env" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*)); this rule is ignored, the other rules apply',
+    ])
+  })
+
+  // Audit: with $DSH_HOME inside the working directory the model could write settings.yaml (whose
+  // permission rules apply live) with the write tool or the shell, and allow itself everything.
+  it('$DSH_HOME inside the working directory: its settings stay out of the model\'s reach', async () => {
+    const w = await workspace()
+    const home = join(w.repo, '.dsh')
+    mkdirSync(home, { recursive: true })
+    writeFileSync(join(home, 'settings.yaml'), 'permissions:\n  deny: ["bash(git push:*)"]\n')
+    const script = writeScript(tree.path('scripts'), 'home.json', {
+      responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: '.dsh/settings.yaml', content: 'permissions: {}\n' } }, { name: 'bash', arguments: { command: 'echo "permissions: {}" > .dsh/settings.yaml' } }] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    const [written, shell] = toolResults(w.log)
+    expect(written).toBe(
+      `The write call was denied: the path is part of dsh's own settings and sessions (${home}), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.`,
+    )
+    expect(shell).toContain('.dsh/settings.yaml: Read-only file system')
+    expect(readFileSync(join(home, 'settings.yaml'), 'utf8')).toBe('permissions:\n  deny: ["bash(git push:*)"]\n')
+  })
+
+  it('the config file in use is protected the same way (its mode and rules apply to later runs)', async () => {
+    const w = await workspace()
+    const config = join(w.repo, 'dsh.yaml')
+    writeFileSync(config, 'permissions:\n  deny: ["bash(git push:*)"]\n')
+    const script = writeScript(tree.path('scripts'), 'config.json', {
+      responses: [{ toolCalls: [{ name: 'edit', arguments: { file_path: 'dsh.yaml', old_string: 'deny', new_string: 'allow' } }, { name: 'bash', arguments: { command: 'echo "permissions: { mode: danger-full-access }" > dsh.yaml' } }] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', 'repo/dsh.yaml', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    const [edited, shell] = toolResults(w.log)
+    expect(edited).toBe(
+      `The edit call was denied: the path is part of dsh's own settings and sessions (${config}), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.`,
+    )
+    expect(shell).toContain('dsh.yaml: Read-only file system')
+    expect(readFileSync(config, 'utf8')).toBe('permissions:\n  deny: ["bash(git push:*)"]\n')
+  })
+
+  // Audit (known and accepted before): in ask mode a write outside every root was asked about and,
+  // once approved, failed in the tool; dsh run's denial even suggested an --allow rule that could
+  // not help. It is now denied at once, naming --add-dir.
+  it('ask mode: a write outside every writable root is denied at once, naming --add-dir; one inside a root (or linked into one) is not', async () => {
+    const w = await workspace()
+    symlinkSync(tree.path('extra'), tree.path('linked'))
+    const script = writeScript(tree.path('scripts'), 'outside.json', {
+      responses: [{ toolCalls: [write(`${tree.path('outside')}/x.txt`), write(`${tree.path('extra')}/y.txt`), write(`${tree.path('linked')}/z.txt`)] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--add-dir', tree.path('extra'), '--permission-mode', 'ask', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    const [outside, extra, linked] = toolResults(w.log)
+    expect(outside).toBe(
+      `The write call was denied: ${tree.path('outside')}/x.txt is outside every writable root of this session (${w.repo}, ${tree.path('tmp')}, ${tree.path('extra')}), so no answer could let the write through. ` +
+        'Write inside one of the roots; if this file must change, tell the user that --add-dir DIR (or dsh roots add DIR) makes its directory a writable root.',
+    )
+    expect(extra).toContain("dsh run cannot ask. Tell the user that dsh run allows it with --allow 'write(")
+    expect(linked).toContain("dsh run cannot ask. Tell the user that dsh run allows it with --allow 'write(")
   })
 
   it('bad modes and rules are one-line usage errors naming the option, file and key', async () => {
@@ -252,6 +326,7 @@ describe('dsh sandbox check', () => {
       `  ok   write inside ${w.repo}: allowed`,
       '  ok   write outside the roots (/): refused — bash: line 2: /.dsh-sandbox-check-X: Read-only file system',
       '  ok   connect to a loopback listener (127.0.0.1:PORT): reachable',
+      '  ok   capabilities of a command: none',
       '',
     ])
   })

@@ -79,3 +79,26 @@ export function askReason(mode: PermissionMode, call: RuleCall, sandboxMissing: 
   if (sandboxMissing) return `no sandbox is available, so ${call.tool} would run unsandboxed`
   return `permission mode ${mode} asks before ${call.tool === 'write' || call.tool === 'edit' ? 'writes outside the working directory' : `running ${call.tool}`}`
 }
+
+/** A write into dsh's own state (`$DSH_HOME`) where nobody can be asked. */
+export function deniedProtected(dir: string): DenialText {
+  return {
+    reason: `the path is part of dsh's own settings and sessions (${dir}), which the model never changes without the user's approval, and dsh run cannot ask`,
+    recovery: 'Do not try to change dsh\'s settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.',
+  }
+}
+
+/** Why a write into dsh's own state (`$DSH_HOME`) is asked. */
+export function askReasonProtected(call: RuleCall, dir: string): string {
+  return `${call.tool} would change dsh's own settings or sessions (${dir})`
+}
+
+/** A write outside every writable root, which the tool would refuse whatever the answer. */
+export function deniedOutsideRoots(call: RuleCall, roots: readonly string[]): DenialText {
+  const subject = callSubject(call.tool, call.args, call.cwd)
+  const path = subject.kind === 'path' ? subject.path : call.tool
+  return {
+    reason: `${path} is outside every writable root of this session (${roots.join(', ')}), so no answer could let the ${call.tool} through`,
+    recovery: 'Write inside one of the roots; if this file must change, tell the user that --add-dir DIR (or dsh roots add DIR) makes its directory a writable root.',
+  }
+}

@@ -1,6 +1,8 @@
 /** Public surface of the permissions package. */
 export { parseRule, parseRules, RuleSyntaxError } from './rule-parse.ts'
-export { readShell, programPart, type ShellReading } from './shell-segments.ts'
+export { readShell, type ShellReading } from './shell-segments.ts'
+export { denyCandidates, programPart } from './deny-candidates.ts'
+export { shellWords } from './shell-words.ts'
 export { allowingRules, denyingRule, textPattern, type RuleCall } from './rule-match.ts'
 export { isPermissionMode, modeVerdict, permissionModes, sandboxOf, toolClass, type ModeVerdict, type ToolClass } from './mode-policy.ts'
 export { decide, type PolicyDecision, type PolicyInput } from './permission-policy.ts'
@@ -13,6 +15,6 @@ export { probeBubblewrap, unavailableLine, type SandboxStatus } from './sandbox-
 export { sandboxRefusalNote } from './sandbox-refusal.ts'
 export { createSandboxLauncher, type SandboxLauncher, type SandboxLauncherOptions } from './sandbox-launcher.ts'
 export { seatbeltProfile, type SeatbeltShape } from './macos-profile.ts'
-export { mergeRules, permissionSettingsSchema, permissionsSectionSchema, resolveMode, sandboxSectionSchema, type RuleTexts } from './permission-config.ts'
+export { mergeRules, usableRules, permissionSettingsSchema, permissionsSectionSchema, resolveMode, sandboxSectionSchema, type RuleTexts } from './permission-config.ts'
 export { modeLabel } from './mode-label.ts'
 export { sandboxSelfTest, type SelfTestOptions, type SelfTestResult } from './sandbox-self-test.ts'

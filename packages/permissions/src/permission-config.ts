@@ -37,11 +37,36 @@ export const sandboxSectionSchema = z.strictObject({
     .describe('More directories shell commands may write (absolute; caches such as /home/me/.npm), in every mode but read-only'),
 })
 
-/** The `permissions` namespace of settings.yaml (rules only; the mode is per run). */
+/**
+ * The `permissions` namespace of settings.yaml (rules only; the mode is per run). Rules are
+ * checked one by one by {@link usableRules}, not here: a bad rule must not make the settings
+ * store fall back to base values for the whole namespace, which would drop every deny rule of
+ * the file with it.
+ */
 export const permissionSettingsSchema = z.strictObject({
-  allow: z.array(ruleText).default([]).describe('Rules that allow calls without asking'),
-  deny: z.array(ruleText).default([]).describe('Rules that deny calls; deny wins over allow'),
+  allow: z.array(z.string()).default([]).describe('Rules that allow calls without asking'),
+  deny: z.array(z.string()).default([]).describe('Rules that deny calls; deny wins over allow'),
 })
+
+/**
+ * The rules of a layer that parse; each one that does not is handed to `report` as one line
+ * (`WHERE.deny[1]: invalid permission rule …; this rule is ignored, the other rules apply`).
+ */
+export function usableRules(texts: RuleTexts, where: string, report: (line: string) => void): RuleTexts {
+  const keep = (list: readonly string[] | undefined, key: string): string[] =>
+    (list ?? []).filter((text, index) => {
+      try {
+        parseRule(text, `${where}.${key}[${index}]`)
+        return true
+      } catch (error) {
+        // A bad rule is the person's input: said, then left out (the other rules still apply).
+        if (!(error instanceof RuleSyntaxError)) throw error
+        report(`${error.message}; this rule is ignored, the other rules apply`)
+        return false
+      }
+    })
+  return { allow: keep(texts.allow, 'allow'), deny: keep(texts.deny, 'deny') }
+}
 
 /** Rules as written in one layer. */
 export interface RuleTexts {

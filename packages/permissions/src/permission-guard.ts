@@ -5,10 +5,12 @@
  * every decision, appended to the calling agent's session before the call runs.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { PermissionDecision, PermissionMode, PermissionRule, PreExecuteVerdict, ToolExecution, ToolPermissionData } from '@dsh/contracts'
+import type { AgentHandle, PermissionDecision, PermissionMode, PermissionRule, PreExecuteVerdict, ToolExecution, ToolPermissionData } from '@dsh/contracts'
 import type { AskPermission } from '@dsh/runtime'
+import { callSubject } from './call-subject.ts'
 import { toolClass } from './mode-policy.ts'
 import { decide } from './permission-policy.ts'
+import { outsideEveryRoot } from './root-check.ts'
 import { parseRule } from './rule-parse.ts'
 import { ruleForScope, SessionRules } from './session-rules.ts'
 
@@ -30,6 +32,20 @@ export interface PermissionGuardOptions {
   readonly ask?: AskPermission | undefined
   /** Working directory for calls made outside an agent. */
   readonly cwd: string
+  /** dsh's own state (`$DSH_HOME`): writes there always ask (policy `protectedDirs`). */
+  readonly protectedDirs?: readonly string[]
+  /** The writable roots of an agent's session (what its `write` and `edit` may change); absent: not checked. */
+  readonly writableRoots?: (agent: AgentHandle) => readonly string[]
+}
+
+/** The roots a `write`/`edit` call lands outside of, or undefined (inside one, or not a write). */
+function outsideRootsOf(execution: ToolExecution, roots: ((agent: AgentHandle) => readonly string[]) | undefined): readonly string[] | undefined {
+  const agent = execution.agent
+  if (roots === undefined || agent === undefined || toolClass(execution.name) !== 'write') return undefined
+  const subject = callSubject(execution.name, execution.arguments, agent.cwd)
+  if (subject.kind !== 'path') return undefined
+  const list = roots(agent)
+  return outsideEveryRoot(subject.path, list) ? list : undefined
 }
 
 /** What the composition gets back. */
@@ -67,6 +83,8 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       // Probed only when it matters: a shell call outside danger-full-access.
       sandboxAvailable: toolClass(execution.name) !== 'shell' || mode === 'danger-full-access' || options.sandboxAvailable(),
       interactive: options.ask !== undefined,
+      protectedDirs: options.protectedDirs ?? [],
+      outsideRoots: outsideRootsOf(execution, options.writableRoots),
       call: { tool: execution.name, args: execution.arguments, cwd: agent?.cwd ?? options.cwd },
     })
     switch (decision.verdict) {

@@ -13,12 +13,15 @@
  *   included) on the path: a relative pattern on the path relative to the working directory (or,
  *   outside it, the absolute path without its leading `/`), an absolute pattern on the absolute path.
  * - A bare tool name matches every call of the tool.
+ * - `write` and `edit` rules are one family: either name covers calls of both file-changing tools
+ *   (a `write(**\/.env)` deny also stops an `edit` of `.env`).
  */
 import { isAbsolute, relative, sep } from 'node:path'
 import picomatch from 'picomatch'
 import type { PermissionRule } from '@dsh/contracts'
 import { callSubject, type CallSubject } from './call-subject.ts'
-import { programPart, readShell } from './shell-segments.ts'
+import { denyCandidates } from './deny-candidates.ts'
+import { readShell } from './shell-segments.ts'
 
 /** A tool call as rules see it. */
 export interface RuleCall {
@@ -30,6 +33,13 @@ export interface RuleCall {
 
 const collapse = (text: string): string => text.trim().replace(/\s+/g, ' ')
 const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+
+const fileChanging = new Set(['write', 'edit'])
+
+/** True when a rule written for `ruleTool` applies to a call of `callTool`. */
+function appliesTo(ruleTool: string, callTool: string): boolean {
+  return ruleTool === callTool || (fileChanging.has(ruleTool) && fileChanging.has(callTool))
+}
 
 /** The regular expression of a command or code pattern. */
 export function textPattern(pattern: string): RegExp {
@@ -68,18 +78,18 @@ function subjectMatches(rule: PermissionRule, subject: CallSubject, cwd: string,
 
 /** The first deny rule that matches the call, if any. */
 export function denyingRule(rules: readonly PermissionRule[], call: RuleCall): PermissionRule | undefined {
-  const mine = rules.filter((rule) => rule.tool === call.tool)
+  const mine = rules.filter((rule) => appliesTo(rule.tool, call.tool))
   if (mine.length === 0) return undefined
   const subject = callSubject(call.tool, call.args, call.cwd)
   if (subject.kind !== 'command') return mine.find((rule) => subjectMatches(rule, subject, call.cwd, undefined))
   const reading = readShell(subject.command, true)
-  const commands = reading.commands.flatMap((command) => [command, programPart(command)])
+  const commands = reading.commands.flatMap((command) => denyCandidates(command))
   return mine.find((rule) => rule.pattern === undefined || commands.some((command) => subjectMatches(rule, subject, call.cwd, command)))
 }
 
 /** The allow rules that together allow the call (one per simple command of a bash line), or undefined. */
 export function allowingRules(rules: readonly PermissionRule[], call: RuleCall): PermissionRule[] | undefined {
-  const mine = rules.filter((rule) => rule.tool === call.tool)
+  const mine = rules.filter((rule) => appliesTo(rule.tool, call.tool))
   if (mine.length === 0) return undefined
   const bare = mine.find((rule) => rule.pattern === undefined)
   if (bare !== undefined) return [bare]
@@ -89,7 +99,7 @@ export function allowingRules(rules: readonly PermissionRule[], call: RuleCall):
     return found === undefined ? undefined : [found]
   }
   const reading = readShell(subject.command)
-  if (reading.substitutes || reading.commands.length === 0) return undefined
+  if (reading.substitutes || reading.opaque || reading.commands.length === 0) return undefined
   const used: PermissionRule[] = []
   for (const command of reading.commands) {
     const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, command))

@@ -23,6 +23,8 @@ export interface SandboxLauncherOptions {
   readonly env: Readonly<Record<string, string | undefined>>
   /** More directories bound writable (`sandbox.writable`), except in read-only sandboxes. */
   readonly extraWritable?: readonly string[]
+  /** dsh's own state (`$DSH_HOME`): read-only to the shell even when it lies inside a writable root. */
+  readonly protectedDirs?: readonly string[]
   /** The OS temp directory (private in read-only sandboxes). */
   readonly tempDir: string
   /** Receives the one line said when the sandbox is unavailable. */
@@ -59,7 +61,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       if (kind === 'none' || probe().kind !== 'available') return { file: request.file, args: [...request.args], env, sandboxed: false, writable: [] }
       const writable = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
       const privateTemp = kind === 'read-only' ? [options.tempDir] : []
-      const shape = { writable, privateTemp, reexposed: kind === 'read-only' ? [request.cwd] : [], network: options.network }
+      const shape = { writable, privateTemp, reexposed: kind === 'read-only' ? [request.cwd] : [], protectedDirs: options.protectedDirs ?? [], network: options.network }
       return { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }
     },
     explain: (output, plan) => (plan.sandboxed ? sandboxRefusalNote(output, plan.writable) : undefined),

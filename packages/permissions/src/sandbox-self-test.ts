@@ -2,7 +2,8 @@
  * The self-test of `dsh sandbox check`: three real commands through the launcher, each with the
  * outcome it should have — a write inside the working directory succeeds, a write outside every
  * writable root (`/`) is refused, and a connection to a loopback listener of this process works
- * only when the network is on (a sandbox without network has its own, empty loopback).
+ * only when the network is on (a sandbox without network has its own, empty loopback), and the
+ * command holds no capabilities (with them, root could remount `/` writable).
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -71,7 +72,14 @@ async function networkCheck(options: SelfTestOptions): Promise<SelfTestResult> {
   }
 }
 
-/** Runs the three checks in order. */
+async function capabilityCheck(options: SelfTestOptions): Promise<SelfTestResult> {
+  const result = await run(options.launcher, options, 'grep "^CapEff:" /proc/self/status')
+  const held = /^CapEff:\s*([0-9a-f]+)/m.exec(result.output)?.[1]
+  const actual = held !== undefined && /^0+$/.test(held) ? 'none' : 'some'
+  return { what: 'capabilities of a command', expected: 'none', actual, ...(actual === 'none' ? {} : { detail: firstLine(result.output) }) }
+}
+
+/** Runs the four checks in order. */
 export async function sandboxSelfTest(options: SelfTestOptions): Promise<SelfTestResult[]> {
-  return [await writeCheck(options, options.cwd, options.writesInside ? 'allowed' : 'refused'), await writeCheck(options, '/', 'refused'), await networkCheck(options)]
+  return [await writeCheck(options, options.cwd, options.writesInside ? 'allowed' : 'refused'), await writeCheck(options, '/', 'refused'), await networkCheck(options), await capabilityCheck(options)]
 }

@@ -3,8 +3,10 @@
  * the control operators `;`, `&&`, `||`, `|`, `|&`, `&` and newlines that stand outside quotes;
  * `&` inside a redirection (`2>&1`, `&>file`) does not split. Command and process substitution
  * (`$(…)`, backticks, `<(…)`, `>(…)`) is reported, and in `deep` mode its contents become simple
- * commands of their own (what a deny rule must also see). This is a conservative reading of shell
- * syntax for matching, not a parser: whatever it cannot read plainly never counts as allowed.
+ * commands of their own (what a deny rule must also see). Comments (`#` at the start of a word)
+ * are dropped and `$'…'` quotes read with their backslash escapes, as bash reads them; a
+ * here-document (`<<`) or a quote left open makes the line opaque. This is a conservative reading
+ * of shell syntax for matching, not a parser: whatever it cannot read plainly never counts as allowed.
  */
 
 /** The simple commands of a command line. */
@@ -13,7 +15,12 @@ export interface ShellReading {
   readonly commands: readonly string[]
   /** True when the line contains command or process substitution outside single quotes. */
   readonly substitutes: boolean
+  /** True when the line has syntax this reading does not follow (a here-document, a quote left open). */
+  readonly opaque: boolean
 }
+
+/** Characters after which a `#` begins a word, and so a comment. */
+const wordBreak = /[\s;&|()<>]/
 
 const collapse = (text: string): string => text.trim().replace(/\s+/g, ' ')
 
@@ -21,8 +28,9 @@ const collapse = (text: string): string => text.trim().replace(/\s+/g, ' ')
 export function readShell(line: string, deep = false): ShellReading {
   const commands: string[] = []
   let current = ''
-  let quote: '"' | "'" | undefined
+  let quote: '"' | "'" | "$'" | undefined
   let substitutes = false
+  let opaque = false
   const cut = (): void => {
     const text = collapse(current)
     if (text !== '') commands.push(text)
@@ -34,6 +42,13 @@ export function readShell(line: string, deep = false): ShellReading {
     if (quote === "'") {
       current += char
       if (char === "'") quote = undefined
+      continue
+    }
+    if (quote === "$'") {
+      // ANSI-C quoting: a backslash escapes the next character, `\'` included.
+      current += char === '\\' ? char + next : char
+      if (char === '\\') i += 1
+      else if (char === "'") quote = undefined
       continue
     }
     if (char === '\\') {
@@ -59,10 +74,31 @@ export function readShell(line: string, deep = false): ShellReading {
       if (char === '"') quote = undefined
       continue
     }
+    if (char === '$' && next === "'") {
+      quote = "$'"
+      current += char + next
+      i += 1
+      continue
+    }
     if (char === '"' || char === "'") {
       quote = char
       current += char
       continue
+    }
+    if (char === '#' && (i === 0 || wordBreak.test(line.charAt(i - 1)))) {
+      // A comment runs to the end of the line; the newline still separates commands.
+      while (i + 1 < line.length && line.charAt(i + 1) !== '\n') i += 1
+      continue
+    }
+    if (char === '<' && next === '<') {
+      // `<<<` is a here-string (one word, read as usual); `<<` starts a here-document, whose body
+      // lines are not commands: this reading cannot follow it.
+      if (line.charAt(i + 2) === '<') {
+        current += '<<<'
+        i += 2
+        continue
+      }
+      opaque = true
     }
     if (char === '\n' || char === ';') {
       cut()
@@ -87,19 +123,5 @@ export function readShell(line: string, deep = false): ShellReading {
     current += char
   }
   cut()
-  return { commands, substitutes }
-}
-
-const keywords = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', '!', '{', '('])
-const assignment = /^[A-Za-z_]\w*=\S*$/
-
-/**
- * A simple command without what precedes the program for deny matching: grouping characters,
- * shell keywords and variable assignments (`FOO=1 rm -rf x` → `rm -rf x`).
- */
-export function programPart(command: string): string {
-  const words = command.replace(/^[({!\s]+/, '').split(' ')
-  let start = 0
-  while (start < words.length && (keywords.has(words[start] ?? '') || assignment.test(words[start] ?? ''))) start += 1
-  return words.slice(start).join(' ')
+  return { commands, substitutes, opaque: opaque || quote !== undefined }
 }

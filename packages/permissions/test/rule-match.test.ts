@@ -44,6 +44,29 @@ describe('bash rules', () => {
     expect(allowed(['bash(cat*)'], 'cat <(rm -rf ~)')).toBeUndefined()
     expect(allowed(['bash(echo*)'], 'echo "$(rm -rf ~)"')).toBeUndefined()
   })
+  // Audit: syntax the reader used to read differently from bash, so that a second command hid
+  // inside what it took for a quote of an allowed one.
+  it('never let a comment, an ANSI-C quote or a here-document hide a second command', () => {
+    const hidden = {
+      comment: "ls # it's here\nrm -rf ~",
+      'comment after ;': "ls;# '\nrm -rf ~",
+      'ANSI-C quote': "ls $'a\\'' ; rm -rf ~",
+      'here-document': "cat <<EOF\ncat '\nEOF\nrm -rf ~\nls '",
+      'unterminated quote': "ls '\nrm -rf ~",
+    }
+    for (const [what, command] of Object.entries(hidden)) expect(allowed(['bash(ls:*)', 'bash(cat:*)'], command), what).toBeUndefined()
+    expect(readShell("ls # a'b; c\nrm -rf ~").commands).toEqual(['ls', 'rm -rf ~'])
+    expect(readShell("echo $'it\\'s' ; rm -rf ~").commands).toEqual(["echo $'it\\'s'", 'rm -rf ~'])
+    expect(readShell('echo a#b "#c" \\#d').commands).toEqual(['echo a#b "#c" \\#d'])
+    expect(allowed(['bash(ls:*)'], 'ls -la # list')).toEqual(['bash(ls:*)'])
+    expect(allowed(['bash(cat:*)'], 'cat <<< "x"')).toEqual(['bash(cat:*)'])
+  })
+  it('deny through wrappers, shells and quotes: bash -c, sh -c, eval, env, sudo, nohup, timeout, "rm", r\\m', () => {
+    const deny = rules('bash(rm -rf*)')
+    const spelled = ['bash -c "rm -rf x"', "sh -c 'ls; rm -rf x'", 'bash -lc "cd /; rm -rf x"', 'eval "rm -rf x"', 'eval rm -rf x', 'env FOO=1 rm -rf x', 'env -i rm -rf x', 'sudo rm -rf x', 'command rm -rf x', 'exec rm -rf x', 'nohup rm -rf x &', 'nice -n 5 rm -rf x', 'timeout 5s rm -rf x', 'xargs rm -rf < list', 'time rm -rf x', '"rm" -rf x', "r'm' \"-rf\" x", 'r\\m -rf x', '\\rm -rf x', 'FOO="a b" rm -rf x', 'bash -c "sh -c \'rm -rf x\'"']
+    for (const command of spelled) expect(denyingRule(deny, bash(command))?.text, command).toBe('bash(rm -rf*)')
+    for (const command of ['echo "rm -rf x"', 'git commit -m "rm -rf is gone"', 'bash script.sh rm -rf', "grep -r 'rm -rf' ."]) expect(denyingRule(deny, bash(command)), command).toBeUndefined()
+  })
   it('allow a compound command when every part is allowed, quotes and redirections kept in their part', () => {
     expect(allowed(['bash(git status)', 'bash(npm test:*)'], 'git status && npm test -- x')).toEqual(['bash(git status)', 'bash(npm test:*)'])
     expect(allowed(['bash(echo*)'], 'echo "a; b && c" \'$(x)\'')).toEqual(['bash(echo*)'])
@@ -62,13 +85,19 @@ describe('bash rules', () => {
 const fileCall = (tool: string, file_path: string) => ({ tool, args: { file_path, content: '' }, cwd })
 
 describe('path rules', () => {
+  it('a write(…) or edit(…) rule covers both file-changing tools (audit: edit went around a write deny)', () => {
+    expect(denyingRule(rules('write(**/.env)'), fileCall('edit', '.env'))?.text).toBe('write(**/.env)')
+    expect(denyingRule(rules('edit(secrets/**)'), fileCall('write', 'secrets/key'))?.text).toBe('edit(secrets/**)')
+    expect(allowingRules(rules('write(/data/**)'), fileCall('edit', '/data/a'))?.map((r) => r.text)).toEqual(['write(/data/**)'])
+    expect(denyingRule(rules('write(**/.env)'), fileCall('read', '.env'))).toBeUndefined()
+    expect(decide({ mode: 'full-auto', allow: [], deny: rules('write(**/.env)'), session: [], sandboxAvailable: true, interactive: false, call: fileCall('edit', 'apps/.env') })).toMatchObject({ verdict: 'deny', by: 'rule', rule: 'write(**/.env)' })
+  })
   it('glob the path relative to the working directory, dot files included', () => {
     const deny = rules('write(**/.env)')
     expect(denyingRule(deny, fileCall('write', '.env'))?.text).toBe('write(**/.env)')
     expect(denyingRule(deny, fileCall('write', 'apps/web/.env'))?.text).toBe('write(**/.env)')
     expect(denyingRule(deny, fileCall('write', '/elsewhere/x/.env'))?.text).toBe('write(**/.env)')
     expect(denyingRule(deny, fileCall('write', 'apps/.env.example'))).toBeUndefined()
-    expect(denyingRule(deny, fileCall('edit', '.env'))).toBeUndefined()
     expect(allowingRules(rules('edit(src/**)'), fileCall('edit', './src/a/b.ts'))?.map((r) => r.text)).toEqual(['edit(src/**)'])
     expect(allowingRules(rules('write(/tmp/**)'), fileCall('write', '/tmp/x/y'))?.map((r) => r.text)).toEqual(['write(/tmp/**)'])
   })
@@ -109,6 +138,23 @@ describe('properties', () => {
         const inner = substitute ? `echo $(${target})` : target
         const command = [...others, inner].join(op)
         expect(denyingRule(rules(`bash(${target})`), bash(command))?.text).toBe(`bash(${target})`)
+      }),
+    )
+  })
+
+  it('a deny rule for a command matches it however it is wrapped, quoted or handed to a shell', () => {
+    const prefix = fc.constantFrom('env A=1 ', 'sudo -u root ', 'timeout -s KILL 10 ', 'nohup ', 'nice -n 5 ', 'command ', 'B=1 ')
+    const outer = fc.constantFrom(
+      (c: string) => c,
+      (c: string) => `bash -c '${c}'`,
+      (c: string) => `sh -lc "${c}"`,
+      (c: string) => `eval "${c}"`,
+      (c: string) => `ls; "${c.split(' ')[0] ?? ''}" ${c.split(' ').slice(1).join(' ')}`,
+    )
+    fc.assert(
+      fc.property(simple, fc.array(prefix, { maxLength: 3 }), outer, (target, prefixes, wrap) => {
+        const command = wrap(prefixes.join('') + target)
+        expect(denyingRule(rules(`bash(${target})`), bash(command))?.text, command).toBe(`bash(${target})`)
       }),
     )
   })

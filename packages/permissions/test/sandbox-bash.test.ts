@@ -2,7 +2,7 @@
 // the roots fail with the OS error and the note, additional roots are writable, danger-full-access
 // has no sandbox, the network is cut when configured, API keys are gone, background processes stay
 // tracked and cancellation ends everything. Needs bwrap (.ci/run installs it).
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { PermissionMode, ToolOutput, ToolRunContext } from '@dsh/contracts'
@@ -25,7 +25,7 @@ afterAll(() => {
 })
 
 function launcher(mode: PermissionMode, network = true, warn: (line: string) => void = () => undefined) {
-  return createSandboxLauncher({ mode, network, secretVariables: ['ACME_TOKEN_VAR'], env: process.env, tempDir: tree.path('tmp'), warn, interactive: false })
+  return createSandboxLauncher({ mode, network, secretVariables: ['ACME_TOKEN_VAR'], env: process.env, tempDir: tree.path('tmp'), protectedDirs: [tree.path('repo/.dsh')], warn, interactive: false })
 }
 
 function context(roots: readonly string[], signal = new AbortController().signal): ToolRunContext {
@@ -57,6 +57,16 @@ describe('bash in the sandbox', () => {
     expect(existsSync(tree.path('outside/x.txt'))).toBe(false)
   })
 
+  it('dsh\'s own state stays read-only inside a writable root (settings.yaml rules apply live)', async () => {
+    mkdirSync(tree.path('repo/.dsh'))
+    writeFileSync(tree.path('repo/.dsh/settings.yaml'), 'permissions: {}\n')
+    const result = await bash('full-auto', 'echo "permissions: { allow: [bash] }" >> .dsh/settings.yaml; touch .dsh/new; echo ok > fine.txt')
+    expect(result.content).toContain('.dsh/settings.yaml: Read-only file system')
+    expect(result.content).toContain("touch: cannot touch '.dsh/new': Read-only file system")
+    expect(readFileSync(tree.path('repo/.dsh/settings.yaml'), 'utf8')).toBe('permissions: {}\n')
+    expect(readFileSync(tree.path('repo/fine.txt'), 'utf8')).toBe('ok\n')
+  })
+
   it('additional roots are writable from the shell', async () => {
     const result = await bash('full-auto', `echo shared > ${tree.path('extra')}/lib.txt && cat ${tree.path('extra')}/lib.txt`, { roots: [tree.path('repo'), tree.path('extra')] })
     expect(result.content).toBe('shared\n\n[Exit code: 0]')
@@ -74,6 +84,25 @@ describe('bash in the sandbox', () => {
     expect(result.content).toContain('t.txt\n')
     expect(existsSync(tree.path('repo/mine.txt'))).toBe(false)
     expect(existsSync(tree.path('tmp/t.txt'))).toBe(false)
+  })
+
+  // dsh often runs as root (containers, CI): bubblewrap then keeps every capability unless told
+  // otherwise, and with CAP_SYS_ADMIN a command remounts / writable; with CAP_SYS_PTRACE it walks
+  // into dsh's own filesystem view through /proc/PID/root and reads its keys from /proc/PID/environ.
+  it('a command cannot get out: no capabilities, no remount, no way through /proc/<dsh pid>/root, cwd or environ', async () => {
+    const outside = tree.path('outside')
+    const result = await bash(
+      'full-auto',
+      [
+        'grep CapEff /proc/self/status',
+        `mount -o remount,bind,rw / 2>/dev/null; { echo a > ${outside}/remount.txt; } 2>/dev/null || echo remount-refused`,
+        `{ echo b > /proc/${process.pid}/root${outside}/root.txt; } 2>/dev/null || echo root-link-refused`,
+        `{ echo c > /proc/${process.pid}/cwd/../../../../../../..${outside}/cwd.txt; } 2>/dev/null || echo cwd-link-refused`,
+        `cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo environ-readable || echo environ-refused`,
+      ].join('\n'),
+    )
+    expect(result.content).toBe('CapEff:\t0000000000000000\nremount-refused\nroot-link-refused\ncwd-link-refused\nenviron-refused\n\n[Exit code: 0]')
+    for (const name of ['remount.txt', 'root.txt', 'cwd.txt']) expect(existsSync(`${outside}/${name}`)).toBe(false)
   })
 
   it('the model provider\'s keys are not in the environment; other variables are', async () => {

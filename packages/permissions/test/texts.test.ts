@@ -29,6 +29,11 @@ describe('denials', () => {
       'the permission mode is read-only and no sandbox is available to keep a shell command from writing (bubblewrap is missing or cannot start). Use read, glob and grep instead; tell the user to install bubblewrap to allow shell commands in read-only mode.',
     )
   })
+  it('a write into dsh\'s own state where nobody can be asked', () => {
+    expect(denial({ mode: 'full-auto', protectedDirs: ['/home/me/.dsh'], call: { tool: 'write', args: { file_path: '/home/me/.dsh/settings.yaml', content: '' }, cwd } })).toBe(
+      "the path is part of dsh's own settings and sessions (/home/me/.dsh), which the model never changes without the user's approval, and dsh run cannot ask. Do not try to change dsh's settings or session logs some other way; tell the user what change you suggest, and they can make it themselves.",
+    )
+  })
   it('suggested rules: a command prefix, a path inside the cwd, or the tool', () => {
     expect(suggestedRule({ tool: 'bash', args: { command: 'git push origin main' }, cwd })).toBe('bash(git push:*)')
     expect(suggestedRule({ tool: 'bash', args: { command: 'ls | wc -l' }, cwd })).toBe('bash')
@@ -39,7 +44,7 @@ describe('denials', () => {
 describe('sandbox texts', () => {
   it('the refusal note, in read-only mode too, and nothing without EROFS', () => {
     expect(sandboxRefusalNote('touch: cannot touch \'/x\': Read-only file system', [])).toBe(
-      '[The sandbox refused a write outside the writable roots (nothing is writable (read-only mode)). Write inside them instead, or ask the user to widen the sandbox: --add-dir DIR (or dsh roots add DIR) adds a writable root, sandbox.writable in the config file lists more directories, and --permission-mode danger-full-access runs shell commands without a sandbox.]',
+      '[The sandbox refused a write: the permission mode is read-only, so shell commands cannot change files (only a private temp directory, discarded afterwards, is writable). Answer without changing files; if changes are needed, tell the user they can allow them with --permission-mode auto-edit or full-auto.]',
     )
     expect(sandboxRefusalNote('Permission denied', ['/a'])).toBeUndefined()
   })
@@ -50,11 +55,11 @@ describe('sandbox texts', () => {
     expect(unavailableLine({ kind: 'available' }, true)).toBeUndefined()
   })
   it('the bubblewrap command line', () => {
-    expect(bwrapArguments({ writable: ['/work/repo', '/tmp'], privateTemp: [], network: false }, '/work/repo', 'bash', ['-c', 'ls']).join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --bind-try /work/repo /work/repo --bind-try /tmp /tmp --unshare-net --die-with-parent --chdir /work/repo -- bash -c ls',
+    expect(bwrapArguments({ writable: ['/work/repo', '/tmp'], protectedDirs: ['/work/repo/.dsh'], privateTemp: [], network: false }, '/work/repo', 'bash', ['-c', 'ls']).join(' ')).toBe(
+      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --bind-try /work/repo /work/repo --bind-try /tmp /tmp --ro-bind-try /work/repo/.dsh /work/repo/.dsh --unshare-net --die-with-parent --chdir /work/repo -- bash -c ls',
     )
     expect(bwrapArguments({ writable: [], privateTemp: ['/tmp'], reexposed: ['/tmp/repo'], network: true }, '/tmp/repo', 'node', []).join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --ro-bind-try /tmp/repo /tmp/repo --die-with-parent --chdir /tmp/repo -- node',
+      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --tmpfs /tmp --ro-bind-try /tmp/repo /tmp/repo --die-with-parent --chdir /tmp/repo -- node',
     )
   })
   it('the macOS Seatbelt profile', () => {

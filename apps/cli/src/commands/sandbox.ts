@@ -52,7 +52,7 @@ export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOption
   const config = configFrom(io, options.config)
   const permissions = permissionsFrom(options, 'full-auto')
   const warnings: string[] = []
-  const { mode, launcher } = sandboxSetup({ config, permissions, interactive: false, log: (text) => warnings.push(text) })
+  const { mode, launcher } = sandboxSetup({ config, permissions, interactive: false, log: (text) => warnings.push(text), dshHome: dshHomeFrom(io, options.dshHome), configPath: options.config === undefined ? undefined : resolve(io.cwd, options.config) })
   const network = config.sandbox?.network ?? true
   const additional = rootsOf(io, options, cwd, multiRootEnabled(config))
   const kind = sandboxOf(mode)

@@ -2,7 +2,8 @@
 // the token (query → cookie + redirect, Authorization header), Host and Origin checks, routes that
 // only work on live sessions (never on a path the client names), atomic document saves the next
 // model request carries, JSON 4xx answers that leave everything as it was, concurrent sessions.
-import { readdirSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
@@ -252,12 +253,30 @@ describe('dsh web: every route works on a live session, never on a client-named 
     const docs = await w.api<{ documents: { name: string; saveTo: string }[] }>('GET', `/api/sessions/${id}/docs`)
     expect(docs.body.documents.map((doc) => doc.name)).toEqual(['plan.md', 'conventions.md', 'stack.md', 'state.md', 'maintainer/README.md', 'lessons.md'])
     const saved = await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: '# Plan\n\nShip the web host by Friday.\n' })
-    expect(saved).toEqual({ status: 200, body: { path: here().path('repo/.dsh-maintainer-doc-guard/plan.md'), bytes: 37 } })
+    expect(saved).toEqual({ status: 200, body: { path: here().path('repo/.dsh-maintainer-doc-guard/plan.md'), bytes: 37, version: createHash('sha256').update('# Plan\n\nShip the web host by Friday.\n').digest('hex') } })
     expect(readdirSync(here().path('repo/.dsh-maintainer-doc-guard')).filter((name) => name.includes('.tmp') || name.startsWith('.'))).toEqual([])
     const watch = await watchEvents(w, id)
     await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'what is the plan?' })
     await watch.until(turnFinished)
     watch.close()
     expect(JSON.stringify(requests().at(-1)?.messages)).toContain('Ship the web host by Friday.')
+  })
+
+  it('refuses a save over a document that changed since the page read it (409, nothing written); the current version saves', async () => {
+    const w = await start([])
+    const id = await firstSession(w)
+    await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'first\n' })
+    const read = await w.api<{ content: string; version: string }>('GET', `/api/sessions/${id}/docs/read?name=state.md`)
+    expect(read.body).toMatchObject({ content: 'first\n', version: createHash('sha256').update('first\n').digest('hex') })
+    writeFileSync(here().path('repo/.dsh-maintainer-doc-guard/state.md'), 'written by the model meanwhile\n')
+    expect(await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'page edit\n', expected: read.body.version })).toEqual({
+      status: 409,
+      body: { error: 'DOCS_CHANGED: state.md changed since it was loaded (the model, another tab or an editor saved it); nothing was saved: reload it and apply your edit again' },
+    })
+    expect(readFileSync(here().path('repo/.dsh-maintainer-doc-guard/state.md'), 'utf8')).toBe('written by the model meanwhile\n')
+    expect((await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'x', expected: 'not-a-version' })).body).toEqual({ error: 'expected: not a document version' })
+    const fresh = await w.api<{ version: string }>('GET', `/api/sessions/${id}/docs/read?name=state.md`)
+    expect((await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'page edit\n', expected: fresh.body.version })).status).toBe(200)
+    expect(readFileSync(here().path('repo/.dsh-maintainer-doc-guard/state.md'), 'utf8')).toBe('page edit\n')
   })
 })

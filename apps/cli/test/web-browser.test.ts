@@ -3,7 +3,7 @@
 // and reject bash, cancel, edit and save plan.md (the next request carries it), add a folder (dsh
 // roots list shows it), refusals without the token and for a foreign Host. Screenshots of every
 // view go to $DSH_WEB_SCREENSHOTS, else <tmpdir>/dsh-web-screenshots (never into the repository).
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -153,6 +153,42 @@ describe('dsh web in a browser', () => {
       expect(await page.getByRole('tab', { name: 'Context' }).getAttribute('aria-selected')).toBe('true')
       await expect.poll(() => page.locator('pre.report').last().textContent(), { timeout: 15_000 }).toContain('AGENTS.md')
       await shoot(page, 'context')
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
+    'keeps an unsaved edit across document tabs, views and the Context tab, and never saves over a document changed meanwhile',
+    async () => {
+      const w = await start([])
+      const page = await open(w)
+      await page.getByRole('tab', { name: 'plan.md' }).click({ timeout: 15_000 })
+      await page.getByRole('textbox', { name: 'plan.md' }).fill('my unsaved plan')
+      await page.getByRole('tab', { name: 'state.md' }).click()
+      await page.getByRole('textbox', { name: 'state.md' }).waitFor()
+      await page.getByRole('button', { name: 'Settings' }).click()
+      await page.getByRole('tab', { name: 'Context' }).click()
+      await page.getByRole('tab', { name: 'Maintainer documents' }).click()
+      await page.getByRole('tab', { name: 'plan.md' }).click()
+      expect(await page.getByRole('textbox', { name: 'plan.md' }).inputValue()).toBe('my unsaved plan')
+      expect(await page.getByRole('tab', { name: 'plan.md' }).textContent()).toBe('plan.md •')
+      writeFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'the model wrote this meanwhile\n')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^DOCS_CHANGED: plan\.md changed since it was loaded/)
+      expect(readFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'utf8')).toBe('the model wrote this meanwhile\n')
+      expect(await page.getByRole('textbox', { name: 'plan.md' }).inputValue()).toBe('my unsaved plan')
+      await shoot(page, 'documents-conflict')
+      await page.getByRole('button', { name: 'Reload' }).click()
+      await expect.poll(() => page.getByRole('textbox', { name: 'plan.md' }).inputValue()).toBe('the model wrote this meanwhile\n')
+      expect(await page.getByRole('tab', { name: 'plan.md' }).textContent()).toBe('plan.md')
+      await page.getByRole('textbox', { name: 'plan.md' }).fill('merged plan\n')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect.poll(() => page.getByRole('status').textContent()).toBe(`Saved to ${path('repo/.dsh-maintainer-doc-guard/plan.md')}`)
+      expect(readFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'utf8')).toBe('merged plan\n')
+      await page.getByRole('textbox', { name: 'plan.md' }).fill('second save from the same editor\n')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect.poll(() => readFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'utf8')).toBe('second save from the same editor\n')
       await page.context().close()
     },
     browserTimeout,

@@ -76,7 +76,7 @@ describe('dsh web: the URL and the token', () => {
     expect((await rawGet(w.port, '/api/state', { ...host, authorization: 'Bearer nope' })).status).toBe(401)
   })
 
-  it('refuses a foreign Host (DNS rebinding) and a cross-site Origin, even with the token', async () => {
+  it('refuses a foreign Host (DNS rebinding), a cross-site Origin and a no-Origin request from another port of this host, even with the token', async () => {
     const w = await start([])
     const auth = { authorization: `Bearer ${w.token}` }
     const foreign = await rawGet(w.port, '/api/state', { ...auth, host: `attacker.example:${w.port}` })
@@ -88,6 +88,12 @@ describe('dsh web: the URL and the token', () => {
     expect(crossSite.status).toBe(403)
     expect(JSON.parse(crossSite.body)).toEqual({ error: 'cross-site request from "http://evil.test" refused' })
     expect((await rawGet(w.port, '/api/state', { ...auth, host: `localhost:${w.port}`, origin: `http://localhost:${w.port}` })).status).toBe(200)
+    const cookie = `dsh_web_${w.port}=${w.token}`
+    const sameSite = await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' })
+    expect(sameSite).toMatchObject({ status: 403, body: JSON.stringify({ error: 'request from another site on this host refused' }) })
+    expect((await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' })).status).toBe(403)
+    expect((await rawGet(w.port, '/', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' })).status).toBe(200)
+    expect((await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' })).status).toBe(200)
   })
 })
 

@@ -27,8 +27,8 @@ const here = (): TempTree => {
 
 const guardConfig = 'maintainerDocGuard:\n  enabled: true\n'
 
-async function start(responses: ModelScript['responses'], extra: readonly string[] = []): Promise<WebProcess> {
-  tree ??= await tempTree({ 'repo/.git/': null, 'repo/cfg.yaml': guardConfig, 'other/': null, 'home/': null })
+async function start(responses: ModelScript['responses'], extra: readonly string[] = [], config = guardConfig): Promise<WebProcess> {
+  tree ??= await tempTree({ 'repo/.git/': null, 'repo/cfg.yaml': config, 'other/': null, 'home/': null })
   const script = writeScript(tree.path('.'), 'script.json', { responses })
   web = await startWeb(['--model', `scripted:${script}`, '--config', 'cfg.yaml', '--request-log', tree.path('requests.jsonl'), ...extra], { cwd: tree.path('repo'), home: tree.path('home') })
   return web
@@ -147,6 +147,34 @@ describe('dsh web: sessions, streaming, approvals', () => {
     expect(tools?.map((message) => [message.tool_call_id, message.content])).toEqual([
       ['c1', expect.stringContaining('approved-run')],
       ['c2', 'The bash call was not approved (permission mode ask asks before running bash). Ask the user how to proceed or choose another approach.'],
+    ])
+  })
+
+  it('"always" allows the command prefix for the rest of the session: the same prefix runs unasked, another one asks', async () => {
+    const w = await start([
+      { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo first --short' } }] },
+      { toolCalls: [{ id: 'c2', name: 'bash', arguments: { command: 'echo first again' } }] },
+      { toolCalls: [{ id: 'c3', name: 'bash', arguments: { command: 'pwd' } }] },
+      { text: 'done' },
+    ], [], 'maintainerDocGuard:\n  enabled: false\n')
+    const id = await firstSession(w)
+    const watch = await watchEvents(w, id)
+    await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'go' })
+    const asked = (events: readonly { approval?: { id: string; code: string } }[]) => events.flatMap((event) => (event.approval === undefined ? [] : [event.approval]))
+    const first = (await watch.until((events) => asked(events).length === 1))
+    const approval = asked(first)[0]
+    expect(approval).toMatchObject({ code: 'echo first --short', always: { kind: 'command-prefix', prefix: 'echo first' } })
+    expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval?.id ?? ''}`, { choice: 'always' })).toEqual({ status: 200, body: { answered: true } })
+    const second = asked(await watch.until((events) => asked(events).length === 2))[1]
+    expect(second?.code).toBe('pwd')
+    await w.api('POST', `/api/sessions/${id}/approvals/${second?.id ?? ''}`, { choice: 'reject', note: 'not now' })
+    await watch.until(turnFinished)
+    watch.close()
+    const tools = requests().at(-1)?.messages.filter((message) => message.role === 'tool')
+    expect(tools?.map((message) => [message.tool_call_id, message.content])).toEqual([
+      ['c1', expect.stringContaining('first --short')],
+      ['c2', expect.stringContaining('first again')],
+      ['c3', 'The bash call was not approved (permission mode ask asks before running bash). The user said: "not now". Ask the user how to proceed or choose another approach.'],
     ])
   })
 

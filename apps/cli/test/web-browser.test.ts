@@ -195,6 +195,27 @@ describe('dsh web in a browser', () => {
   )
 
   it(
+    'shows the whole answer of a turn that was streaming while the person looked at another session',
+    async () => {
+      const w = await start([{ text: 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa', delayMs: 150 }])
+      const page = await open(w)
+      const message = page.getByRole('textbox', { name: 'Message' })
+      await message.fill('spell it slowly')
+      await message.press('Enter')
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toMatch(/^alpha/)
+      await page.getByRole('button', { name: 'New session' }).click()
+      await expect.poll(() => page.locator('.session').count()).toBe(2)
+      await page.waitForTimeout(400)
+      await page.getByRole('button', { name: /^spell it slowly/ }).click()
+      await expect.poll(() => page.locator('.session.current .session-title').textContent()).toBe('spell it slowly')
+      await expect.poll(() => page.locator('.session.current .session-meta').textContent(), { timeout: 15_000 }).not.toContain('running')
+      await expect.poll(() => page.locator('.turn.assistant').allTextContents(), { timeout: 15_000 }).toEqual(['alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'])
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
     'adds a folder in the Folders dialog, which dsh roots list then shows',
     async () => {
       const w = await start([])

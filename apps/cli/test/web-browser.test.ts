@@ -263,6 +263,22 @@ describe('dsh web in a browser', () => {
   )
 
   it(
+    'says so when dsh web stops, instead of silently ignoring what is typed',
+    async () => {
+      const w = await start([])
+      const page = await open(w)
+      const message = page.getByRole('textbox', { name: 'Message' })
+      await expect.poll(() => message.getAttribute('readonly')).toBeNull()
+      await w.stop()
+      await page.getByText('The connection to dsh web was lost; trying again. If dsh web was restarted, open the new URL it printed.').waitFor({ timeout: 15_000 })
+      expect(await message.getAttribute('readonly')).not.toBeNull()
+      await shoot(page, 'connection-lost')
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
     'refuses the page without the token and under a foreign Host name',
     async () => {
       const w = await start([])

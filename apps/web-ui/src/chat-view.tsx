@@ -51,6 +51,8 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const [draft, setDraft] = useState('')
   const [problem, setProblem] = useState<string | undefined>()
   const [connected, setConnected] = useState(false)
+  /** True after the stream broke, until it is back. */
+  const [lost, setLost] = useState(false)
   const bottom = useRef<HTMLDivElement>(null)
   const cancelledText = useRef(t.turnCancelled)
   cancelledText.current = t.turnCancelled
@@ -71,10 +73,13 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           joinedMidTurn = history.busy
           dispatch({ kind: 'history', items: history.items, busy: history.busy })
           setConnected(true)
+          setLost(false)
         })
         .catch((error: unknown) => setProblem(failure(error)))
     }
     source.addEventListener('error', () => {
+      // The stream broke (dsh web stopped or restarted): EventSource retries on its own; the page says so meanwhile.
+      if (subscribed) setLost(true)
       subscribed = false
       setConnected(false)
     })
@@ -135,6 +140,11 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           {problem}
         </p>
       )}
+      {lost ? (
+        <p class="error" role="alert">
+          {t.connectionLost}
+        </p>
+      ) : null}
       <form
         class="composer"
         onSubmit={(event) => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { runDsh, writeScript, type RequestBody } from './run-dsh.ts'
-import { rawGet, startWeb, streamedText, turnFinished, watchEvents, type WebProcess } from './web-harness.ts'
+import { rawGet, startWeb, streamedText, turnFinished, watchEvents, type StreamEvent, type WebProcess } from './web-harness.ts'
 
 let tree: TempTree | undefined
 let web: WebProcess | undefined
@@ -34,6 +34,8 @@ async function start(responses: ModelScript['responses'], extra: readonly string
   return web
 }
 
+/** The approval questions among the events, in order. */
+const asked = (events: readonly StreamEvent[]): NonNullable<StreamEvent['approval']>[] => events.flatMap((event) => (event.approval === undefined ? [] : [event.approval]))
 const firstSession = async (w: WebProcess): Promise<string> => (await w.api<{ firstSession: string }>('GET', '/api/state')).body.firstSession
 const requests = (): RequestBody[] =>
   readFileSync(here().path('requests.jsonl'), 'utf8')
@@ -160,8 +162,7 @@ describe('dsh web: sessions, streaming, approvals', () => {
     const id = await firstSession(w)
     const watch = await watchEvents(w, id)
     await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'go' })
-    const asked = (events: readonly { approval?: { id: string; code: string } }[]) => events.flatMap((event) => (event.approval === undefined ? [] : [event.approval]))
-    const first = (await watch.until((events) => asked(events).length === 1))
+    const first = await watch.until((events) => asked(events).length === 1)
     const approval = asked(first)[0]
     expect(approval).toMatchObject({ code: 'echo first --short', always: { kind: 'command-prefix', prefix: 'echo first' } })
     expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval?.id ?? ''}`, { choice: 'always' })).toEqual({ status: 200, body: { answered: true } })

@@ -3,7 +3,7 @@
 // and reject bash, cancel, edit and save plan.md (the next request carries it), add a folder (dsh
 // roots list shows it), refusals without the token and for a foreign Host. Screenshots of every
 // view go to $DSH_WEB_SCREENSHOTS, else <tmpdir>/dsh-web-screenshots (never into the repository).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -210,6 +210,30 @@ describe('dsh web in a browser', () => {
       await expect.poll(() => page.locator('.session.current .session-title').textContent()).toBe('spell it slowly')
       await expect.poll(() => page.locator('.session.current .session-meta').textContent(), { timeout: 15_000 }).not.toContain('running')
       await expect.poll(() => page.locator('.turn.assistant').allTextContents(), { timeout: 15_000 }).toEqual(['alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'])
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
+    'a cleared or invalid number in the settings view changes nothing (it would have turned the drift check off)',
+    async () => {
+      const w = await start([])
+      const page = await open(w)
+      await page.getByRole('button', { name: 'Settings' }).click({ timeout: 15_000 })
+      const label = 'Drift correction: steps since the user spoke before the drift check (0 = off)'
+      const steps = page.getByRole('spinbutton', { name: label })
+      await steps.fill('')
+      await steps.press('Enter')
+      await expect.poll(() => page.getByRole('alert').textContent()).toBe(`${label}: enter a whole number`)
+      expect(await steps.inputValue()).toBe('12')
+      expect(await page.locator('.badge.overridden').count()).toBe(0)
+      const denials = page.getByRole('spinbutton', { name: 'Precedent gate: denials per target before it gives up' })
+      await denials.fill('-3')
+      await denials.press('Enter')
+      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^gateMaxDeniesPerTarget: /)
+      await expect.poll(() => denials.inputValue()).toBe('2')
+      expect(existsSync(path('home/settings.yaml')) ? readFileSync(path('home/settings.yaml'), 'utf8') : '').not.toContain('nudgeAfterSteps')
       await page.context().close()
     },
     browserTimeout,

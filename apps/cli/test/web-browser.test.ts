@@ -65,7 +65,7 @@ describe('dsh web in a browser', () => {
     'opens a ready chat with the token, streams markdown, approves and rejects bash, cancels',
     async () => {
       const w = await start([
-        { text: 'Hello from **dsh**.\n\n```js\nconst answer = 42 // the answer\n```\n', delayMs: 5 },
+        { text: 'Hello from **dsh**: see src/user_service_impl.ts, 2*3*4 and _this_.\n\n```js\nconst answer = 42 // the answer\n```\n', delayMs: 5 },
         { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo approved-run' } }] },
         { text: 'It printed approved-run.' },
         { toolCalls: [{ id: 'c2', name: 'bash', arguments: { command: 'echo rejected-run' } }] },
@@ -79,6 +79,8 @@ describe('dsh web in a browser', () => {
       await message.press('Enter')
       await expect.poll(() => page.locator('.turn.assistant strong').first().textContent(), { timeout: 15_000 }).toBe('dsh')
       await expect.poll(() => page.locator('.turn.assistant pre.code .hl-keyword').first().textContent()).toBe('const')
+      expect(await page.locator('.turn.assistant p').first().textContent()).toBe('Hello from dsh: see src/user_service_impl.ts, 2*3*4 and this.')
+      expect(await page.locator('.turn.assistant p em').allTextContents()).toEqual(['this'])
       await message.fill('line one')
       await message.press('Shift+Enter')
       await message.pressSequentially('line two')

@@ -58,6 +58,8 @@ async function open(w: WebProcess, options: { readonly locale?: string; readonly
 }
 
 const shoot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `${name}.png`) })
+/** A command longer than any window is wide, whose dangerous part comes last. */
+const longCommand = 'find . -name "*.tmp" -type f -print0 | xargs -0 --no-run-if-empty ls -la && echo cleaning-up-the-temporary-files-now && rm -rf ./build'
 const lastRequest = (): string => readFileSync(path('requests.jsonl'), 'utf8').trim().split('\n').at(-1) ?? ''
 
 describe('dsh web in a browser', () => {
@@ -267,9 +269,9 @@ describe('dsh web in a browser', () => {
   )
 
   it(
-    'shows the Chinese UI for a Chinese browser, works in a narrow window, and says how to enable the documents panel',
+    'shows the Chinese UI for a Chinese browser, works in a narrow window (a question shows its whole command), and says how to enable the documents panel',
     async () => {
-      const w = await start([], 'model:\n  spec: deepseek:deepseek-chat\n')
+      const w = await start([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: longCommand } }] }, { text: 'Not run.' }], 'model:\n  spec: deepseek:deepseek-chat\n')
       const zh = await open(w, { locale: 'zh-CN' })
       await zh.getByRole('textbox', { name: '消息' }).waitFor()
       await zh.getByRole('tab', { name: '维护文档' }).click()
@@ -283,6 +285,16 @@ describe('dsh web in a browser', () => {
       await narrow.getByRole('textbox', { name: 'Message' }).waitFor()
       expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
       await shoot(narrow, 'narrow')
+      await narrow.getByRole('textbox', { name: 'Message' }).fill('tidy up')
+      await narrow.getByRole('textbox', { name: 'Message' }).press('Enter')
+      const question = narrow.getByRole('alertdialog')
+      await question.getByRole('button', { name: 'Reject' }).waitFor({ timeout: 15_000 })
+      // The whole command is on screen before anyone approves it: nothing hides behind a horizontal scroll.
+      const code = question.locator('pre.code')
+      expect(await code.textContent()).toBe(longCommand)
+      expect(await code.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0)
+      await shoot(narrow, 'narrow-approval')
+      await question.getByRole('button', { name: 'Reject' }).click()
       await narrow.context().close()
     },
     browserTimeout,

@@ -90,6 +90,7 @@ describe('dsh web in a browser', () => {
       await message.fill('run it')
       await message.press('Enter')
       await page.getByRole('button', { name: 'Allow once', exact: true }).waitFor({ timeout: 15_000 })
+      expect(await page.getByRole('alertdialog').locator('.reason').textContent()).toBe('permission mode ask asks before running bash')
       await shoot(page, 'approval')
       await page.getByRole('button', { name: 'Allow once', exact: true }).click()
       await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toBe('It printed approved-run.')

@@ -72,10 +72,16 @@ export function DocumentsPane(props: { readonly sessionId: string; readonly draf
   const save = (): void => {
     if (current === undefined || text === undefined) return
     const name = current
-    put<{ path: string; version: string }>(`${base}/read`, { name, content: text, ...(version === undefined ? {} : { expected: version }) })
+    const saved = text
+    const ticket = opening.current
+    put<{ path: string; version: string }>(`${base}/read`, { name, content: saved, ...(version === undefined ? {} : { expected: version }) })
       .then((result) => {
-        drafts.delete(name)
-        if (name === current) setVersion(result.version)
+        // What was typed while the save ran stays a draft, now based on the saved version.
+        const later = drafts.get(name)
+        if (later === undefined || later.text === saved) drafts.delete(name)
+        else drafts.set(name, { text: later.text, base: result.version })
+        // Another document opened meanwhile has its own version.
+        if (ticket === opening.current) setVersion(result.version)
         setStatus({ ok: true, text: t.saved(result.path) })
       })
       .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))

@@ -237,6 +237,19 @@ describe('dsh web: every route works on a live session, never on a client-named 
     expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
   })
 
+  it('leaves out of the sessions list a session nobody prompted (each start makes one) unless it is open', async () => {
+    const first = await start([])
+    const unused = await firstSession(first)
+    await first.stop()
+    web = undefined
+    const w = await start([])
+    const live = await firstSession(w)
+    const ids = async (): Promise<string[]> => (await w.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions.map((row) => row.id)
+    expect(await ids()).toEqual([live])
+    expect(await w.api('POST', '/api/sessions', { resume: unused })).toEqual({ status: 200, body: { id: unused } })
+    expect((await ids()).toSorted()).toEqual([live, unused].toSorted())
+  })
+
   it('answers 409 for a session another dsh has open', async () => {
     const w = await start([])
     const other = await startWeb(['--model', `scripted:${here().path('script.json')}`], { cwd: here().path('repo'), home: here().path('home') })

@@ -2,12 +2,13 @@
 // the token (query → cookie + redirect, Authorization header), Host and Origin checks, routes that
 // only work on live sessions (never on a path the client names), atomic document saves the next
 // model request carries, JSON 4xx answers that leave everything as it was, concurrent sessions.
-import { readdirSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { runDsh, writeScript, type RequestBody } from './run-dsh.ts'
-import { rawGet, startWeb, streamedText, turnFinished, watchEvents, type WebProcess } from './web-harness.ts'
+import { rawGet, startWeb, streamedText, turnFinished, watchEvents, type StreamEvent, type WebProcess } from './web-harness.ts'
 
 let tree: TempTree | undefined
 let web: WebProcess | undefined
@@ -26,13 +27,15 @@ const here = (): TempTree => {
 
 const guardConfig = 'maintainerDocGuard:\n  enabled: true\n'
 
-async function start(responses: ModelScript['responses'], extra: readonly string[] = []): Promise<WebProcess> {
-  tree ??= await tempTree({ 'repo/.git/': null, 'repo/cfg.yaml': guardConfig, 'other/': null, 'home/': null })
+async function start(responses: ModelScript['responses'], extra: readonly string[] = [], config = guardConfig): Promise<WebProcess> {
+  tree ??= await tempTree({ 'repo/.git/': null, 'repo/cfg.yaml': config, 'other/': null, 'home/': null })
   const script = writeScript(tree.path('.'), 'script.json', { responses })
   web = await startWeb(['--model', `scripted:${script}`, '--config', 'cfg.yaml', '--request-log', tree.path('requests.jsonl'), ...extra], { cwd: tree.path('repo'), home: tree.path('home') })
   return web
 }
 
+/** The approval questions among the events, in order. */
+const asked = (events: readonly StreamEvent[]): NonNullable<StreamEvent['approval']>[] => events.flatMap((event) => (event.approval === undefined ? [] : [event.approval]))
 const firstSession = async (w: WebProcess): Promise<string> => (await w.api<{ firstSession: string }>('GET', '/api/state')).body.firstSession
 const requests = (): RequestBody[] =>
   readFileSync(here().path('requests.jsonl'), 'utf8')
@@ -75,7 +78,7 @@ describe('dsh web: the URL and the token', () => {
     expect((await rawGet(w.port, '/api/state', { ...host, authorization: 'Bearer nope' })).status).toBe(401)
   })
 
-  it('refuses a foreign Host (DNS rebinding) and a cross-site Origin, even with the token', async () => {
+  it('refuses a foreign Host (DNS rebinding), a cross-site Origin and a no-Origin request from another port of this host, even with the token', async () => {
     const w = await start([])
     const auth = { authorization: `Bearer ${w.token}` }
     const foreign = await rawGet(w.port, '/api/state', { ...auth, host: `attacker.example:${w.port}` })
@@ -87,6 +90,12 @@ describe('dsh web: the URL and the token', () => {
     expect(crossSite.status).toBe(403)
     expect(JSON.parse(crossSite.body)).toEqual({ error: 'cross-site request from "http://evil.test" refused' })
     expect((await rawGet(w.port, '/api/state', { ...auth, host: `localhost:${w.port}`, origin: `http://localhost:${w.port}` })).status).toBe(200)
+    const cookie = `dsh_web_${w.port}=${w.token}`
+    const sameSite = await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' })
+    expect(sameSite).toMatchObject({ status: 403, body: JSON.stringify({ error: 'request from another site on this host refused' }) })
+    expect((await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' })).status).toBe(403)
+    expect((await rawGet(w.port, '/', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' })).status).toBe(200)
+    expect((await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' })).status).toBe(200)
   })
 })
 
@@ -140,6 +149,33 @@ describe('dsh web: sessions, streaming, approvals', () => {
     expect(tools?.map((message) => [message.tool_call_id, message.content])).toEqual([
       ['c1', expect.stringContaining('approved-run')],
       ['c2', 'The bash call was not approved (permission mode ask asks before running bash). Ask the user how to proceed or choose another approach.'],
+    ])
+  })
+
+  it('"always" allows the command prefix for the rest of the session: the same prefix runs unasked, another one asks', async () => {
+    const w = await start([
+      { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo first --short' } }] },
+      { toolCalls: [{ id: 'c2', name: 'bash', arguments: { command: 'echo first again' } }] },
+      { toolCalls: [{ id: 'c3', name: 'bash', arguments: { command: 'pwd' } }] },
+      { text: 'done' },
+    ], [], 'maintainerDocGuard:\n  enabled: false\n')
+    const id = await firstSession(w)
+    const watch = await watchEvents(w, id)
+    await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'go' })
+    const first = await watch.until((events) => asked(events).length === 1)
+    const approval = asked(first)[0]
+    expect(approval).toMatchObject({ code: 'echo first --short', always: { kind: 'command-prefix', prefix: 'echo first' } })
+    expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval?.id ?? ''}`, { choice: 'always' })).toEqual({ status: 200, body: { answered: true } })
+    const second = asked(await watch.until((events) => asked(events).length === 2))[1]
+    expect(second?.code).toBe('pwd')
+    await w.api('POST', `/api/sessions/${id}/approvals/${second?.id ?? ''}`, { choice: 'reject', note: 'not now' })
+    await watch.until(turnFinished)
+    watch.close()
+    const tools = requests().at(-1)?.messages.filter((message) => message.role === 'tool')
+    expect(tools?.map((message) => [message.tool_call_id, message.content])).toEqual([
+      ['c1', expect.stringContaining('first --short')],
+      ['c2', expect.stringContaining('first again')],
+      ['c3', 'The bash call was not approved (permission mode ask asks before running bash). The user said: "not now". Ask the user how to proceed or choose another approach.'],
     ])
   })
 
@@ -201,6 +237,19 @@ describe('dsh web: every route works on a live session, never on a client-named 
     expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
   })
 
+  it('leaves out of the sessions list a session nobody prompted (each start makes one) unless it is open', async () => {
+    const first = await start([])
+    const unused = await firstSession(first)
+    await first.stop()
+    web = undefined
+    const w = await start([])
+    const live = await firstSession(w)
+    const ids = async (): Promise<string[]> => (await w.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions.map((row) => row.id)
+    expect(await ids()).toEqual([live])
+    expect(await w.api('POST', '/api/sessions', { resume: unused })).toEqual({ status: 200, body: { id: unused } })
+    expect((await ids()).toSorted()).toEqual([live, unused].toSorted())
+  })
+
   it('answers 409 for a session another dsh has open', async () => {
     const w = await start([])
     const other = await startWeb(['--model', `scripted:${here().path('script.json')}`], { cwd: here().path('repo'), home: here().path('home') })
@@ -252,12 +301,30 @@ describe('dsh web: every route works on a live session, never on a client-named 
     const docs = await w.api<{ documents: { name: string; saveTo: string }[] }>('GET', `/api/sessions/${id}/docs`)
     expect(docs.body.documents.map((doc) => doc.name)).toEqual(['plan.md', 'conventions.md', 'stack.md', 'state.md', 'maintainer/README.md', 'lessons.md'])
     const saved = await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'plan.md', content: '# Plan\n\nShip the web host by Friday.\n' })
-    expect(saved).toEqual({ status: 200, body: { path: here().path('repo/.dsh-maintainer-doc-guard/plan.md'), bytes: 37 } })
+    expect(saved).toEqual({ status: 200, body: { path: here().path('repo/.dsh-maintainer-doc-guard/plan.md'), bytes: 37, version: createHash('sha256').update('# Plan\n\nShip the web host by Friday.\n').digest('hex') } })
     expect(readdirSync(here().path('repo/.dsh-maintainer-doc-guard')).filter((name) => name.includes('.tmp') || name.startsWith('.'))).toEqual([])
     const watch = await watchEvents(w, id)
     await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'what is the plan?' })
     await watch.until(turnFinished)
     watch.close()
     expect(JSON.stringify(requests().at(-1)?.messages)).toContain('Ship the web host by Friday.')
+  })
+
+  it('refuses a save over a document that changed since the page read it (409, nothing written); the current version saves', async () => {
+    const w = await start([])
+    const id = await firstSession(w)
+    await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'first\n' })
+    const read = await w.api<{ content: string; version: string }>('GET', `/api/sessions/${id}/docs/read?name=state.md`)
+    expect(read.body).toMatchObject({ content: 'first\n', version: createHash('sha256').update('first\n').digest('hex') })
+    writeFileSync(here().path('repo/.dsh-maintainer-doc-guard/state.md'), 'written by the model meanwhile\n')
+    expect(await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'page edit\n', expected: read.body.version })).toEqual({
+      status: 409,
+      body: { error: 'DOCS_CHANGED: state.md changed since it was loaded (the model, another tab or an editor saved it); nothing was saved: reload it and apply your edit again' },
+    })
+    expect(readFileSync(here().path('repo/.dsh-maintainer-doc-guard/state.md'), 'utf8')).toBe('written by the model meanwhile\n')
+    expect((await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'x', expected: 'not-a-version' })).body).toEqual({ error: 'expected: not a document version' })
+    const fresh = await w.api<{ version: string }>('GET', `/api/sessions/${id}/docs/read?name=state.md`)
+    expect((await w.api('PUT', `/api/sessions/${id}/docs/read`, { name: 'state.md', content: 'page edit\n', expected: fresh.body.version })).status).toBe(200)
+    expect(readFileSync(here().path('repo/.dsh-maintainer-doc-guard/state.md'), 'utf8')).toBe('page edit\n')
   })
 })

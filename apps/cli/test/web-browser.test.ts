@@ -3,7 +3,7 @@
 // and reject bash, cancel, edit and save plan.md (the next request carries it), add a folder (dsh
 // roots list shows it), refusals without the token and for a foreign Host. Screenshots of every
 // view go to $DSH_WEB_SCREENSHOTS, else <tmpdir>/dsh-web-screenshots (never into the repository).
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -58,6 +58,8 @@ async function open(w: WebProcess, options: { readonly locale?: string; readonly
 }
 
 const shoot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `${name}.png`) })
+/** A command longer than any window is wide, whose dangerous part comes last. */
+const longCommand = 'find . -name "*.tmp" -type f -print0 | xargs -0 --no-run-if-empty ls -la && echo cleaning-up-the-temporary-files-now && rm -rf ./build'
 const lastRequest = (): string => readFileSync(path('requests.jsonl'), 'utf8').trim().split('\n').at(-1) ?? ''
 
 describe('dsh web in a browser', () => {
@@ -65,7 +67,7 @@ describe('dsh web in a browser', () => {
     'opens a ready chat with the token, streams markdown, approves and rejects bash, cancels',
     async () => {
       const w = await start([
-        { text: 'Hello from **dsh**.\n\n```js\nconst answer = 42 // the answer\n```\n', delayMs: 5 },
+        { text: 'Hello from **dsh**: see src/user_service_impl.ts, 2*3*4 and _this_.\n\n```js\nconst answer = 42 // the answer\n```\n', delayMs: 5 },
         { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo approved-run' } }] },
         { text: 'It printed approved-run.' },
         { toolCalls: [{ id: 'c2', name: 'bash', arguments: { command: 'echo rejected-run' } }] },
@@ -79,6 +81,8 @@ describe('dsh web in a browser', () => {
       await message.press('Enter')
       await expect.poll(() => page.locator('.turn.assistant strong').first().textContent(), { timeout: 15_000 }).toBe('dsh')
       await expect.poll(() => page.locator('.turn.assistant pre.code .hl-keyword').first().textContent()).toBe('const')
+      expect(await page.locator('.turn.assistant p').first().textContent()).toBe('Hello from dsh: see src/user_service_impl.ts, 2*3*4 and this.')
+      expect(await page.locator('.turn.assistant p em').allTextContents()).toEqual(['this'])
       await message.fill('line one')
       await message.press('Shift+Enter')
       await message.pressSequentially('line two')
@@ -86,6 +90,7 @@ describe('dsh web in a browser', () => {
       await message.fill('run it')
       await message.press('Enter')
       await page.getByRole('button', { name: 'Allow once', exact: true }).waitFor({ timeout: 15_000 })
+      expect(await page.getByRole('alertdialog').locator('.reason').textContent()).toBe('permission mode ask asks before running bash')
       await shoot(page, 'approval')
       await page.getByRole('button', { name: 'Allow once', exact: true }).click()
       await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toBe('It printed approved-run.')
@@ -159,6 +164,87 @@ describe('dsh web in a browser', () => {
   )
 
   it(
+    'keeps an unsaved edit across document tabs, views and the Context tab, and never saves over a document changed meanwhile',
+    async () => {
+      const w = await start([])
+      const page = await open(w)
+      await page.getByRole('tab', { name: 'plan.md' }).click({ timeout: 15_000 })
+      await page.getByRole('textbox', { name: 'plan.md' }).fill('my unsaved plan')
+      await page.getByRole('tab', { name: 'state.md' }).click()
+      await page.getByRole('textbox', { name: 'state.md' }).waitFor()
+      await page.getByRole('button', { name: 'Settings' }).click()
+      await page.getByRole('tab', { name: 'Context' }).click()
+      await page.getByRole('tab', { name: 'Maintainer documents' }).click()
+      await page.getByRole('tab', { name: 'plan.md' }).click()
+      expect(await page.getByRole('textbox', { name: 'plan.md' }).inputValue()).toBe('my unsaved plan')
+      expect(await page.getByRole('tab', { name: 'plan.md' }).textContent()).toBe('plan.md •')
+      writeFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'the model wrote this meanwhile\n')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^DOCS_CHANGED: plan\.md changed since it was loaded/)
+      expect(readFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'utf8')).toBe('the model wrote this meanwhile\n')
+      expect(await page.getByRole('textbox', { name: 'plan.md' }).inputValue()).toBe('my unsaved plan')
+      await shoot(page, 'documents-conflict')
+      await page.getByRole('button', { name: 'Reload' }).click()
+      await expect.poll(() => page.getByRole('textbox', { name: 'plan.md' }).inputValue()).toBe('the model wrote this meanwhile\n')
+      expect(await page.getByRole('tab', { name: 'plan.md' }).textContent()).toBe('plan.md')
+      await page.getByRole('textbox', { name: 'plan.md' }).fill('merged plan\n')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect.poll(() => page.getByRole('status').textContent()).toBe(`Saved to ${path('repo/.dsh-maintainer-doc-guard/plan.md')}`)
+      expect(readFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'utf8')).toBe('merged plan\n')
+      await page.getByRole('textbox', { name: 'plan.md' }).fill('second save from the same editor\n')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await expect.poll(() => readFileSync(path('repo/.dsh-maintainer-doc-guard/plan.md'), 'utf8')).toBe('second save from the same editor\n')
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
+    'shows the whole answer of a turn that was streaming while the person looked at another session',
+    async () => {
+      const w = await start([{ text: 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa', delayMs: 150 }])
+      const page = await open(w)
+      const message = page.getByRole('textbox', { name: 'Message' })
+      await message.fill('spell it slowly')
+      await message.press('Enter')
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toMatch(/^alpha/)
+      await page.getByRole('button', { name: 'New session' }).click()
+      await expect.poll(() => page.locator('.session').count()).toBe(2)
+      await page.waitForTimeout(400)
+      await page.getByRole('button', { name: /^spell it slowly/ }).click()
+      await expect.poll(() => page.locator('.session.current .session-title').textContent()).toBe('spell it slowly')
+      await expect.poll(() => page.locator('.session.current .session-meta').textContent(), { timeout: 15_000 }).not.toContain('running')
+      await expect.poll(() => page.locator('.turn.assistant').allTextContents(), { timeout: 15_000 }).toEqual(['alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'])
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
+    'a cleared or invalid number in the settings view changes nothing (it would have turned the drift check off)',
+    async () => {
+      const w = await start([])
+      const page = await open(w)
+      await page.getByRole('button', { name: 'Settings' }).click({ timeout: 15_000 })
+      const label = 'Drift correction: steps since the user spoke before the drift check (0 = off)'
+      const steps = page.getByRole('spinbutton', { name: label })
+      await steps.fill('')
+      await steps.press('Enter')
+      await expect.poll(() => page.getByRole('alert').textContent()).toBe(`${label}: enter a whole number`)
+      expect(await steps.inputValue()).toBe('12')
+      expect(await page.locator('.badge.overridden').count()).toBe(0)
+      const denials = page.getByRole('spinbutton', { name: 'Precedent gate: denials per target before it gives up' })
+      await denials.fill('-3')
+      await denials.press('Enter')
+      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^gateMaxDeniesPerTarget: /)
+      await expect.poll(() => denials.inputValue()).toBe('2')
+      expect(existsSync(path('home/settings.yaml')) ? readFileSync(path('home/settings.yaml'), 'utf8') : '').not.toContain('nudgeAfterSteps')
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
     'adds a folder in the Folders dialog, which dsh roots list then shows',
     async () => {
       const w = await start([])
@@ -184,9 +270,9 @@ describe('dsh web in a browser', () => {
   )
 
   it(
-    'shows the Chinese UI for a Chinese browser, works in a narrow window, and says how to enable the documents panel',
+    'shows the Chinese UI for a Chinese browser, works in a narrow window (a question shows its whole command), and says how to enable the documents panel',
     async () => {
-      const w = await start([], 'model:\n  spec: deepseek:deepseek-chat\n')
+      const w = await start([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: longCommand } }] }, { text: 'Not run.' }], 'model:\n  spec: deepseek:deepseek-chat\n')
       const zh = await open(w, { locale: 'zh-CN' })
       await zh.getByRole('textbox', { name: '消息' }).waitFor()
       await zh.getByRole('tab', { name: '维护文档' }).click()
@@ -200,7 +286,33 @@ describe('dsh web in a browser', () => {
       await narrow.getByRole('textbox', { name: 'Message' }).waitFor()
       expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
       await shoot(narrow, 'narrow')
+      await narrow.getByRole('textbox', { name: 'Message' }).fill('tidy up')
+      await narrow.getByRole('textbox', { name: 'Message' }).press('Enter')
+      const question = narrow.getByRole('alertdialog')
+      await question.getByRole('button', { name: 'Reject' }).waitFor({ timeout: 15_000 })
+      // The whole command is on screen before anyone approves it: nothing hides behind a horizontal scroll.
+      const code = question.locator('pre.code')
+      expect(await code.textContent()).toBe(longCommand)
+      expect(await code.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0)
+      await shoot(narrow, 'narrow-approval')
+      await question.getByRole('button', { name: 'Reject' }).click()
       await narrow.context().close()
+    },
+    browserTimeout,
+  )
+
+  it(
+    'says so when dsh web stops, instead of silently ignoring what is typed',
+    async () => {
+      const w = await start([])
+      const page = await open(w)
+      const message = page.getByRole('textbox', { name: 'Message' })
+      await expect.poll(() => message.getAttribute('readonly')).toBeNull()
+      await w.stop()
+      await page.getByText('The connection to dsh web was lost; trying again. If dsh web was restarted, open the new URL it printed.').waitFor({ timeout: 15_000 })
+      expect(await message.getAttribute('readonly')).not.toBeNull()
+      await shoot(page, 'connection-lost')
+      await page.context().close()
     },
     browserTimeout,
   )

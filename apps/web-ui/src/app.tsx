@@ -3,10 +3,11 @@
  * session and the side panel. It starts on the session the server opened at start-up.
  */
 import type { JSX } from 'preact'
-import { useCallback, useEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { failure, get, post } from './api.ts'
 import type { ServerState, SessionRow } from './api-types.ts'
 import { ChatView } from './chat-view.tsx'
+import { draftsOf, type DraftStore } from './doc-drafts.ts'
 import { FoldersDialog } from './folders-dialog.tsx'
 import { browserLanguage, strings, StringsContext, type Language } from './i18n.ts'
 import { SessionList } from './session-list.tsx'
@@ -19,6 +20,8 @@ export function App(): JSX.Element {
   const [rows, setRows] = useState<readonly SessionRow[]>([])
   const [folders, setFolders] = useState(false)
   const [problem, setProblem] = useState<string | undefined>()
+  /** Unsaved document edits of every session opened on this page (survive switching sessions). */
+  const drafts = useRef<DraftStore>(new Map())
   const t = strings[language]
 
   const refresh = useCallback((): void => {
@@ -74,7 +77,7 @@ export function App(): JSX.Element {
       <main class="layout">
         <SessionList rows={rows} current={current ?? ''} open={open} />
         {current === undefined ? <p class="loading">{t.loading}</p> : <ChatView key={current} sessionId={current} cwd={state?.cwd ?? ''} onActivity={refresh} />}
-        {current === undefined || state === undefined ? null : <SidePanel key={current} sessionId={current} docsOff={state.docsOff} />}
+        {current === undefined || state === undefined ? null : <SidePanel key={current} sessionId={current} docsOff={state.docsOff} drafts={draftsOf(drafts.current, current)} />}
       </main>
       {folders && current !== undefined ? <FoldersDialog sessionId={current} onClose={() => setFolders(false)} /> : null}
     </StringsContext.Provider>

@@ -1,4 +1,4 @@
-/** A permission question: the code to run and three buttons (allow once, always, reject). */
+/** A permission question: why the policy asks, the code to run and three buttons (allow once, always, reject). */
 import type { JSX } from 'preact'
 import type { ApprovalView } from './api-types.ts'
 import { useStrings } from './i18n.ts'
@@ -14,6 +14,7 @@ export function ApprovalCard(props: { readonly approval: ApprovalView; readonly 
       <h3>
         {t.approvalTitle} <code>{approval.tool}</code>
       </h3>
+      {approval.reason === undefined ? null : <p class="reason">{approval.reason}</p>}
       <pre class="code">{approval.code}</pre>
       <div class="buttons">
         <button type="button" class="primary" onClick={() => props.answer('once')}>

@@ -58,11 +58,20 @@ function withEvent(state: ChatState, event: WebEvent, cancelledText: string): Ch
   }
 }
 
-/** The reducer. */
+/**
+ * The page's own notes (a failed or cancelled turn) shown after the last prompt: the stored history
+ * does not hold them, so a history read that replaces the items keeps them at its end.
+ */
+function latestNotes(items: readonly ChatItem[]): ChatItem[] {
+  const lastPrompt = items.findLastIndex((item) => item.kind === 'user')
+  return items.slice(lastPrompt + 1).filter((item) => item.kind === 'error' || item.kind === 'notice')
+}
+
+/** The reducer. A `history` action replaces the shown items with the stored ones (plus {@link latestNotes}). */
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.kind) {
     case 'history':
-      return { items: action.items, approvals: state.approvals, busy: action.busy || state.busy, streaming: false }
+      return { items: [...action.items, ...latestNotes(state.items)], approvals: state.approvals, busy: action.busy || state.busy, streaming: false }
     case 'event':
       return withEvent(state, action.event, action.cancelledText)
     default:

@@ -51,6 +51,8 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const [draft, setDraft] = useState('')
   const [problem, setProblem] = useState<string | undefined>()
   const [connected, setConnected] = useState(false)
+  /** True after the stream broke, until it is back. */
+  const [lost, setLost] = useState(false)
   const bottom = useRef<HTMLDivElement>(null)
   const cancelledText = useRef(t.turnCancelled)
   cancelledText.current = t.turnCancelled
@@ -62,7 +64,22 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
     // The history is read once the stream is subscribed (its first event, the busy state, says so), so
     // nothing falls between the two; again after a reconnect. Until then the textbox is read-only.
     let subscribed = false
+    // A history read while a turn ran lacks what that turn streamed before the stream was
+    // subscribed; the history is read again when the turn ends, so its answer shows whole.
+    let joinedMidTurn = false
+    const readHistory = (): void => {
+      get<{ items: HistoryItem[]; busy: boolean }>(`${path}/history`)
+        .then((history) => {
+          joinedMidTurn = history.busy
+          dispatch({ kind: 'history', items: history.items, busy: history.busy })
+          setConnected(true)
+          setLost(false)
+        })
+        .catch((error: unknown) => setProblem(failure(error)))
+    }
     source.addEventListener('error', () => {
+      // The stream broke (dsh web stopped or restarted): EventSource retries on its own; the page says so meanwhile.
+      if (subscribed) setLost(true)
       subscribed = false
       setConnected(false)
     })
@@ -71,16 +88,14 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       const event = JSON.parse(message.data) as WebEvent
       if (!subscribed && event.kind === 'busy') {
         subscribed = true
-        get<{ items: HistoryItem[]; busy: boolean }>(`${path}/history`)
-          .then((history) => {
-            dispatch({ kind: 'history', items: history.items, busy: history.busy })
-            setConnected(true)
-          })
-          .catch((error: unknown) => setProblem(failure(error)))
+        readHistory()
         return
       }
       dispatch({ kind: 'event', event, cancelledText: cancelledText.current })
-      if (event.kind === 'busy' && !event.busy) onActivity()
+      if (event.kind === 'busy' && !event.busy) {
+        onActivity()
+        if (joinedMidTurn) readHistory()
+      }
     })
     return () => source.close()
   }, [props.sessionId, onActivity])
@@ -125,6 +140,11 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           {problem}
         </p>
       )}
+      {lost ? (
+        <p class="error" role="alert">
+          {t.connectionLost}
+        </p>
+      ) : null}
       <form
         class="composer"
         onSubmit={(event) => {

@@ -1,22 +1,28 @@
 /**
  * The documents view of the maintainer-documents panel: a tab per document (named after its file),
  * an editor labelled with the file name, Reload, Save (atomic on the server; the next model request
- * carries the new text) and the strict-mode switch.
+ * carries the new text) and the strict-mode switch. Unsaved text is kept as a draft (doc-drafts.ts)
+ * across tab and view switches; a save names the version it started from, so a document the model
+ * or someone else changed meanwhile is refused (the draft stays) instead of overwritten.
  */
 import type { JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { failure, get, post, put, sessionPath } from './api.ts'
 import type { DocumentsView } from './api-types.ts'
+import type { DocDrafts } from './doc-drafts.ts'
 import { useStrings } from './i18n.ts'
 import { onTabKeys } from './tab-keys.ts'
 
-export function DocumentsPane(props: { readonly sessionId: string }): JSX.Element {
+export function DocumentsPane(props: { readonly sessionId: string; readonly drafts: DocDrafts }): JSX.Element {
   const t = useStrings()
   const base = sessionPath(props.sessionId, '/docs')
   const [view, setView] = useState<DocumentsView | undefined>()
   const [current, setCurrent] = useState<string | undefined>()
   /** The editor's text; undefined while the document loads (the editor is not shown, so nothing typed is lost). */
   const [text, setText] = useState<string | undefined>()
+  /** Version of the text the editor started from (what the server said when it was read or saved). */
+  const [version, setVersion] = useState<string | undefined>()
+  const { drafts } = props
   const opening = useRef(0)
   const [status, setStatus] = useState<{ readonly ok: boolean; readonly text: string } | undefined>()
   const [strict, setStrict] = useState<boolean | undefined>()
@@ -24,12 +30,31 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
   const open = (name: string): void => {
     const ticket = ++opening.current
     setCurrent(name)
-    setText(undefined)
     setStatus(undefined)
-    get<{ content: string }>(`${base}/read?name=${encodeURIComponent(name)}`)
+    const draft = drafts.get(name)
+    if (draft !== undefined) {
+      setText(draft.text)
+      setVersion(draft.base)
+      return
+    }
+    setText(undefined)
+    get<{ content: string; version: string }>(`${base}/read?name=${encodeURIComponent(name)}`)
       // Only the last document asked for fills the editor.
-      .then((doc) => ticket === opening.current && setText(doc.content))
+      .then((doc) => {
+        if (ticket !== opening.current) return
+        setText(doc.content)
+        setVersion(doc.version)
+      })
       .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
+  }
+  const edit = (value: string): void => {
+    setText(value)
+    if (current !== undefined && version !== undefined) drafts.set(current, { text: value, base: version })
+  }
+  const reload = (): void => {
+    if (current === undefined) return
+    drafts.delete(current)
+    open(current)
   }
   useEffect(() => {
     get<DocumentsView>(base)
@@ -46,8 +71,19 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
 
   const save = (): void => {
     if (current === undefined || text === undefined) return
-    put<{ path: string }>(`${base}/read`, { name: current, content: text })
-      .then((result) => setStatus({ ok: true, text: t.saved(result.path) }))
+    const name = current
+    const saved = text
+    const ticket = opening.current
+    put<{ path: string; version: string }>(`${base}/read`, { name, content: saved, ...(version === undefined ? {} : { expected: version }) })
+      .then((result) => {
+        // What was typed while the save ran stays a draft, now based on the saved version.
+        const later = drafts.get(name)
+        if (later === undefined || later.text === saved) drafts.delete(name)
+        else drafts.set(name, { text: later.text, base: result.version })
+        // Another document opened meanwhile has its own version.
+        if (ticket === opening.current) setVersion(result.version)
+        setStatus({ ok: true, text: t.saved(result.path) })
+      })
       .catch((error: unknown) => setStatus({ ok: false, text: failure(error) }))
   }
   const toggleStrict = (value: boolean): void => {
@@ -61,6 +97,11 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
         {view?.documents.map((doc) => (
           <button key={doc.name} type="button" role="tab" id={`doc-tab-${doc.name}`} aria-selected={doc.name === current} aria-controls="doc-editor" tabIndex={doc.name === current ? 0 : -1} onClick={() => open(doc.name)}>
             {doc.name}
+            {drafts.has(doc.name) ? (
+              <span class="unsaved" aria-hidden="true" title={t.unsaved}>
+                {' •'}
+              </span>
+            ) : null}
           </button>
         ))}
       </div>
@@ -68,11 +109,11 @@ export function DocumentsPane(props: { readonly sessionId: string }): JSX.Elemen
         <p>{t.loading}</p>
       ) : (
         <div role="tabpanel" id="doc-editor" aria-labelledby={`doc-tab-${current}`}>
-          <textarea class="doc-text" aria-label={current} value={text} spellcheck={false} onInput={(event) => setText(event.currentTarget.value)} />
+          <textarea class="doc-text" aria-label={current} value={text} spellcheck={false} onInput={(event) => edit(event.currentTarget.value)} />
         </div>
       )}
       <div class="buttons">
-        <button type="button" onClick={() => current !== undefined && open(current)}>
+        <button type="button" onClick={reload}>
           {t.reload}
         </button>
         <button type="button" class="primary" onClick={save} disabled={text === undefined}>

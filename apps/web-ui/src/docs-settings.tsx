@@ -24,9 +24,24 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
     setProblem(undefined)
     load()
   }
-  /** Sends a change, then lists again (or shows why it failed). */
+  /** Sends a change, then lists again; a refused change shows why, and the controls show the values in force again. */
   const send = (route: string, body: unknown): void => {
-    post(`${base}${route}`, body).then(changed).catch(fail)
+    post(`${base}${route}`, body)
+      .then(changed)
+      .catch((error: unknown) => {
+        fail(error)
+        load()
+      })
+  }
+  /** A number field's change: an empty or non-numeric entry is not sent (it would have been 0, which may mean "off"). */
+  const sendNumber = (field: { readonly name: string; readonly description: string }, text: string): void => {
+    const value = Number(text.trim())
+    if (text.trim() === '' || !Number.isInteger(value)) {
+      setProblem(t.wholeNumber(field.description))
+      load()
+      return
+    }
+    send('/settings', { [field.name]: value })
   }
   if (view === undefined) return <p>{problem ?? t.loading}</p>
   const settings = view.settings
@@ -54,7 +69,7 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
                   {typeof value === 'boolean' ? (
                     <input id={id} type="checkbox" checked={value} onChange={(event) => send('/settings', { [field.name]: event.currentTarget.checked })} />
                   ) : (
-                    <input id={id} type="number" value={value} onChange={(event) => send('/settings', { [field.name]: Number(event.currentTarget.value) })} />
+                    <input id={id} type="number" value={value} onChange={(event) => sendNumber(field, event.currentTarget.value)} />
                   )}
                   <label for={id}>{field.description}</label>
                   {overridden ? <span class="badge overridden">{t.overridden}</span> : null}

@@ -6,7 +6,11 @@
 import type { ComponentChildren, JSX } from 'preact'
 import { highlight } from './highlight.tsx'
 
-const inlinePattern = /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(\*[^*\n]+\*|_[^_\n]+_)|\[([^\]\n]+)\]\(([^)\s]+)\)/g
+/**
+ * Inline markup. Emphasis delimiters count only outside words and hugging their text, as in
+ * CommonMark, so `user_service_impl.ts` and `2*3*4` keep their characters.
+ */
+const inlinePattern = /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|((?<!\w)\*(?!\s)[^*\n]+(?<!\s)\*(?!\w)|(?<!\w)_(?!\s)[^_\n]+(?<!\s)_(?!\w))|\[([^\]\n]+)\]\(([^)\s]+)\)/g
 
 /** Inline markup of one line or paragraph. */
 export function inline(text: string): ComponentChildren[] {

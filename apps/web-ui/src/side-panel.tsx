@@ -5,6 +5,7 @@
 import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
 import { ContextPanel } from './context-panel.tsx'
+import type { DocDrafts } from './doc-drafts.ts'
 import { DocumentsPane } from './docs-documents.tsx'
 import { SettingsPane } from './docs-settings.tsx'
 import { TemplatesPane } from './docs-templates.tsx'
@@ -14,7 +15,7 @@ import { onTabKeys } from './tab-keys.ts'
 type Tab = 'docs' | 'context'
 type View = 'documents' | 'settings' | 'templates'
 
-function DocsPanel(props: { readonly sessionId: string; readonly off: string | null }): JSX.Element {
+function DocsPanel(props: { readonly sessionId: string; readonly off: string | null; readonly drafts: DocDrafts }): JSX.Element {
   const t = useStrings()
   const [view, setView] = useState<View>('documents')
   if (props.off !== null) return <p class="notice">{t.docsOff}</p>
@@ -32,12 +33,12 @@ function DocsPanel(props: { readonly sessionId: string; readonly off: string | n
           </button>
         ))}
       </div>
-      {view === 'documents' ? <DocumentsPane sessionId={props.sessionId} /> : view === 'settings' ? <SettingsPane sessionId={props.sessionId} /> : <TemplatesPane sessionId={props.sessionId} />}
+      {view === 'documents' ? <DocumentsPane sessionId={props.sessionId} drafts={props.drafts} /> : view === 'settings' ? <SettingsPane sessionId={props.sessionId} /> : <TemplatesPane sessionId={props.sessionId} />}
     </div>
   )
 }
 
-export function SidePanel(props: { readonly sessionId: string; readonly docsOff: string | null }): JSX.Element {
+export function SidePanel(props: { readonly sessionId: string; readonly docsOff: string | null; readonly drafts: DocDrafts }): JSX.Element {
   const t = useStrings()
   const [tab, setTab] = useState<Tab>(props.docsOff === null ? 'docs' : 'context')
   const tabs: readonly [Tab, string][] = [
@@ -54,7 +55,7 @@ export function SidePanel(props: { readonly sessionId: string; readonly docsOff:
         ))}
       </div>
       <div role="tabpanel" id={`side-panel-${tab}`} aria-labelledby={`side-${tab}`} class="side-body">
-        {tab === 'docs' ? <DocsPanel sessionId={props.sessionId} off={props.docsOff} /> : <ContextPanel sessionId={props.sessionId} />}
+        {tab === 'docs' ? <DocsPanel sessionId={props.sessionId} off={props.docsOff} drafts={props.drafts} /> : <ContextPanel sessionId={props.sessionId} />}
       </div>
     </aside>
   )

@@ -41,6 +41,20 @@ describe('chat state', () => {
     })
   })
 
+  it('a history read replaces the streamed items but keeps the notes of the latest turn', () => {
+    const joined = chatReducer(emptyChat, { kind: 'history', items: [{ kind: 'user', text: 'old' }, { kind: 'assistant', text: 'old answer' }, { kind: 'user', text: 'spell it' }], busy: true })
+    const streamed = run([{ kind: 'progress', event: { type: 'text', text: 'papa' } }, { kind: 'progress', event: { type: 'turn-end', turn: 2, reason: 'cancelled' } }, { kind: 'busy', busy: false }], joined)
+    const reread = chatReducer(streamed, { kind: 'history', items: [{ kind: 'user', text: 'old' }, { kind: 'assistant', text: 'old answer' }, { kind: 'user', text: 'spell it' }, { kind: 'assistant', text: 'alpha papa' }], busy: false })
+    expect(reread.items).toEqual([
+      { kind: 'user', text: 'old' },
+      { kind: 'assistant', text: 'old answer' },
+      { kind: 'user', text: 'spell it' },
+      { kind: 'assistant', text: 'alpha papa' },
+      { kind: 'notice', text: 'The turn was cancelled.' },
+    ])
+    expect(reread.busy).toBe(false)
+  })
+
   it('keeps every prompt, in order, and never shows one approval twice, for any event sequence', () => {
     const event: fc.Arbitrary<WebEvent> = fc.oneof(
       fc.string({ maxLength: 5 }).map((text): WebEvent => ({ kind: 'prompt', text })),

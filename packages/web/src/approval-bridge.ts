@@ -4,7 +4,8 @@
  * page; the page answers with one of three choices (once, always, reject) and the bridge turns it
  * into the {@link PermissionDecision} the pipeline expects. A call nobody can answer (no live
  * session owns it, e.g. a subagent's) is rejected with a note saying why. A question whose call is
- * cancelled first is withdrawn and answered "reject".
+ * cancelled first is withdrawn and answered "reject"; one cancelled before it is asked is rejected
+ * without being shown.
  */
 import { randomUUID } from 'node:crypto'
 import type { ApprovalScope, PermissionDecision, ToolExecution } from '@dsh/contracts'
@@ -98,6 +99,8 @@ export function createApprovalBridge(): ApprovalBridge {
       const sessionId = execution.agent?.id
       const sink = sessionId === undefined ? undefined : sinks.get(sessionId)
       if (sessionId === undefined || sink === undefined) return Promise.resolve({ kind: 'reject', note: 'nobody could be asked: only the sessions open on the dsh web page can approve calls' })
+      // Cancelled while the guards ran: its abort event is gone, so a question now would wait for an answer nobody needs.
+      if (execution.signal.aborted) return Promise.resolve({ kind: 'reject' })
       const code = codeOf(execution)
       const view: ApprovalView = { id: randomUUID(), tool: execution.name, code, always: alwaysScope(execution, code), ...(reason === undefined ? {} : { reason }) }
       return new Promise<PermissionDecision>((resolve) => {

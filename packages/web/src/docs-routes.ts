@@ -9,6 +9,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { isGuardError, LIVE_FIELDS, LiveSettingsSchema, SWITCH_NAMES, SwitchesSchema, type GuardErrorCode, type OperatorService } from '@dsh/maintainer-doc-guard'
+import { documentVersion, versionPattern } from './document-version.ts'
 import { jsonBody } from './json-body.ts'
 import type { LiveSession } from './live-session.ts'
 import type { LiveSessions } from './live-sessions.ts'
@@ -18,7 +19,8 @@ import { liveSessionOf } from './session-routes.ts'
 /** What the page shows when the guard is off. */
 export const guardOffMessage = 'maintainer documents are off: set maintainerDocGuard.enabled: true in the --config file and restart dsh web'
 
-const SaveBody = z.strictObject({ name: z.string().min(1).max(200), content: z.string().max(1_000_000) })
+/** `expected`: the version the page read (see document-version.ts); absent saves unconditionally. */
+const SaveBody = z.strictObject({ name: z.string().min(1).max(200), content: z.string().max(1_000_000), expected: z.string().regex(versionPattern, 'not a document version').optional() })
 const NameBody = z.strictObject({ name: z.string().min(1).max(200) })
 const SweepBody = z.strictObject({ names: z.array(z.string().min(1).max(200)).max(1000) })
 const RestoreBody = z.strictObject({ field: z.enum(LIVE_FIELDS) })
@@ -40,7 +42,8 @@ export function docsRoutes(docs: OperatorService | undefined, sessions: LiveSess
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     try {
-      return c.json(await work(docs, live))
+      const result = await work(docs, live)
+      return result instanceof Response ? result : c.json(result)
     } catch (error) {
       // The operator service's failures are typed and one line; the client's mistakes answer 400, the rest 409.
       if (isGuardError(error)) return refuse(c, clientCodes.has(error.code) ? 400 : 409, `${error.code}: ${error.message}`)
@@ -48,10 +51,20 @@ export function docsRoutes(docs: OperatorService | undefined, sessions: LiveSess
     }
   }
   app.get('/sessions/:id/docs', (c) => run(c, (service, live) => service.documents(live.id)))
-  app.get('/sessions/:id/docs/read', (c) => run(c, (service, live) => service.read(live.id, c.req.query('name') ?? '')))
+  app.get('/sessions/:id/docs/read', (c) =>
+    run(c, async (service, live) => {
+      const doc = await service.read(live.id, c.req.query('name') ?? '')
+      return { ...doc, version: documentVersion(doc.content) }
+    }),
+  )
   app.put('/sessions/:id/docs/read', async (c) => {
     const body = await jsonBody(c, SaveBody)
-    return body.ok ? run(c, (service, live) => service.write(live.id, body.value.name, body.value.content)) : body.response
+    if (!body.ok) return body.response
+    const { name, content, expected } = body.value
+    return run(c, async (service, live) => {
+      if (expected !== undefined && documentVersion((await service.read(live.id, name)).content) !== expected) return refuse(c, 409, `DOCS_CHANGED: ${name} changed since it was loaded (the model, another tab or an editor saved it); nothing was saved: reload it and apply your edit again`)
+      return { ...(await service.write(live.id, name, content)), version: documentVersion(content) }
+    })
   })
   app.get('/sessions/:id/docs/settings', (c) =>
     run(c, async (service, live) => ({

@@ -61,9 +61,13 @@ export class LiveSessions {
     return this.#live.get(header.id) ?? (await this.#adopt(agent))
   }
 
-  /** This cwd's stored sessions, newest first, plus live ones not written yet. */
+  /**
+   * This cwd's stored sessions, newest first, plus live ones not written yet. A stored session with
+   * nothing after its header (every start of dsh web and every "New session" makes one; most are
+   * never prompted) is left out unless it is live: it has nothing to show.
+   */
   rows(): SessionRow[] {
-    const stored = this.#env.host.sessions.list().filter((row: SessionSummary) => row.header.cwd === this.#env.cwd && row.header.parentSession === undefined)
+    const stored = this.#env.host.sessions.list().filter((row: SessionSummary) => row.header.cwd === this.#env.cwd && row.header.parentSession === undefined && (row.eventCount > 0 || this.#live.has(row.id)))
     const rows = stored.map((row): SessionRow => ({ id: row.id, title: row.title ?? '', updatedAt: row.updatedAt.toISOString(), live: this.#live.has(row.id), busy: this.#live.get(row.id)?.busy ?? false }))
     const listed = new Set(rows.map((row) => row.id))
     const unlisted = [...this.#live.values()].filter((session) => !listed.has(session.id))

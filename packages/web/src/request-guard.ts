@@ -1,7 +1,8 @@
 /**
  * The checks every request passes before any route runs (ARCHITECTURE §6): the `Host` header must
  * name this server (127.0.0.1 or localhost with its port; anything else is DNS rebinding), an
- * `Origin` (or `Sec-Fetch-Site: cross-site`) from another site is refused, and the per-run token
+ * `Origin` (or `Sec-Fetch-Site: cross-site`) from another site is refused, so is a request a page of
+ * another port on this host makes (`Sec-Fetch-Site: same-site`) unless it navigates to the page, and the per-run token
  * must come as `Authorization: Bearer TOKEN` or as the cookie the first page load set. The page
  * itself trades `?token=` for that cookie (HttpOnly, SameSite=Strict) and redirects to the bare URL.
  */
@@ -38,7 +39,11 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
     if (!allowedHosts.includes(host.toLowerCase())) return refuse(c, 421, `Host ${JSON.stringify(host)} is not this server; open http://127.0.0.1:${port}/`)
     const origin = c.req.header('origin')
     if (origin !== undefined && !allowedHosts.some((allowed) => origin.toLowerCase() === `http://${allowed}`)) return refuse(c, 403, `cross-site request from ${JSON.stringify(origin)} refused`)
-    if (c.req.header('sec-fetch-site') === 'cross-site') return refuse(c, 403, 'cross-site request refused')
+    const site = c.req.header('sec-fetch-site')
+    if (site === 'cross-site') return refuse(c, 403, 'cross-site request refused')
+    // Another server on this host (127.0.0.1:OTHER) is the same site: its page gets the SameSite cookie
+    // sent along with requests that carry no Origin (an <img>, a <script>). Only a navigation to the page may come from there.
+    if (site === 'same-site' && !(c.req.method === 'GET' && c.req.path === '/' && c.req.header('sec-fetch-mode') === 'navigate')) return refuse(c, 403, 'request from another site on this host refused')
     const name = cookieName(port)
     const query = c.req.query('token')
     if (c.req.method === 'GET' && c.req.path === '/' && query !== undefined) {

@@ -38,6 +38,19 @@ describe('approval bridge', () => {
     expect(await bridge.askPermission(execution(undefined, 'bash', { command: 'ls' }), undefined)).toMatchObject({ kind: 'reject' })
   })
 
+  it('rejects at once, without showing it, a question whose call was cancelled before it was asked', async () => {
+    const bridge = createApprovalBridge()
+    const shown: ApprovalView[] = []
+    bridge.attach('s1', { show: (view) => shown.push(view), withdraw: () => undefined })
+    const controller = new AbortController()
+    controller.abort()
+    const answer = bridge.askPermission(execution('s1', 'bash', { command: 'ls' }, controller.signal), undefined)
+    const waited = await Promise.race([answer, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 200))])
+    expect(waited).toEqual({ kind: 'reject' })
+    expect(shown).toEqual([])
+    expect(bridge.pending('s1')).toEqual([])
+  })
+
   it('settles every question exactly once, whatever comes first', async () => {
     type Step = { readonly kind: 'ask'; readonly session: number } | { readonly kind: 'answer'; readonly index: number; readonly choice: 'once' | 'always' | 'reject' } | { readonly kind: 'abort'; readonly index: number } | { readonly kind: 'detach'; readonly session: number }
     const step: fc.Arbitrary<Step> = fc.oneof(

@@ -12,7 +12,7 @@
  */
 import { resolve } from 'node:path'
 import type { WorkspaceRoot, WorkspaceRootErrorCode } from '@dsh/contracts'
-import { isRootsError, RootRegistry, SessionRoots } from '@dsh/multi-root-workspace'
+import { isRootsError, refusedSessionDirectory, RootRegistry, SessionRoots } from '@dsh/multi-root-workspace'
 import { terminalLine } from '@dsh/workspace-context'
 import type { Agent } from '@dsh/runtime'
 import { configFrom, type AgentSetup, type AgentSetupOptions } from './agent-setup.ts'
@@ -87,15 +87,5 @@ export async function regrantAddDirs(setup: AgentSetup, agent: Agent, dirs: read
 export async function refusedDirectory(setup: Pick<AgentSetup, 'dshHome' | 'config'>, primary: string, dirs: readonly string[]): Promise<string | undefined> {
   if (dirs.length === 0) return undefined
   if (!multiRootEnabled(setup.config)) return `${dirs[0] ?? ''}: additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config file)`
-  const roots = new SessionRoots({ registry: new RootRegistry({ dshHome: setup.dshHome }), sessionId: 'check', primary })
-  for (const dir of dirs) {
-    try {
-      await roots.addForSession(dir)
-    } catch (error) {
-      // Validation failures are the client's input; anything else is a failure of dsh itself.
-      if (!isRootsError(error)) throw error
-      if (error.code !== 'duplicate') return `${dir}: ${error.code}: ${error.message}`
-    }
-  }
-  return undefined
+  return refusedSessionDirectory({ dshHome: setup.dshHome, primary, dirs })
 }

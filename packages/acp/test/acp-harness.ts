@@ -6,7 +6,7 @@ import { createRunCodeTool } from '@dsh/code-mode'
 import type { ChatRequestBody } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
-import { createMultiRootWorkspacePlugin, isRootsError, RootRegistry, SessionRoots } from '@dsh/multi-root-workspace'
+import { createMultiRootWorkspacePlugin, refusedSessionDirectory } from '@dsh/multi-root-workspace'
 import { installPermissionGuard } from '@dsh/permissions'
 import { createHost, type AskPermission, type Host } from '@dsh/runtime'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
@@ -49,19 +49,8 @@ export async function agentSide(options: { readonly dshHome: string; readonly sc
       if (provider === undefined) throw new Error(`no script for ${cwd}`)
       return { cwd, provider, onRequest: (body) => requests.push(body), ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }) }
     },
-    checkDirectories: async (primary, dirs) => {
-      const roots = new SessionRoots({ registry: new RootRegistry({ dshHome: options.dshHome }), sessionId: 'check', primary })
-      for (const dir of dirs) {
-        try {
-          await roots.addForSession(dir)
-        } catch (error) {
-          if (!isRootsError(error)) throw error
-          // As the CLI's check (apps/cli/src/add-dirs.ts): a directory already a root is accepted.
-          if (error.code !== 'duplicate') return `${dir}: ${error.code}: ${error.message}`
-        }
-      }
-      return undefined
-    },
+    // The CLI's check (apps/cli/src/add-dirs.ts): a directory already a root is accepted.
+    checkDirectories: (primary, dirs) => refusedSessionDirectory({ dshHome: options.dshHome, primary, dirs }),
     extraDirectories: [],
     agentInfo: { name: 'dsh', title: 'dsh', version: '0.0.0-test' },
     log: (line) => logs.push(line),

@@ -14,3 +14,4 @@ export { listingText, addedText, addRoot, removedText, aliasText } from './roots
 export { workspaceFolders, splitWords, FOLDERS_COMMAND } from './folders-command.ts'
 export { inspectRoots, explainRootPath, type RootsReport, type RootReport, type RootFileReport, type RootPathExplanation, type InspectRootsOptions } from './inspect-roots.ts'
 export { formatRootsReport, formatRootPathExplanation } from './format-roots-report.ts'
+export { refusedSessionDirectory, type SessionDirCheck } from './session-dir-check.ts'

@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import type { GeneratedMonorepo } from './generate-monorepo.ts'
 import { median, range } from './stats.ts'
@@ -47,7 +48,7 @@ export interface EndToEndResult {
 /** The bundle to spawn: `DSH_BENCH_DSH`, else this tree's build. */
 export function bundlePath(): string {
   const chosen = process.env['DSH_BENCH_DSH']
-  return chosen !== undefined && chosen !== '' ? chosen : new URL('../apps/cli/dist/dsh.mjs', import.meta.url).pathname
+  return chosen !== undefined && chosen !== '' ? chosen : fileURLToPath(new URL('../apps/cli/dist/dsh.mjs', import.meta.url))
 }
 
 function spawnMeasured(bundle: string, args: readonly string[], usageFile: string): ChildUsage {

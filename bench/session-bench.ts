@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { buildSync } from 'esbuild'
 import { z } from 'zod'
 import { writeSessionFixture } from './session-fixture.ts'
@@ -29,7 +30,7 @@ type ResumeResult = z.infer<typeof resumeResult>
 function bundleMeasure(root: string): string {
   const outfile = join(root, 'session-measure.mjs')
   buildSync({
-    entryPoints: [new URL('./session-measure.ts', import.meta.url).pathname],
+    entryPoints: [fileURLToPath(new URL('./session-measure.ts', import.meta.url))],
     outfile,
     bundle: true,
     platform: 'node',

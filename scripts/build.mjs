@@ -5,13 +5,14 @@
 // minified, with no source maps and nothing loaded from elsewhere at run time.
 import { build } from 'esbuild'
 import { chmodSync, copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
-const outdir = new URL('../apps/cli/dist', import.meta.url).pathname
+const outdir = fileURLToPath(new URL('../apps/cli/dist', import.meta.url))
 const outfile = `${outdir}/dsh.mjs`
 // Chunk names carry content hashes: remove the previous build so none is left behind.
 rmSync(outdir, { recursive: true, force: true })
 await build({
-  entryPoints: { dsh: new URL('../apps/cli/src/main.ts', import.meta.url).pathname },
+  entryPoints: { dsh: fileURLToPath(new URL('../apps/cli/src/main.ts', import.meta.url)) },
   outdir,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -28,7 +29,7 @@ await build({
 chmodSync(outfile, 0o755)
 console.log(`built ${outfile}`)
 
-const webSource = new URL('../apps/web-ui/src/', import.meta.url).pathname
+const webSource = fileURLToPath(new URL('../apps/web-ui/src/', import.meta.url))
 const webOut = `${outdir}/web`
 mkdirSync(webOut, { recursive: true })
 await build({

@@ -6,8 +6,9 @@ import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-const repo = new URL('..', import.meta.url).pathname
+const repo = fileURLToPath(new URL('..', import.meta.url))
 const dsh = join(repo, 'node_modules/.bin/dsh')
 if (!existsSync(join(repo, 'apps/cli/dist/dsh.mjs'))) {
   process.stderr.write('demo: the CLI is not built yet: run `npm run build` first\n')

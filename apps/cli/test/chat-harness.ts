@@ -2,9 +2,10 @@
 // python3's pty module, so no tmux is needed) or with lines piped into stdin.
 // DSH_TEST_BINARY overrides the binary (a local build elsewhere); the default is node_modules/.bin/dsh.
 import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { dshBinary, spawnCollect, testEnv, type DshResult } from './run-dsh.ts'
 
-const driver = new URL('./pty-driver.py', import.meta.url).pathname
+const driver = fileURLToPath(new URL('./pty-driver.py', import.meta.url))
 
 /** The binary under test. */
 export function chatBinary(): string {

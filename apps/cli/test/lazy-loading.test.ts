@@ -3,6 +3,7 @@
 // loaded when a run does not use it; a DeepSeek run loads the SDK at its first request.
 import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { spawnCollect, testEnv, writeScript } from './run-dsh.ts'
@@ -10,7 +11,7 @@ import { spawnCollect, testEnv, writeScript } from './run-dsh.ts'
 let tree: TempTree
 afterEach(async () => tree?.dispose())
 
-const built = new URL('../dist', import.meta.url).pathname
+const built = fileURLToPath(new URL('../dist', import.meta.url))
 
 /** A copy of the built bundle without the chunks whose names start with one of `prefixes`. */
 function bundleWithout(target: string, prefixes: readonly string[]): { bundle: string; removed: string[] } {

@@ -2,6 +2,7 @@
 // no link leaving the repository; and the demo it starts with cleans up after itself.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -10,7 +11,7 @@ import { agentSettingsSchema } from '../src/live-settings.ts'
 import { permissionSettingsSchema } from '@dsh/permissions'
 import { spawnCollect, testEnv } from './run-dsh.ts'
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '../../..')
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
 
 /** Dotted paths of the leaves of an object schema (an empty object is a leaf of its own). */

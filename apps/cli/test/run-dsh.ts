@@ -2,10 +2,11 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { ModelScript } from '@dsh/llm-scripted'
 
 /** Path of the built binary (npm links it after `npm ci`; `npm test` builds it first). */
-export const dshBinary = new URL('../../../node_modules/.bin/dsh', import.meta.url).pathname
+export const dshBinary = fileURLToPath(new URL('../../../node_modules/.bin/dsh', import.meta.url))
 
 /** Result of one invocation. */
 export interface DshResult {

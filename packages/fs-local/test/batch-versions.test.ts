@@ -91,7 +91,7 @@ describe('versions', () => {
 
   it('prints no deprecation warning under --pending-deprecation and still answers as stat', () => {
     const script = `
-      import { createLocalFileSystem } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).pathname)}
+      import { createLocalFileSystem } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)}
       const port = createLocalFileSystem({ writableRoots: [] })
       const path = ${JSON.stringify(tree.path('dir/a.md'))}
       const [a] = await port.versions([path]); const [b] = await port.versions([path])

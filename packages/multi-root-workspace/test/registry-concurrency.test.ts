@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TempTree } from '@dsh/testkit'
 import { rootsTree, registryOf } from './support/registry.ts'
@@ -11,7 +12,7 @@ import { rootsTree, registryOf } from './support/registry.ts'
 let tree: TempTree
 afterEach(async () => tree?.dispose())
 
-const worker = new URL('./support/registry-worker.ts', import.meta.url).pathname
+const worker = fileURLToPath(new URL('./support/registry-worker.ts', import.meta.url))
 
 function runWorker(args: readonly string[], onLine?: (line: string) => void): Promise<number | null> {
   return new Promise((resolve, reject) => {

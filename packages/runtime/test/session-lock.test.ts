@@ -3,6 +3,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { SessionStore } from '../src/index.ts'
@@ -18,7 +19,7 @@ function store() {
   return new SessionStore({ directory: tree.path('sessions'), clock: () => new Date('2026-01-02T03:04:05Z'), warn: () => undefined })
 }
 
-const worker = new URL('./lock-race-worker.ts', import.meta.url).pathname
+const worker = fileURLToPath(new URL('./lock-race-worker.ts', import.meta.url))
 
 /** The pid of a process that has exited (a holder that crashed). */
 function deadPid(): Promise<number> {
@@ -91,7 +92,7 @@ describe('session lock', () => {
     session.close()
     const lockDir = tree.path(`sessions/.locks/${session.id}`)
     // A child process that takes the lock and waits to be killed.
-    const script = `import { lockSession } from ${JSON.stringify(new URL('../src/session-lock.ts', import.meta.url).pathname)}; lockSession({ directory: ${JSON.stringify(tree.path('sessions'))}, sessionId: ${JSON.stringify(session.id)} }); process.send({ locked: true }); setInterval(() => {}, 1000)`
+    const script = `import { lockSession } from ${JSON.stringify(new URL('../src/session-lock.ts', import.meta.url).href)}; lockSession({ directory: ${JSON.stringify(tree.path('sessions'))}, sessionId: ${JSON.stringify(session.id)} }); process.send({ locked: true }); setInterval(() => {}, 1000)`
     const file = tree.path('hold.ts')
     writeFileSync(file, script)
     const crashing = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })

@@ -2,11 +2,12 @@
 // FIFO or a directory named like a session, an unreadable file or directory, a sessions path that
 // is a file, and a session line full of escape sequences each give one terminal-safe `dsh:` line
 // naming the path and what is wrong — at once, never a hang — and the other sessions stay usable.
-import { appendFileSync, chmodSync, chownSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { runDsh, sessionIdOf, writeScript, type SpawnOptions } from './run-dsh.ts'
+import { runDsh, sessionIdOf, writeScript, type DshResult } from './run-dsh.ts'
+import { unprivilegedDsh } from './unprivileged-dsh.ts'
 
 let tree: TempTree
 afterEach(async () => tree?.dispose())
@@ -20,21 +21,11 @@ async function workspace() {
   return { repo: tree.path('repo'), home: tree.path('home'), sessions: tree.path('home/sessions') }
 }
 
-async function newSession(w: { repo: string; home: string }, user?: SpawnOptions['user']): Promise<string> {
+async function newSession(w: { repo: string; home: string }, run: typeof runDsh = runDsh): Promise<string> {
   const script = writeScript(tree.path('scripts'), 'answer.json', { responses: [{ text: 'ok' }] })
-  const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, 'hello'], { cwd: tree.root, ...(user === undefined ? {} : { user }) })
+  const result = await run(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, 'hello'], { cwd: tree.root })
   expect(result).toMatchObject({ code: 0, stdout: 'ok\n' })
   return sessionIdOf(result.stderr)
-}
-
-/** Permissions only bind a user other than root: run as `nobody` when the tests run as root. */
-function unprivileged(home: string): SpawnOptions['user'] {
-  if (process.getuid?.() !== 0) return undefined
-  const nobody = { uid: 65534, gid: 65534 }
-  chmodSync(tree.root, 0o755)
-  mkdirSync(home)
-  chownSync(home, nobody.uid, nobody.gid)
-  return nobody
 }
 
 describe('hostile session files', () => {
@@ -80,13 +71,18 @@ describe('hostile session files', () => {
     expect(await dsh('run', '--resume', id, '--model', `scripted:${script}`, 'go on')).toEqual({ code: 0, stdout: 'resumed\n', stderr: `session: ${id}\n` })
   })
 
-  it('an unreadable session file or sessions directory, and a sessions path that is a file, are one line naming the path and why', async () => {
+  it('an unreadable session file or sessions directory, and a sessions path that is a file, are one line naming the path and why', async (context) => {
     const w = await workspace()
-    const user = unprivileged(w.home)
-    const id = await newSession(w, user)
+    // Permissions bind only a user other than root: as root, dsh runs as `nobody` (see unprivileged-dsh.ts).
+    const unprivileged = unprivilegedDsh(tree.root, w.home)
+    if (unprivileged.skip !== undefined) {
+      context.skip(unprivileged.skip)
+      return
+    }
+    const id = await newSession(w, unprivileged.run)
     const file = `${w.sessions}/${id}.jsonl`
     const script = writeScript(tree.path('scripts'), 'never.json', { responses: [{ text: 'never' }] })
-    const dsh = (...args: string[]) => runDsh(['--dsh-home', w.home, ...args], { cwd: tree.root, ...(user === undefined ? {} : { user }) })
+    const dsh = (...args: string[]): Promise<DshResult> => unprivileged.run(['--dsh-home', w.home, ...args], { cwd: tree.root })
     chmodSync(file, 0o000)
     expect(await dsh('sessions', 'show', id)).toEqual({ code: 1, stdout: '', stderr: `dsh: cannot read ${file}: permission denied\n` })
     expect(await dsh('run', '--resume', id, '--model', `scripted:${script}`, 'go on')).toEqual({ code: 1, stdout: '', stderr: `dsh: cannot read ${file}: permission denied\n` })

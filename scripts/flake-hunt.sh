@@ -5,9 +5,11 @@
 # while other processes keep both cores busy. Prints the runs, their wall times and how often each
 # test failed. The load processes and the temporary folder are removed however the script ends.
 #
-#   scripts/flake-hunt.sh [-n N] [--load] [--parent-mode 0700|0755] [--space] [--logs DIR] [TEST_FILE...]
+#   scripts/flake-hunt.sh [-n N] [--load] [--parent-mode 0700|0755] [--space] [-t NAME_PATTERN] [--logs DIR] [TEST_FILE...]
 #
-# Only committed work is tested (the clone is of HEAD). Exit status: 0 when every run passed.
+# -t runs only the tests whose names match (vitest -t); --logs keeps each run's output and JSON
+# report in DIR. Only committed work is tested (the clone is of HEAD). Exit status: 0 when every
+# run passed.
 set -euo pipefail
 
 usage() {
@@ -20,6 +22,7 @@ load=0
 parent_mode=0700
 space=0
 logs=''
+name_filter=()
 files=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
@@ -28,6 +31,7 @@ while [ "$#" -gt 0 ]; do
     --parent-mode) [ "$#" -ge 2 ] || usage; parent_mode="$2"; shift 2 ;;
     --space) space=1; shift ;;
     --logs) [ "$#" -ge 2 ] || usage; logs="$2"; shift 2 ;;
+    -t) [ "$#" -ge 2 ] || usage; name_filter=(-t "$2"); shift 2 ;;
     -h | --help) usage ;;
     --) shift; files+=("$@"); break ;;
     -*) echo "flake-hunt: unknown option $1" >&2; usage ;;
@@ -93,7 +97,7 @@ for ((i = 1; i <= runs; i++)); do
   start=$(date +%s)
   status=0
   # Its own process group, so an interrupted hunt takes vitest's workers and their children along.
-  CI=true setsid npx vitest run --reporter=default --reporter=json --outputFile.json="$results/run-$i.json" "${files[@]}" >"$results/run-$i.log" 2>&1 &
+  CI=true setsid npx vitest run --reporter=default --reporter=json --outputFile.json="$results/run-$i.json" "${name_filter[@]}" "${files[@]}" >"$results/run-$i.log" 2>&1 &
   test_pgid=$!
   wait "$test_pgid" || status=$?
   test_pgid=''

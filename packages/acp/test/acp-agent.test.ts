@@ -284,19 +284,18 @@ describe('subagents', () => {
 describe('session/cancel', () => {
   it('ends a slow bash step promptly: the prompt answers cancelled, the process is gone, the log closes the turn', async () => {
     tree = await tempTree({ 'work/': null })
-    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 30' } }] }] } } })
+    // The step sleeps far longer than the test may run: only the cancel can end it in time.
+    side = await agentSide({ dshHome: tree.path('home'), scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > pid.txt; sleep 600' } }] }] } } })
     const host = side.host
     const { value } = await withClient(side.app, { answer: () => allowOnce }, async (ctx) => {
       const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
       const prompt = ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'wait' }] })
       while (!existsSync(tree.path('work/pid.txt')) || readFileSync(tree.path('work/pid.txt'), 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 50))
-      const started = Date.now()
       await ctx.notify('session/cancel', { sessionId: created.sessionId })
-      return { response: await prompt, sessionId: created.sessionId, elapsed: Date.now() - started }
+      return { response: await prompt, sessionId: created.sessionId }
     })
-    const { response, sessionId, elapsed } = value
+    const { response, sessionId } = value
     expect(response).toEqual({ stopReason: 'cancelled' })
-    expect(elapsed).toBeLessThan(10_000)
     const pid = Number(readFileSync(tree.path('work/pid.txt'), 'utf8'))
     expect(isProcessAlive(pid)).toBe(false)
     const events = host.sessions.load(sessionId).events

@@ -1,16 +1,30 @@
 // run_code limits: the time limit, cancellation killing the process group, and the output cap.
 import { existsSync, readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
 import { bashTool, ToolProcesses } from '@dsh/tools'
-import { alive, erased, fixture, waitFor, type Fixture } from './helpers.ts'
+import { alive, driveClock, erased, fixture, waitFor, type Fixture } from './helpers.ts'
 
 let f: Fixture | undefined
 afterEach(async () => {
   await f?.dispose()
   f = undefined
 })
+
+/** A `sleep` argument no other process uses, so the processes running it can be found. */
+const uniqueSleep = `60.${process.pid}`
+
+/** Pids of live processes whose command line contains `text` (none: an empty list). */
+function runningWith(text: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', text], { encoding: 'utf8' }).trim().split('\n')
+  } catch {
+    // pgrep exits 1 when nothing matches: that is the empty answer, not a failure.
+    return []
+  }
+}
 
 /** Runs a snippet that starts `sleep 60` and then waits forever; resolves once both pids are known. */
 async function startSleeper(host: Fixture, signal: AbortSignal, options: { readonly detached: boolean }) {
@@ -28,12 +42,28 @@ async function startSleeper(host: Fixture, signal: AbortSignal, options: { reado
   return { pending, snippetPid, sleeperPid }
 }
 
+// The time limit runs from the spawn of the snippet; a loaded machine can take longer than the
+// limit just to start Node. So the time-limit tests fake the clock, wait (in real time) until the
+// snippet reached the point each one checks, and only then let the limit elapse.
+const fakeClock = (): void => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+}
+const advance = (ms: number): void => {
+  vi.advanceTimersByTime(ms)
+}
+
 describe('run_code limits', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('stops a snippet that runs past timeout_ms and keeps the output it printed', async () => {
     f = await fixture()
-    const started = Date.now()
-    const outcome = await f.call('run_code', { code: "console.log('before')\nawait new Promise((r) => setTimeout(r, 20000))", timeout_ms: 1500 })
-    expect(Date.now() - started).toBeLessThan(10_000)
+    fakeClock()
+    const code = "console.log('before')\nconst { writeFileSync } = await import('node:fs')\nwriteFileSync('printed', '')\nawait new Promise(() => {})"
+    const pending = f.call('run_code', { code, timeout_ms: 1500 })
+    expect(await waitFor(() => existsSync(`${f?.cwd}/printed`))).toBe(true)
+    const outcome = await driveClock(pending, advance)
     expect(outcome).toMatchObject({ isError: true, status: 'failed' })
     expect(outcome.content).toBe(
       'The snippet ran longer than 1500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nOutput:\nbefore\n\nNested tool calls: none',
@@ -43,12 +73,14 @@ describe('run_code limits', () => {
   it('the time limit cancels a nested call that honours its signal, and the footer says so', async () => {
     f = await fixture()
     let sawAbort = false
+    let called = false
     const wait: ToolDefinition<Record<string, never>> = {
       name: 'wait',
       description: 'Waits until cancelled.',
       parameters: z.object({}),
       execute: (_args, run) =>
         new Promise((resolve) => {
+          called = true
           run.signal.addEventListener('abort', () => {
             sawAbort = true
             resolve({ isError: true, content: 'Stopped waiting.' })
@@ -56,42 +88,57 @@ describe('run_code limits', () => {
         }),
     }
     f.host.tools.register(erased(wait))
-    const started = Date.now()
-    const outcome = await f.call('run_code', { code: 'await tools.wait({})', timeout_ms: 500 })
-    expect(Date.now() - started).toBeLessThan(2_200)
+    fakeClock()
+    const pending = f.call('run_code', { code: 'await tools.wait({})', timeout_ms: 500 })
+    expect(await waitFor(() => called)).toBe(true)
+    const outcome = await driveClock(pending, advance)
     expect(sawAbort).toBe(true)
     expect(outcome.content).toBe(
       'The snippet ran longer than 500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nNested tool calls: wait ⊘ (⊘ = cancelled when the snippet ended)',
     )
   })
 
-  it('the time limit kills a nested bash: its command never finishes and the run ends promptly', async () => {
+  it('the time limit kills a nested bash: its command never finishes', async () => {
     f = await fixture()
     f.host.tools.register(erased(bashTool))
-    const started = Date.now()
-    const outcome = await f.call('run_code', { code: "await tools.bash({ command: 'sleep 4; touch late' })", timeout_ms: 500 })
-    expect(Date.now() - started).toBeLessThan(3_000)
+    fakeClock()
+    const pending = f.call('run_code', { code: `await tools.bash({ command: 'echo $$ > bash.pid; sleep ${uniqueSleep}; touch late' })`, timeout_ms: 500 })
+    expect(await waitFor(() => existsSync(`${f?.cwd}/bash.pid`))).toBe(true)
+    const outcome = await driveClock(pending, advance)
     expect(outcome.content).toMatch(/^The snippet ran longer than 500 ms and was stopped .*\n\nNested tool calls: bash ⊘ \(⊘ = cancelled when the snippet ended\)$/s)
-    await new Promise((wake) => setTimeout(wake, Math.max(0, started + 4_800 - Date.now())))
+    // Nothing that could still touch `late` is left running.
+    expect(alive(Number(readFileSync(`${f.cwd}/bash.pid`, 'utf8')))).toBe(false)
+    expect(await waitFor(() => runningWith(uniqueSleep).length === 0)).toBe(true)
     expect(existsSync(`${f.cwd}/late`)).toBe(false)
   })
 
   it('a nested bash the snippet did not await is killed when the snippet exits', async () => {
     f = await fixture()
     f.host.tools.register(erased(bashTool))
-    const started = Date.now()
-    const outcome = await f.call('run_code', { code: "void tools.bash({ command: 'sleep 4; touch late' }).catch(() => undefined)\nreturn 'left early'" })
-    expect(Date.now() - started).toBeLessThan(3_000)
+    const outcome = await f.call('run_code', { code: `void tools.bash({ command: 'sleep ${uniqueSleep}; touch late' }).catch(() => undefined)\nreturn 'left early'` })
     expect(outcome).toMatchObject({ isError: false, content: 'Returned:\nleft early\n\nNested tool calls: bash ⊘ (⊘ = cancelled when the snippet ended)' })
-    await new Promise((wake) => setTimeout(wake, Math.max(0, started + 4_800 - Date.now())))
+    // Nothing that could still touch `late` is left running.
+    expect(await waitFor(() => runningWith(uniqueSleep).length === 0)).toBe(true)
     expect(existsSync(`${f.cwd}/late`)).toBe(false)
   })
 
   it('a nested call that ignores its signal is abandoned after the grace period and listed as still running', async () => {
     f = await fixture()
-    const hang: ToolDefinition<Record<string, never>> = { name: 'hang', description: 'Never finishes.', parameters: z.object({}), execute: () => new Promise(() => undefined) }
+    let called = false
+    const hang: ToolDefinition<Record<string, never>> = {
+      name: 'hang',
+      description: 'Never finishes.',
+      parameters: z.object({}),
+      execute: () => {
+        called = true
+        return new Promise(() => undefined)
+      },
+    }
     f.host.tools.register(erased(hang))
-    const outcome = await f.call('run_code', { code: 'await tools.hang({})', timeout_ms: 500 })
+    fakeClock()
+    const pending = f.call('run_code', { code: 'await tools.hang({})', timeout_ms: 500 })
+    expect(await waitFor(() => called)).toBe(true)
+    const outcome = await driveClock(pending, advance)
     expect(outcome.content).toBe(
       'The snippet ran longer than 500 ms and was stopped (its process group was killed). Do less per run_code call, or pass a larger timeout_ms (at most 600000).\n\nNested tool calls: hang … (… = still running when the snippet ended)',
     )

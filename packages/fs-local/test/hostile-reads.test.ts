@@ -1,6 +1,6 @@
 // Hostile nodes as read targets: FIFOs, device links, sockets, huge, growing and unknown-size files.
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -22,6 +22,12 @@ afterEach(async () => {
 const fs = () => createLocalFileSystem({ writableRoots: [tree.root] })
 const openFds = () => readdirSync('/proc/self/fd').length
 
+/** How long a probe of the threadpool may wait before it counts as blocked: generous for a loaded machine. */
+const HANG_GUARD_MS = 20_000
+
+/** Bytes this process has read through read(2) and friends so far (`rchar` of /proc/self/io). */
+const bytesRead = (): number => Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? Number.NaN)
+
 function within<T>(ms: number, promise: Promise<T>): Promise<T | 'timed out'> {
   return Promise.race([promise, new Promise<'timed out'>((done) => setTimeout(() => done('timed out'), ms))])
 }
@@ -30,11 +36,10 @@ describe('FIFOs', () => {
   it('rejects a FIFO at once and leaves the threadpool free', async () => {
     const fifo = tree.path('notes.md')
     execFileSync('mkfifo', [fifo])
-    const started = performance.now()
+    // A blocking open of a FIFO without a writer never returns: these settling at all is the proof.
     const reads = await Promise.allSettled(Array.from({ length: 6 }, () => fs().readText(fifo)))
     for (const read of reads) expect(read).toMatchObject({ status: 'rejected', reason: { code: 'FS_SPECIAL_FILE' } })
-    expect(performance.now() - started).toBeLessThan(1000)
-    expect(await within(2000, stat(tree.root).then(() => 'ok'))).toBe('ok')
+    expect(await within(HANG_GUARD_MS, stat(tree.root).then(() => 'ok'))).toBe('ok')
   })
 
   it('opens a FIFO non-blocking and rejects it from fstat of the descriptor', async () => {
@@ -44,7 +49,7 @@ describe('FIFOs', () => {
     for (const open of opens) {
       expect(open).toMatchObject({ status: 'rejected', reason: { code: 'FS_SPECIAL_FILE', path: fifo } })
     }
-    expect(await within(2000, stat(tree.root).then(() => 'ok'))).toBe('ok')
+    expect(await within(HANG_GUARD_MS, stat(tree.root).then(() => 'ok'))).toBe('ok')
   })
 
   it('streamText rejects a FIFO on the first pull', async () => {
@@ -88,9 +93,9 @@ describe('size caps', () => {
     const big = tree.path('big.md')
     writeFileSync(big, '')
     truncateSync(big, 512 * 1024 * 1024)
-    const started = performance.now()
+    const before = bytesRead()
     await expect(fs().readText(big, { maxBytes: 1024 * 1024 })).rejects.toMatchObject({ code: 'FS_TOO_LARGE' })
-    expect(performance.now() - started).toBeLessThan(2000)
+    expect(bytesRead() - before).toBeLessThan(16 * 1024 * 1024)
   })
 
   it('lets a stream take a prefix of a huge file, and caps one that reads on', async () => {

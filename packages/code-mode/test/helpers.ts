@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { z } from 'zod'
 import type { SessionEvent, ToolDefinition, ToolExecution, ToolFinalOutcome, UserMessage } from '@dsh/contracts'
 import { createHost, createUserMessage, eventMessage, messageText, runToolCall, type Host, type PipelineDeps } from '@dsh/runtime'
-import { isProcessAlive, tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
+import { isProcessAlive, realWaitFor, tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
 import { createRunCodeTool, type RunCodeOptions } from '../src/index.ts'
 
 /** A minimal read tool that reports the path it touched. */
@@ -88,33 +88,5 @@ export function note(text: string): UserMessage {
 /** True while `pid` names a live (non-zombie) process. */
 export const alive = isProcessAlive
 
-/** The real `setTimeout`, kept before a test fakes the clock: waiting on processes uses real time. */
-const realSetTimeout = globalThis.setTimeout
-const realPause = (ms: number): Promise<void> => new Promise((wake) => realSetTimeout(wake, ms))
-
-/**
- * Polls `predicate` every 20 ms (real time) until it holds or `ms` elapse; returns its last value.
- * The deadline is a hang guard, generous for a loaded machine.
- */
-export async function waitFor(predicate: () => boolean, ms = 20_000): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (!predicate()) {
-    if (Date.now() > deadline) return false
-    await realPause(20)
-  }
-  return true
-}
-
-/**
- * Advances the faked clock (`vi.useFakeTimers`) step by step until `pending` settles, so what it
- * gates (the time limit, grace periods) happens only after the test saw the snippet reach the point
- * it checks, however slowly a loaded machine started the snippet.
- */
-export async function driveClock<T>(pending: Promise<T>, advance: (ms: number) => void, stepMs = 100): Promise<T> {
-  const settled = pending.then(
-    () => true,
-    () => true,
-  )
-  while (!(await Promise.race([settled, realPause(10).then(() => false)]))) advance(stepMs)
-  return pending
-}
+/** Polls until `predicate` holds (real time, so also under a faked clock); false after a generous hang guard. */
+export const waitFor = realWaitFor

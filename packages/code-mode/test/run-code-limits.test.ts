@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
 import { bashTool, ToolProcesses } from '@dsh/tools'
-import { alive, driveClock, erased, fixture, waitFor, type Fixture } from './helpers.ts'
+import { driveClock } from '@dsh/testkit'
+import { alive, erased, fixture, waitFor, type Fixture } from './helpers.ts'
 
 let f: Fixture | undefined
 afterEach(async () => {

@@ -8,6 +8,8 @@ let f: Fixture
 afterEach(async () => f?.dispose())
 
 const types = (events: readonly { type: string }[]) => events.map((event) => event.type).filter((type) => type !== 'request/header')
+/** vi.waitFor gives up after 1 s by default; a loaded machine needs a more generous hang guard. */
+const LOADED = { timeout: 20_000, interval: 20 }
 
 describe('agent loop', () => {
   it('records prompt, entered messages, assistant, tool call/result, additional contexts and step end in order', async () => {
@@ -70,8 +72,11 @@ describe('agent loop', () => {
     f.host.ctx.on('tools/result', (_exec, outcome) => {
       results.push(outcome)
     })
-    setTimeout(() => controller.abort(), 50)
-    const result = await agent.prompt('wait', { signal: controller.signal })
+    const turn = agent.prompt('wait', { signal: controller.signal })
+    // Abort while the tool runs (a fixed delay may abort a loaded machine's turn before it gets there).
+    await vi.waitFor(() => expect(agent.session.events.at(-1)?.type).toBe('tool/call'), LOADED)
+    controller.abort()
+    const result = await turn
     expect(result.reason).toBe('cancelled')
     const texts = agent.session.events.flatMap((e) => (e.type === 'user/message' ? [messageText(eventMessage(e)!)] : []))
     expect(texts).toEqual(['wait'])
@@ -84,7 +89,7 @@ describe('agent loop', () => {
     f = await fixture()
     const agent = await agentWith(f, { responses: [{ toolCalls: [{ name: 'hang', arguments: {} }] }] })
     const turn = agent.prompt('wait')
-    await vi.waitFor(() => expect(agent.session.events.at(-1)?.type).toBe('tool/call'))
+    await vi.waitFor(() => expect(agent.session.events.at(-1)?.type).toBe('tool/call'), LOADED)
     await f.host.dispose()
     expect((await turn).reason).toBe('cancelled')
     const stored = f.host.sessions.load(agent.session.id).events.slice(-3)
@@ -147,8 +152,8 @@ describe('waking', () => {
       return undefined
     })
     await agent.prompt('go')
-    await vi.waitFor(() => expect(f.requests).toHaveLength(2))
-    await vi.waitFor(() => expect(agent.busy).toBe(false))
+    await vi.waitFor(() => expect(f.requests).toHaveLength(2), LOADED)
+    await vi.waitFor(() => expect(agent.busy).toBe(false), LOADED)
     expect(contents(f.requests[1]).at(-1)).toBe('also check the tests')
   })
 })

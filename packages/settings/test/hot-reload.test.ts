@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { GUARD_BASE, GuardSchema, pause, replaceFile, sandbox, type Guard, type Sandbox } from './helpers.ts'
 
-const WAIT = { timeout: 5_000, interval: 10 }
+// A hang guard for file-watch reloads, generous for a loaded machine; a passing case returns at once.
+const WAIT = { timeout: 20_000, interval: 10 }
 
 let box: Sandbox
 beforeEach(async () => {

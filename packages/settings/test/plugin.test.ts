@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SettingsPlugin, SettingsStore } from '../src/index.ts'
 import { GUARD_BASE, GuardSchema, replaceFile, sandbox, type Sandbox } from './helpers.ts'
 
-const WAIT = { timeout: 5_000, interval: 10 }
+// A hang guard for file-watch reloads, generous for a loaded machine; a passing case returns at once.
+const WAIT = { timeout: 20_000, interval: 10 }
 
 let box: Sandbox
 let file: string

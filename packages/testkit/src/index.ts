@@ -4,3 +4,4 @@ export { composeTestHost, type TestHost, type TestHostOptions } from './compose-
 export { startSseServer, type Reply, type RecordedRequest, type SseServer } from './sse-server.ts'
 export { deltaChunk, text, reasoning, finish, toolPiece, usage } from './sse-chunks.ts'
 export { isProcessAlive } from './process-alive.ts'
+export { driveClock, realDelay, realWaitFor } from './driven-clock.ts'

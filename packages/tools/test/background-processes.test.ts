@@ -1,7 +1,8 @@
 // What bash commands leave running: `cmd &`, `nohup`, `setsid` escapes and a child that cleared its
 // environment, with and without a ToolProcesses tracker; real processes, checked through /proc.
-import { tempTree, type TempTree } from '@dsh/testkit'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { driveClock, realWaitFor, tempTree, type TempTree } from '@dsh/testkit'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { bashTool, createBashTool, ToolProcesses } from '../src/index.ts'
 import { call, eventuallyGone, isAlive, runContext, seen } from './helpers.ts'
 
@@ -11,6 +12,7 @@ beforeEach(async () => {
   tree = await tempTree({})
 })
 afterEach(async () => {
+  vi.useRealTimers()
   // A failing test must not leave its sleepers behind.
   for (const pid of started.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
   await tree.dispose()
@@ -53,7 +55,14 @@ describe('without a tracker', () => {
   })
 
   it('ends setsid escapes with the group on timeout', async () => {
-    const output = seen(await call(bashTool, { command: `${leaveBehind}\nsleep 1000`, timeout_ms: 1500 }, runContext({ cwd: tree.root })))
+    // The time limit runs from the spawn; a loaded machine may need longer to start everything. So
+    // the clock is faked and the limit elapses only once the command wrote `started`.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const pending = call(bashTool, { command: `${leaveBehind}\ntouch started\nsleep 1000`, timeout_ms: 1500 }, runContext({ cwd: tree.root }))
+    const ready = await realWaitFor(() => existsSync(tree.path('started')))
+    const output = seen(await driveClock(pending, (ms) => vi.advanceTimersByTime(ms)))
+    vi.useRealTimers()
+    expect(ready).toBe(true)
     expect(output.isError).toBe(true)
     expect(await allGone(pidsOf(output.content))).toEqual(everyKind)
   })

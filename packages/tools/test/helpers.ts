@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import type { FileSystemPort, ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
 // Relative import until the workspace link for @dsh/fs-local exists (created by the next npm install).
 import { createLocalFileSystem } from '@dsh/fs-local'
+import { realWaitFor } from '@dsh/testkit'
 
 /** Options of {@link runContext}. */
 export interface RunContextOptions {
@@ -55,11 +56,7 @@ export function isAlive(pid: number): boolean {
   return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
 }
 
-/** Polls until `pid` is gone (true) or about 5 s passed (false). */
-export async function eventuallyGone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100; i += 1) {
-    if (!isAlive(pid)) return true
-    await new Promise((done) => setTimeout(done, 50))
-  }
-  return false
+/** Polls until `pid` is gone (true) or a hang guard generous for a loaded machine passed (false). */
+export function eventuallyGone(pid: number): Promise<boolean> {
+  return realWaitFor(() => !isAlive(pid))
 }

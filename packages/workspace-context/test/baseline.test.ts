@@ -182,7 +182,7 @@ describe('baseline delivery', () => {
     const agent = rig.agent('/repo')
     const controller = new AbortController()
     const reason = new Error('user cancelled')
-    setTimeout(() => controller.abort(reason), 10)
+    void rig.fs.nextHang().then(() => controller.abort(reason))
     await expect(rig.step(agent, { prompt: 'p', signal: controller.signal })).rejects.toBe(reason)
   })
 })

@@ -209,7 +209,7 @@ describe('compaction', () => {
     rig.clock += 1000
     rig.fs.write('/repo/AGENTS.md', 'Root rules v2.\n')
     const controller = new AbortController()
-    setTimeout(() => controller.abort(new Error('stop')), 5)
+    void rig.fs.nextHang().then(() => controller.abort(new Error('stop')))
     await expect(rig.step(agent, { prompt: 'aborted', signal: controller.signal })).rejects.toThrow('stop')
     rig.fs.faults.hangRead.clear()
     const entered = await rig.step(agent, { prompt: 'again' })

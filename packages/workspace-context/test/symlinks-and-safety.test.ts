@@ -206,7 +206,7 @@ describe('special files, bounded reads and encodings', () => {
     await rig.step(agent, { prompt: 'p' })
     rig.fs.faults.hangRead.add('/repo/pkg/AGENTS.md')
     const controller = new AbortController()
-    setTimeout(() => controller.abort(new Error('stop')), 5)
+    void rig.fs.nextHang().then(() => controller.abort(new Error('stop')))
     const entered = await rig.step(agent, { tools: [{ touched: ['/repo/pkg/a.ts'] }], signal: controller.signal })
     expect(entered).toHaveLength(0)
   })

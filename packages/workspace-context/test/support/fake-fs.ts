@@ -67,6 +67,7 @@ export class FakeFileSystem implements FileSystemPort {
   readonly calls: FsCall[] = []
   /** Chunks handed out by `streamText` so far (how far a reader pulled). */
   chunksStreamed = 0
+  readonly #hangWaiters: (() => void)[] = []
   readonly faults: Faults = { failStat: new Set(), failLstat: new Set(), failRead: new Set(), hangRead: new Set(), grow: new Map(), omitSizes: false, omitNodeIds: false, ignoreReadCap: false }
   chunkSize = 7
   /** When set, every mutation stamps the node with this clock's reading as `changedAtMs`. */
@@ -238,12 +239,19 @@ export class FakeFileSystem implements FileSystemPort {
     return Promise.resolve(node === undefined ? undefined : this.#info(node, false))
   }
 
+  /** Resolves once a read of a `hangRead` path is hanging (waiting for its signal). */
+  nextHang(): Promise<void> {
+    return new Promise((resolve) => this.#hangWaiters.push(resolve))
+  }
+
   async *streamText(path: string, options: FsReadOptions = {}): AsyncIterable<string> {
     this.calls.push({ method: 'streamText', path })
     const { signal, maxBytes = Number.POSITIVE_INFINITY } = options
     signal?.throwIfAborted()
     if (this.faults.hangRead.has(path)) {
-      await new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new FakeFsError('FS_ABORTED', path)), { once: true }))
+      const hung = new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new FakeFsError('FS_ABORTED', path)), { once: true }))
+      for (const wake of this.#hangWaiters.splice(0)) wake()
+      await hung
     }
     if (this.faults.failRead.has(path)) throw new FakeFsError('FS_IO', path, 'injected read failure')
     const node = this.#followed(path)

@@ -1,6 +1,5 @@
-// A separate process that mutates a registry: `add HOME PRIMARY PATH` or `hold-lock LOCKFILE MS`
-// (takes the registry lock and keeps it, to test waiting and takeover from other processes).
-import { setTimeout as sleep } from 'node:timers/promises'
+// A separate process that mutates a registry: `add HOME PRIMARY PATH` or `hold-lock LOCKFILE`
+// (takes the registry lock and keeps it until its stdin closes, to test waiting from other processes).
 import { RootRegistry } from '../../src/index.ts'
 import { withRegistryLock } from '../../src/registry-lock.ts'
 
@@ -10,6 +9,6 @@ if (command === 'add') {
 } else if (command === 'hold-lock') {
   await withRegistryLock({ file: first }, async () => {
     process.stdout.write('held\n')
-    await sleep(Number(second))
+    await new Promise((resolve) => process.stdin.on('end', resolve).resume())
   })
 }

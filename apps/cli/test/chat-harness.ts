@@ -56,7 +56,7 @@ function minimalEnv(cwd: string, env: Record<string, string> | undefined): Recor
 
 /** Runs dsh under a pseudo-terminal through `steps`; rejects with the transcript when a step fails. */
 export async function runPty(args: readonly string[], steps: readonly PtyStep[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<PtyResult> {
-  const { stdout, stderr } = await spawnCollect('python3', [driver, JSON.stringify(steps), chatBinary(), ...args], { cwd: options.cwd, env: minimalEnv(options.cwd, options.env), timeoutMs: options.timeoutMs ?? 25_000 })
+  const { stdout, stderr } = await spawnCollect('python3', [driver, JSON.stringify(steps), chatBinary(), ...args], { cwd: options.cwd, env: minimalEnv(options.cwd, options.env), timeoutMs: options.timeoutMs ?? 90_000 })
   let result: unknown
   try {
     result = JSON.parse(stdout)

@@ -5,12 +5,12 @@ Usage: pty-driver.py STEPS_JSON COMMAND [ARG...]
 
 STEPS_JSON is a JSON list of steps, run in order:
   {"send": "text"}                      write text to the terminal ("\r" is Enter, "\u0003" Ctrl-C)
-  {"expect": "regex", "timeout": 10}    wait until the output after the previous match matches
+  {"expect": "regex", "timeout": 30}    wait until the output after the previous match matches
   {"sleep": 0.5}                        wait
-  {"exit": 0, "timeout": 10}            wait for the command to exit with this code
+  {"exit": 0, "timeout": 30}            wait for the command to exit with this code
   {"resize": [100, 30]}                 resize the terminal (the command gets SIGWINCH)
   {"signal": "TERM"}                    send the command a signal
-  {"file": "path", "timeout": 10}       wait until the file exists and is not empty
+  {"file": "path", "timeout": 30}       wait until the file exists and is not empty
   {"hangup": true}                      close the terminal, as closing its window does (the command
                                         gets SIGHUP, its terminal I/O fails with EIO)
 Expectations match the output with ANSI escape sequences and carriage returns removed. The
@@ -29,6 +29,10 @@ import struct
 import sys
 import termios
 import time
+
+# Seconds an expect, exit or file step waits when it names no timeout: a hang guard, generous for
+# a loaded machine (a passing step returns as soon as its condition holds).
+DEFAULT_TIMEOUT = 30
 
 ANSI = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b_[^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
@@ -83,7 +87,7 @@ def main():
                 pass
         elif "expect" in step:
             pattern = re.compile(step["expect"])
-            end = time.monotonic() + step.get("timeout", 10)
+            end = time.monotonic() + step.get("timeout", DEFAULT_TIMEOUT)
             open_ = True
             while True:
                 match = pattern.search(plain(), state["cursor"])
@@ -100,7 +104,7 @@ def main():
         elif "signal" in step:
             os.kill(pid, getattr(signal, "SIG" + step["signal"]))
         elif "file" in step:
-            end = time.monotonic() + step.get("timeout", 10)
+            end = time.monotonic() + step.get("timeout", DEFAULT_TIMEOUT)
             while not (os.path.exists(step["file"]) and os.path.getsize(step["file"]) > 0):
                 if time.monotonic() >= end:
                     failed = {"step": index, "file": step["file"]}
@@ -111,7 +115,7 @@ def main():
             os.close(fd)
             state["hung_up"] = True
         elif "exit" in step:
-            end = time.monotonic() + step.get("timeout", 10)
+            end = time.monotonic() + step.get("timeout", DEFAULT_TIMEOUT)
             while reap(False) is None and time.monotonic() < end:
                 pump(0.05)
             if reap(False) != step["exit"]:

@@ -15,6 +15,9 @@ export interface DshResult {
   readonly stderr: string
 }
 
+/** How long one spawned command may run before it counts as hung: generous for a loaded machine. */
+export const SPAWN_GUARD_MS = 60_000
+
 /** Options of {@link spawnCollect}. */
 export interface SpawnOptions {
   readonly cwd: string
@@ -38,7 +41,7 @@ export function spawnCollect(command: string, args: readonly string[], options: 
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`${command} ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`))
-    }, options.timeoutMs ?? 20_000)
+    }, options.timeoutMs ?? SPAWN_GUARD_MS)
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(timer)

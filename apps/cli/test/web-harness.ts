@@ -4,6 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { dshBinary, testEnv } from './run-dsh.ts'
 
+/** How long a start or an awaited event may take before it counts as hung: generous for a loaded machine. */
+const HANG_GUARD_MS = 60_000
+
 /** An event of a session's stream as the tests read it (the shape of `WebEvent` in packages/web). */
 export interface StreamEvent {
   readonly kind: string
@@ -39,8 +42,8 @@ export function startWeb(args: readonly string[], options: { readonly cwd: strin
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`dsh web printed no URL within 20 s\nstdout: ${stdout}\nstderr: ${stderr}`))
-    }, 20_000)
+      reject(new Error(`dsh web printed no URL within ${HANG_GUARD_MS / 1000} s\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, HANG_GUARD_MS)
     child.on('close', (code) => {
       clearTimeout(timer)
       reject(new Error(`dsh web exited with ${code} before printing its URL\nstdout: ${stdout}\nstderr: ${stderr}`))
@@ -132,7 +135,7 @@ export async function watchEvents(web: WebProcess, sessionId: string): Promise<E
   pump().catch(() => undefined)
   const watch: EventWatch = {
     events,
-    until(predicate, timeoutMs = 15_000) {
+    until(predicate, timeoutMs = HANG_GUARD_MS) {
       return new Promise((resolve, reject) => {
         const check = (): void => {
           if (!predicate(events)) return
@@ -150,7 +153,7 @@ export async function watchEvents(web: WebProcess, sessionId: string): Promise<E
     },
     close: () => controller.abort(),
   }
-  await watch.until((list) => list.length > 0, 10_000)
+  await watch.until((list) => list.length > 0)
   return watch
 }
 

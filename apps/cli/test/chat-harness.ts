@@ -23,6 +23,7 @@ export type PtyStep =
   | { readonly resize: readonly [number, number] }
   | { readonly signal: 'TERM' | 'HUP' | 'INT' }
   | { readonly file: string; readonly timeout?: number }
+  | { readonly touch: string }
   | { readonly hangup: true }
 
 /** What the driver reports. */

@@ -169,10 +169,12 @@ describe('dsh chat on the terminal UI', () => {
   it('a message typed while an answer streams is queued, leaves the streamed text intact, and runs next', async () => {
     const w = await workspace()
     const long = 'This answer streams slowly, sixteen characters at a time, so there is time to type.'
-    const script = writeScript(tree.path('scripts'), 'queue.json', { responses: [{ text: long, delayMs: 60 }, { text: 'Queued one answered.' }] })
+    // The answer holds after its first piece until the queued message is on screen.
+    const release = tree.path('release-first-answer')
+    const script = writeScript(tree.path('scripts'), 'queue.json', { responses: [{ text: long, holdAfter: 1, releaseFile: release }, { text: 'Queued one answered.' }] })
     const result = await runPty(
       chatArgs(w, script, '--request-log', w.log),
-      [ready, ...say('first'), { expect: 'This answer' }, { send: 'second question' }, enter, { expect: 'queued › second question' }, { expect: 'Queued one answered\\.' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
+      [ready, ...say('first'), { expect: 'This answer' }, { send: 'second question' }, enter, { expect: 'queued › second question' }, { touch: release }, { expect: 'Queued one answered\\.' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
       { cwd: tree.root },
     )
     const screen = (await screenOf(result.transcript)).join('\n')
@@ -184,7 +186,7 @@ describe('dsh chat on the terminal UI', () => {
   it('Ctrl-C cancels a step ([interrupted]), then clears a half-typed line, and neither counts toward exit (two at an idle prompt: 130)', async () => {
     const w = await workspace()
     const slow = 'Streaming slowly: this sentence arrives sixteen characters at a time and never finishes.'
-    const script = writeScript(tree.path('scripts'), 'slow.json', { responses: [{ text: slow, delayMs: 300 }] })
+    const script = writeScript(tree.path('scripts'), 'slow.json', { responses: [{ text: slow, holdAfter: 1 }] })
     const result = await runPty(
       chatArgs(w, script),
       [ready, ...say('tell me slowly'), { expect: 'Streaming slowly' }, ctrlC, { expect: '\\[interrupted\\]' }, { send: 'half a line' }, { expect: 'half a line' }, ctrlC, { sleep: 0.3 }, ...say('/status'), { expect: 'session: +\\S+ \\(1 turn' }, ctrlC, { expect: 'press Ctrl-C again to exit' }, ctrlC, { exit: 130 }],
@@ -262,7 +264,7 @@ describe('dsh chat on the terminal UI', () => {
   it('Esc clears a half-typed message, and cancels a running step when the input is empty', async () => {
     const w = await workspace()
     const slow = 'Streaming slowly: this sentence arrives sixteen characters at a time and never finishes.'
-    const script = writeScript(tree.path('scripts'), 'esc.json', { responses: [{ text: slow, delayMs: 300 }, { text: 'After the cancel.' }] })
+    const script = writeScript(tree.path('scripts'), 'esc.json', { responses: [{ text: slow, holdAfter: 1 }, { text: 'After the cancel.' }] })
     await runPty(
       chatArgs(w, script, '--request-log', w.log),
       [ready, { send: 'a draft to drop' }, { expect: 'a draft to drop' }, { sleep: 0.1 }, { send: '\x1b' }, { sleep: 0.3 }, ...say('tell me slowly'), { expect: 'Streaming slowly' }, { send: '\x1b' }, { expect: '\\[interrupted\\]' }, ...say('go on'), { expect: 'After the cancel\\.' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],

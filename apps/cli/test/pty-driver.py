@@ -11,6 +11,7 @@ STEPS_JSON is a JSON list of steps, run in order:
   {"resize": [100, 30]}                 resize the terminal (the command gets SIGWINCH)
   {"signal": "TERM"}                    send the command a signal
   {"file": "path", "timeout": 30}       wait until the file exists and is not empty
+  {"touch": "path"}                     create the file (e.g. a scripted model's releaseFile)
   {"hangup": true}                      close the terminal, as closing its window does (the command
                                         gets SIGHUP, its terminal I/O fails with EIO)
 Expectations match the output with ANSI escape sequences and carriage returns removed. The
@@ -110,6 +111,9 @@ def main():
                     failed = {"step": index, "file": step["file"]}
                     break
                 pump(0.05)
+        elif "touch" in step:
+            with open(step["touch"], "a", encoding="utf-8"):
+                pass
         elif "hangup" in step:
             pump(0.05)
             os.close(fd)

@@ -178,7 +178,8 @@ describe('dsh web: sessions, streaming, approvals', () => {
   })
 
   it('cancel stops the running turn; a second prompt while one runs is refused with 409', async () => {
-    const w = await start([{ text: 'one two three four five six seven eight nine ten eleven twelve', delayMs: 400 }, { text: 'after cancel' }])
+    // The answer holds after its first piece: only the cancel can end it.
+    const w = await start([{ text: 'one two three four five six seven eight nine ten eleven twelve', holdAfter: 1 }, { text: 'after cancel' }])
     const id = await firstSession(w)
     const watch = await watchEvents(w, id)
     await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'long one' })

@@ -72,7 +72,7 @@ describe('dsh web in a browser', () => {
         { text: 'It printed approved-run.' },
         { toolCalls: [{ id: 'c2', name: 'bash', arguments: { command: 'echo rejected-run' } }] },
         { text: 'I did not run it.' },
-        { text: 'one two three four five six seven eight nine ten eleven twelve thirteen', delayMs: 300 },
+        { text: 'one two three four five six seven eight nine ten eleven twelve thirteen', holdAfter: 1 },
       ])
       const page = await open(w)
       expect(page.url()).toBe(`${w.origin}/`)

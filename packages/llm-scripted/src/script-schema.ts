@@ -3,7 +3,8 @@
  *
  * `{ "responses": [ { "text": "…" } | { "toolCalls": [ { "name": "read", "arguments": { … } } ], "text"?: "…" } ] }`
  * Optional extras per response: `reasoning` (streamed as reasoning), `delayMs` (pause before each
- * streamed piece, for cancellation demos), `usage`.
+ * streamed piece, for cancellation demos), `holdAfter` (after that many text pieces the stream
+ * holds until it is cancelled, or until `releaseFile` exists), `usage`.
  */
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
@@ -20,6 +21,8 @@ const responseSchema = z.strictObject({
   reasoning: z.string().optional(),
   toolCalls: z.array(toolCallSchema).optional(),
   delayMs: z.number().int().min(0).max(60_000).optional(),
+  holdAfter: z.number().int().min(0).optional().describe('Text pieces streamed before the stream holds (until cancelled, or until releaseFile exists)'),
+  releaseFile: z.string().min(1).optional().describe('Ends a hold once this file exists; without it only a cancel ends the hold'),
   usage: z.strictObject({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0), cacheHitTokens: z.number().int().min(0).optional() }).optional(),
 })
 

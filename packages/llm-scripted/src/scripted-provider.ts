@@ -3,6 +3,7 @@
  * streamed in small pieces so front ends exercise their streaming paths; running out of
  * responses is an error naming the turn and step.
  */
+import { existsSync } from 'node:fs'
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '@dsh/contracts'
 import { ScriptError } from './script-error.ts'
 import type { ModelScript, ScriptedResponse } from './script-schema.ts'
@@ -52,13 +53,25 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
+/**
+ * Waits until `file` exists (polled), or forever without one; rejects when `signal` aborts. Lets a
+ * test cancel or type "while the answer streams" however slowly a loaded machine runs.
+ */
+async function hold(file: string | undefined, signal: AbortSignal): Promise<void> {
+  for (;;) {
+    await wait(file === undefined ? 60_000 : 20, signal)
+    if (file !== undefined && existsSync(file)) return
+  }
+}
+
 async function* replay(response: ScriptedResponse, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
   const delay = response.delayMs ?? 0
   for (const text of pieces(response.reasoning ?? '')) {
     await wait(delay, signal)
     yield { type: 'reasoning', text }
   }
-  for (const text of pieces(response.text ?? '')) {
+  for (const [index, text] of pieces(response.text ?? '').entries()) {
+    if (index === response.holdAfter) await hold(response.releaseFile, signal)
     await wait(delay, signal)
     yield { type: 'text', text }
   }

@@ -8,6 +8,8 @@ export default defineConfig({
     // that spawn dsh several times take 20 s and more; a test that hangs still fails, later.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll waits for something to happen; its 1 s default is not enough under load.
+    expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
   },
 })

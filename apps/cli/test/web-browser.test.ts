@@ -16,7 +16,9 @@ import { startWeb, type WebProcess } from './web-harness.ts'
 /** Debian's chromium; `.ci/run` installs it when missing. */
 const chromiumPath = '/usr/bin/chromium'
 const shots = process.env['DSH_WEB_SCREENSHOTS'] ?? join(tmpdir(), 'dsh-web-screenshots')
-const browserTimeout = 90_000
+/** How long one awaited change on the page may take: a hang guard, generous for a loaded machine. */
+const UI_WAIT_MS = 60_000
+const browserTimeout = 240_000
 
 let browser: Browser
 let tree: TempTree | undefined
@@ -52,6 +54,7 @@ async function start(responses: ModelScript['responses'], config = 'maintainerDo
 
 async function open(w: WebProcess, options: { readonly locale?: string; readonly width?: number } = {}): Promise<Page> {
   const context = await browser.newContext({ locale: options.locale ?? 'en-US', viewport: { width: options.width ?? 1280, height: 800 } })
+  context.setDefaultTimeout(UI_WAIT_MS)
   const page = await context.newPage()
   await page.goto(w.url)
   return page
@@ -79,7 +82,7 @@ describe('dsh web in a browser', () => {
       const message = page.getByRole('textbox', { name: 'Message' })
       await message.fill('say hello')
       await message.press('Enter')
-      await expect.poll(() => page.locator('.turn.assistant strong').first().textContent(), { timeout: 15_000 }).toBe('dsh')
+      await expect.poll(() => page.locator('.turn.assistant strong').first().textContent(), { timeout: UI_WAIT_MS }).toBe('dsh')
       await expect.poll(() => page.locator('.turn.assistant pre.code .hl-keyword').first().textContent()).toBe('const')
       expect(await page.locator('.turn.assistant p').first().textContent()).toBe('Hello from dsh: see src/user_service_impl.ts, 2*3*4 and this.')
       expect(await page.locator('.turn.assistant p em').allTextContents()).toEqual(['this'])
@@ -89,24 +92,24 @@ describe('dsh web in a browser', () => {
       expect(await message.inputValue()).toBe('line one\nline two')
       await message.fill('run it')
       await message.press('Enter')
-      await page.getByRole('button', { name: 'Allow once', exact: true }).waitFor({ timeout: 15_000 })
+      await page.getByRole('button', { name: 'Allow once', exact: true }).waitFor({ timeout: UI_WAIT_MS })
       expect(await page.getByRole('alertdialog').locator('.reason').textContent()).toBe('permission mode ask asks before running bash')
       await shoot(page, 'approval')
       await page.getByRole('button', { name: 'Allow once', exact: true }).click()
-      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toBe('It printed approved-run.')
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: UI_WAIT_MS }).toBe('It printed approved-run.')
       await page.locator('details.tool summary').first().click()
       await expect.poll(() => page.locator('details.tool .tool-result').first().textContent()).toContain('approved-run')
       await shoot(page, 'chat')
       await message.fill('and again')
       await message.press('Enter')
-      await page.getByRole('button', { name: 'Reject', exact: true }).click({ timeout: 15_000 })
-      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toBe('I did not run it.')
+      await page.getByRole('button', { name: 'Reject', exact: true }).click({ timeout: UI_WAIT_MS })
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: UI_WAIT_MS }).toBe('I did not run it.')
       expect(lastRequest()).toContain('The bash call was not approved')
       await message.fill('count slowly')
       await message.press('Enter')
-      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toMatch(/^one/)
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: UI_WAIT_MS }).toMatch(/^one/)
       await page.getByRole('button', { name: 'Cancel', exact: true }).click()
-      await expect.poll(() => page.locator('.notice').last().textContent(), { timeout: 15_000 }).toBe('The turn was cancelled.')
+      await expect.poll(() => page.locator('.notice').last().textContent(), { timeout: UI_WAIT_MS }).toBe('The turn was cancelled.')
       expect(await page.locator('.turn.assistant').last().textContent()).not.toContain('thirteen')
       await page.context().close()
     },
@@ -118,7 +121,7 @@ describe('dsh web in a browser', () => {
     async () => {
       const w = await start([{ text: 'Noted the plan.' }])
       const page = await open(w)
-      await page.getByRole('tab', { name: 'plan.md' }).click({ timeout: 15_000 })
+      await page.getByRole('tab', { name: 'plan.md' }).click({ timeout: UI_WAIT_MS })
       const editor = page.getByRole('textbox', { name: 'plan.md' })
       await editor.fill('# Plan\n\nShip the browser front end.\n')
       await page.getByRole('button', { name: 'Save', exact: true }).click()
@@ -128,7 +131,7 @@ describe('dsh web in a browser', () => {
       const message = page.getByRole('textbox', { name: 'Message' })
       await message.fill('what is the plan?')
       await message.press('Enter')
-      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toBe('Noted the plan.')
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: UI_WAIT_MS }).toBe('Noted the plan.')
       expect(lastRequest()).toContain('Ship the browser front end.')
       await page.getByRole('button', { name: 'Settings' }).click()
       await page.getByText('Precedent gate: denials per target before it gives up').waitFor()
@@ -156,7 +159,7 @@ describe('dsh web in a browser', () => {
       await page.getByRole('tab', { name: 'Maintainer documents' }).focus()
       await page.keyboard.press('ArrowRight')
       expect(await page.getByRole('tab', { name: 'Context' }).getAttribute('aria-selected')).toBe('true')
-      await expect.poll(() => page.locator('pre.report').last().textContent(), { timeout: 15_000 }).toContain('AGENTS.md')
+      await expect.poll(() => page.locator('pre.report').last().textContent(), { timeout: UI_WAIT_MS }).toContain('AGENTS.md')
       await shoot(page, 'context')
       await page.context().close()
     },
@@ -168,7 +171,7 @@ describe('dsh web in a browser', () => {
     async () => {
       const w = await start([])
       const page = await open(w)
-      await page.getByRole('tab', { name: 'plan.md' }).click({ timeout: 15_000 })
+      await page.getByRole('tab', { name: 'plan.md' }).click({ timeout: UI_WAIT_MS })
       await page.getByRole('textbox', { name: 'plan.md' }).fill('my unsaved plan')
       await page.getByRole('tab', { name: 'state.md' }).click()
       await page.getByRole('textbox', { name: 'state.md' }).waitFor()
@@ -207,14 +210,14 @@ describe('dsh web in a browser', () => {
       const message = page.getByRole('textbox', { name: 'Message' })
       await message.fill('spell it slowly')
       await message.press('Enter')
-      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: 15_000 }).toMatch(/^alpha/)
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: UI_WAIT_MS }).toMatch(/^alpha/)
       await page.getByRole('button', { name: 'New session' }).click()
       await expect.poll(() => page.locator('.session').count()).toBe(2)
       await page.waitForTimeout(400)
       await page.getByRole('button', { name: /^spell it slowly/ }).click()
       await expect.poll(() => page.locator('.session.current .session-title').textContent()).toBe('spell it slowly')
-      await expect.poll(() => page.locator('.session.current .session-meta').textContent(), { timeout: 15_000 }).not.toContain('running')
-      await expect.poll(() => page.locator('.turn.assistant').allTextContents(), { timeout: 15_000 }).toEqual(['alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'])
+      await expect.poll(() => page.locator('.session.current .session-meta').textContent(), { timeout: UI_WAIT_MS }).not.toContain('running')
+      await expect.poll(() => page.locator('.turn.assistant').allTextContents(), { timeout: UI_WAIT_MS }).toEqual(['alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'])
       await page.context().close()
     },
     browserTimeout,
@@ -225,7 +228,7 @@ describe('dsh web in a browser', () => {
     async () => {
       const w = await start([])
       const page = await open(w)
-      await page.getByRole('button', { name: 'Settings' }).click({ timeout: 15_000 })
+      await page.getByRole('button', { name: 'Settings' }).click({ timeout: UI_WAIT_MS })
       const label = 'Drift correction: steps since the user spoke before the drift check (0 = off)'
       const steps = page.getByRole('spinbutton', { name: label })
       await steps.fill('')
@@ -289,7 +292,7 @@ describe('dsh web in a browser', () => {
       await narrow.getByRole('textbox', { name: 'Message' }).fill('tidy up')
       await narrow.getByRole('textbox', { name: 'Message' }).press('Enter')
       const question = narrow.getByRole('alertdialog')
-      await question.getByRole('button', { name: 'Reject' }).waitFor({ timeout: 15_000 })
+      await question.getByRole('button', { name: 'Reject' }).waitFor({ timeout: UI_WAIT_MS })
       // The whole command is on screen before anyone approves it: nothing hides behind a horizontal scroll.
       const code = question.locator('pre.code')
       expect(await code.textContent()).toBe(longCommand)
@@ -309,7 +312,7 @@ describe('dsh web in a browser', () => {
       const message = page.getByRole('textbox', { name: 'Message' })
       await expect.poll(() => message.getAttribute('readonly')).toBeNull()
       await w.stop()
-      await page.getByText('The connection to dsh web was lost; trying again. If dsh web was restarted, open the new URL it printed.').waitFor({ timeout: 15_000 })
+      await page.getByText('The connection to dsh web was lost; trying again. If dsh web was restarted, open the new URL it printed.').waitFor({ timeout: UI_WAIT_MS })
       expect(await message.getAttribute('readonly')).not.toBeNull()
       await shoot(page, 'connection-lost')
       await page.context().close()

@@ -12,6 +12,10 @@
 # run passed.
 set -euo pipefail
 
+# The whole script is one function, parsed before it runs: editing or checking out this file while a
+# hunt runs cannot change what the running hunt executes.
+main() {
+
 usage() {
   sed -n 's/^#   //p' "$0" >&2
   exit 2
@@ -144,3 +148,6 @@ for (const [key, { count, first }] of [...failures].toSorted((a, b) => b[1].coun
 }
 EOF
 [ "$(awk '$2 != 0' "$results/runs.txt" | wc -l)" -eq 0 ]
+}
+
+main "$@"

@@ -1,6 +1,5 @@
 // run_code limits: the time limit, cancellation killing the process group, and the output cap.
-import { existsSync, readFileSync } from 'node:fs'
-import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
@@ -17,14 +16,19 @@ afterEach(async () => {
 /** A `sleep` argument no other process uses, so the processes running it can be found. */
 const uniqueSleep = `60.${process.pid}`
 
-/** Pids of live processes whose command line contains `text` (none: an empty list). */
-function runningWith(text: string): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', text], { encoding: 'utf8' }).trim().split('\n')
-  } catch {
-    // pgrep exits 1 when nothing matches: that is the empty answer, not a failure.
-    return []
-  }
+/** Pids of live processes whose command line contains `text`, read from /proc (none: an empty list). */
+function runningWith(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(text) && alive(pid)
+      } catch {
+        // The process exited between the listing and the read: it is not running.
+        return false
+      }
+    })
 }
 
 /** Runs a snippet that starts `sleep 60` and then waits forever; resolves once both pids are known. */

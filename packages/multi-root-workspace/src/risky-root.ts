@@ -35,9 +35,9 @@ export function riskyRootReason(path: string, context: RiskyRootContext): string
   const home = canonical(context.home)
   const dshHome = canonical(context.dshHome)
   if (target === sep) return 'the root of the filesystem'
-  if (inside(target, dshHome) || inside(dshHome, target)) return "dsh's own state directory ($DSH_HOME) or contains it: a command could rewrite the settings that decide what the agent may do"
   if (target === home) return 'your home directory: every project, key and setting in it would be writable'
   if (inside(home, target)) return 'a directory that contains your home directory'
+  if (inside(target, dshHome) || inside(dshHome, target)) return "dsh's own state directory ($DSH_HOME) or contains it: a command could rewrite the settings that decide what the agent may do"
   const system = systemTrees.find((dir) => inside(target, dir) && !inside(home, dir) && !inside(target, home))
   if (system !== undefined) return `a system directory (under ${system})`
   return undefined

@@ -100,6 +100,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     help: 'open this stored session of --cwd first (any other can be opened from the page)',
   })
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', port, 0)
+    .option('--no-private-host', "keep the browser's cookie on 127.0.0.1 instead of this run's dsh-….localhost name (for browsers that do not resolve *.localhost; other local servers can then read the cookie)")
     .action(async (_options: WebOptions, command: Command) => {
       const { webCommand } = await import('./commands/web.ts')
       setExit(await webCommand(io, command.optsWithGlobals<WebOptions>()))

@@ -62,7 +62,9 @@ describe('dsh chat with piped input', () => {
     const script = writeScript(tree.path('scripts'), 'code.json', { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'Not run.' }] })
     const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log], 'make a file\nn\n', { cwd: tree.root })
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain("  const { writeFileSync } = await import('node:fs')\n  writeFileSync('made.txt', 'x')\nRun JavaScript (run_code): const { writeFileSync } = await import('node:fs') (+1 lines)? [y/N] n\n")
+    expect(result.stdout).toContain(
+      `  const { writeFileSync } = await import('node:fs')\n  writeFileSync('made.txt', 'x')\nin ${w.repo}\nwhy: permission mode ask asks before running run_code\nRun JavaScript (run_code): const { writeFileSync } = await import('node:fs') (+1 lines)? [y/N] n\n`,
+    )
     expect(result.stdout).toContain('✗ denied: The run_code call was not approved')
     expect(existsSync(join(w.repo, 'made.txt'))).toBe(false)
     const toolResult = readRequests(w.log)[1]?.messages.find((message) => message.role === 'tool')
@@ -85,7 +87,8 @@ describe('dsh chat with piped input', () => {
     const script = writeScript(tree.path('scripts'), 'code-nested.json', { responses: [{ toolCalls: [{ name: 'run_code', arguments: { code } }] }, { text: 'Done.' }] })
     const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`], 'go\ny\nn\n', { cwd: tree.root })
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain(`Run JavaScript (run_code): ${code}? [y/N] y\n`)
+    // A snippet longer than a title is shown whole above the question.
+    expect(result.stdout).toContain(`  ${code}\nin ${w.repo}\nwhy: permission mode ask asks before running run_code\nRun JavaScript (run_code): ${code.slice(0, 59)}…? [y/N] y\n`)
     expect(result.stdout).toContain('Run bash: echo nested > nested.txt? [y/N] n\n')
     expect(existsSync(join(w.repo, 'nested.txt'))).toBe(false)
   })

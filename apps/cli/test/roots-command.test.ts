@@ -18,6 +18,14 @@ async function workspace(): Promise<void> {
 const roots = (...args: string[]) => runDsh(['--dsh-home', tree.path('home'), 'roots', ...args], { cwd: tree.path('repo') })
 
 describe('dsh roots', () => {
+  it('adds $DSH_HOME as a root with a warning line saying why it is risky; an ordinary folder gets none', async () => {
+    await workspace()
+    const added = await roots('add', tree.path('home'))
+    expect(added).toMatchObject({ code: 0, stdout: `Added additional root 1: ${tree.path('home')}\n` })
+    expect(added.stderr).toBe(`warning: ${tree.path('home')} is dsh's own state directory ($DSH_HOME) or contains it: a command could rewrite the settings that decide what the agent may do; shell commands of every session in this project may write there\n`)
+    expect((await roots('add', '../lib')).stderr).toBe('')
+  })
+
   it('adds, lists, aliases and removes roots of the working directory', async () => {
     await workspace()
     expect(await roots('list')).toMatchObject({ code: 0, stdout: `Primary root: ${tree.path('repo')} (the working directory; always writable)\nNo additional roots. Add one with dsh roots add PATH.\n` })

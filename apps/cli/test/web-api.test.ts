@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { runDsh, writeScript, type RequestBody } from './run-dsh.ts'
-import { rawGet, startWeb, streamedText, turnFinished, watchEvents, type StreamEvent, type WebProcess } from './web-harness.ts'
+import { browserCookie, rawGet, rawRequest, startWeb, streamedText, turnFinished, watchEvents, type StreamEvent, type WebProcess } from './web-harness.ts'
 
 let tree: TempTree | undefined
 let web: WebProcess | undefined
@@ -55,27 +55,66 @@ describe('dsh web: the URL and the token', () => {
     expect(second.token).not.toBe(token)
   })
 
-  it('trades the query token for an HttpOnly SameSite=Strict cookie and redirects; refuses a request without it', async () => {
+  it('trades the query token for a one-time ticket on the private host name, which becomes a cookie that is not the token; refuses a request without it', async () => {
     const w = await start([])
     const host = { host: `127.0.0.1:${w.port}` }
     const bare = await rawGet(w.port, '/api/state', host)
     expect(bare.status).toBe(401)
     expect(JSON.parse(bare.body)).toEqual({ error: 'a token is needed; open the URL dsh web printed (it carries the token)' })
-    expect((await rawGet(w.port, '/', host)).status).toBe(401)
+    const page401 = await rawGet(w.port, '/', host)
+    expect(page401.status).toBe(401)
+    expect(page401.headers['content-type']).toContain('text/html')
     expect((await rawGet(w.port, '/?token=wrong', host)).status).toBe(401)
     const first = await rawGet(w.port, `/?token=${w.token}`, host)
     expect(first.status).toBe(303)
-    expect(first.headers['location']).toBe('/')
-    const cookie = String(first.headers['set-cookie'])
-    expect(cookie).toContain(`dsh_web_${w.port}=${w.token}`)
-    expect(cookie).toContain('HttpOnly')
-    expect(cookie).toContain('SameSite=Strict')
-    const page = await rawGet(w.port, '/', { ...host, cookie: `dsh_web_${w.port}=${w.token}` })
+    expect(first.headers['set-cookie']).toBeUndefined()
+    expect(first.headers['cache-control']).toBe('no-store')
+    const moved = new URL(String(first.headers['location']))
+    expect(moved.hostname).toMatch(/^dsh-[0-9a-f]{12}\.localhost$/)
+    expect(moved.port).toBe(String(w.port))
+    const ticket = moved.searchParams.get('ticket') ?? ''
+    const privateHost = { host: moved.host }
+    // A ticket is for the private host name only, and for one use.
+    expect((await rawGet(w.port, `/?ticket=${ticket}`, host)).status).toBe(401)
+    const second = await rawGet(w.port, `/?ticket=${ticket}`, privateHost)
+    expect(second.status).toBe(303)
+    expect(second.headers['location']).toBe('/')
+    expect(second.headers['cache-control']).toBe('no-store')
+    expect((await rawGet(w.port, `/?ticket=${ticket}`, privateHost)).status).toBe(401)
+    const cookies = [second.headers['set-cookie'] ?? []].flat()
+    const session = cookies.find((line) => line.startsWith(`dsh_web_${w.port}=`) && !line.includes('Max-Age=0'))
+    expect(session).toContain('HttpOnly')
+    expect(session).toContain('SameSite=Strict')
+    expect(session).toContain('Path=/')
+    expect(session).not.toContain('Domain')
+    expect(session).not.toContain(w.token)
+    // Variants another local page may have planted are cleared.
+    expect(cookies).toContainEqual(expect.stringMatching(new RegExp(`^dsh_web_${w.port}=; Path=/api; Max-Age=0`)))
+    const cookie = (session ?? '').split(';')[0] ?? ''
+    const page = await rawGet(w.port, '/', { ...privateHost, cookie })
     expect(page.status).toBe(200)
     expect(page.body).toContain('<script type="module" src="/assets/app.js"></script>')
     expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    // The token itself is no cookie.
+    expect((await rawGet(w.port, '/api/state', { ...privateHost, cookie: `dsh_web_${w.port}=${w.token}` })).status).toBe(401)
+    // A planted cookie of the same name sent first does not lock the user out.
+    const planted = await rawGet(w.port, '/api/state', { ...privateHost, cookie: `dsh_web_${w.port}=planted; ${cookie}` })
+    expect(planted.status).toBe(200)
+    expect(planted.headers['cache-control']).toBe('no-store')
     expect((await rawGet(w.port, '/api/state', { ...host, authorization: `Bearer ${w.token}` })).status).toBe(200)
     expect((await rawGet(w.port, '/api/state', { ...host, authorization: 'Bearer nope' })).status).toBe(401)
+  })
+
+  it('refuses a body over the limit from its Content-Length before reading it, and a chunked one at the limit', async () => {
+    const w = await start([])
+    const id = await firstSession(w)
+    const declared = await rawRequest(w.port, 'POST', `/api/sessions/${id}/prompt`, { host: `127.0.0.1:${w.port}`, authorization: `Bearer ${w.token}`, 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) }, [])
+    expect(declared.status).toBe(413)
+    expect(declared.headers['connection']).toBe('close')
+    const chunks = Array.from({ length: 3 }, () => Buffer.alloc(1024 * 1024, 0x61))
+    const chunked = await rawRequest(w.port, 'POST', `/api/sessions/${id}/prompt`, { host: `127.0.0.1:${w.port}`, authorization: `Bearer ${w.token}`, 'content-type': 'application/json' }, chunks)
+    expect(chunked.status).toBe(413)
+    expect(JSON.parse(chunked.body)).toEqual({ error: 'the body is larger than 2097152 bytes' })
   })
 
   it('refuses a foreign Host (DNS rebinding), a cross-site Origin and a no-Origin request from another port of this host, even with the token', async () => {
@@ -90,7 +129,7 @@ describe('dsh web: the URL and the token', () => {
     expect(crossSite.status).toBe(403)
     expect(JSON.parse(crossSite.body)).toEqual({ error: 'cross-site request from "http://evil.test" refused' })
     expect((await rawGet(w.port, '/api/state', { ...auth, host: `localhost:${w.port}`, origin: `http://localhost:${w.port}` })).status).toBe(200)
-    const cookie = `dsh_web_${w.port}=${w.token}`
+    const cookie = await browserCookie(w)
     const sameSite = await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' })
     expect(sameSite).toMatchObject({ status: 403, body: JSON.stringify({ error: 'request from another site on this host refused' }) })
     expect((await rawGet(w.port, '/api/state', { cookie, host: `127.0.0.1:${w.port}`, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' })).status).toBe(403)

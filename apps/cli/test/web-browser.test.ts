@@ -78,7 +78,7 @@ describe('dsh web in a browser', () => {
         { text: 'one two three four five six seven eight nine ten eleven twelve thirteen', holdAfter: 1 },
       ])
       const page = await open(w)
-      expect(page.url()).toBe(`${w.origin}/`)
+      expect(page.url()).toMatch(new RegExp(`^http://dsh-[0-9a-f]{12}\\.localhost:${w.port}/$`))
       const message = page.getByRole('textbox', { name: 'Message' })
       await message.fill('say hello')
       await message.press('Enter')
@@ -328,7 +328,7 @@ describe('dsh web in a browser', () => {
       const page = await context.newPage()
       const bare = await page.goto(`${w.origin}/`)
       expect(bare?.status()).toBe(401)
-      expect(await page.textContent('body')).toContain('a token is needed')
+      expect(await page.textContent('body')).toContain('This page needs the address dsh web printed')
       const rebound = await page.goto(`http://evil.test:${w.port}/?token=${w.token}`)
       expect(rebound?.status()).toBe(421)
       expect(JSON.parse((await page.textContent('body')) ?? '')).toEqual({ error: `Host "evil.test:${w.port}" is not this server; open http://127.0.0.1:${w.port}/` })

@@ -82,17 +82,34 @@ export function startWeb(args: readonly string[], options: { readonly cwd: strin
   })
 }
 
-/** A raw GET with exactly these headers (fetch would not let a test send a foreign Host). */
-export function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+/** A raw request with exactly these headers (fetch would not let a test send a foreign Host); `chunks` are written one by one (chunked unless a content-length is given). */
+export function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, chunks: readonly Buffer[]): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
+    let answered = false
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      answered = true
       let body = ''
       res.on('data', (chunk: Buffer) => (body += chunk.toString()))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
     })
-    req.on('error', reject)
+    // The server may answer (413) and close before the body is sent; the answer is what the test reads.
+    req.on('error', (error: NodeJS.ErrnoException) => (answered && (error.code === 'EPIPE' || error.code === 'ECONNRESET') ? undefined : reject(error)))
+    for (const chunk of chunks) req.write(chunk)
     req.end()
   })
+}
+
+/** A raw GET with exactly these headers. */
+export const rawGet = (port: number, path: string, headers: Record<string, string>): ReturnType<typeof rawRequest> => rawRequest(port, 'GET', path, headers, [])
+
+/** The `Cookie` header a browser holds after opening the printed URL (token → ticket on the private host → cookie). */
+export async function browserCookie(web: WebProcess): Promise<string> {
+  const first = await rawGet(web.port, `/?token=${web.token}`, { host: `127.0.0.1:${web.port}` })
+  const moved = new URL(String(first.headers['location']))
+  const second = await rawGet(web.port, `${moved.pathname}${moved.search}`, { host: moved.host })
+  const line = [second.headers['set-cookie'] ?? []].flat().find((value) => value.startsWith(`dsh_web_${web.port}=`) && !value.includes('Max-Age=0'))
+  if (line === undefined) throw new Error(`no cookie after the ticket (${second.status})`)
+  return line.split(';')[0] ?? ''
 }
 
 /** A session's SSE stream being read: the events so far, waiting for a condition, closing. */

@@ -58,6 +58,8 @@ export interface FoldersListing {
   readonly primary: string
   readonly roots: readonly FolderRow[]
   readonly problem: string | null
+  /** Set on the answer to an addition of a risky folder (a system directory, home, $DSH_HOME). */
+  readonly warning?: string | null
 }
 
 export interface DocumentEntry {

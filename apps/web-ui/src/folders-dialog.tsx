@@ -69,6 +69,11 @@ export function FoldersDialog(props: { readonly sessionId: string; readonly onCl
         </p>
       )}
       {listing === undefined || listing.problem === null ? null : <p class="error">{listing.problem}</p>}
+      {listing?.warning === undefined || listing.warning === null ? null : (
+        <p class="warning" role="status">
+          {listing.warning}
+        </p>
+      )}
       {listing !== undefined && listing.roots.length === 0 ? <p>{t.noFolders}</p> : null}
       <ul class="folders">
         {listing?.roots.map((row) => (

@@ -15,3 +15,4 @@ export { workspaceFolders, splitWords, FOLDERS_COMMAND } from './folders-command
 export { inspectRoots, explainRootPath, type RootsReport, type RootReport, type RootFileReport, type RootPathExplanation, type InspectRootsOptions } from './inspect-roots.ts'
 export { formatRootsReport, formatRootPathExplanation } from './format-roots-report.ts'
 export { refusedSessionDirectory, type SessionDirCheck } from './session-dir-check.ts'
+export { riskyRootReason, riskyRootWarning, type RiskyRootContext } from './risky-root.ts'

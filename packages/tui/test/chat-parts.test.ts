@@ -125,13 +125,14 @@ describe('/context report', () => {
   })
 })
 
-const titles = (name: string, args: unknown) => permissionQuestion(execution(name, args), 'r')
+const titles = (name: string, args: unknown, askedBefore = 0) => permissionQuestion(execution(name, args), { reason: 'r', askedBefore })
 
 describe('permission question', () => {
   it('shows the bash command, in full above the question when it has several lines', () => {
     expect(titles('bash', { command: 'rm -rf build' })).toMatchObject({ title: 'Run bash: rm -rf build?', detail: [] })
     expect(titles('bash', { command: 'cd a\nmake\n' })).toMatchObject({ title: 'Run bash: cd a (+1 lines)?', detail: ['  cd a', '  make'] })
-    expect(permissionQuestion(execution('write', { file_path: 'x.ts', content: '…' }), 'outside the workspace').title).toBe('Allow write x.ts (outside the workspace)?')
+    const write = permissionQuestion(execution('write', { file_path: 'x.ts', content: '…' }), { cwd: '/repo', reason: 'outside the workspace' })
+    expect(write).toMatchObject({ title: 'Allow write x.ts?', context: ['in /repo', 'why: outside the workspace'] })
   })
 
   it('offers once, a command prefix for simple commands, the whole tool, a note, and no', () => {
@@ -142,7 +143,9 @@ describe('permission question', () => {
       'No, and tell the model what to do instead…',
       'No',
     ])
-    expect(titles('bash', { command: 'npm test && rm -rf /' }).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
+    // A compound command: no "always" on its first question (one approval must not cover whatever it chains on); the tool-wide one from the second.
+    expect(titles('bash', { command: 'npm test && rm -rf /' }).options.map((option) => option.key)).toEqual(['y', 'm', 'n'])
+    expect(titles('bash', { command: 'npm test && rm -rf /' }, 1).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
     expect(titles('run_code', { code: 'return 1' }).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
   })
 
@@ -157,15 +160,16 @@ describe('permission question', () => {
     expect(['', 'n', 'no', 'yy', undefined].map((answer) => plainAnswer(question, answer))).toEqual(Array.from({ length: 5 }, () => ({ kind: 'reject' })))
   })
 
-  it('shows run_code snippets the same way, trimmed to 40 lines and 300 characters a line with markers', () => {
+  it('shows run_code snippets the same way, every line and character of them', () => {
     expect(titles('run_code', { code: 'return 1' }).title).toBe('Run JavaScript (run_code): return 1?')
     const long = Array.from({ length: 45 }, (_, i) => `console.log(${i})`).join('\n')
     const { detail, title } = titles('run_code', { code: long })
     expect(title).toBe('Run JavaScript (run_code): console.log(0) (+44 lines)?')
-    expect(detail).toHaveLength(41)
-    expect(detail.at(39)).toBe('  console.log(39)')
-    expect(detail.at(40)).toBe('  … 5 more lines not shown')
-    expect(titles('run_code', { code: 'x'.repeat(350) }).title).toBe(`Run JavaScript (run_code): ${'x'.repeat(300)}… (+50 characters)?`)
+    expect(detail).toHaveLength(45)
+    expect(detail.at(44)).toBe('  console.log(44)')
+    const wide = titles('run_code', { code: 'x'.repeat(350) })
+    expect(wide.title).toBe(`Run JavaScript (run_code): ${'x'.repeat(59)}…?`)
+    expect(wide.detail).toEqual([`  ${'x'.repeat(350)}`])
   })
 })
 

@@ -2,12 +2,13 @@
  * The folders (multi-root) API: the live session's additional roots with their states, add (to
  * the cwd's registry, what `dsh roots list` shows), remove, alias; a listing re-checks every root
  * on disk, which is what "retry" asks for. Failures the person caused (a relative or missing path,
- * a duplicate, a bad alias) answer 400 with the registry's own one-line message.
+ * a duplicate, a bad alias) answer 400 with the registry's own one-line message. Adding a system
+ * directory, the home directory or `$DSH_HOME` succeeds with a `warning` saying why it is risky.
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { SessionWorkspaceRoots, WorkspaceRoot } from '@dsh/contracts'
-import { isBadInput, isRootsError } from '@dsh/multi-root-workspace'
+import { isBadInput, isRootsError, riskyRootWarning } from '@dsh/multi-root-workspace'
 import { jsonBody } from './json-body.ts'
 import type { LiveSessions } from './live-sessions.ts'
 import { refuse } from './request-guard.ts'
@@ -22,9 +23,9 @@ const AliasBody = z.strictObject({ ref: z.string().min(1).max(4096), alias: z.st
 const rowOf = (root: WorkspaceRoot) => ({ id: root.id, ordinal: root.ordinal, path: root.path, alias: root.alias ?? null, origin: root.origin, state: root.state, detail: root.detail ?? null })
 
 /** The listing answer (it re-checks every root on disk). */
-function listing(c: Context, roots: SessionWorkspaceRoots): Response {
+function listing(c: Context, roots: SessionWorkspaceRoots, warning?: string): Response {
   const list = roots.list()
-  return c.json({ primary: list.primary, roots: list.roots.map(rowOf), problem: list.registryProblem ?? null })
+  return c.json({ primary: list.primary, roots: list.roots.map(rowOf), problem: list.registryProblem ?? null, warning: warning ?? null })
 }
 
 /** The routes. */
@@ -35,7 +36,7 @@ export function foldersRoutes(env: WebEnvironment, sessions: LiveSessions): Hono
     if (live instanceof Response) return live
     return env.host.ctx.get('workspaceRoots')?.session(live.agent.session) ?? refuse(c, 404, 'additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config)')
   }
-  const change = async (c: Context, run: (roots: SessionWorkspaceRoots) => Promise<unknown>): Promise<Response> => {
+  const change = async (c: Context, run: (roots: SessionWorkspaceRoots) => Promise<unknown>, warning?: string): Promise<Response> => {
     const roots = rootsOf(c)
     if (roots instanceof Response) return roots
     try {
@@ -45,7 +46,7 @@ export function foldersRoutes(env: WebEnvironment, sessions: LiveSessions): Hono
       if (isRootsError(error)) return refuse(c, isBadInput(error.code) ? 400 : 409, `${error.code}: ${error.message}`)
       throw error
     }
-    return listing(c, roots)
+    return listing(c, roots, warning)
   }
   app.get('/sessions/:id/folders', (c) => {
     const roots = rootsOf(c)
@@ -55,7 +56,7 @@ export function foldersRoutes(env: WebEnvironment, sessions: LiveSessions): Hono
     const body = await jsonBody(c, AddBody)
     if (!body.ok) return body.response
     const { path, alias } = body.value
-    return change(c, (roots) => roots.add(path, alias === undefined || alias === '' ? {} : { alias }))
+    return change(c, (roots) => roots.add(path, alias === undefined || alias === '' ? {} : { alias }), riskyRootWarning(path, env.homes))
   })
   app.post('/sessions/:id/folders/remove', async (c) => {
     const body = await jsonBody(c, RefBody)

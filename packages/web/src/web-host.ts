@@ -1,12 +1,11 @@
 /**
  * `startWebHost`: the local web host. It listens on 127.0.0.1 only (port 0 picks a free one),
- * creates a fresh random token, opens a new session in the cwd so the printed URL leads to a ready
+ * creates fresh per-run secrets (web-auth.ts), opens a new session in the cwd so the printed URL leads to a ready
  * chat, puts the request guard in front of every route, and mounts the page, the chat, folders and
  * documents APIs under one Hono app on `@hono/node-server`. `close` ends the streams, stops the
  * live sessions (each running turn closes itself in its log) and closes the listener; the caller
  * disposes the host.
  */
-import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
@@ -18,6 +17,7 @@ import { LiveSessions } from './live-sessions.ts'
 import { pageRoutes } from './page-assets.ts'
 import { refuse, requestGuard } from './request-guard.ts'
 import { sessionRoutes } from './session-routes.ts'
+import { createWebAuth } from './web-auth.ts'
 import type { WebEnvironment } from './web-types.ts'
 
 /** Options of {@link startWebHost}. */
@@ -29,6 +29,8 @@ export interface WebHostOptions {
   readonly resume?: string | undefined
   /** Directory of the built page (`index.html`, `app.js`, `app.css`). */
   readonly assetsDir: string
+  /** Move browsers to this run's private `dsh-….localhost` host name (default true; see web-auth.ts). */
+  readonly privateHost?: boolean
 }
 
 /** A running web host. */
@@ -37,6 +39,8 @@ export interface WebHost {
   readonly url: string
   readonly port: number
   readonly token: string
+  /** This run's private host name (`dsh-<hex>.localhost`), where the browser's cookie lives. */
+  readonly hostName: string
   /** The session opened at start-up. */
   readonly firstSession: string
   /** Stops the sessions and the listener. */
@@ -54,7 +58,8 @@ function listen(app: Hono, port: number): Promise<{ server: Server; port: number
 /** Starts the host. */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { env } = options
-  const token = randomBytes(32).toString('base64url')
+  const auth = createWebAuth()
+  const { token } = auth
   const sessions = new LiveSessions(env)
   const streams = new Set<() => void>()
   let port = 0
@@ -64,7 +69,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   api.route('/', foldersRoutes(env, sessions))
   api.route('/', docsRoutes(env.docs, sessions))
   const app = new Hono()
-  app.use('*', requestGuard({ token, port: () => port }))
+  app.use('*', requestGuard({ auth, port: () => port, privateHost: options.privateHost ?? true }))
   app.route('/api', api)
   app.route('/', pageRoutes(options.assetsDir))
   app.notFound((c) => refuse(c, 404, `no route ${c.req.method} ${c.req.path}`))
@@ -79,6 +84,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
+    hostName: auth.hostName,
     firstSession: first.id,
     async close() {
       for (const close of streams) close()

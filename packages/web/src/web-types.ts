@@ -25,6 +25,8 @@ export interface WebEnvironment {
   readonly sessionContext: (messages: readonly Message[]) => string[]
   /** Runs on every agent the server starts or resumes, before it is used (grants `--add-dir`). */
   readonly prepareAgent?: (agent: Agent) => Promise<void>
+  /** The user's home and `$DSH_HOME`: a folder added there (or a system directory) gets a warning. */
+  readonly homes: { readonly home: string; readonly dshHome: string }
   /** Diagnostics sink. */
   readonly log: (line: string) => void
 }

@@ -100,11 +100,13 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
     throw usageError(`--yes means --permission-mode full-auto; it cannot be combined with --permission-mode ${options.permissionMode}`)
   }
   // Questions go to whoever is attached; the policy decides what is asked (--yes: full-auto, nothing).
-  const broker = createApprovalBroker({ autoApprove: false })
+  let sessionCwd: string | undefined
+  const broker = createApprovalBroker({ autoApprove: false, cwd: () => sessionCwd })
   // The host's diagnostics go to stderr, or into the transcript while the full-screen UI draws.
   const diagnostics = createDiagnosticsRelay((line) => errLine(io, line))
   // The chat's default mode is ask.
   const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission, log: diagnostics.log, defaultMode: 'ask', ...(options.yes === true ? { mode: 'full-auto' } : {}) })
+  sessionCwd = setup.cwd
   const stop = new AbortController()
   // Ctrl-C is the chat's own key (a keystroke in the screen mode, SIGINT in the plain mode).
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })

@@ -27,13 +27,14 @@ const referenceArgument = (io: CliIo, reference: string): string => (/^\d+$/u.te
 /** The multi-root package, loaded when a roots command runs. */
 type Roots = typeof import('@dsh/multi-root-workspace')
 
-async function run(io: CliIo, options: RootsOptions, work: (target: RootsTarget, roots: Roots) => Promise<string>): Promise<number> {
+async function run(io: CliIo, options: RootsOptions, work: (target: RootsTarget, roots: Roots, dshHome: string) => Promise<string>): Promise<number> {
   const [roots, { cwdFrom, dshHomeFrom }] = await Promise.all([import('@dsh/multi-root-workspace'), import('../global-options.ts')])
   const { isBadInput, isRootsError } = roots
   const primary = cwdFrom(io, options.cwd)
-  const target = roots.registryTarget(new roots.RootRegistry({ dshHome: dshHomeFrom(io, options.dshHome) }), primary)
+  const dshHome = dshHomeFrom(io, options.dshHome)
+  const target = roots.registryTarget(new roots.RootRegistry({ dshHome }), primary)
   try {
-    io.stdout.write(`${await work(target, roots)}\n`)
+    io.stdout.write(`${await work(target, roots, dshHome)}\n`)
     return 0
   } catch (error) {
     // Refusals and registry failures are expected outcomes with a stable code; others propagate.
@@ -66,7 +67,15 @@ export function registerRootsCommands(program: Command, io: CliIo, setExit: (cod
     .option('--cwd <dir>', 'primary root (default: the current directory)')
     .action(async (path: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<RootsOptions>()
-      setExit(await run(io, options, (target, { addRoot }) => addRoot(target, pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias })))
+      setExit(
+        await run(io, options, async (target, { addRoot, riskyRootWarning }, dshHome) => {
+          const text = await addRoot(target, pathArgument(io, path), options.alias === undefined ? {} : { alias: options.alias })
+          const { userHome } = await import('@dsh/runtime')
+          const warning = riskyRootWarning(pathArgument(io, path), { home: userHome(), dshHome })
+          if (warning !== undefined) io.stderr.write(`${warning}\n`)
+          return text
+        }),
+      )
     })
   roots
     .command('remove')

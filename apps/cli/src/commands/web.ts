@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { userHome } from '@dsh/runtime'
 import { contextReport } from '@dsh/tui'
 import { createApprovalBridge, startWebHost } from '@dsh/web'
 import { usageError } from '../cli-error.ts'
@@ -20,6 +21,8 @@ export interface WebOptions extends AgentSetupOptions {
   readonly port?: number
   readonly resume?: string
   readonly addDir?: readonly string[]
+  /** commander's `--no-private-host` (true unless given). */
+  readonly privateHost?: boolean
 }
 
 /**
@@ -44,6 +47,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
       port: options.port ?? 0,
       resume: options.resume,
       assetsDir: assetsDir(),
+      privateHost: options.privateHost ?? true,
       env: {
         host: setup.host,
         cwd: setup.cwd,
@@ -53,6 +57,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
         sessionContext: contextReport,
         prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
+        homes: { home: userHome(), dshHome: setup.dshHome },
         log: setup.log,
       },
     }).catch((error: unknown) => {

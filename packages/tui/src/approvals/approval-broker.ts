@@ -19,15 +19,21 @@ export interface ApprovalBroker {
   attach(asker: Asker): () => void
 }
 
-/** Creates the broker; `autoApprove` approves every question once without showing it (embedders; the CLI passes false). */
-export function createApprovalBroker(options: { readonly autoApprove: boolean }): ApprovalBroker {
+/**
+ * Creates the broker; `autoApprove` approves every question once without showing it (embedders;
+ * the CLI passes false); `cwd` names the directory the questions show (known once the session is).
+ */
+export function createApprovalBroker(options: { readonly autoApprove: boolean; readonly cwd?: () => string | undefined }): ApprovalBroker {
   let current: Asker | undefined
+  const asked = new Map<string, number>()
   return {
     askPermission: async (execution: ToolExecution, reason) => {
       if (options.autoApprove) return { kind: 'allow-once' }
       const asker = current
       if (asker === undefined) return { kind: 'reject' }
-      return asker(permissionQuestion(execution, reason), execution.signal)
+      const askedBefore = asked.get(execution.name) ?? 0
+      asked.set(execution.name, askedBefore + 1)
+      return asker(permissionQuestion(execution, { cwd: options.cwd?.(), reason, askedBefore }), execution.signal)
     },
     attach(asker) {
       current = asker

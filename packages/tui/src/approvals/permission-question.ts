@@ -1,18 +1,19 @@
 /**
  * The permission question for one tool call, independent of how it is shown: a title (`Run bash:
- * npm test`), the code or arguments to show above it (cut to a bounded size, sanitised), and the
- * answers on offer — once, always for a command prefix (simple `bash` commands), always for the
- * tool, reject with a note for the model, reject.
+ * npm test`), every line of the code to run — whole, never cut (sanitised: control characters
+ * shown visibly) — where it runs and why the policy asks, and the answers on offer: once, always
+ * for a command prefix (simple `bash` commands), always for the tool, reject with a note for the
+ * model, reject. For a compound command (`a && b`, `a; b`, pipes) "always for the tool" is offered
+ * only from the second question of that tool in the session: one "always" must not silently
+ * cover whatever else the next compound command chains on.
  */
 import type { PermissionDecision, ToolExecution } from '@dsh/contracts'
 import { suggestedPrefix } from '@dsh/runtime'
 import { oneLine, sanitize } from '../text-safety.ts'
 import { argumentSummary } from '../tool-summary.ts'
 
-/** Lines of a command or snippet shown with the question; the rest is counted, not shown. */
-export const maxShownLines = 40
-/** Characters of one shown line; a longer line is cut with `… (+N characters)`. */
-export const maxShownLineChars = 300
+/** A one-line command up to this long is the title itself; a longer one is also shown whole below it. */
+export const shortCommand = 60
 
 /** One answer on offer. `note` answers ask for the note before they are final. */
 export interface PermissionOption {
@@ -26,12 +27,23 @@ export interface PermissionOption {
 
 /** A question ready to show. */
 export interface PermissionQuestion {
+  /** One line naming the tool and (for code) the command's first line; front ends wrap it, never cut it. */
   readonly title: string
-  /** The first lines of a multi-line command or snippet (then `… N more lines not shown` past {@link maxShownLines}); empty otherwise. */
+  /** Every line of a multi-line command or snippet, indented by two spaces, whole; empty otherwise. */
   readonly detail: readonly string[]
-  /** How many lines the command or snippet in `detail` has in all (0 without detail). */
-  readonly detailLines: number
+  /** `in DIR` and `why: REASON` lines (each present when known); front ends wrap them. */
+  readonly context: readonly string[]
   readonly options: readonly PermissionOption[]
+}
+
+/** What the question says besides the call: where it runs, and whether its tool asked before. */
+export interface QuestionContext {
+  /** The session's working directory. */
+  readonly cwd?: string | undefined
+  /** Why the policy asks (the permission service's reason). */
+  readonly reason?: string | undefined
+  /** How many questions about this tool the session asked before this one. */
+  readonly askedBefore?: number
 }
 
 /** The tools that run arbitrary code with the user's rights, with the argument holding the code. */
@@ -47,38 +59,31 @@ function stringArgument(execution: ToolExecution, key: string): string | undefin
   return typeof value === 'string' ? value : undefined
 }
 
-const cut = (line: string): string => (line.length <= maxShownLineChars ? line : `${line.slice(0, maxShownLineChars)}… (+${line.length - maxShownLineChars} characters)`)
-
-/** The marker after the shown lines of a longer command. */
-export const moreLines = (hidden: number): string => `  … ${hidden} more ${hidden === 1 ? 'line' : 'lines'} not shown`
-
-function shownLines(lines: readonly string[]): string[] {
-  const shown = lines.slice(0, maxShownLines).map((line) => `  ${cut(line)}`)
-  const hidden = lines.length - shown.length
-  return hidden > 0 ? [...shown, moreLines(hidden)] : shown
-}
-
-function options(execution: ToolExecution, code: string | undefined): PermissionOption[] {
+function options(execution: ToolExecution, code: string | undefined, askedBefore: number): PermissionOption[] {
   const tool = sanitize(execution.name)
   const prefix = execution.name === 'bash' && code !== undefined ? suggestedPrefix(code) : undefined
+  const compound = execution.name === 'bash' && code !== undefined && prefix === undefined
   const list: PermissionOption[] = [{ label: 'Yes, run it once', decision: { kind: 'allow-once' }, key: 'y' }]
   if (prefix !== undefined) list.push({ label: `Yes, and allow "${oneLine(prefix, 40)} …" for the rest of this session`, decision: { kind: 'allow-always', scope: { kind: 'command-prefix', prefix } }, key: 'a' })
-  list.push({ label: `Yes, and allow every ${tool} call for the rest of this session`, decision: { kind: 'allow-always', scope: { kind: 'tool' } }, key: 't' })
+  if (!compound || askedBefore > 0) list.push({ label: `Yes, and allow every ${tool} call for the rest of this session`, decision: { kind: 'allow-always', scope: { kind: 'tool' } }, key: 't' })
   list.push({ label: 'No, and tell the model what to do instead…', decision: { kind: 'reject' }, withNote: true, key: 'm' })
   list.push({ label: 'No', decision: { kind: 'reject' }, key: 'n' })
   return list
 }
 
 /** Builds the question for one call. */
-export function permissionQuestion(execution: ToolExecution, reason: string | undefined): PermissionQuestion {
+export function permissionQuestion(execution: ToolExecution, context: QuestionContext = {}): PermissionQuestion {
   const runner = Object.hasOwn(codeRunners, execution.name) ? codeRunners[execution.name] : undefined
   const code = runner === undefined ? undefined : stringArgument(execution, runner.argument)
+  const where = [...(context.cwd === undefined ? [] : [`in ${sanitize(context.cwd)}`]), ...(context.reason === undefined ? [] : [`why: ${sanitize(context.reason)}`])]
+  const answers = options(execution, code, context.askedBefore ?? 0)
   if (runner !== undefined && code !== undefined) {
     const lines = sanitize(code).replace(/\n+$/, '').split('\n')
-    if (lines.length <= 1) return { title: `${runner.label}: ${cut(lines[0] ?? '')}?`, detail: [], detailLines: 0, options: options(execution, code) }
-    return { title: `${runner.label}: ${oneLine(lines[0] ?? '', 60)} (+${lines.length - 1} lines)?`, detail: shownLines(lines), detailLines: lines.length, options: options(execution, code) }
+    const first = lines[0] ?? ''
+    if (lines.length <= 1 && first.length <= shortCommand) return { title: `${runner.label}: ${first}?`, detail: [], context: where, options: answers }
+    if (lines.length <= 1) return { title: `${runner.label}: ${oneLine(first, shortCommand)}?`, detail: [`  ${first}`], context: where, options: answers }
+    return { title: `${runner.label}: ${oneLine(lines[0] ?? '', 60)} (+${lines.length - 1} lines)?`, detail: lines.map((line) => `  ${line}`), context: where, options: answers }
   }
   const summary = argumentSummary(JSON.stringify(execution.arguments ?? {}), 60)
-  const why = reason === undefined ? '' : ` (${oneLine(reason, 80)})`
-  return { title: `Allow ${sanitize(execution.name)}${summary === '' ? '' : ` ${summary}`}${why}?`, detail: [], detailLines: 0, options: options(execution, undefined) }
+  return { title: `Allow ${sanitize(execution.name)}${summary === '' ? '' : ` ${summary}`}?`, detail: [], context: where, options: answers }
 }

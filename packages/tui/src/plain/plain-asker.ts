@@ -33,6 +33,7 @@ export function plainAsker(input: LineInput, view: PlainView, options: { readonl
   return async (question, signal) => {
     view.newline()
     view.lines(question.detail)
+    view.lines(question.context)
     if (options.showChoices) view.lines(plainChoices(question))
     const answer = await input.ask(`${question.title} [y/N] `, signal)
     view.markLineStart()

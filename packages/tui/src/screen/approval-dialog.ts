@@ -1,6 +1,9 @@
 /**
- * The permission question as a modal select in place of the editor: the question, the code or
- * arguments, and the answers (arrow keys and Enter; Esc rejects). Neither typing nor pasting can
+ * The permission question as a modal select in place of the editor: the question, the whole code
+ * (every line and character, wrapped to the width), where it runs and why it asks, and the answers
+ * (arrow keys and Enter; Esc rejects). Code taller than the room scrolls inside the dialog
+ * (PgUp/PgDn, Home/End), which says which lines are shown; an "allow" answer is refused until
+ * every line has been on screen (rejecting always works). Neither typing nor pasting can
  * answer it. A person who was writing a message when the question appeared goes on writing it:
  * printable keys, and an Enter or Backspace within {@link typingPauseMs} of the last one, go to
  * the message being written (Enter queues it, as it would with the editor shown), and so do
@@ -8,9 +11,9 @@
  * arrive within {@link settleMs} of the question appearing are dropped. Choosing the "tell the
  * model" answer opens a one-line note input (Enter sends, Esc goes back).
  */
-import { decodeKittyPrintable, Input, matchesKey, SelectList, truncateToWidth, type Component, type Focusable } from '@mariozechner/pi-tui'
+import { decodeKittyPrintable, Input, matchesKey, SelectList, truncateToWidth, wrapTextWithAnsi, type Component, type Focusable } from '@mariozechner/pi-tui'
 import type { PermissionDecision } from '@dsh/contracts'
-import { moreLines, type PermissionQuestion } from '../approvals/permission-question.ts'
+import type { PermissionQuestion } from '../approvals/permission-question.ts'
 import type { Theme } from '../theme.ts'
 
 /** Keys arriving sooner than this after the question appears are dropped (or go to the message). */
@@ -42,6 +45,18 @@ export class ApprovalDialog implements Component, Focusable {
   /** Until when Enter and Backspace still belong to the message being written. */
   #typingUntil = 0
   #typedAhead = false
+  /** First shown line of the wrapped code when it does not fit. */
+  #offset = 0
+  /** Wrapped code lines that have been on screen, at {@link #seenWidth}. */
+  #seen = new Set<number>()
+  #seenWidth = -1
+  /** Once every line was on screen (at any width), allowing is possible for good. */
+  #wholeSeen = false
+  /** Set when an allow was chosen before the whole code was seen. */
+  #unseenWarning = false
+  /** Rows of code shown at the last render, and their total. */
+  #room = 0
+  #total = 0
   focused = false
 
   readonly #rows: () => number
@@ -74,6 +89,10 @@ export class ApprovalDialog implements Component, Focusable {
   #choose(index: number): void {
     const option = this.#question.options[index]
     if (option === undefined) return
+    if (option.decision.kind !== 'reject' && !this.#wholeSeen) {
+      this.#unseenWarning = true
+      return
+    }
     if (option.withNote === true) this.#noting = true
     else this.#answer(option.decision)
   }
@@ -96,28 +115,61 @@ export class ApprovalDialog implements Component, Focusable {
       return
     }
     if (now < this.#typingUntil || now - this.#shownAt < settleMs) return
+    if (this.#scroll(data)) return
     this.#list.handleInput(data)
+  }
+
+  /** PgUp/PgDn/Home/End move the code window; true when the key was one of them. */
+  #scroll(data: string): boolean {
+    const page = Math.max(1, this.#room - 1)
+    const last = Math.max(0, this.#total - this.#room)
+    if (matchesKey(data, 'pageDown')) this.#offset = Math.min(last, this.#offset + page)
+    else if (matchesKey(data, 'pageUp')) this.#offset = Math.max(0, this.#offset - page)
+    else if (matchesKey(data, 'home')) this.#offset = 0
+    else if (matchesKey(data, 'end')) this.#offset = last
+    else return false
+    return true
   }
 
   render(width: number): string[] {
     const t = this.#theme
+    const wrap = (text: string): string[] => wrapTextWithAnsi(text, Math.max(1, width))
     const rule = t.yellow('─'.repeat(Math.max(1, width)))
-    const lines = [rule, truncateToWidth(t.bold(t.yellow(this.#question.title)), width), ...this.#detail().map((line) => truncateToWidth(t.dim(line), width))]
+    const head = [rule, ...wrap(this.#question.title).map((line) => t.bold(t.yellow(line))), ...this.#question.context.flatMap(wrap).map((line) => t.dim(line))]
+    const lines = [...head, ...this.#code(width, head.length)]
     if (this.#noting) {
       this.#note.focused = this.focused
       lines.push(truncateToWidth('Tell the model what to do instead (Enter sends, Esc goes back):', width), ...this.#note.render(width))
     } else {
-      lines.push(...this.#list.render(width), truncateToWidth(t.dim(`↑/↓ choose · Enter confirm · Esc reject${this.#typedAhead ? ' · what you type goes to your next message' : ''}`), width))
+      const hint = this.#unseenWarning && !this.#wholeSeen ? t.yellow('Allowing needs every line on screen once: PgDn to read on') : t.dim(`↑/↓ choose · Enter confirm · Esc reject${this.#typedAhead ? ' · what you type goes to your next message' : ''}`)
+      lines.push(...this.#list.render(width), truncateToWidth(hint, width))
     }
     return lines
   }
 
-  /** The detail cut so the title, the answers and the status line stay on screen (at least 3 lines of it). */
-  #detail(): readonly string[] {
-    const { detail, detailLines, options } = this.#question
-    const room = Math.max(3, this.#rows() - options.length - 5)
-    if (detail.length <= room) return detail
-    return [...detail.slice(0, room - 1), moreLines(detailLines - (room - 1))]
+  /** The code wrapped to `width`: all of it when it fits, else a window with a line saying where it is. */
+  #code(width: number, headRows: number): string[] {
+    const t = this.#theme
+    const wrapped = this.#question.detail.flatMap((line) => wrapTextWithAnsi(line, Math.max(1, width)))
+    if (width !== this.#seenWidth) {
+      this.#seen = new Set()
+      this.#seenWidth = width
+    }
+    const room = Math.max(3, this.#rows() - headRows - this.#question.options.length - 3)
+    this.#total = wrapped.length
+    if (wrapped.length <= room) {
+      this.#room = wrapped.length
+      this.#wholeSeen = true
+      return wrapped.map((line) => t.dim(line))
+    }
+    const shown = room - 1
+    this.#room = shown
+    this.#offset = Math.min(this.#offset, wrapped.length - shown)
+    for (let index = this.#offset; index < this.#offset + shown; index += 1) this.#seen.add(index)
+    if (this.#seen.size === wrapped.length) this.#wholeSeen = true
+    const end = this.#offset + shown
+    const where = `lines ${this.#offset + 1}–${end} of ${wrapped.length} · PgUp/PgDn scroll${end < wrapped.length ? ' · more below' : ''}`
+    return [...wrapped.slice(this.#offset, end).map((line) => t.dim(line)), t.yellow(truncateToWidth(where, width))]
   }
 
   invalidate(): void {

@@ -49,13 +49,12 @@ function versionsOf(paths: readonly string[], versionAt: (path: string) => FsVer
 }
 
 function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: string) => FsVersion | undefined): FileSystemPort {
-  /** Canonical target of a write after the roots check. */
-  const writeTarget = (path: string, signal: AbortSignal | undefined): string => {
+  /** Canonical target of a write after the roots check, and the root it is written beneath. */
+  const writeTarget = (path: string, signal: AbortSignal | undefined): { readonly root: string; readonly target: string } => {
     requireAbsolute(path)
     throwIfAborted(signal, path)
     const target = canonicalPath(path)
-    roots.requireInside(target, path)
-    return target
+    return { root: roots.requireInside(target, path), target }
   }
 
   return {
@@ -98,20 +97,20 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
 
     async writeText(path, content, writeOptions): Promise<FsWriteResult> {
       const signal = writeOptions?.signal
-      const target = writeTarget(path, signal)
+      const { root, target } = writeTarget(path, signal)
       const bytes = Buffer.from(content, 'utf8')
-      const { version, created } = await writeAtomically(target, bytes, { signal, displayPath: path })
+      const { version, created } = await writeAtomically(root, target, bytes, { signal, displayPath: path })
       return { version, bytes: bytes.length, created }
     },
 
     async editText(path, edit: FsEditSpec, editOptions): Promise<FsWriteResult> {
       const signal = editOptions?.signal
-      const target = writeTarget(path, signal)
+      const { root, target } = writeTarget(path, signal)
       const readOptions = signal === undefined ? { keepBom: true } : { signal, keepBom: true }
       const current = await readWholeText(target, readOptions, defaultMaxBytes)
       const { text, replacements } = applyEdit(current.text, edit, path)
       const bytes = Buffer.from(text, 'utf8')
-      const written = await writeAtomically(target, bytes, {
+      const written = await writeAtomically(root, target, bytes, {
         signal,
         expectedVersion: current.version,
         displayPath: path,

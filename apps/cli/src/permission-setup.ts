@@ -9,8 +9,8 @@ import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { PermissionMode } from '@dsh/contracts'
-import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
-import type { AskPermission, Host } from '@dsh/runtime'
+import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, secretReadPaths, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
+import { userHome, type AskPermission, type Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
 import type { ComposePermissions } from './permission-options.ts'
 
@@ -89,6 +89,8 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     // What the session's write and edit may change (runtime write-grants.ts): its directory, the
     // temp directory every session shares, and its available additional roots.
     writableRoots: (agent) => [agent.session.header.cwd, tmpdir(), ...(host.ctx.get('workspaceRoots')?.session(agent.session).writableRoots() ?? [])],
+    // read, grep and glob refuse these unless a read(...) allow rule names them.
+    secretPaths: secretReadPaths({ home: userHome(), dshHome: options.dshHome }),
   })
   return guard.askPermission
 }

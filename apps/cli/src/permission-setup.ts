@@ -45,6 +45,11 @@ function canonical(dir: string): string {
   }
 }
 
+/** Where credentials and session logs live: read, grep and glob refuse them, listings leave them out. */
+export function secretLocations(dshHome: string): string[] {
+  return secretReadPaths({ home: userHome(), dshHome })
+}
+
 /** Resolves the mode and creates the launcher. */
 export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
   const { config, permissions } = options
@@ -90,7 +95,7 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     // temp directory every session shares, and its available additional roots.
     writableRoots: (agent) => [agent.session.header.cwd, tmpdir(), ...(host.ctx.get('workspaceRoots')?.session(agent.session).writableRoots() ?? [])],
     // read, grep and glob refuse these unless a read(...) allow rule names them.
-    secretPaths: secretReadPaths({ home: userHome(), dshHome: options.dshHome }),
+    secretPaths: secretLocations(options.dshHome),
   })
   return guard.askPermission
 }

@@ -8,6 +8,7 @@
  * (decision note 2026-12-01-kernel-enforced-writes.md). Without `/proc` writes fail closed.
  */
 import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
 import { FsError, systemErrorCode, toFsError } from './fs-error.ts'
 
 const DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW
@@ -57,13 +58,23 @@ function openChild(parent: number, name: string, create: boolean, displayPath: s
 export function openBeneath(root: string, components: readonly string[], options: { readonly create: boolean; readonly displayPath: string }): number {
   const { displayPath } = options
   requireProc(displayPath)
+  // A root that does not exist yet (a documents folder) is created like the rest, below its
+  // deepest existing ancestor.
+  let base = root
+  const missing: string[] = []
   let fd: number
-  try {
-    fd = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY)
-  } catch (error) {
-    throw toFsError(error, displayPath, 'open writable root')
+  for (;;) {
+    try {
+      fd = openSync(base, constants.O_RDONLY | constants.O_DIRECTORY)
+      break
+    } catch (error) {
+      const parent = dirname(base)
+      if (systemErrorCode(error) !== 'ENOENT' || !options.create || parent === base) throw toFsError(error, displayPath, 'open writable root')
+      missing.unshift(basename(base))
+      base = parent
+    }
   }
-  for (const name of components) {
+  for (const name of [...missing, ...components]) {
     if (name === '' || name === '.' || name === '..' || name.includes('/')) {
       closeSync(fd)
       throw new FsError('FS_OUTSIDE_ROOTS', displayPath, `unexpected path component ${JSON.stringify(name)}`)

@@ -5,7 +5,6 @@
 // rm and git spellings past `bash(rm -rf*)` and `bash(git push*)` are denied; read and grep do not
 // reach ~/.ssh.
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { readRequests, runDsh, writeScript } from '../../../../apps/cli/test/run-dsh.ts'

@@ -93,6 +93,10 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       secretPaths: options.secretPaths ?? [],
     })
     const session = agent?.session.header.id
+    if (agent !== undefined) {
+      const roots = options.writableRoots === undefined ? [agent.cwd] : options.writableRoots(agent)
+      taint.load(agent.session, (tool, args) => pathFacts({ tool, args, cwd: agent.cwd, roots, protectedDirs: [], secretPaths: [] }).protectedFile)
+    }
     const decision = decide({
       mode,
       allow: rules.allow,

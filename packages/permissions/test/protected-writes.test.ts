@@ -45,12 +45,15 @@ interface RigOptions {
   readonly deny?: readonly string[]
   /** Answers to questions, in order (default: reject). */
   readonly answers?: readonly boolean[]
+  /** Session id to resume. */
+  readonly resume?: string
 }
 
 interface Outcome {
   readonly results: readonly string[]
   readonly asked: readonly string[]
   readonly ran: readonly string[]
+  readonly id: string
 }
 
 const call = (name: string, args: Record<string, unknown>): ScriptedResponse => ({ toolCalls: [{ name, arguments: args }] })
@@ -102,7 +105,7 @@ async function run(responses: readonly ScriptedResponse[], options: RigOptions =
     secretPaths: secretReadPaths({ home: realpathSync(t.path('user')), dshHome }),
   })
   wrapped = guard.askPermission
-  const agent = await host.startAgent({ cwd: repo, provider: createScriptedProvider({ responses: [...responses, { text: 'done' }] }) })
+  const agent = await host.startAgent({ cwd: repo, provider: createScriptedProvider({ responses: [...responses, { text: 'done' }] }), ...(options.resume === undefined ? {} : { resume: options.resume }) })
   await agent.prompt('go')
   const results = agent.session.events.flatMap((event) => {
     const data = dataOf(event, 'tool/result')
@@ -110,7 +113,7 @@ async function run(responses: readonly ScriptedResponse[], options: RigOptions =
   })
   await host.dispose()
   host = undefined
-  return { results, asked, ran }
+  return { results, asked, ran, id: agent.session.id }
 }
 
 const write = (file_path: string, content = 'changed\n') => call('write', { file_path, content })
@@ -158,6 +161,8 @@ describe('files that run code later', () => {
     expect(denied.results[1]).toBe(
       'The bash call was denied: package.json was changed in this session without a question (npm, yarn and pnpm run its scripts (npm test, npm install)), so the allow rules no longer cover bash calls, and dsh run cannot ask. Tell the user which command you wanted to run and why; they can review the change and run it themselves. Do not try to run it another way.',
     )
+    const resumed = await run([call('bash', { command: 'npm test' })], { mode: 'ask', interactive: false, allow: ['bash(npm test*)'], resume: denied.id })
+    expect(resumed.results.at(-1)).toContain('The bash call was denied: package.json was changed in this session without a question')
     const answered = await run([write('package.json'), call('bash', { command: 'npm test' })], { allow: ['bash(npm test*)'], answers: [true] })
     expect(answered).toMatchObject({ asked: ['write would change package.json, and npm, yarn and pnpm run its scripts (npm test, npm install)'], ran: ['npm test'] })
   })

@@ -20,7 +20,7 @@ export interface TaintingChange {
 /** What a logged call changed, if it is a protected file (the caller's path facts). */
 export type ProtectedOf = (tool: string, args: unknown) => TaintingChange | undefined
 
-function arguments_(text: string): unknown {
+function parsedArguments(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
@@ -35,7 +35,7 @@ function fromLog(view: SessionView, protectedOf: ProtectedOf): TaintingChange[] 
   const changes: TaintingChange[] = []
   for (const event of view.events) {
     const call = dataOf(event, 'tool/call')
-    if (call !== undefined) calls.set(call.callId, { name: call.name, args: arguments_(call.arguments) })
+    if (call !== undefined) calls.set(call.callId, { name: call.name, args: parsedArguments(call.arguments) })
   }
   for (const event of view.events) {
     const permission = dataOf(event, 'tool/permission')

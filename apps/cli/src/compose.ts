@@ -23,7 +23,7 @@ import { instructionConfig } from './instruction-config.ts'
 import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
 import type { ComposePermissions } from './permission-options.ts'
-import { installPermissions, sandboxSetup, type SandboxSetup } from './permission-setup.ts'
+import { installPermissions, sandboxSetup, secretLocations, type SandboxSetup } from './permission-setup.ts'
 
 /** How every agent of the composition runs. */
 export interface AgentRunSettings {
@@ -84,7 +84,7 @@ export const defaultSubagentDepth = 2
 
 /** Builds the host with every product plugin mounted, and the options its agents run with. */
 export async function composeHost(options: ComposeOptions): Promise<Composition> {
-  const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()] })
+  const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secretLocations(options.dshHome) })
   const permissions = options.permissions ?? { defaultMode: 'ask' }
   const frontEndAsk = options.askPermission
   const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log, dshHome: options.dshHome, configPath: options.configPath }

@@ -9,8 +9,8 @@ import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { PermissionMode } from '@dsh/contracts'
-import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
-import type { AskPermission, Host } from '@dsh/runtime'
+import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, secretReadPaths, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
+import { userHome, type AskPermission, type Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
 import type { ComposePermissions } from './permission-options.ts'
 
@@ -43,6 +43,11 @@ function canonical(dir: string): string {
     // Not there yet (the host creates it): the resolved path is what later writes will name.
     return resolve(dir)
   }
+}
+
+/** Where credentials and session logs live: read, grep and glob refuse them, listings leave them out. */
+export function secretLocations(dshHome: string): string[] {
+  return secretReadPaths({ home: userHome(), dshHome })
 }
 
 /** Resolves the mode and creates the launcher. */
@@ -89,6 +94,8 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     // What the session's write and edit may change (runtime write-grants.ts): its directory, the
     // temp directory every session shares, and its available additional roots.
     writableRoots: (agent) => [agent.session.header.cwd, tmpdir(), ...(host.ctx.get('workspaceRoots')?.session(agent.session).writableRoots() ?? [])],
+    // read, grep and glob refuse these unless a read(...) allow rule names them.
+    secretPaths: secretLocations(options.dshHome),
   })
   return guard.askPermission
 }

@@ -26,7 +26,8 @@ async function dsh(script: ModelScript, prompt: string, config?: string) {
   const file = writeScript(tree.path('scripts'), `s${count}.json`, script)
   const log = tree.path(`requests-${count}.jsonl`)
   const configArgs = config === undefined ? [] : ['--config', writeConfig(`c${count}.yaml`, config)]
-  const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${file}`, '--request-log', log, ...configArgs, prompt], { cwd: tree.root })
+  // .dsh/ is protected (issue 19): dsh run changes the skills there only under a rule naming them.
+  const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--allow', 'edit(.dsh/skills/**)', '--model', `scripted:${file}`, '--request-log', log, ...configArgs, prompt], { cwd: tree.root })
   return { ...result, log, requests: existsSync(log) ? readRequests(log) : [] }
 }
 

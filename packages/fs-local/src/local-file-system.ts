@@ -4,7 +4,7 @@
  * its per-session views (`withWritableRoots`) share everything but the set of writable roots.
  */
 import { normalize, resolve as resolvePath } from 'node:path'
-import type { FileSystemPort, FsEditSpec, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
+import type { FileSystemPort, FsDirEntry, FsEditSpec, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
 import { applyEdit } from './edit-match.ts'
 import { writeAtomically } from './atomic-write.ts'
 import { canonicalPath, requireAbsolute } from './canonical-path.ts'
@@ -14,6 +14,7 @@ import { infoOf, pathInfoOf } from './node-info.ts'
 import { probe } from './probe.ts'
 import { createVersionProbe } from './raw-stat.ts'
 import { readWholeText, textChunks } from './text-reader.ts'
+import { unlistedFilter } from './unlisted-paths.ts'
 import { GrantedRoots, WritableRoots, type RootSet } from './writable-roots.ts'
 
 /** Default read cap when a caller passes no `maxBytes` (64 MiB): no read is ever unbounded. */
@@ -25,13 +26,18 @@ export interface LocalFileSystemOptions {
   readonly writableRoots: readonly string[]
   /** Read cap used when a read passes no `maxBytes`; defaults to {@link DEFAULT_MAX_READ_BYTES}. */
   readonly defaultMaxBytes?: number
+  /**
+   * Locations `listDir` leaves out of a listing of a directory outside them (secret locations:
+   * `~/.ssh`, dsh's session logs), and links into them (unlisted-paths.ts). Default: none.
+   */
+  readonly unlisted?: readonly string[]
 }
 
 /** Creates a `FileSystemPort` backed by the local disk. */
 export function createLocalFileSystem(options: LocalFileSystemOptions): FileSystemPort {
   const roots = new WritableRoots()
   for (const root of options.writableRoots) roots.add(root)
-  return portOver(roots, options.defaultMaxBytes ?? DEFAULT_MAX_READ_BYTES, createVersionProbe())
+  return portOver(roots, options.defaultMaxBytes ?? DEFAULT_MAX_READ_BYTES, createVersionProbe(), unlistedFilter(options.unlisted ?? []))
 }
 
 /**
@@ -48,14 +54,15 @@ function versionsOf(paths: readonly string[], versionAt: (path: string) => FsVer
   return versions
 }
 
-function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: string) => FsVersion | undefined): FileSystemPort {
-  /** Canonical target of a write after the roots check. */
-  const writeTarget = (path: string, signal: AbortSignal | undefined): string => {
+type ListingFilter = (dir: string, entries: readonly FsDirEntry[]) => readonly FsDirEntry[]
+
+function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: string) => FsVersion | undefined, filter: ListingFilter): FileSystemPort {
+  /** Canonical target of a write after the roots check, and the root it is written beneath. */
+  const writeTarget = (path: string, signal: AbortSignal | undefined): { readonly root: string; readonly target: string } => {
     requireAbsolute(path)
     throwIfAborted(signal, path)
     const target = canonicalPath(path)
-    roots.requireInside(target, path)
-    return target
+    return { root: roots.requireInside(target, path), target }
   }
 
   return {
@@ -92,26 +99,26 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
       return readWholeText(path, readOptions, defaultMaxBytes)
     },
 
-    listDir(path, signal) {
-      return listDirectory(path, signal)
+    async listDir(path, signal) {
+      return filter(path, await listDirectory(path, signal))
     },
 
     async writeText(path, content, writeOptions): Promise<FsWriteResult> {
       const signal = writeOptions?.signal
-      const target = writeTarget(path, signal)
+      const { root, target } = writeTarget(path, signal)
       const bytes = Buffer.from(content, 'utf8')
-      const { version, created } = await writeAtomically(target, bytes, { signal, displayPath: path })
+      const { version, created } = await writeAtomically(root, target, bytes, { signal, displayPath: path })
       return { version, bytes: bytes.length, created }
     },
 
     async editText(path, edit: FsEditSpec, editOptions): Promise<FsWriteResult> {
       const signal = editOptions?.signal
-      const target = writeTarget(path, signal)
+      const { root, target } = writeTarget(path, signal)
       const readOptions = signal === undefined ? { keepBom: true } : { signal, keepBom: true }
       const current = await readWholeText(target, readOptions, defaultMaxBytes)
       const { text, replacements } = applyEdit(current.text, edit, path)
       const bytes = Buffer.from(text, 'utf8')
-      const written = await writeAtomically(target, bytes, {
+      const written = await writeAtomically(root, target, bytes, {
         signal,
         expectedVersion: current.version,
         displayPath: path,
@@ -121,6 +128,6 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
 
     writableRoots: () => roots.list(),
     addWritableRoot: (root) => roots.add(root),
-    withWritableRoots: (grant) => portOver(new GrantedRoots(grant), defaultMaxBytes, versionAt),
+    withWritableRoots: (grant) => portOver(new GrantedRoots(grant), defaultMaxBytes, versionAt, filter),
   }
 }

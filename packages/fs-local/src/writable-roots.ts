@@ -16,14 +16,18 @@ import { FsError } from './fs-error.ts'
 export interface RootSet {
   /** Distinct canonical roots, in order. */
   list(): readonly string[]
-  /** Throws `FS_OUTSIDE_ROOTS` unless canonical `target` lies inside a root. */
-  requireInside(target: string, displayPath: string): void
+  /**
+   * Throws `FS_OUTSIDE_ROOTS` unless canonical `target` lies inside a root; returns the outermost
+   * root that contains it (the one whose own parent no other root can change).
+   */
+  requireInside(target: string, displayPath: string): string
   /** Adds an absolute root (canonicalised now); the disposer removes exactly this registration. */
   add(root: string): () => void
 }
 
-function requireInsideAny(roots: readonly string[], target: string, displayPath: string): void {
-  if (roots.some((root) => isInside(root, target))) return
+function requireInsideAny(roots: readonly string[], target: string, displayPath: string): string {
+  const containing = roots.filter((root) => isInside(root, target)).toSorted((a, b) => a.length - b.length)[0]
+  if (containing !== undefined) return containing
   const where = roots.length === 0 ? 'no writable roots are configured' : `writable roots: ${roots.join(', ')}`
   throw new FsError('FS_OUTSIDE_ROOTS', displayPath, `outside the writable roots (${where})`)
 }
@@ -49,8 +53,8 @@ export class WritableRoots implements RootSet {
     return [...new Set(this.#entries)]
   }
 
-  requireInside(target: string, displayPath: string): void {
-    requireInsideAny(this.#entries, target, displayPath)
+  requireInside(target: string, displayPath: string): string {
+    return requireInsideAny(this.#entries, target, displayPath)
   }
 }
 
@@ -73,7 +77,7 @@ export class GrantedRoots implements RootSet {
     return [...new Set([...granted, ...this.#added.list()])]
   }
 
-  requireInside(target: string, displayPath: string): void {
-    requireInsideAny(this.list(), target, displayPath)
+  requireInside(target: string, displayPath: string): string {
+    return requireInsideAny(this.list(), target, displayPath)
   }
 }

@@ -1,7 +1,7 @@
 // Operator documents are read-only to the model: write, edit and shell writes of plan.md and
 // conventions.md are denied without escape and point to the ledger; project files of the same
 // name and the ledger stay writable; the config key and the runtime switch lift the rule.
-import { readFileSync } from 'node:fs'
+import { readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -42,6 +42,15 @@ describe('operator documents', () => {
     await agent.prompt('go')
     expect(toolTexts(r.requests[3])).toEqual([DENIAL, DENIAL, DENIAL])
     expect(r.guard.counters.snapshot().counts['operatorDocsDenied']).toBe(3)
+  })
+
+  it('denies a write through a link inside the cwd to plan.md (canonical path; issue 19 regression test)', async () => {
+    r = await rig(DOCS)
+    symlinkSync(join(r.cwd, D, 'plan.md'), join(r.cwd, 'notes.md'))
+    const agent = await r.start([call('write', { file_path: 'notes.md', content: 'my plan' }, 'Writing my notes.'), { text: 'ok' }])
+    await agent.prompt('go')
+    expect(toolTexts(r.requests[1])[0]).toContain(`Blocked by maintainer-doc-guard: "${D}/plan.md" is an operator document`)
+    expect(readFileSync(join(r.cwd, D, 'plan.md'), 'utf8')).toBe('The plan.\n')
   })
 
   it('denies edits of a session\'s conventions.md and shell commands that write the plan', async () => {

@@ -102,3 +102,44 @@ export function deniedOutsideRoots(call: RuleCall, roots: readonly string[]): De
     recovery: 'Write inside one of the roots; if this file must change, tell the user that --add-dir DIR (or dsh roots add DIR) makes its directory a writable root.',
   }
 }
+
+/** A `read`/`grep`/`glob` of a secret location that no `read(...)` allow rule names. */
+export function deniedSecretRead(call: RuleCall, location: string): DenialText {
+  const subject = callSubject(call.tool, call.args, call.cwd)
+  const path = subject.kind === 'path' ? subject.path : location
+  return {
+    reason: `${path} is inside ${location}, where credentials or dsh's session transcripts are kept, and ${call.tool} does not look there unless an allow rule names it`,
+    recovery: `Do not try to reach it another way. If the task needs it, tell the user that --allow ${quoteArg(`read(${path})`)} (or a read(...) rule in the config) lets you read it.`,
+  }
+}
+
+/** Why a write of a protected file (protected-files.ts) is asked. */
+export function askReasonProtectedFile(call: RuleCall, shown: string, why: string): string {
+  return `${call.tool} would change ${shown}, and ${why}`
+}
+
+/** A write of a protected file where nobody can be asked. */
+export function deniedProtectedFile(call: RuleCall, shown: string, why: string): DenialText {
+  return {
+    reason: `${shown} is a file whose change takes effect outside the sandbox (${why}), which needs the user's approval, and dsh run cannot ask`,
+    recovery: `Tell the user what change you suggest; dsh run allows it with --allow ${quoteArg(`${call.tool}(${shown})`)}. Meanwhile choose another approach.`,
+  }
+}
+
+/** Why a shell call is asked although an allow rule covers it: a protected file changed unasked. */
+export function askReasonTainted(call: RuleCall, shown: string): string {
+  return `${shown} was changed in this session without a question, so allow rules no longer cover ${call.tool} calls (the change may alter what the command does)`
+}
+
+/** A shell call an allow rule would cover, after a protected file changed unasked, where nobody can be asked. */
+export function deniedTainted(call: RuleCall, shown: string, why: string): DenialText {
+  return {
+    reason: `${shown} was changed in this session without a question (${why}), so the allow rules no longer cover ${call.tool} calls, and dsh run cannot ask`,
+    recovery: 'Tell the user which command you wanted to run and why; they can review the change and run it themselves. Do not try to run it another way.',
+  }
+}
+
+/** Why a read outside every root is asked in `ask` mode. */
+export function askReasonReadOutside(call: RuleCall): string {
+  return `permission mode ask asks before ${call.tool} looks outside the workspace`
+}

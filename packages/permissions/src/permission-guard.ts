@@ -10,9 +10,11 @@ import type { AskPermission } from '@dsh/runtime'
 import { callSubject } from './call-subject.ts'
 import { toolClass } from './mode-policy.ts'
 import { decide } from './permission-policy.ts'
+import { pathFacts } from './path-facts.ts'
 import { outsideEveryRoot } from './root-check.ts'
 import { parseRule } from './rule-parse.ts'
 import { ruleForScope, SessionRules } from './session-rules.ts'
+import { SessionTaint } from './session-taint.ts'
 
 /** The allow and deny rules in force (read at every decision, so live settings apply). */
 export interface RuleSet {
@@ -36,6 +38,11 @@ export interface PermissionGuardOptions {
   readonly protectedDirs?: readonly string[]
   /** The writable roots of an agent's session (what its `write` and `edit` may change); absent: not checked. */
   readonly writableRoots?: (agent: AgentHandle) => readonly string[]
+  /**
+   * Where credentials and session transcripts live (secret-read-paths.ts): `read`, `grep` and
+   * `glob` refuse them unless an allow rule names them. Absent: none.
+   */
+  readonly secretPaths?: readonly string[]
 }
 
 /** The roots a `write`/`edit` call lands outside of, or undefined (inside one, or not a write). */
@@ -70,11 +77,26 @@ function asDecision(answer: boolean | PermissionDecision): PermissionDecision {
 export function installPermissionGuard(ctx: Context, options: PermissionGuardOptions): PermissionGuard {
   const { mode } = options
   const sessions = new SessionRules()
+  const taint = new SessionTaint()
   const dispose = ctx.on('tools/pre-execute', async (execution: ToolExecution, next: () => Promise<PreExecuteVerdict>): Promise<PreExecuteVerdict> => {
     const base = await next()
     if (base.kind === 'deny') return base
     const agent = execution.agent
     const rules = options.rules()
+    const cwd = agent?.cwd ?? options.cwd
+    const facts = pathFacts({
+      tool: execution.name,
+      args: execution.arguments,
+      cwd,
+      roots: agent === undefined || options.writableRoots === undefined ? [cwd] : options.writableRoots(agent),
+      protectedDirs: options.protectedDirs ?? [],
+      secretPaths: options.secretPaths ?? [],
+    })
+    const session = agent?.session.header.id
+    if (agent !== undefined) {
+      const roots = options.writableRoots === undefined ? [agent.cwd] : options.writableRoots(agent)
+      taint.load(agent.session, (tool, args) => pathFacts({ tool, args, cwd: agent.cwd, roots, protectedDirs: [], secretPaths: [] }).protectedFile)
+    }
     const decision = decide({
       mode,
       allow: rules.allow,
@@ -85,7 +107,9 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       interactive: options.ask !== undefined,
       protectedDirs: options.protectedDirs ?? [],
       outsideRoots: outsideRootsOf(execution, options.writableRoots),
-      call: { tool: execution.name, args: execution.arguments, cwd: agent?.cwd ?? options.cwd },
+      facts,
+      tainted: session === undefined || toolClass(execution.name) !== 'shell' ? undefined : taint.first(session),
+      call: { tool: execution.name, args: execution.arguments, cwd },
     })
     switch (decision.verdict) {
       case 'deny':
@@ -97,6 +121,8 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       case 'allow':
         // Another guard asked: the answer decides and is recorded then.
         if (base.kind === 'ask') return base
+        // A protected file changed without a question: allow rules stop covering shell calls.
+        if (facts.protectedFile !== undefined && session !== undefined && mode !== 'danger-full-access') taint.add(session, facts.protectedFile)
         record(execution, mode, { decision: 'allow', by: decision.by, ...(decision.rule === undefined ? {} : { rule: decision.rule }) })
         return base
       default: {

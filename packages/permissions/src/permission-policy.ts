@@ -6,7 +6,9 @@
  */
 import type { PermissionAuthority, PermissionMode, PermissionRule } from '@dsh/contracts'
 import { callSubject } from './call-subject.ts'
-import { askReason, askReasonProtected, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedOutsideRoots, deniedProtected, deniedReadOnly, deniedReadOnlyNoSandbox, type DenialText } from './denial-text.ts'
+import { askReason, askReasonProtected, askReasonProtectedFile, askReasonReadOutside, askReasonTainted, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedOutsideRoots, deniedProtected, deniedProtectedFile, deniedReadOnly, deniedReadOnlyNoSandbox, deniedSecretRead, deniedTainted, type DenialText } from './denial-text.ts'
+import type { PathFacts } from './path-facts.ts'
+import type { TaintingChange } from './session-taint.ts'
 import { modeVerdict, toolClass } from './mode-policy.ts'
 import { within } from './root-check.ts'
 import { allowingRules, denyingRule, type RuleCall } from './rule-match.ts'
@@ -35,6 +37,10 @@ export interface PolicyInput {
    * the tool would refuse it, so a call that would ask is denied at once, naming `--add-dir`.
    */
   readonly outsideRoots?: readonly string[] | undefined
+  /** What the disk says about the call's path (path-facts.ts); absent: only the path as written counts. */
+  readonly facts?: PathFacts | undefined
+  /** Set for a shell call when a protected file was changed in the session without a question. */
+  readonly tainted?: TaintingChange | undefined
   readonly call: RuleCall
 }
 
@@ -49,10 +55,20 @@ function insideCwd(call: RuleCall): boolean {
   return subject.kind === 'path' && within(call.cwd, subject.path)
 }
 
-/** The protected directory a write lands in, if any. */
-function protectedTarget(call: RuleCall, dirs: readonly string[]): string | undefined {
+/** The protected directory a write lands in, as written, canonically or through a hard link, if any. */
+function protectedTarget(call: RuleCall, dirs: readonly string[], facts: PathFacts | undefined): string | undefined {
   const subject = callSubject(call.tool, call.args, call.cwd)
-  return subject.kind === 'path' ? dirs.find((dir) => within(dir, subject.path)) : undefined
+  if (subject.kind !== 'path') return undefined
+  const canonical = facts?.canonical
+  return dirs.find((dir) => within(dir, subject.path) || (canonical !== undefined && within(dir, canonical))) ?? facts?.hardLinked
+}
+
+/** The allow rules with a pattern (not a bare tool name) that cover the call: rules that name it. */
+function namingRules(rules: readonly PermissionRule[], call: RuleCall): PermissionRule[] | undefined {
+  return allowingRules(
+    rules.filter((rule) => rule.pattern !== undefined),
+    call,
+  )
 }
 
 const joined = (rules: readonly PermissionRule[]): string => rules.map((rule) => rule.text).join(', ')
@@ -67,14 +83,36 @@ export function decide(input: PolicyInput): PolicyDecision {
   if (base === 'deny') return { verdict: 'deny', by: 'mode', text: deniedReadOnly() }
   // A write outside every root fails in the tool whatever is decided: never worth a question.
   if (kind === 'write' && base === 'ask' && input.outsideRoots !== undefined) return { verdict: 'deny', by: 'mode', text: deniedOutsideRoots(call, input.outsideRoots) }
-  const guarded = kind === 'write' && mode !== 'danger-full-access' && input.outsideRoots === undefined ? protectedTarget(call, input.protectedDirs ?? []) : undefined
+  const facts = input.facts
+  const rules = [...input.allow, ...input.session]
+  if (facts?.secret !== undefined) {
+    // A secret location opens only for a rule that names it (a read rule, or one of the tool's own).
+    const subject = callSubject(call.tool, call.args, call.cwd)
+    const path = subject.kind === 'path' ? subject.path : facts.secret
+    const named = namingRules(rules, call) ?? namingRules(rules, { ...call, tool: 'read', args: { file_path: path } })
+    if (named === undefined) return { verdict: 'deny', by: 'mode', text: deniedSecretRead(call, facts.secret) }
+    return { verdict: 'allow', by: 'rule', rule: joined(named) }
+  }
+  const guarded = kind === 'write' && mode !== 'danger-full-access' && input.outsideRoots === undefined ? protectedTarget(call, input.protectedDirs ?? [], facts) : undefined
   if (guarded !== undefined) return input.interactive ? { verdict: 'ask', reason: askReasonProtected(call, guarded) } : { verdict: 'deny', by: 'mode', text: deniedProtected(guarded) }
+  const protectedFile = kind === 'write' && mode !== 'danger-full-access' && input.outsideRoots === undefined ? facts?.protectedFile : undefined
+  if (protectedFile !== undefined) {
+    const named = namingRules(rules, call)
+    if (named !== undefined) return { verdict: 'allow', by: 'rule', rule: joined(named) }
+    return input.interactive ? { verdict: 'ask', reason: askReasonProtectedFile(call, protectedFile.shown, protectedFile.reason) } : { verdict: 'deny', by: 'mode', text: deniedProtectedFile(call, protectedFile.shown, protectedFile.reason) }
+  }
   if (kind === 'shell' && !input.sandboxAvailable && mode !== 'danger-full-access') {
     if (mode === 'read-only') return { verdict: 'deny', by: 'mode', text: deniedReadOnlyNoSandbox() }
     return input.interactive ? { verdict: 'ask', reason: askReason(mode, call, true) } : { verdict: 'deny', by: 'mode', text: deniedNoSandbox() }
   }
-  if (base === 'allow') return { verdict: 'allow', by: 'mode' }
-  const allowed = allowingRules([...input.allow, ...input.session], call)
+  const readOutside = mode === 'ask' && facts?.readOutside !== undefined
+  if (base === 'allow' && !readOutside) return { verdict: 'allow', by: 'mode' }
+  if (kind === 'shell' && input.tainted !== undefined) {
+    const { shown, reason } = input.tainted
+    return input.interactive ? { verdict: 'ask', reason: askReasonTainted(call, shown) } : { verdict: 'deny', by: 'mode', text: deniedTainted(call, shown, reason) }
+  }
+  const allowed = allowingRules(rules, call)
   if (allowed !== undefined) return { verdict: 'allow', by: 'rule', rule: joined(allowed) }
+  if (readOutside) return input.interactive ? { verdict: 'ask', reason: askReasonReadOutside(call) } : { verdict: 'deny', by: 'mode', text: deniedCannotAsk(mode, call) }
   return input.interactive ? { verdict: 'ask', reason: askReason(mode, call, false) } : { verdict: 'deny', by: 'mode', text: deniedCannotAsk(mode, call) }
 }

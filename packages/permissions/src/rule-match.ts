@@ -12,6 +12,11 @@
  * - `write`, `edit`, `read`, `glob`, `grep` (PATTERN): a glob (`**`, `*`, `?`, `{a,b}`, dot files
  *   included) on the path: a relative pattern on the path relative to the working directory (or,
  *   outside it, the absolute path without its leading `/`), an absolute pattern on the absolute path.
+ *   Paths are matched as written and canonically (links resolved): a deny rule when either
+ *   matches, an allow rule only when both do.
+ * - Deny rules for bash also match by the command's shape (command-shape.ts): flag bundles and
+ *   orders (`rm -fr`, `rm --recursive --force`) and global options before a subcommand
+ *   (`git -C dir push`) count as the spelling the rule names.
  * - A bare tool name matches every call of the tool.
  * - `write` and `edit` rules are one family: either name covers calls of both file-changing tools
  *   (a `write(**\/.env)` deny also stops an `edit` of `.env`).
@@ -20,7 +25,9 @@ import { isAbsolute, relative, sep } from 'node:path'
 import picomatch from 'picomatch'
 import type { PermissionRule } from '@dsh/contracts'
 import { callSubject, type CallSubject } from './call-subject.ts'
+import { shapeMatches } from './command-shape.ts'
 import { denyCandidates } from './deny-candidates.ts'
+import { canonicalTarget } from './root-check.ts'
 import { readShell } from './shell-segments.ts'
 
 /** A tool call as rules see it. */
@@ -50,7 +57,7 @@ export function textPattern(pattern: string): RegExp {
   return new RegExp(`^${source}${wordPrefix ? '(?: [\\s\\S]*)?' : ''}$`)
 }
 
-function pathMatches(pattern: string, path: string, cwd: string): boolean {
+function spellingMatches(pattern: string, path: string, cwd: string): boolean {
   const matcher = picomatch(pattern, { dot: true })
   if (isAbsolute(pattern)) return matcher(path)
   const inside = relative(cwd, path)
@@ -58,7 +65,30 @@ function pathMatches(pattern: string, path: string, cwd: string): boolean {
   return matcher(candidate.split(sep).join('/'))
 }
 
-function subjectMatches(rule: PermissionRule, subject: CallSubject, cwd: string, commandText: string | undefined): boolean {
+/** An absolute pattern with the links of its literal directory part resolved. */
+function canonicalPattern(pattern: string): string {
+  if (!isAbsolute(pattern)) return pattern
+  const { base, glob, isGlob } = picomatch.scan(pattern)
+  if (!isGlob || base === '') return canonicalTarget(pattern)
+  return `${canonicalTarget(base)}/${glob}`
+}
+
+/**
+ * A path rule against the path as written and canonically (links resolved, against the
+ * canonical cwd): a deny rule matches when either spelling does, an allow rule only when both
+ * do, so no link reaches a denied file and no link turns an allowed path into another file.
+ */
+function pathMatches(pattern: string, path: string, cwd: string, side: 'allow' | 'deny'): boolean {
+  const written = spellingMatches(pattern, path, cwd)
+  if (side === 'deny' && written) return true
+  if (side === 'allow' && !written) return false
+  const canonical = canonicalTarget(path)
+  const canonicalCwd = canonicalTarget(cwd)
+  if (canonical === path && canonicalCwd === cwd) return written
+  return spellingMatches(canonicalPattern(pattern), canonical, canonicalCwd)
+}
+
+function subjectMatches(rule: PermissionRule, subject: CallSubject, cwd: string, commandText: string | undefined, side: 'allow' | 'deny'): boolean {
   if (rule.pattern === undefined) return true
   switch (subject.kind) {
     case 'command':
@@ -66,7 +96,7 @@ function subjectMatches(rule: PermissionRule, subject: CallSubject, cwd: string,
     case 'code':
       return textPattern(rule.pattern).test(subject.code)
     case 'path':
-      return pathMatches(rule.pattern, subject.path, cwd)
+      return pathMatches(rule.pattern, subject.path, cwd, side)
     case 'none':
       return false
     default: {
@@ -81,10 +111,10 @@ export function denyingRule(rules: readonly PermissionRule[], call: RuleCall): P
   const mine = rules.filter((rule) => appliesTo(rule.tool, call.tool))
   if (mine.length === 0) return undefined
   const subject = callSubject(call.tool, call.args, call.cwd)
-  if (subject.kind !== 'command') return mine.find((rule) => subjectMatches(rule, subject, call.cwd, undefined))
+  if (subject.kind !== 'command') return mine.find((rule) => subjectMatches(rule, subject, call.cwd, undefined, 'deny'))
   const reading = readShell(subject.command, true)
   const commands = reading.commands.flatMap((command) => denyCandidates(command))
-  return mine.find((rule) => rule.pattern === undefined || commands.some((command) => subjectMatches(rule, subject, call.cwd, command)))
+  return mine.find((rule) => rule.pattern === undefined || commands.some((command) => subjectMatches(rule, subject, call.cwd, command, 'deny') || shapeMatches(rule.pattern ?? '', command)))
 }
 
 /** The allow rules that together allow the call (one per simple command of a bash line), or undefined. */
@@ -95,14 +125,14 @@ export function allowingRules(rules: readonly PermissionRule[], call: RuleCall):
   if (bare !== undefined) return [bare]
   const subject = callSubject(call.tool, call.args, call.cwd)
   if (subject.kind !== 'command') {
-    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, undefined))
+    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, undefined, 'allow'))
     return found === undefined ? undefined : [found]
   }
   const reading = readShell(subject.command)
   if (reading.substitutes || reading.opaque || reading.commands.length === 0) return undefined
   const used: PermissionRule[] = []
   for (const command of reading.commands) {
-    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, command))
+    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, command, 'allow'))
     if (found === undefined) return undefined
     if (!used.includes(found)) used.push(found)
   }

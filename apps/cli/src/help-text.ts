@@ -29,6 +29,8 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh run --add-dir ../shared-lib "update the callers of parseDate in both"   (this session only)',
       "dsh run --permission-mode ask --allow 'bash(npm test*)' \"run the tests\"   (other shell commands are refused)",
       "dsh run --deny 'bash(git push*)' \"tidy up and commit\"",
+      'dsh run --output-format json "summarise the diff" | jq -r .result     (exit code and is_error agree)',
+      'dsh run --output-format stream-json --input-format stream-json < messages.jsonl   (one turn per line)',
     ],
     [...homeVariables, ...modelVariables],
   ),

@@ -191,6 +191,32 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       setExit(await sandboxCheckCommand(io, command.optsWithGlobals()))
     })
 
+  const hooks = program
+    .command('hooks')
+    .description('user hooks (Claude Code format): list | trust')
+    .helpCommand(false)
+    .action(() => {
+      throw usageError('hooks needs a subcommand: list or trust (see dsh hooks --help)')
+    })
+  hooks
+    .command('list')
+    .description('every configured hook with its source and trust state')
+    .option('--cwd <dir>', 'project directory (default: the current directory)')
+    .option('--config <file>', 'YAML config file (its hooks section is listed)')
+    .option('--json', 'machine-readable output')
+    .action(async (_options: unknown, command: Command) => {
+      const { listHooks } = await import('./commands/hooks.ts')
+      setExit(listHooks(io, command.optsWithGlobals()))
+    })
+  hooks
+    .command('trust')
+    .description("let the project's hook files (.dsh/settings.json, .claude/settings.json) run, as they are now")
+    .option('--cwd <dir>', 'project directory (default: the current directory)')
+    .action(async (_options: unknown, command: Command) => {
+      const { trustHooks } = await import('./commands/hooks.ts')
+      setExit(trustHooks(io, command.optsWithGlobals()))
+    })
+
   program
     .command('compact')
     .description('compact a stored session at rest: its history becomes one checkpoint that keeps the last prompt verbatim')

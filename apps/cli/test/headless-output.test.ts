@@ -28,7 +28,7 @@ const result = (lines: readonly Line[]): Line => {
   return last
 }
 
-describe('dsh run --output-format stream-json', () => {
+describe('dsh run --output-format stream-json', { timeout: 120_000 }, () => {
   it('writes system/init, the session log events as they are committed, and one result; every line fits the schema', async () => {
     const w = await workspace()
     const script = writeScript(tree.path('scripts'), 'read.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'alpha and beta' }] })
@@ -69,20 +69,27 @@ describe('dsh run --output-format stream-json', () => {
     expect(result(lines)['permission_denials']).toEqual([{ tool_name: 'bash', tool_use_id: 'call_t1s1_1', by: 'rule', reason: 'bash(git push*)' }])
   })
 
-  it('the step limit, a bad config file and a model error after retries each end with a result whose is_error matches the exit code', async () => {
+  it('the step limit ends with a MAX_STEPS result and exit 1', async () => {
     const w = await workspace()
     const loop = writeScript(tree.path('scripts'), 'loop.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'never reached' }] })
     const limited = await run(w, loop, '--output-format', 'stream-json', '--max-steps', '1', 'read')
     expect(limited.code).toBe(1)
     expect(result(checkedLines(limited.stdout))).toMatchObject({ is_error: true, stop_reason: 'max-steps', num_steps: 1, exit_code: 1, error: { code: 'MAX_STEPS' } })
+  })
 
+  it('a bad config file ends with one USAGE result without a session, and exit 2', async () => {
+    const w = await workspace()
+    const script = writeScript(tree.path('scripts'), 'hi.json', { responses: [{ text: 'never' }] })
     writeFileSync(tree.path('bad.yaml'), 'model:\n  nope: 1\n')
-    const bad = await run(w, loop, '--output-format', 'json', '--config', tree.path('bad.yaml'), 'hi')
+    const bad = await run(w, script, '--output-format', 'json', '--config', tree.path('bad.yaml'), 'hi')
     expect(bad.code).toBe(2)
     const badLines = checkedLines(bad.stdout)
     expect(badLines).toHaveLength(1)
     expect(badLines[0]).toMatchObject({ type: 'result', session_id: null, is_error: true, stop_reason: 'error', exit_code: 2, error: { code: 'USAGE', message: expect.stringContaining('model.nope: unknown key') } })
+  })
 
+  it('a model error after the retries ends with a model/retry line and a MODEL_SERVER result, exit 1', async () => {
+    const w = await workspace()
     server = await startSseServer([{ kind: 'json', status: 503, body: { error: { message: 'overloaded', type: 'server_error', code: null } }, headers: { 'retry-after': '0' } }])
     writeFileSync(tree.path('retry.yaml'), 'model:\n  maxRetries: 1\n')
     const failed = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', tree.path('retry.yaml'), '--model', 'openai:m', '--base-url', server.baseUrl, '--output-format', 'stream-json', 'hi'], { cwd: tree.root, env: { OPENAI_API_KEY: 'sk-test' } })
@@ -132,7 +139,7 @@ describe('dsh run --output-format json', () => {
   })
 })
 
-describe('dsh run --input-format stream-json', () => {
+describe('dsh run --input-format stream-json', { timeout: 120_000 }, () => {
   it('runs one turn per stdin line with a result each; the second turn sees the first', async () => {
     const w = await workspace()
     const script = writeScript(tree.path('scripts'), 'two.json', { responses: [{ text: 'first answer' }, { text: 'second answer' }] })
@@ -142,7 +149,9 @@ describe('dsh run --input-format stream-json', () => {
     const results = checkedLines(done.stdout).filter((line) => line.type === 'result')
     expect(results.map((line) => line['result'])).toEqual(['first answer', 'second answer'])
     expect(checkedLines(done.stdout)[0]?.type).toBe('system/init')
-    expect(readRequests(tree.path('requests.jsonl'))[1]?.messages.slice(1).map((m) => m.content)).toEqual(['first question', 'first answer', 'second question'])
+    // The second request carries the first turn (the instruction baseline sits beside the first prompt).
+    const second = (readRequests(tree.path('requests.jsonl'))[1]?.messages ?? []).map((m) => m.content)
+    expect(second.filter((content) => content === 'first question' || content === 'first answer' || content === 'second question')).toEqual(['first question', 'first answer', 'second question'])
   })
 
   it('a line that is not a user message is a usage error with a result line', async () => {

@@ -119,6 +119,19 @@ describe('PostToolUse, UserPromptSubmit and Stop hooks', { timeout: 120_000 }, (
   })
 })
 
+describe('SessionStart and SessionEnd hooks', { timeout: 120_000 }, () => {
+  it('SessionStart stdout joins the first request; SessionEnd runs before dsh run exits, after the stream-json result', async () => {
+    const w = await workspace()
+    configHooks(w, { SessionStart: [{ hooks: [command("echo 'Today is release day.'")] }], SessionEnd: [{ hooks: [command(`cat > ${tree.path('end.json')}`)] }] })
+    const result = await runWith(w, [{ text: 'ok' }], 'go', ['--output-format', 'stream-json'])
+    expect(result.code).toBe(0)
+    expect(userTexts(readRequests(w.log)[0])).toContain('Hook context: Today is release day.')
+    expect(JSON.parse(readFileSync(tree.path('end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'other', cwd: w.repo })
+    const last: unknown = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}')
+    expect(last).toMatchObject({ type: 'result', is_error: false })
+  })
+})
+
 describe('project hooks and Claude Code hook files', { timeout: 240_000 }, () => {
   const blockRm = [
     '#!/bin/bash',

@@ -12,6 +12,7 @@
  * - `agent/turn-stopping` → Stop / SubagentStop: a block keeps the turn going with the reason as
  *   the next message, at most `maxStopContinues` times per turn.
  * - `session/event` → InstructionsLoaded (an instruction delivery; observe only).
+ * - SessionEnd runs when a front end calls the `hooks` service's `sessionEnd` (`dsh run` does, before it exits).
  * Every run is recorded in the session log as `hooks/run`, every decision as `hooks/decision`.
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -25,6 +26,19 @@ import type { HookEntry, HookEventName, HookRun } from './hook-types.ts'
 import { combineRuns, hookLabel, type HookVerdict } from './hook-verdict.ts'
 import { runHook } from './run-hook.ts'
 import { claudeToolName, matchesTool } from './tool-names.ts'
+
+/** What front ends call (`ctx.get('hooks')`, present while the plugin is mounted). */
+export interface HooksService {
+  /** Runs the SessionEnd hooks of `agent`'s session (before the front end closes it); never rejects. */
+  sessionEnd(agent: AgentHandle, reason: string): Promise<void>
+}
+
+declare module '@deepseek-ai/cordis' {
+  interface Context {
+    /** The hooks plugin's service; optional: read it with `ctx.get('hooks')`. */
+    hooks: HooksService
+  }
+}
 
 /** Options of {@link createHooksPlugin}. */
 export interface HooksPluginOptions {
@@ -174,6 +188,14 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
     record(payload.agent, { event, decision: 'continue', reason: verdict.block })
     return { kind: 'continue' as const, messages: [contextMessage(`${event} hook feedback (the turn goes on): ${verdict.block}`)] }
   })
+
+  const service: HooksService = {
+    sessionEnd: async (agent, reason) => {
+      const entries = runnable(set, 'SessionEnd')
+      if (entries.length > 0) await run('SessionEnd', agent, { reason }, entries)
+    },
+  }
+  ctx.provide('hooks', service)
 
   ctx.on('session/event', (session: SessionView, event) => {
     if (event.type !== 'user/message') return

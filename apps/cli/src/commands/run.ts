@@ -62,10 +62,12 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
   const { host, startOptions } = setup
   const controller = new AbortController()
   const shutdown = guardShutdown({ signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => controller.abort() })
+  let endSession: (() => Promise<void>) | undefined
   try {
     if (options.resume !== undefined && options.cwd !== undefined) refuseOtherDirectory(host, setup, options.resume)
     const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
+    endSession = () => host.ctx.get('hooks')?.sessionEnd(agent.handle, 'other') ?? Promise.resolve()
     await grantAddDirs(io, setup, agent, options.addDir)
     const result = await agent.prompt(prompt, { signal: controller.signal }).catch((error: unknown) => {
       // A turn that failed while a signal was ending it still ends the way the signal says.
@@ -85,6 +87,7 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
     }
     return 0
   } finally {
+    await endSession?.()
     await host.dispose()
     shutdown[Symbol.dispose]()
   }

@@ -94,6 +94,9 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
   let setup: AgentSetup | undefined
   let shutdown: ShutdownGuard | undefined
   let sessionId: string | null = null
+  let endSession: (() => Promise<void>) | undefined
+  // Set once the last result is out: what SessionEnd hooks append after it is not streamed.
+  let closed = false
   try {
     if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
     const prompts = await promptsOf(io, words, options)
@@ -106,13 +109,15 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
     // Events appended before the init line (granting --add-dir) wait for it; later ones go out at once.
     let pending: SessionEvent[] | undefined = []
     setup.host.ctx.on('session/event', (view, event) => {
-      if (view.header.id !== id) return
+      if (view.header.id !== id || closed) return
       if (pending === undefined) out.event(id, event)
       else pending.push(event)
     })
     agent.onProgress((event) => {
       if (event.type === 'text' || event.type === 'reasoning') out.delta({ type: 'stream/delta', session_id: id, kind: event.type, text: event.text })
     })
+    const host = setup.host
+    endSession = () => host.ctx.get('hooks')?.sessionEnd(agent.handle, 'other') ?? Promise.resolve()
     await grantAddDirs(io, setup, agent, options.addDir)
     out.init(initLine(setup, agent))
     for (const event of pending) out.event(id, event)
@@ -136,6 +141,8 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
     out.result(result(sessionId, { stopReason: 'error', finalText: '', exitCode, error: { code: failure.code, message: failure.message } }))
     return exitCode
   } finally {
+    closed = true
+    await endSession?.()
     await setup?.host.dispose()
     shutdown?.[Symbol.dispose]()
   }

@@ -103,6 +103,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     log,
     provider,
     processes,
+    env: io.env,
     permissions,
     agents: { maxSteps: options.maxSteps, onRequest, autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare, autoCompactUseModel: spec.kind !== 'scripted' },
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),

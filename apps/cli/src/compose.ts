@@ -19,6 +19,7 @@ import { coreTools, type ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import { createMaintainerDocGuard, judgeModelOf, operatorServiceFor, type OperatorService } from '@dsh/maintainer-doc-guard'
 import type { ConfigFile } from './config-file.ts'
+import { hooksPlugin } from './hooks-setup.ts'
 import { instructionConfig } from './instruction-config.ts'
 import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
@@ -77,6 +78,8 @@ export interface ComposeOptions {
   readonly agents: AgentRunSettings
   /** Tracks what bash commands leave running; ended (SIGTERM, grace, SIGKILL) when the host is disposed. */
   readonly processes: ToolProcesses
+  /** dsh's environment: hooks run with it, minus the provider keys (absent: an empty one). */
+  readonly env?: Readonly<Record<string, string | undefined>>
 }
 
 /** Default delegation depth of subagents. */
@@ -104,6 +107,9 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
+  // Mounted before the permission guard, so the hooks' guard is outside it: it sees the policy's
+  // verdict (a deny stands without running hooks) and can only tighten it.
+  await host.ctx.plugin(hooksPlugin(options, sandbox.mode))
   asker = installPermissions(host, sandbox, { ...setupOptions, ask: frontEndAsk, cwd: options.cwd })
   const docs = await mountMaintainerDocGuard(host, options)
   const agentOptions = agentRunOptions(host, options.agents)

@@ -49,6 +49,8 @@ export const configFileSchema = z.strictObject({
   maintainerDocGuard: maintainerDocGuardSchema.optional().describe('maintainer-doc-guard (off unless enabled: true)'),
   permissions: permissionsSectionSchema.optional().describe('Permission mode and allow/deny rules (README "Safety")'),
   sandbox: sandboxSectionSchema.optional().describe('The shell sandbox (README "Safety")'),
+  // Checked entry by entry by @dsh/hooks (one line per bad entry, the others still load).
+  hooks: z.record(z.string(), z.unknown()).optional().describe('Hooks in Claude Code\'s shape, plus maxStopContinues (README "Hooks")'),
 })
 
 /** A validated config file. */

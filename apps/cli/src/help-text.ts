@@ -29,6 +29,8 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh run --add-dir ../shared-lib "update the callers of parseDate in both"   (this session only)',
       "dsh run --permission-mode ask --allow 'bash(npm test*)' \"run the tests\"   (other shell commands are refused)",
       "dsh run --deny 'bash(git push*)' \"tidy up and commit\"",
+      'dsh run --output-format json "summarise the diff" | jq -r .result     (exit code and is_error agree)',
+      'dsh run --output-format stream-json --input-format stream-json < messages.jsonl   (one turn per line)',
     ],
     [...homeVariables, ...modelVariables],
   ),
@@ -80,6 +82,9 @@ export const commandHelp: Readonly<Record<string, string>> = {
   'roots remove': section(['dsh roots remove 2', 'dsh roots remove ../shared-lib'], homeVariables),
   'roots alias': section(['dsh roots alias 1 core', 'dsh roots alias 1          (clears the alias)'], homeVariables),
   help: section(['dsh help', 'dsh help run', 'dsh help sessions show'], ['  (none)']),
+  hooks: section(['dsh hooks list', 'dsh hooks trust --cwd path/to/repo'], homeVariables),
+  'hooks list': section(['dsh hooks list --cwd path/to/repo', 'dsh hooks list --json'], homeVariables),
+  'hooks trust': section(['dsh hooks trust                (after reading .claude/settings.json: its hooks run until it changes)'], homeVariables),
   sandbox: section(['dsh sandbox check', 'dsh sandbox check --cwd path/to/repo --config dsh.yaml'], homeVariables),
   'sandbox check': section(
     ['dsh sandbox check --cwd path/to/repo', 'dsh sandbox check --permission-mode read-only', 'dsh sandbox check --add-dir ../shared-lib'],

@@ -6,7 +6,7 @@
  * unknown command is a usage error. A command's code is loaded when it runs (`--version` and
  * `--help` load none of it).
  */
-import { Command, CommanderError, InvalidArgumentError } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { CliError, usageError } from './cli-error.ts'
 import type { ChatOptions } from './chat/chat-command.ts'
 import type { CliIo } from './cli-io.ts'
@@ -16,6 +16,7 @@ import { registerRootsCommands } from './commands/roots.ts'
 import type { RunOptions } from './commands/run.ts'
 import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
+import { STREAM_JSON_SCHEMA_PATH } from './headless/stream-json-types.ts'
 import { version } from './version.ts'
 
 /** Step limit per turn when `--max-steps` is absent. */
@@ -73,6 +74,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .helpCommand(false)
 
   agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'), resumeOption)
+    .addOption(new Option('--output-format <format>', `text, json (one result object) or stream-json (one JSON object per line; schema: ${STREAM_JSON_SCHEMA_PATH})`).choices(['text', 'json', 'stream-json']).default('text'))
+    .addOption(new Option('--input-format <format>', 'text, or stream-json: one user message per stdin line, one turn each (needs --output-format json or stream-json)').choices(['text', 'stream-json']).default('text'))
+    .option('--include-partial', 'stream-json: also stream text and reasoning pieces as they arrive (stream/delta lines)')
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       const { runCommand } = await import('./commands/run.ts')
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
@@ -186,6 +190,32 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .action(async (_options: unknown, command: Command) => {
       const { sandboxCheckCommand } = await import('./commands/sandbox.ts')
       setExit(await sandboxCheckCommand(io, command.optsWithGlobals()))
+    })
+
+  const hooks = program
+    .command('hooks')
+    .description('user hooks (Claude Code format): list | trust')
+    .helpCommand(false)
+    .action(() => {
+      throw usageError('hooks needs a subcommand: list or trust (see dsh hooks --help)')
+    })
+  hooks
+    .command('list')
+    .description('every configured hook with its source and trust state')
+    .option('--cwd <dir>', 'project directory (default: the current directory)')
+    .option('--config <file>', 'YAML config file (its hooks section is listed)')
+    .option('--json', 'machine-readable output')
+    .action(async (_options: unknown, command: Command) => {
+      const { listHooks } = await import('./commands/hooks.ts')
+      setExit(listHooks(io, command.optsWithGlobals()))
+    })
+  hooks
+    .command('trust')
+    .description("let the project's hook files (.dsh/settings.json, .claude/settings.json) run, as they are now")
+    .option('--cwd <dir>', 'project directory (default: the current directory)')
+    .action(async (_options: unknown, command: Command) => {
+      const { trustHooks } = await import('./commands/hooks.ts')
+      setExit(trustHooks(io, command.optsWithGlobals()))
     })
 
   program

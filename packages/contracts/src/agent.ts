@@ -58,4 +58,10 @@ export interface AgentHandle {
    * Optional: handles outside the runtime's agents may leave it out, and then nothing is recorded.
    */
   recordPermission?(data: ToolPermissionData): void
+  /**
+   * Appends a plugin-owned event (`type` namespaced `owner/name`, `data` JSON only) to the session
+   * log; it is committed and published on `session/event` like every other. Optional: handles
+   * outside the runtime's agents may leave it out, and then nothing is recorded.
+   */
+  recordEvent?(type: string, data: unknown): void
 }

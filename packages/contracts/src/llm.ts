@@ -102,6 +102,25 @@ export type ModelStreamEvent =
       readonly argumentsDelta?: string
     }
   | {
+      /**
+       * The provider is about to retry a failed request (before anything else of the response was
+       * streamed). Informational: the loop records it as a `model/retry` session event.
+       */
+      readonly type: 'retry'
+      /** The attempt that comes next (2 for the first retry). */
+      readonly attempt: number
+      /** Attempts allowed in all (retries + 1). */
+      readonly maxAttempts: number
+      /** Wait before the next attempt, in milliseconds. */
+      readonly delayMs: number
+      /** Stable code of the failure (`MODEL_RATE_LIMIT`, `MODEL_SERVER`, `MODEL_NETWORK`). */
+      readonly code: string
+      /** HTTP status of the failed attempt, when there was one. */
+      readonly status?: number
+      /** One line saying what failed. */
+      readonly detail: string
+    }
+  | {
       /** Token usage (usually last). */
       readonly type: 'usage'
       /** Counts for the whole call. */

@@ -133,6 +133,22 @@ export interface RequestHeaderData extends TurnStep {
   readonly provider: string
 }
 
+/** Payload of `model/retry`: the provider retries a failed request of this step after a delay. */
+export interface ModelRetryData extends TurnStep {
+  /** The attempt that comes next (2 for the first retry). */
+  readonly attempt: number
+  /** Attempts allowed in all. */
+  readonly maxAttempts: number
+  /** Wait before that attempt, in milliseconds. */
+  readonly delayMs: number
+  /** Stable code of the failure. */
+  readonly code: string
+  /** HTTP status of the failed attempt, when there was one. */
+  readonly status?: number
+  /** One line saying what failed. */
+  readonly detail: string
+}
+
 /** Payloads of the core session event types. Plugins add their own types; readers skip unknown ones. */
 export interface CoreSessionEventData {
   /** A turn began. */
@@ -155,6 +171,8 @@ export interface CoreSessionEventData {
   'agent/inbox/spliced': InboxSpliceData
   /** Model and provider of a request, for diagnostics. */
   'request/header': RequestHeaderData
+  /** The provider retries the step's request. */
+  'model/retry': ModelRetryData
   /** The permission decision of a tool call (who decided, which rule or mode). */
   'tool/permission': ToolPermissionData
 }

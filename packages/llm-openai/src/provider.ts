@@ -184,6 +184,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
     if (!failure.retryable || retries >= settings.maxRetries) throw toModelError(failure, settings.context, retries, failed.error)
     const delay = retryDelayMs(retries, failure.retryAfterMs)
     settings.log(retryAnnouncement(settings, failure, retries, delay))
+    yield { type: 'retry', attempt: retries + 2, maxAttempts: settings.maxRetries + 1, delayMs: delay, code: failure.code, detail: failure.detail, ...(failure.status === undefined ? {} : { status: failure.status }) }
     await sleepUnlessAborted(settings.sleep, delay, signal)
   }
 }

@@ -30,7 +30,9 @@ describe('retries before output', () => {
     const { provider, logs, sleeps } = testProvider(server.baseUrl)
     const events = await collect(provider)
     expect(joinText(events)).toBe('hello')
-    expect(events).toHaveLength(1)
+    // The retry is announced in the stream too (the loop records it as a model/retry event), then the text once.
+    expect(events).toHaveLength(2)
+    expect(events[0]).toEqual({ type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 0, code: 'MODEL_RATE_LIMIT', status: 429, detail: 'Rate limit reached' })
     expect(server.requests).toHaveLength(2)
     expect(sleeps).toEqual([0])
     expect(logs).toHaveLength(1)

@@ -94,6 +94,9 @@ export class Agent {
       recordPermission: (data) => {
         this.session.append('tool/permission', data)
       },
+      recordEvent: (type, data) => {
+        this.session.append(type, data)
+      },
     }
   }
 

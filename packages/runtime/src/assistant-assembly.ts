@@ -42,6 +42,9 @@ export class AssistantAssembler {
       case 'usage':
         this.#usage = event.usage
         return
+      case 'retry':
+        // A retry announcement carries nothing of the response; the loop records it separately.
+        return
       default: {
         const unreachable: never = event
         throw new Error(`unknown stream event ${JSON.stringify(unreachable)}`)

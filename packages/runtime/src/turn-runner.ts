@@ -155,6 +155,11 @@ async function callModel(deps: TurnDeps, turn: number, step: number, signal: Abo
   const assembler = new AssistantAssembler()
   try {
     for await (const event of deps.provider.stream({ body, turn, step }, signal)) {
+      if (event.type === 'retry') {
+        const { type: _type, ...retry } = event
+        deps.session.append('model/retry', { turn, step, ...retry })
+        continue
+      }
       assembler.push(event)
       if (event.type === 'text' || event.type === 'reasoning') deps.progress(event)
     }

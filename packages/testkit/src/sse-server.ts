@@ -18,6 +18,8 @@ export type Reply =
       readonly dropAfter?: number
       /** Stop after this many chunks and keep the connection open until the client leaves. */
       readonly hangAfter?: number
+      /** Answer only once this settles (a test holds the model's answer until it saw something happen first). */
+      readonly holdUntil?: Promise<unknown>
     }
   | { /** A non-streaming JSON reply, e.g. an error. */ readonly kind: 'json'; readonly status: number; readonly body: object; readonly headers?: Readonly<Record<string, string>> }
   | { /** Destroy the connection before sending a single byte. */ readonly kind: 'destroy' }
@@ -94,6 +96,7 @@ async function answer(reply: Reply, res: ServerResponse): Promise<boolean> {
     res.end(JSON.stringify(reply.body))
     return true
   }
+  if (reply.holdUntil !== undefined) await reply.holdUntil.catch(() => undefined)
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   // Headers go out at once, as a streaming server sends them before its first event.
   res.flushHeaders()

@@ -4,6 +4,7 @@
  * fails (exit 1) with a line saying how to continue. SIGINT, SIGTERM and SIGHUP cancel the turn
  * through the shutdown path (shutdown.ts) and exit with 130, 143 or 129. Nothing asks: the default
  * permission mode is `full-auto`, and a call the mode would ask about is denied with the way out.
+ * `--output-format json|stream-json` hands the run to headless/headless-run.ts.
  */
 import type { SessionEvent } from '@dsh/contracts'
 import type { Host } from '@dsh/runtime'
@@ -30,6 +31,12 @@ export interface RunOptions {
   readonly permissionMode?: string
   readonly allow?: readonly string[]
   readonly deny?: readonly string[]
+  /** `text` (default), `json` or `stream-json` (headless/headless-run.ts). */
+  readonly outputFormat?: 'text' | 'json' | 'stream-json'
+  /** `text` (default) or `stream-json` (one user message per stdin line). */
+  readonly inputFormat?: 'text' | 'stream-json'
+  /** stream-json: also stream text and reasoning pieces. */
+  readonly includePartial?: boolean
 }
 
 /** A resumed session keeps the directory it was created in: a different `--cwd` is refused (its header alone tells). */
@@ -42,6 +49,12 @@ function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string)
 
 /** Runs the command with the words after the options; returns the exit code. */
 export async function runCommand(io: CliIo, words: readonly string[], options: RunOptions): Promise<number> {
+  const outputFormat = options.outputFormat ?? 'text'
+  if (outputFormat !== 'text') {
+    const { headlessRun } = await import('../headless/headless-run.ts')
+    return headlessRun(io, words, { ...options, outputFormat, inputFormat: options.inputFormat ?? 'text', includePartial: options.includePartial === true })
+  }
+  if (options.inputFormat === 'stream-json') throw usageError('--input-format stream-json needs --output-format json or stream-json')
   if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
   const prompt = await promptFrom(io, words)
   // dsh run has nobody to ask: its default mode is full-auto (shell sandboxed), and an ask is a denial.
@@ -49,10 +62,12 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
   const { host, startOptions } = setup
   const controller = new AbortController()
   const shutdown = guardShutdown({ signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => controller.abort() })
+  let endSession: (() => Promise<void>) | undefined
   try {
     if (options.resume !== undefined && options.cwd !== undefined) refuseOtherDirectory(host, setup, options.resume)
     const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
+    endSession = () => host.ctx.get('hooks')?.sessionEnd(agent.handle, 'other') ?? Promise.resolve()
     await grantAddDirs(io, setup, agent, options.addDir)
     const result = await agent.prompt(prompt, { signal: controller.signal }).catch((error: unknown) => {
       // A turn that failed while a signal was ending it still ends the way the signal says.
@@ -72,6 +87,7 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
     }
     return 0
   } finally {
+    await endSession?.()
     await host.dispose()
     shutdown[Symbol.dispose]()
   }

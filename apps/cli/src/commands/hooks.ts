@@ -1,0 +1,72 @@
+/**
+ * `dsh hooks list` — every configured hook (config file, settings.yaml, the cwd's project files),
+ * its event, matcher, command, source and trust state; problems with the files go to stderr, one
+ * line each. `dsh hooks trust` pins the current content (SHA-256) of the cwd's project hook files
+ * so their hooks run; a file changed afterwards is untrusted again.
+ */
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parse } from 'yaml'
+import { loadHookSet, trustProjectHooks, projectHookFiles, type HookEntry } from '@dsh/hooks'
+import { configFrom } from '../agent-setup.ts'
+import { errLine, type CliIo } from '../cli-io.ts'
+import { cwdFrom, dshHomeFrom } from '../global-options.ts'
+
+/** Options of both verbs. */
+export interface HooksOptions {
+  readonly dshHome?: string
+  readonly cwd?: string
+  readonly config?: string
+  readonly json?: boolean
+}
+
+/** The `hooks` section of settings.yaml as it is on disk (undefined when absent or unreadable). */
+function settingsSection(dshHome: string): unknown {
+  try {
+    const value: unknown = parse(readFileSync(join(dshHome, 'settings.yaml'), 'utf8'))
+    return typeof value === 'object' && value !== null && 'hooks' in value ? value.hooks : undefined
+  } catch {
+    // No settings file (or one the settings service itself reports when an agent runs): no hooks from it.
+    return undefined
+  }
+}
+
+function trustState(entry: HookEntry): string {
+  if (entry.source.kind !== 'project') return 'yours'
+  return entry.source.trusted ? 'trusted' : 'untrusted (dsh hooks trust)'
+}
+
+/** `dsh hooks list`. */
+export function listHooks(io: CliIo, options: HooksOptions): number {
+  const dshHome = dshHomeFrom(io, options.dshHome)
+  const cwd = cwdFrom(io, options.cwd)
+  const config = configFrom(io, options.config)
+  const set = loadHookSet({ cwd, dshHome, settingsSection: settingsSection(dshHome), ...(config.hooks === undefined || options.config === undefined ? {} : { config: { file: resolve(io.cwd, options.config), section: config.hooks } }) })
+  for (const problem of set.problems) errLine(io, `warning: ${problem}`)
+  if (options.json === true) {
+    const rows = set.all.map((entry) => ({ event: entry.event, matcher: entry.matcher, command: entry.command, timeoutMs: entry.timeoutMs, source: entry.source.kind, file: entry.source.file, where: entry.where, trusted: entry.source.trusted }))
+    io.stdout.write(`${JSON.stringify({ hooks: rows, maxStopContinues: set.maxStopContinues }, null, 2)}\n`)
+    return 0
+  }
+  if (set.all.length === 0) {
+    io.stdout.write(`no hooks configured (config file hooks:, ${join(dshHome, 'settings.yaml')} hooks:, or ${projectHookFiles(cwd).join(' / ')})\n`)
+    return 0
+  }
+  for (const entry of set.all) {
+    io.stdout.write(`${entry.event}  ${entry.matcher === '' ? '*' : entry.matcher}  ${entry.command}\n    ${entry.source.kind} ${entry.source.file}: ${entry.where}  timeout ${entry.timeoutMs / 1000} s  ${trustState(entry)}\n`)
+  }
+  return 0
+}
+
+/** `dsh hooks trust`. */
+export function trustHooks(io: CliIo, options: HooksOptions): number {
+  const dshHome = dshHomeFrom(io, options.dshHome)
+  const cwd = cwdFrom(io, options.cwd)
+  const trusted = trustProjectHooks(cwd, dshHome)
+  if (trusted.length === 0) {
+    io.stdout.write(`no project hook files in ${cwd} (${projectHookFiles(cwd).join(', ')})\n`)
+    return 0
+  }
+  for (const file of trusted) io.stdout.write(`trusted ${file.file} (sha256 ${file.digest.slice(0, 12)}…): its hooks run until it changes\n`)
+  return 0
+}

@@ -1,0 +1,52 @@
+// Reading hook sections: Claude Code's shape, one line per bad entry naming file, event and entry,
+// the other entries still loaded; matchers against dsh's and Claude Code's tool names.
+import { describe, expect, it } from 'vitest'
+import { claudeToolName, matchesTool, parseHooks, type HookSource } from '../src/index.ts'
+
+const source: HookSource = { kind: 'config', file: '/etc/dsh.yaml', trusted: true }
+
+describe('parseHooks', () => {
+  it('reads Claude Code shape with the default timeout and seconds converted', () => {
+    const parsed = parseHooks({ PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'lint.sh', timeout: 5 }, { type: 'command', command: 'log.sh' }] }], Stop: [{ hooks: [{ type: 'command', command: 'check.sh' }] }] }, source)
+    expect(parsed.problems).toEqual([])
+    expect(parsed.entries.map((entry) => [entry.event, entry.matcher, entry.command, entry.timeoutMs, entry.where])).toEqual([
+      ['PreToolUse', 'Edit|Write', 'lint.sh', 5000, 'PreToolUse[0].hooks[0]'],
+      ['PreToolUse', 'Edit|Write', 'log.sh', 60_000, 'PreToolUse[0].hooks[1]'],
+      ['Stop', '', 'check.sh', 60_000, 'Stop[0].hooks[0]'],
+    ])
+  })
+
+  it('reports each bad entry in one line and keeps the good ones', () => {
+    const parsed = parseHooks(
+      {
+        BeforeTool: [],
+        PreToolUse: [{ matcher: '[', hooks: [{ type: 'command', command: 'x' }] }, { matcher: 'Bash', hooks: [{ type: 'command' }, { type: 'http', url: 'http://x' }, { type: 'command', command: 'ok.sh' }] }],
+        maxStopContinues: -1,
+      },
+      source,
+    )
+    expect(parsed.entries.map((entry) => entry.command)).toEqual(['ok.sh'])
+    expect(parsed.problems).toEqual([
+      '/etc/dsh.yaml: hooks.BeforeTool: unknown event (known: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd, InstructionsLoaded, RootChanged)',
+      expect.stringMatching(/^\/etc\/dsh\.yaml: hooks\.PreToolUse\[0\]: matcher "\[" is not a valid regular expression \(.+\)$/),
+      '/etc/dsh.yaml: hooks.PreToolUse[1].hooks[0]: missing command',
+      '/etc/dsh.yaml: hooks.PreToolUse[1].hooks[1]: unsupported hook type "http" (dsh runs type "command" only)',
+      '/etc/dsh.yaml: hooks.maxStopContinues: expected a whole number from 0 to 100',
+    ])
+  })
+})
+
+describe('matchers', () => {
+  it('match the whole name, dsh\'s or Claude Code\'s', () => {
+    const [bash] = parseHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries
+    expect(matchesTool(bash?.pattern, 'bash')).toBe(true)
+    expect(matchesTool(bash?.pattern, 'bash_output')).toBe(false)
+    const [edits] = parseHooks({ PreToolUse: [{ matcher: 'Edit|MultiEdit|Write', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries
+    expect(['edit', 'write', 'read'].map((name) => matchesTool(edits?.pattern, name))).toEqual([true, true, false])
+    const [mcp] = parseHooks({ PreToolUse: [{ matcher: 'mcp__github__.*', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries
+    expect(matchesTool(mcp?.pattern, 'mcp__github__create_issue')).toBe(true)
+    expect(matchesTool(undefined, 'anything')).toBe(true)
+    expect(claudeToolName('grep')).toBe('Grep')
+    expect(claudeToolName('mcp__x__y')).toBe('mcp__x__y')
+  })
+})

@@ -27,6 +27,10 @@ export interface AgentSetupOptions {
   readonly cwd?: string
   readonly model?: string
   readonly baseUrl?: string
+  /** `--thinking` / `--no-thinking`. */
+  readonly thinking?: boolean
+  /** `--effort`. */
+  readonly effort?: string
   readonly config?: string
   readonly requestLog?: string
   readonly maxSteps?: number
@@ -91,7 +95,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const config = configFrom(io, options.config)
   const log = extras.log ?? ((line: string): void => errLine(io, line))
   const spec = parseModelSpec(options.model ?? config.model?.spec ?? defaultModelSpec)
-  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, log })
+  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, flags: options, log })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()

@@ -92,7 +92,7 @@ describe('stream', () => {
 
   it('exposes id, model and a context window from the capability table or the override', () => {
     const { provider } = testProvider('http://127.0.0.1:9/v1')
-    expect(provider).toMatchObject({ id: 'deepseek', model: 'deepseek-chat', contextWindow: 128_000 })
+    expect(provider).toMatchObject({ id: 'deepseek', model: 'deepseek-v4-flash', contextWindow: 1_048_576 })
     expect(testProvider('http://127.0.0.1:9/v1', { contextWindow: 32_768 }).provider.contextWindow).toBe(32_768)
   })
 })

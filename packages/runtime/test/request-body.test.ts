@@ -14,6 +14,10 @@ const result = (call: string): ToolResultMessage => ({ id: `r-${call}`, role: 't
 
 const history: Message[] = [user('q1'), assistant('plain answer', 'r0'), user('q2'), assistant('', 'r1', 'c1'), result('c1'), assistant('done', 'r2'), user('q3')]
 
+const tools = [{ type: 'function' as const, function: { name: 'read', description: 'Read a file', parameters: { type: 'object' } } }]
+const reasoningOf = (messages: readonly { role: string; reasoning_content?: string }[]): (string | null)[] =>
+  messages.filter((message) => message.role === 'assistant').map((message) => message.reasoning_content ?? null)
+
 describe('buildChatRequestBody', () => {
   it('sends no reasoning unless the provider asks for it', () => {
     const body = buildChatRequestBody({ model: 'm', system: 'sys', messages: history, tools: [] })
@@ -32,10 +36,6 @@ describe('buildChatRequestBody', () => {
       ],
     })
   })
-
-  const tools = [{ type: 'function' as const, function: { name: 'read', description: 'Read a file', parameters: { type: 'object' } } }]
-  const reasoningOf = (messages: readonly { role: string; reasoning_content?: string }[]): (string | null)[] =>
-    messages.filter((message) => message.role === 'assistant').map((message) => message.reasoning_content ?? null)
 
   it('with-tools: a request with tools carries the reasoning of every earlier assistant message, across turns and without tool calls', () => {
     const body = buildChatRequestBody({ model: 'm', system: 'sys', messages: history, tools, reasoningEcho: 'with-tools' })

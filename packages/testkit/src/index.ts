@@ -4,3 +4,5 @@ export { composeTestHost, type TestHost, type TestHostOptions } from './compose-
 export { startSseServer, type Reply, type RecordedRequest, type SseServer } from './sse-server.ts'
 export { deltaChunk, text, reasoning, finish, toolPiece, usage } from './sse-chunks.ts'
 export { isProcessAlive } from './process-alive.ts'
+export { startDeepSeekServer, type DeepSeekServer } from './deepseek/deepseek-server.ts'
+export type { DeepSeekAnswer, DeepSeekFinishReason, DeepSeekRecord, DeepSeekServerOptions, DeepSeekStreamFault, DeepSeekCacheReport } from './deepseek/deepseek-types.ts'

@@ -1,6 +1,7 @@
 // dsh against the testkit's DeepSeek imitation, through the built binary: the default model
 // answers on the first try, thinking-mode sessions with tools never meet the reasoning 400 across
 // turns, resumes and replays, the thinking flags reach the body, and model names are explained.
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDeepSeekServer, tempTree, type DeepSeekAnswer, type DeepSeekServer, type TempTree } from '@dsh/testkit'
 import { runDsh, sessionIdOf } from './run-dsh.ts'
@@ -20,7 +21,8 @@ type Assistant = { role: string; content: string | null; reasoning_content?: str
 // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- a body dsh sent, in the chat-completions shape
 const assistantsOf = (body: unknown): Assistant[] => ((body as { messages?: Assistant[] }).messages ?? []).filter((message) => message.role === 'assistant')
 
-describe('dsh with DeepSeek as it is today', () => {
+// Several runs of the binary per test: generous limits for a loaded machine (nothing here measures time).
+describe('dsh with DeepSeek as it is today', { timeout: 120_000 }, () => {
   it('the default model answers "hi" with only DEEPSEEK_API_KEY set', async () => {
     tree = await tempTree({ 'repo/': null })
     server = await startDeepSeekServer({ answers: [{ reasoning: 'A greeting.', text: 'Hello!' }], apiKey: key.DEEPSEEK_API_KEY })
@@ -124,5 +126,25 @@ describe('dsh with DeepSeek as it is today', () => {
     server = await startDeepSeekServer({ answers: [{ text: 'never' }] })
     const result = await runDsh(['models', '--base-url', server.baseUrl], { cwd: tree.root, env: key })
     expect(result).toEqual({ code: 0, stdout: 'deepseek-flash\ndeepseek-v4-pro\n', stderr: 'use one with --model deepseek:NAME or model.spec in the config file\n' })
+  })
+
+  it('--resume keeps the model and base URL the session ran with, and says so when the flags choose others', async () => {
+    tree = await tempTree({ 'repo/': null })
+    server = await startDeepSeekServer({ answers: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] })
+    const base = ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo')]
+    const first = await runDsh([...base, '--model', 'deepseek:deepseek-v4-pro', '--base-url', server.baseUrl, 'one'], { cwd: tree.root, env: key })
+    const id = sessionIdOf(first.stderr)
+    // No --model, no --base-url: the stored endpoint, silently.
+    const second = await runDsh([...base, '--resume', id, 'two'], { cwd: tree.root, env: key })
+    expect(second).toMatchObject({ code: 0, stdout: 'two\n' })
+    expect(second.stderr).not.toContain('note:')
+    expect(server.records[1]?.body).toMatchObject({ model: 'deepseek-v4-pro' })
+    const third = await runDsh([...base, '--resume', id, '--model', 'deepseek:deepseek-flash', 'three'], { cwd: tree.root, env: key })
+    expect(third.code).toBe(0)
+    expect(third.stderr).toContain(`note: session ${id} ran with deepseek:deepseek-v4-pro at ${server.baseUrl}; this run uses deepseek:deepseek-flash at ${server.baseUrl} (--model, --base-url or the config file)\n`)
+    expect(server.records[2]?.body).toMatchObject({ model: 'deepseek-flash' })
+    const log = readFileSync(tree.path(`home/sessions/${id}.jsonl`), 'utf8')
+    expect(log).toContain(`"baseUrl":"${server.baseUrl}"`)
+    expect(log).not.toContain(key.DEEPSEEK_API_KEY)
   })
 })

@@ -114,6 +114,8 @@ export interface ModelProvider {
   readonly id: string
   /** Model name used in the request body. */
   readonly model: string
+  /** Endpoint base URL (never the key), recorded in `request/header` so a resume can reuse it; absent for providers without one. */
+  readonly baseUrl?: string
   /** Context window in tokens, for automatic compaction. */
   readonly contextWindow: number
   /**

@@ -99,6 +99,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   return {
     id: options.provider,
     model: options.model,
+    baseUrl: connection.baseUrl,
     contextWindow: options.contextWindow ?? contextWindowFor(options.model),
     ...(reasoningEcho === undefined ? {} : { reasoningEcho }),
     stream: (request, signal) => streamWithRetries(settings, request, signal),

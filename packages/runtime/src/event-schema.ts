@@ -67,7 +67,7 @@ const corePayloads = {
   'agent/inbox/spliced': {
     object: { target: { oneOf: ['next-step', 'next-turn'] }, start: 'integer', removedIds: { array: 'string' }, inserted: { array: userMessage }, outcome: { optional: { oneOf: ['claimed', 'canceled', 'interrupted'] } } },
   },
-  'request/header': { object: { turn: 'count', step: 'count', model: 'string', provider: 'string' } },
+  'request/header': { object: { turn: 'count', step: 'count', model: 'string', provider: 'string', baseUrl: { optional: 'string' } } },
   'tool/permission': {
     object: {
       callId: 'string',

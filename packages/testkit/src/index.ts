@@ -5,4 +5,4 @@ export { startSseServer, type Reply, type RecordedRequest, type SseServer } from
 export { deltaChunk, text, reasoning, finish, toolPiece, usage } from './sse-chunks.ts'
 export { isProcessAlive } from './process-alive.ts'
 export { startDeepSeekServer, type DeepSeekServer } from './deepseek/deepseek-server.ts'
-export type { DeepSeekAnswer, DeepSeekFinishReason, DeepSeekRecord, DeepSeekServerOptions, DeepSeekStreamFault, DeepSeekCacheReport } from './deepseek/deepseek-types.ts'
+export type { DeepSeekAnswer, DeepSeekRequestView, DeepSeekFinishReason, DeepSeekRecord, DeepSeekServerOptions, DeepSeekStreamFault, DeepSeekCacheReport } from './deepseek/deepseek-types.ts'

@@ -154,6 +154,21 @@ class ConnectTimeoutError extends Error {
   }
 }
 
+/** DeepSeek's `finish_reason: insufficient_system_resource`: the server gave up mid-answer (retryable). */
+class InsufficientResourceError extends Error {
+  constructor() {
+    super('the server stopped the answer: insufficient_system_resource (DeepSeek is overloaded)')
+    this.name = 'InsufficientResourceError'
+  }
+}
+
+/** The warning for a finish reason that cut the answer short but is still an answer. */
+function cutAnswerWarning(provider: string, reason: string): string | undefined {
+  if (reason === 'length') return `${provider}: the answer was cut off at the output limit (finish_reason length); it may be incomplete`
+  if (reason === 'content_filter') return `${provider}: the answer was cut off by the provider's content filter (finish_reason content_filter); it may be incomplete`
+  return undefined
+}
+
 /** Raised when a stream ends without a `finish_reason`: the server hung up early but cleanly. */
 class IncompleteStreamError extends Error {
   constructor() {
@@ -197,11 +212,14 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
     // The SDK ends iteration silently on abort, so the signal is the only reliable witness.
     if (signal.aborted) throw createAbortError(signal)
     if (!failed) {
-      if (mapper.finishReason !== undefined) {
+      const reason = mapper.finishReason
+      if (reason === 'insufficient_system_resource') failed = { error: new InsufficientResourceError() }
+      else if (reason !== undefined) {
+        const warning = cutAnswerWarning(settings.context.provider, reason)
+        if (warning !== undefined) settings.log(warning)
         yield* mapper.finish()
         return
-      }
-      failed = { error: new IncompleteStreamError() }
+      } else failed = { error: new IncompleteStreamError() }
     }
     const failure = classifyFailure(failed.error, sdk)
     if (yielded) throw midStreamError(failure, settings.context, failed.error)

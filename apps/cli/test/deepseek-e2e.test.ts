@@ -17,6 +17,9 @@ afterEach(async () => {
 const key = { DEEPSEEK_API_KEY: 'sk-test-key-1234' }
 const run = (args: readonly string[]): ReturnType<typeof runDsh> => runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--base-url', server?.baseUrl ?? '', ...args], { cwd: tree.root, env: key })
 
+/** Stderr without the session line. */
+const lines = (stderr: string): string[] => stderr.trim().split('\n').filter((line) => !line.startsWith('session: '))
+
 type Assistant = { role: string; content: string | null; reasoning_content?: string; tool_calls?: { id: string; function: { arguments: string } }[] }
 // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- a body dsh sent, in the chat-completions shape
 const assistantsOf = (body: unknown): Assistant[] => ((body as { messages?: Assistant[] }).messages ?? []).filter((message) => message.role === 'assistant')
@@ -104,8 +107,7 @@ describe('dsh with DeepSeek as it is today', { timeout: 120_000 }, () => {
     server = await startDeepSeekServer({ answers: [{ text: 'never' }] })
     const result = await run(['--model', 'deepseek:deepseek-v5', 'hi'])
     expect(result.code).toBe(1)
-    const lines = result.stderr.trim().split('\n').filter((line) => !line.startsWith('session: '))
-    expect(lines).toEqual([
+    expect(lines(result.stderr)).toEqual([
       'dsh: deepseek rejected the request (HTTP 400): Model Not Exist; the endpoint serves deepseek-flash, deepseek-v4-pro; pick one with --model deepseek:NAME or model.spec in the config file',
     ])
   })
@@ -150,7 +152,6 @@ describe('dsh with DeepSeek as it is today', { timeout: 120_000 }, () => {
 
   it('DeepSeek faults: 402 and 401 one line each and not retried, 429 retried, insufficient_system_resource never a silent success, a cut answer warned about', async () => {
     tree = await tempTree({ 'repo/': null })
-    const lines = (stderr: string): string[] => stderr.trim().split('\n').filter((line) => !line.startsWith('session: '))
     server = await startDeepSeekServer({ answers: [{ status: 402 }] })
     const poor = await run(['hi'])
     expect(poor.code).toBe(1)

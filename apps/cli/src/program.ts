@@ -165,6 +165,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('show a stored session')
     .argument('<id>', 'session id')
     .option('--messages', 'print the model-visible history')
+    .option('--config <file>', 'YAML config file (its model.prices give the cost line)')
     .action(async (id: string, _options: unknown, command: Command) => {
       const { showSession } = await import('./commands/sessions.ts')
       setExit(showSession(io, id, command.optsWithGlobals()))

@@ -1,7 +1,7 @@
 // dsh against the testkit's DeepSeek imitation, through the built binary: the default model
 // answers on the first try, thinking-mode sessions with tools never meet the reasoning 400 across
 // turns, resumes and replays, the thinking flags reach the body, and model names are explained.
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDeepSeekServer, tempTree, type DeepSeekAnswer, type DeepSeekServer, type TempTree } from '@dsh/testkit'
 import { runDsh, sessionIdOf } from './run-dsh.ts'
@@ -55,6 +55,13 @@ describe('dsh with DeepSeek as it is today', { timeout: 120_000 }, () => {
     expect((await run(['--resume', id, 'sure?'])).code).toBe(0)
     expect(await run(['--resume', id, 'check again'])).toMatchObject({ code: 0, stdout: 'Still alpha.\n' })
     expect(server.records.map((record) => record.status)).toEqual([200, 200, 200, 200, 200])
+    // The session's totals: every call's input with its cache hits, output and reasoning, and the cost at model.prices.
+    const hits = server.records.reduce((sum, record) => sum + (record.cache?.hitTokens ?? 0), 0)
+    const input = server.records.reduce((sum, record) => sum + (record.cache?.promptTokens ?? 0), 0)
+    writeFileSync(tree.path('prices.yaml'), 'model:\n  prices:\n    inputPerMillion: 0.15\n    cacheHitPerMillion: 0.003\n    outputPerMillion: 0.6\n')
+    const shown = await runDsh(['--dsh-home', tree.path('home'), 'sessions', 'show', id, '--config', tree.path('prices.yaml')], { cwd: tree.root })
+    expect(shown.stdout).toContain(`usage 5 model calls: input ${input} tokens (cache hits ${hits}, ${((100 * hits) / input).toFixed(1)}%), output `)
+    expect(shown.stdout).toMatch(/\(reasoning [1-9]\d*\)\ncost \$0\.\d{4} \(at model\.prices\)\n/)
     const last = assistantsOf(server.records[4]?.body)
     expect(last.map((message) => message.reasoning_content)).toEqual(['I should read the notes.', 'They say alpha.', 'Just answer.', 'Read once more.  '])
     expect(last[0]?.tool_calls?.[0]?.function.arguments).toBe(args)

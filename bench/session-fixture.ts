@@ -80,7 +80,7 @@ export function writeSessionFixture(options: FixtureOptions): SessionFixture {
       for (let step = 1; step <= STEPS_PER_TURN + 1; step++) {
         event('step/start', { turn, step })
         if (step === 1) event('user/message', { turn, step, message: prompt }, true)
-        event('request/header', { turn, step, model: 'deepseek-chat', provider: 'deepseek' })
+        event('request/header', { turn, step, model: 'deepseek-v4-flash', provider: 'deepseek' })
         if (step > STEPS_PER_TURN) {
           event('assistant/message', { turn, step, message: { id: `a${turn}-${step}`, role: 'assistant', content: [{ type: 'text', text: filler(300) }], source: { kind: 'model' } }, usage: { inputTokens: 1000, outputTokens: 100 } }, true)
           event('step/end', { turn, step })

@@ -17,6 +17,8 @@ import { permissionsFrom } from './permission-options.ts'
 import type { SandboxSetup } from './permission-setup.ts'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
 import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
+import { storeFor } from './commands/sessions.ts'
+import { resumeEndpoint, storedEndpoint } from './resume-endpoint.ts'
 
 /** Default share of the context window that triggers automatic compaction. */
 export const defaultAutoCompactShare = 0.8
@@ -27,7 +29,13 @@ export interface AgentSetupOptions {
   readonly cwd?: string
   readonly model?: string
   readonly baseUrl?: string
+  /** `--thinking` / `--no-thinking`. */
+  readonly thinking?: boolean
+  /** `--effort`. */
+  readonly effort?: string
   readonly config?: string
+  /** `--resume ID`: the session's stored endpoint is used unless the flags or the config choose one. */
+  readonly resume?: string | boolean
   readonly requestLog?: string
   readonly maxSteps?: number
   readonly permissionMode?: string
@@ -90,8 +98,11 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   makeDirectories(join(dshHome, 'sessions'), { mode: 0o700 })
   const config = configFrom(io, options.config)
   const log = extras.log ?? ((line: string): void => errLine(io, line))
-  const spec = parseModelSpec(options.model ?? config.model?.spec ?? defaultModelSpec)
-  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: config.model, log })
+  const chosen = { spec: options.model ?? config.model?.spec, baseUrl: options.baseUrl ?? config.model?.baseUrl }
+  const endpoint = typeof options.resume === 'string' ? resumeEndpoint(storedEndpoint(storeFor(io, options.dshHome), options.resume), chosen, options.resume) : chosen
+  if ('note' in endpoint && endpoint.note !== undefined) log(endpoint.note)
+  const spec = parseModelSpec(endpoint.spec ?? defaultModelSpec)
+  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: endpoint.baseUrl, model: config.model, flags: options, log })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()

@@ -22,6 +22,8 @@ const modelSchema = z.strictObject({
   idleTimeoutMs: z.number().int().positive().optional().describe('Longest silence between two streamed chunks, in milliseconds; default 120000'),
   maxRetries: z.number().int().min(0).max(10).optional().describe('Retries on 429/5xx/network errors'),
   contextWindow: z.number().int().positive().optional().describe('Context window in tokens'),
+  thinking: z.enum(['enabled', 'disabled']).optional().describe('DeepSeek thinking mode, sent as thinking: {type} (default: not sent; DeepSeek thinks by default)'),
+  reasoningEffort: z.enum(['low', 'high', 'max']).optional().describe('DeepSeek reasoning_effort (default: not sent; DeepSeek uses high)'),
   autoCompactShare: z.number().gt(0).max(1).optional().describe('Share of the context window that triggers automatic compaction'),
   prices: z
     .strictObject({

@@ -26,6 +26,8 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh run - < prompt.txt                    (- reads the prompt from stdin)',
       'dsh run --resume 20260101-120000-ab12cd "now update the changelog"',
       'dsh run --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1 "hi"',
+      'dsh run --model deepseek:deepseek-v4-pro --effort max "plan the migration"',
+      'dsh run --no-thinking "rename foo to bar in src/"   (DeepSeek: no reasoning, faster and cheaper)',
       'dsh run --add-dir ../shared-lib "update the callers of parseDate in both"   (this session only)',
       "dsh run --permission-mode ask --allow 'bash(npm test*)' \"run the tests\"   (other shell commands are refused)",
       "dsh run --deny 'bash(git push*)' \"tidy up and commit\"",
@@ -56,7 +58,8 @@ export const commandHelp: Readonly<Record<string, string>> = {
   sessions: section(['dsh sessions list', 'dsh sessions show 20260101-120000-ab12cd --messages'], homeVariables),
   'sessions list': section(['dsh sessions list', 'dsh sessions list --json'], homeVariables),
   'sessions show': section(['dsh sessions show 20260101-120000-ab12cd', 'dsh sessions show 20260101-120000-ab12cd --messages'], homeVariables),
-  compact: section(['dsh compact 20260101-120000-ab12cd', 'dsh compact 20260101-120000-ab12cd --model deepseek:deepseek-chat'], [...homeVariables, ...modelVariables]),
+  compact: section(['dsh compact 20260101-120000-ab12cd', 'dsh compact 20260101-120000-ab12cd --model deepseek:deepseek-v4-flash'], [...homeVariables, ...modelVariables]),
+  models: section(['dsh models', 'dsh models --base-url http://127.0.0.1:11434/v1 --model openai:any'], modelVariables),
   docs: section(
     [
       'dsh docs --cwd path/to/repo              (the documents of the newest session there)',

@@ -4,13 +4,13 @@
  */
 import { resolve } from 'node:path'
 import type { ModelProvider } from '@dsh/contracts'
-import { createOpenAiProvider } from '@dsh/llm-openai'
+import { createOpenAiProvider, DEFAULT_DEEPSEEK_MODEL, retiredModelWarning, type ReasoningEffort, type ThinkingSetting } from '@dsh/llm-openai'
 import { createScriptedProvider, loadScript, type ModelScript } from '@dsh/llm-scripted'
 import { usageError } from './cli-error.ts'
 import type { ConfigFile } from './config-file.ts'
 
-/** The default model spec. */
-export const defaultModelSpec = 'deepseek:deepseek-chat'
+/** The default model spec (why this name: `DEFAULT_DEEPSEEK_MODEL` in `@dsh/llm-openai`). */
+export const defaultModelSpec = `deepseek:${DEFAULT_DEEPSEEK_MODEL}`
 
 /** A parsed spec. */
 export type ModelSpec = { readonly kind: 'deepseek' | 'openai'; readonly model: string } | { readonly kind: 'scripted'; readonly file: string }
@@ -43,7 +43,19 @@ export interface ProviderInputs {
   readonly idleTimeoutMs?: number | undefined
   readonly maxRetries?: number | undefined
   readonly contextWindow?: number | undefined
+  /** DeepSeek thinking toggle (`model.thinking`, `--thinking` / `--no-thinking`). */
+  readonly thinking?: ThinkingSetting | undefined
+  /** DeepSeek reasoning effort (`model.reasoningEffort`, `--effort`). */
+  readonly reasoningEffort?: ReasoningEffort | undefined
   readonly log: (line: string) => void
+}
+
+/** Command-line choices of thinking that win over the config file's. */
+export interface ThinkingFlags {
+  /** `--thinking` (true) / `--no-thinking` (false); absent: the config decides. */
+  readonly thinking?: boolean | undefined
+  /** `--effort`. */
+  readonly effort?: string | undefined
 }
 
 /** Inputs of {@link providerFromConfig}. */
@@ -55,7 +67,16 @@ export interface ConfiguredProviderInputs {
   readonly baseUrl?: string | undefined
   /** The config file's `model` section. */
   readonly model?: ConfigFile['model']
+  /** `--thinking` / `--no-thinking` / `--effort`; they win over the config file. */
+  readonly flags?: ThinkingFlags | undefined
   readonly log: (line: string) => void
+}
+
+/** Parses `--effort`; anything but low, high or max is a usage error. */
+export function effortFlag(value: string | undefined): ReasoningEffort | undefined {
+  if (value === undefined) return undefined
+  if (value === 'low' || value === 'high' || value === 'max') return value
+  throw usageError(`--effort "${value}": expected low, high or max`)
 }
 
 /** Creates the provider for a spec with every connection setting of the config file's `model` section. */
@@ -71,6 +92,8 @@ export function providerFromConfig(inputs: ConfiguredProviderInputs): ModelProvi
     idleTimeoutMs: model?.idleTimeoutMs,
     maxRetries: model?.maxRetries,
     contextWindow: model?.contextWindow,
+    thinking: inputs.flags?.thinking === undefined ? model?.thinking : inputs.flags.thinking ? 'enabled' : 'disabled',
+    reasoningEffort: effortFlag(inputs.flags?.effort) ?? model?.reasoningEffort,
     log: inputs.log,
   })
 }
@@ -92,6 +115,8 @@ export function createProvider(inputs: ProviderInputs): ModelProvider {
     const file = resolve(inputs.cwd, spec.file)
     return createScriptedProvider(scriptOf(file), { origin: file, ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }) })
   }
+  const retired = spec.kind === 'deepseek' ? retiredModelWarning(spec.model) : undefined
+  if (retired !== undefined) inputs.log(`warning: ${retired}`)
   return createOpenAiProvider({
     provider: spec.kind,
     model: spec.model,
@@ -106,5 +131,7 @@ export function createProvider(inputs: ProviderInputs): ModelProvider {
     ...(inputs.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: inputs.idleTimeoutMs }),
     ...(inputs.maxRetries === undefined ? {} : { maxRetries: inputs.maxRetries }),
     ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }),
+    ...(inputs.thinking === undefined ? {} : { thinking: inputs.thinking }),
+    ...(inputs.reasoningEffort === undefined ? {} : { reasoningEffort: inputs.reasoningEffort }),
   })
 }

@@ -17,6 +17,7 @@ import type { RunOptions } from './commands/run.ts'
 import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
 import { STREAM_JSON_SCHEMA_PATH } from './headless/stream-json-types.ts'
+import { defaultModelSpec } from './model-spec.ts'
 import { version } from './version.ts'
 
 /** Step limit per turn when `--max-steps` is absent. */
@@ -45,8 +46,11 @@ const resumeOption = { flags: '--resume <id>', help: 'continue a stored session 
 function agentOptions(command: Command, resume: { readonly flags: string; readonly help: string } | null): Command {
   command
     .option('--cwd <dir>', 'working directory of the session (default: the current directory)')
-    .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else deepseek:deepseek-chat)`)
+    .option('--model <spec>', `${modelSpecHelp} (default: model.spec of --config, else ${defaultModelSpec})`)
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
+    .option('--thinking', 'DeepSeek: send thinking {type: enabled} (default: model.thinking of --config, else not sent; DeepSeek thinks by default)')
+    .option('--no-thinking', 'DeepSeek: send thinking {type: disabled}')
+    .option('--effort <level>', 'DeepSeek reasoning_effort: low, high or max (default: model.reasoningEffort, else not sent)')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
     .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
   if (resume !== null) command.option(resume.flags, resume.help)
@@ -166,6 +170,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('show a stored session')
     .argument('<id>', 'session id')
     .option('--messages', 'print the model-visible history')
+    .option('--config <file>', 'YAML config file (its model.prices give the cost line)')
     .action(async (id: string, _options: unknown, command: Command) => {
       const { showSession } = await import('./commands/sessions.ts')
       setExit(showSession(io, id, command.optsWithGlobals()))
@@ -228,6 +233,17 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .action(async (id: string, _options: unknown, command: Command) => {
       const { compactCommand } = await import('./commands/compact.ts')
       setExit(await compactCommand(io, id, command.optsWithGlobals()))
+    })
+
+  program
+    .command('models')
+    .description('list the models the endpoint serves (GET /models)')
+    .option('--model <spec>', `whose endpoint: ${modelSpecHelp} (only the provider part is used; default: model.spec of --config, else ${defaultModelSpec})`)
+    .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
+    .option('--config <file>', 'YAML config file (its model section is used)')
+    .action(async (_options: unknown, command: Command) => {
+      const { modelsCommand } = await import('./commands/models.ts')
+      setExit(await modelsCommand(io, command.optsWithGlobals()))
     })
 
   program

@@ -54,8 +54,12 @@ describe('maintainer-doc-guard end to end', () => {
     expect(tools(1)[0]).toContain('Read one of these first, then retry:\n\n- .dsh/skills/beta/SKILL.md\n- .dsh/skills/alpha/SKILL.md\n')
     expect(tools(3)[2]).toBe('Edited .dsh/skills/beta/SKILL.md: replaced 1 occurrence.')
     expect(readFileSync(tree.path('repo/.dsh/skills/beta/SKILL.md'), 'utf8')).toBe('# beta\nname: beta-two\n')
-    expect(run.requests[0]?.messages[0]?.content).toContain('--- begin .dsh-maintainer-doc-guard/plan.md ---\nRename the beta skill only.\n')
-    expect(run.requests[0]?.messages[0]?.content).toContain("## Current objective — the user's latest instruction\n\n> rename the beta skill\n")
+    // The reminder and the anchor travel as user-role messages after the prompt; the system prompt stays fixed.
+    const users = (run.requests[0]?.messages ?? []).filter((message) => message.role === 'user').map((message) => message.content ?? '')
+    expect(users.some((text) => text.includes('--- begin .dsh-maintainer-doc-guard/plan.md ---\nRename the beta skill only.\n'))).toBe(true)
+    expect(users.some((text) => text.startsWith("## Current objective — the user's latest instruction\n\n> rename the beta skill\n"))).toBe(true)
+    expect(run.requests[0]?.messages[0]?.content).not.toContain('Current objective')
+    expect(run.requests.map((request) => request.messages[0]?.content)).toEqual(run.requests.map(() => run.requests[0]?.messages[0]?.content))
   })
 
   it('sends byte-identical requests with the guard off', async () => {

@@ -20,14 +20,14 @@ describe('dsh run with an OpenAI-compatible endpoint', () => {
       { kind: 'sse', chunks: [reasoning('I should read the file.'), toolPiece(0, { id: 'call_1', name: 'read' }), toolPiece(0, { args: '{"file_path":' }), toolPiece(0, { args: '"notes.txt"}' }), finish('tool_calls'), usage({ prompt_tokens: 10, completion_tokens: 5, prompt_cache_hit_tokens: 4 })] },
       { kind: 'sse', chunks: [text('The notes say '), text('alpha.'), finish(), usage({ prompt_tokens: 20, completion_tokens: 4 })] },
     ])
-    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', 'deepseek:deepseek-chat', '--base-url', server.baseUrl, 'what do the notes say?'], {
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', 'deepseek:deepseek-v4-flash', '--base-url', server.baseUrl, 'what do the notes say?'], {
       cwd: tree.root,
       env: { DEEPSEEK_API_KEY: 'sk-test-key' },
     })
     expect(result).toMatchObject({ code: 0, stdout: 'The notes say alpha.\n' })
     expect(server.requests).toHaveLength(2)
     expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-test-key')
-    expect(server.requests[0]?.body).toMatchObject({ model: 'deepseek-chat', stream: true })
+    expect(server.requests[0]?.body).toMatchObject({ model: 'deepseek-v4-flash', stream: true })
     const second = JSON.stringify(server.requests[1]?.body)
     expect(server.requests[1]?.body).toMatchObject({ messages: expect.arrayContaining([expect.objectContaining({ role: 'tool', tool_call_id: 'call_1', content: expect.stringContaining('alpha') })]) })
     // DeepSeek thinking mode: the reasoning of a tool-calling stretch goes back in later requests.

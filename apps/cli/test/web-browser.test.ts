@@ -275,7 +275,7 @@ describe('dsh web in a browser', () => {
   it(
     'shows the Chinese UI for a Chinese browser, works in a narrow window (a question shows its whole command), and says how to enable the documents panel',
     async () => {
-      const w = await start([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: longCommand } }] }, { text: 'Not run.' }], 'model:\n  spec: deepseek:deepseek-chat\n')
+      const w = await start([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: longCommand } }] }, { text: 'Not run.' }], 'model:\n  spec: deepseek:deepseek-v4-flash\n')
       const zh = await open(w, { locale: 'zh-CN' })
       await zh.getByRole('textbox', { name: '消息' }).waitFor()
       await zh.getByRole('tab', { name: '维护文档' }).click()

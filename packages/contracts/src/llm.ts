@@ -25,7 +25,7 @@ export type WireMessage =
       readonly content: string | null
       /** Tool calls, in the order the model made them. */
       readonly tool_calls?: readonly WireToolCall[]
-      /** DeepSeek reasoning, sent back only when the provider requires it. */
+      /** DeepSeek reasoning, sent back only when the provider requires it (`""` for a message without reasoning). */
       readonly reasoning_content?: string
     }
   | {
@@ -133,14 +133,17 @@ export interface ModelProvider {
   readonly id: string
   /** Model name used in the request body. */
   readonly model: string
+  /** Endpoint base URL (never the key), recorded in `request/header` so a resume can reuse it; absent for providers without one. */
+  readonly baseUrl?: string
   /** Context window in tokens, for automatic compaction. */
   readonly contextWindow: number
   /**
-   * How earlier reasoning must be sent back. `tool-segments`: on every assistant message of a
-   * segment (the messages between two user-role messages) in which the model called a tool
-   * (DeepSeek thinking mode answers 400 otherwise). Absent: reasoning is never sent back.
+   * How earlier reasoning must be sent back. `with-tools` (DeepSeek thinking mode): when the
+   * request carries tools, every earlier assistant message carries `reasoning_content`, the exact
+   * text received or `""` where there was none (the API answers 400 otherwise); a request
+   * without tools carries none. Absent: reasoning is never sent back.
    */
-  readonly reasoningEcho?: 'tool-segments'
+  readonly reasoningEcho?: 'with-tools'
   /**
    * Streams one response. Must stop promptly and reject with an AbortError-like error when
    * `signal` aborts. Rejects with a {@link ModelErrorShape} on other failures.

@@ -163,6 +163,10 @@ export interface Usage {
   readonly outputTokens: number
   /** Prompt tokens served from the provider's prefix cache (DeepSeek `prompt_cache_hit_tokens`). */
   readonly cacheHitTokens?: number
+  /** Prompt tokens not served from the cache (DeepSeek `prompt_cache_miss_tokens`), when reported. */
+  readonly cacheMissTokens?: number
+  /** Completion tokens spent on reasoning (`completion_tokens_details.reasoning_tokens`; part of `outputTokens`), when reported. */
+  readonly reasoningTokens?: number
 }
 
 /** A model response. */

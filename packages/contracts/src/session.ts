@@ -131,6 +131,8 @@ export interface RequestHeaderData extends TurnStep {
   readonly model: string
   /** Provider id. */
   readonly provider: string
+  /** Endpoint the request went to (never the key); absent for providers without one (scripted). `--resume` reuses it. */
+  readonly baseUrl?: string
 }
 
 /** Payload of `model/retry`: the provider retries a failed request of this step after a delay. */

@@ -19,6 +19,7 @@ interface UntypedDeltaFields {
 /** DeepSeek's usage extension. */
 interface UntypedUsageFields {
   readonly prompt_cache_hit_tokens?: unknown
+  readonly prompt_cache_miss_tokens?: unknown
 }
 
 type ToolCallDeltaEvent = Extract<ModelStreamEvent, { type: 'tool-call-delta' }>
@@ -82,6 +83,13 @@ export class ChunkMapper {
 function toUsage(usage: NonNullable<ChatCompletionChunk['usage']>): Usage {
   const cacheHit = (usage as typeof usage & UntypedUsageFields).prompt_cache_hit_tokens
   const cached = typeof cacheHit === 'number' ? cacheHit : usage.prompt_tokens_details?.cached_tokens
-  const base = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 }
-  return typeof cached === 'number' ? { ...base, cacheHitTokens: cached } : base
+  const miss = (usage as typeof usage & UntypedUsageFields).prompt_cache_miss_tokens
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens
+  return {
+    inputTokens: usage.prompt_tokens ?? 0,
+    outputTokens: usage.completion_tokens ?? 0,
+    ...(typeof cached === 'number' ? { cacheHitTokens: cached } : {}),
+    ...(typeof miss === 'number' ? { cacheMissTokens: miss } : {}),
+    ...(typeof reasoning === 'number' ? { reasoningTokens: reasoning } : {}),
+  }
 }

@@ -68,6 +68,7 @@ export function classifyFailure(error: unknown, sdk: SdkErrors): Failure {
     if (status >= 500) return { code: 'MODEL_SERVER', retryable: true, status, detail, ...wait }
     return { code: 'MODEL_BAD_RESPONSE', retryable: false, status, detail }
   }
+  if (error instanceof Error && error.name === 'InsufficientResourceError') return { code: 'MODEL_SERVER', retryable: true, detail: error.message }
   if (error instanceof SyntaxError) {
     return { code: 'MODEL_BAD_RESPONSE', retryable: false, detail: `unparseable stream chunk: ${error.message}` }
   }
@@ -91,6 +92,8 @@ export function toModelError(failure: Failure, context: FailureContext, retries:
       case 'MODEL_NETWORK':
         return `cannot reach ${baseUrl}${http}${after}: ${failure.detail}`
       default:
+        // 402 is DeepSeek's "Insufficient Balance": another attempt cannot help, money can.
+        if (failure.status === 402) return `${provider} refused the request${http}: ${failure.detail}; top up the account balance (for DeepSeek: https://platform.deepseek.com/top_up), then run again`
         return `${provider} rejected the request${http}: ${failure.detail}`
     }
   })()

@@ -12,7 +12,8 @@ import { resolveConnection } from './connection-config.ts'
 import { linkSignal, sleepUnlessAborted, type LinkedSignal } from './cancellation.ts'
 import { createAbortError } from './errors.ts'
 import { classifyFailure, midStreamError, toModelError, type Failure, type FailureContext } from './failure-classification.ts'
-import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind } from './model-capabilities.ts'
+import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind, type ThinkingSetting } from './model-capabilities.ts'
+import { fetchModelNames, isUnknownModelMessage, unknownModelHint } from './model-listing.ts'
 import { abortableSleep, DEFAULT_MAX_RETRIES, retryDelayMs, type Sleep } from './retry-policy.ts'
 import { loadSdk, type OpenAiSdk } from './sdk-loader.ts'
 
@@ -46,6 +47,13 @@ export interface OpenAiProviderOptions {
   readonly idleTimeoutMs?: number | undefined
   /** Retries before the first event (429, 408, 5xx, network); default {@link DEFAULT_MAX_RETRIES}. */
   readonly maxRetries?: number | undefined
+  /**
+   * DeepSeek only: `thinking: {type}` in every request (`model.thinking`). Absent: not sent, the
+   * API's default (on) applies. Ignored for `openai`.
+   */
+  readonly thinking?: ThinkingSetting | undefined
+  /** DeepSeek only: `reasoning_effort` in every request (`model.reasoningEffort`); absent: not sent (the API's default, high). */
+  readonly reasoningEffort?: ReasoningEffort | undefined
   /** Context window override; default from `model-capabilities.ts`. */
   readonly contextWindow?: number | undefined
   /** Receives one line per retry. Default: discard. */
@@ -53,6 +61,9 @@ export interface OpenAiProviderOptions {
   /** Backoff sleep, injectable for tests; must reject promptly when the signal aborts. */
   readonly sleep?: Sleep | undefined
 }
+
+/** DeepSeek's reasoning effort levels (docs "Thinking Mode"). */
+export type ReasoningEffort = 'low' | 'high' | 'max'
 
 /** Creates a provider; throws a `MODEL_CONFIG` `ModelError` when no key is available. */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
@@ -82,11 +93,13 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     sleep: options.sleep ?? abortableSleep,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     connectTimeoutMs,
+    extraBody: deepSeekExtras(options),
   }
-  const reasoningEcho = reasoningEchoFor(options.provider)
+  const reasoningEcho = reasoningEchoFor(options.provider, options.thinking)
   return {
     id: options.provider,
     model: options.model,
+    baseUrl: connection.baseUrl,
     contextWindow: options.contextWindow ?? contextWindowFor(options.model),
     ...(reasoningEcho === undefined ? {} : { reasoningEcho }),
     stream: (request, signal) => streamWithRetries(settings, request, signal),
@@ -108,6 +121,17 @@ interface StreamSettings {
   readonly sleep: Sleep
   readonly idleTimeoutMs: number
   readonly connectTimeoutMs: number
+  /** Fields added to every body (DeepSeek's `thinking` and `reasoning_effort`). */
+  readonly extraBody: Readonly<Record<string, unknown>>
+}
+
+/** The DeepSeek-only request fields the options ask for; nothing for other providers. */
+function deepSeekExtras(options: OpenAiProviderOptions): Readonly<Record<string, unknown>> {
+  if (options.provider !== 'deepseek') return {}
+  return {
+    ...(options.thinking === undefined ? {} : { thinking: { type: options.thinking } }),
+    ...(options.reasoningEffort === undefined ? {} : { reasoning_effort: options.reasoningEffort }),
+  }
 }
 
 /** Default longest silence between two stream chunks. Thinking models stream reasoning, so a long silence means a stalled connection. */
@@ -130,6 +154,21 @@ class ConnectTimeoutError extends Error {
   }
 }
 
+/** DeepSeek's `finish_reason: insufficient_system_resource`: the server gave up mid-answer (retryable). */
+class InsufficientResourceError extends Error {
+  constructor() {
+    super('the server stopped the answer: insufficient_system_resource (DeepSeek is overloaded)')
+    this.name = 'InsufficientResourceError'
+  }
+}
+
+/** The warning for a finish reason that cut the answer short but is still an answer. */
+function cutAnswerWarning(provider: string, reason: string): string | undefined {
+  if (reason === 'length') return `${provider}: the answer was cut off at the output limit (finish_reason length); it may be incomplete`
+  if (reason === 'content_filter') return `${provider}: the answer was cut off by the provider's content filter (finish_reason content_filter); it may be incomplete`
+  return undefined
+}
+
 /** Raised when a stream ends without a `finish_reason`: the server hung up early but cleanly. */
 class IncompleteStreamError extends Error {
   constructor() {
@@ -142,7 +181,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
   // The shared body uses readonly arrays and an extra `reasoning_content`, so it is not the SDK's
   // type, but its JSON is exactly the chat-completions body; the SDK only serialises it.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
-  const body = { ...request.body, stream: true, stream_options: { include_usage: true } } as unknown as ChatCompletionCreateParamsStreaming
+  const body = { ...request.body, ...settings.extraBody, stream: true, stream_options: { include_usage: true } } as unknown as ChatCompletionCreateParamsStreaming
   const { sdk, client } = await settings.connect()
   for (let retries = 0; ; retries += 1) {
     const mapper = new ChunkMapper()
@@ -173,14 +212,25 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
     // The SDK ends iteration silently on abort, so the signal is the only reliable witness.
     if (signal.aborted) throw createAbortError(signal)
     if (!failed) {
-      if (mapper.finishReason !== undefined) {
+      const reason = mapper.finishReason
+      if (reason === 'insufficient_system_resource') failed = { error: new InsufficientResourceError() }
+      else if (reason !== undefined) {
+        const warning = cutAnswerWarning(settings.context.provider, reason)
+        if (warning !== undefined) settings.log(warning)
         yield* mapper.finish()
         return
-      }
-      failed = { error: new IncompleteStreamError() }
+      } else failed = { error: new IncompleteStreamError() }
     }
     const failure = classifyFailure(failed.error, sdk)
     if (yielded) throw midStreamError(failure, settings.context, failed.error)
+    if (!failure.retryable && isUnknownModelMessage(failure.status, failure.detail)) {
+      const names = await fetchModelNames(client, signal).catch(() => {
+        // Swallows a failed listing: the hint then says the endpoint did not list its models.
+        return undefined
+      })
+      if (signal.aborted) throw createAbortError(signal)
+      throw toModelError({ ...failure, detail: `${failure.detail}; ${unknownModelHint(settings.context.provider, names)}` }, settings.context, retries, failed.error)
+    }
     if (!failure.retryable || retries >= settings.maxRetries) throw toModelError(failure, settings.context, retries, failed.error)
     const delay = retryDelayMs(retries, failure.retryAfterMs)
     settings.log(retryAnnouncement(settings, failure, retries, delay))

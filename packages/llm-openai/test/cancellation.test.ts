@@ -81,7 +81,7 @@ describe('cancellation', () => {
     server = await startSseServer([{ kind: 'json', status: 429, body: { error: { message: 'busy' } }, headers: { 'retry-after': '30' } }])
     const logs: string[] = []
     const env = { DEEPSEEK_API_KEY: 'sk-test-key' }
-    const provider = createOpenAiProvider({ provider: 'deepseek', model: 'deepseek-chat', baseUrl: server.baseUrl, env, logger: (line) => logs.push(line) })
+    const provider = createOpenAiProvider({ provider: 'deepseek', model: 'deepseek-v4-flash', baseUrl: server.baseUrl, env, logger: (line) => logs.push(line) })
     const controller = new AbortController()
     // Abort once the backoff sleep has begun (its announcement is logged right before it). The hang
     // guard (20 s) is shorter than the 30 s the server asks for: a sleep the abort did not end fails.

@@ -26,7 +26,7 @@ function creationError(create: () => unknown): unknown {
 
 describe('missing key', () => {
   it('throws a one-line MODEL_CONFIG error naming DEEPSEEK_API_KEY', () => {
-    const error = creationError(() => createOpenAiProvider({ provider: 'deepseek', model: 'deepseek-chat', env: {} }))
+    const error = creationError(() => createOpenAiProvider({ provider: 'deepseek', model: 'deepseek-v4-flash', env: {} }))
     expect(error).toBeInstanceOf(ModelError)
     expect(isModelError(error)).toBe(true)
     expect(error).toMatchObject({ code: 'MODEL_CONFIG' })

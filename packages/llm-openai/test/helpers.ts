@@ -13,7 +13,7 @@ export const request: ModelRequest = {
   turn: 1,
   step: 1,
   body: {
-    model: 'deepseek-chat',
+    model: 'deepseek-v4-flash',
     messages: [
       { role: 'system', content: 'You are dsh.' },
       { role: 'user', content: 'List the files.' },
@@ -28,7 +28,7 @@ export function testProvider(baseUrl: string, overrides: Partial<OpenAiProviderO
   const sleeps: number[] = []
   const provider = createOpenAiProvider({
     provider: 'deepseek',
-    model: 'deepseek-chat',
+    model: 'deepseek-v4-flash',
     baseUrl,
     env: { DEEPSEEK_API_KEY: 'sk-test-key' },
     logger: (line) => logs.push(line),

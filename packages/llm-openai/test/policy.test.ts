@@ -6,7 +6,7 @@ import * as sdk from 'openai'
 import { APIConnectionError, APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
 import { classifyFailure, retryAfterFromHeaders } from '../src/failure-classification.ts'
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, reasoningEchoFor } from '../src/index.ts'
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_DEEPSEEK_MODEL, modelCapabilitiesFor, reasoningEchoFor, retiredModelWarning } from '../src/index.ts'
 import { BASE_DELAY_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, retryDelayMs } from '../src/retry-policy.ts'
 
 describe('retryDelayMs', () => {
@@ -94,15 +94,31 @@ describe('classifyFailure', () => {
 })
 
 describe('model capabilities', () => {
-  it('knows DeepSeek context windows and defaults the rest', () => {
-    expect(contextWindowFor('deepseek-chat')).toBe(128_000)
-    expect(contextWindowFor('deepseek-reasoner')).toBe(128_000)
+  it('knows the DeepSeek V4 models (1M context, 384K output, thinking on) and defaults the rest', () => {
+    for (const name of ['deepseek-v4-flash', 'deepseek-flash', 'deepseek-v4-pro']) {
+      expect(modelCapabilitiesFor(name)).toEqual({ contextWindow: 1_048_576, maxOutputTokens: 393_216, thinksByDefault: true })
+      expect(contextWindowFor(name)).toBe(1_048_576)
+    }
+    expect(DEFAULT_DEEPSEEK_MODEL).toBe('deepseek-v4-flash')
     expect(contextWindowFor('some-local-model')).toBe(DEFAULT_CONTEXT_WINDOW)
     expect(contextWindowFor('toString')).toBe(DEFAULT_CONTEXT_WINDOW)
   })
 
-  it('asks DeepSeek, and only DeepSeek, for reasoning of tool-calling segments', () => {
-    expect(reasoningEchoFor('deepseek')).toBe('tool-segments')
+  it('names the replacement of the retired DeepSeek names, and of no other', () => {
+    expect(retiredModelWarning('deepseek-chat')).toBe(
+      'deepseek-chat was retired by DeepSeek on 2026-07-24; use --model deepseek:deepseek-v4-flash (model.spec) with model.thinking: disabled instead (the request is sent as written)',
+    )
+    expect(retiredModelWarning('deepseek-reasoner')).toBe(
+      'deepseek-reasoner was retired by DeepSeek on 2026-07-24; use --model deepseek:deepseek-v4-flash (model.spec) with model.thinking: enabled instead (the request is sent as written)',
+    )
+    expect(retiredModelWarning('deepseek-v4-flash')).toBeUndefined()
+  })
+
+  it('asks DeepSeek in thinking mode, and only DeepSeek, for the reasoning of every message of a request with tools', () => {
+    expect(reasoningEchoFor('deepseek')).toBe('with-tools')
+    expect(reasoningEchoFor('deepseek', 'enabled')).toBe('with-tools')
+    expect(reasoningEchoFor('deepseek', 'disabled')).toBeUndefined()
     expect(reasoningEchoFor('openai')).toBeUndefined()
+    expect(reasoningEchoFor('openai', 'enabled')).toBeUndefined()
   })
 })

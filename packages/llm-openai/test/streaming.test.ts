@@ -63,7 +63,7 @@ describe('stream', () => {
     const final = usage({ prompt_tokens: 120, completion_tokens: 7, total_tokens: 127, prompt_cache_hit_tokens: 96, prompt_cache_miss_tokens: 24 })
     server = await startSseServer([{ kind: 'sse', chunks: [text('ok'), finish(), final] }])
     const events = await collect(testProvider(server.baseUrl).provider)
-    expect(events.at(-1)).toEqual({ type: 'usage', usage: { inputTokens: 120, outputTokens: 7, cacheHitTokens: 96 } })
+    expect(events.at(-1)).toEqual({ type: 'usage', usage: { inputTokens: 120, outputTokens: 7, cacheHitTokens: 96, cacheMissTokens: 24 } })
   })
 
   it('falls back to prompt_tokens_details.cached_tokens and omits cacheHitTokens when neither is sent', async () => {
@@ -92,7 +92,23 @@ describe('stream', () => {
 
   it('exposes id, model and a context window from the capability table or the override', () => {
     const { provider } = testProvider('http://127.0.0.1:9/v1')
-    expect(provider).toMatchObject({ id: 'deepseek', model: 'deepseek-chat', contextWindow: 128_000 })
+    expect(provider).toMatchObject({ id: 'deepseek', model: 'deepseek-v4-flash', contextWindow: 1_048_576 })
     expect(testProvider('http://127.0.0.1:9/v1', { contextWindow: 32_768 }).provider.contextWindow).toBe(32_768)
+  })
+
+  it('DeepSeek only: thinking and reasoning_effort join the body; the openai provider sends neither', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('ok'), finish()] }])
+    await collect(testProvider(server.baseUrl, { thinking: 'disabled', reasoningEffort: 'max' }).provider)
+    await collect(testProvider(server.baseUrl, { provider: 'openai', thinking: 'enabled', reasoningEffort: 'low' }).provider)
+    expect(server.requests[0]?.body).toEqual({ ...request.body, thinking: { type: 'disabled' }, reasoning_effort: 'max', stream: true, stream_options: { include_usage: true } })
+    expect(server.requests[1]?.body).toEqual({ ...request.body, stream: true, stream_options: { include_usage: true } })
+  })
+
+  it('reports reasoning tokens and the cache miss from DeepSeek usage, and the endpoint as baseUrl', async () => {
+    const final = usage({ prompt_tokens: 374, completion_tokens: 61, total_tokens: 435, prompt_tokens_details: { cached_tokens: 256 }, completion_tokens_details: { reasoning_tokens: 17 }, prompt_cache_hit_tokens: 256, prompt_cache_miss_tokens: 118 })
+    server = await startSseServer([{ kind: 'sse', chunks: [text('ok'), finish(), final] }])
+    const { provider } = testProvider(server.baseUrl)
+    expect(provider.baseUrl).toBe(server.baseUrl)
+    expect((await collect(provider)).at(-1)).toEqual({ type: 'usage', usage: { inputTokens: 374, outputTokens: 61, cacheHitTokens: 256, cacheMissTokens: 118, reasoningTokens: 17 } })
   })
 })

@@ -39,6 +39,26 @@ export class AnchorTracker {
     return this.#text
   }
 
+  /**
+   * The quoted text once `pending` (a step's batch, not yet in the log) is appended, without
+   * consuming it: the same rule as {@link current}, applied to the batch after the log.
+   */
+  currentWith(events: readonly SessionEvent[], pending: readonly UserMessage[]): string | undefined {
+    let text = this.current(events)
+    let adopted = this.#adopted
+    for (const message of pending) {
+      const body = messageText(message).trim()
+      if (body === '') continue
+      if (!this.#child) {
+        if (message.source.kind === 'user') text = body
+      } else if (!adopted && message.source.kind === 'delegation') {
+        text = body
+        adopted = true
+      } else if (!adopted && message.source.kind === 'user' && text === undefined) text = body
+    }
+    return text
+  }
+
   #adoptDelegation(kind: UserMessage['source']['kind'], text: string): void {
     if (this.#adopted) return
     if (kind === 'delegation') {

@@ -32,7 +32,10 @@ const injectDocs = z.strictObject({
 const anchor = z.strictObject({
   enabled: flag.describe('Quote the user\'s latest instruction with the precedence rule (default true)'),
   inSubagents: reach,
-  delivery: z.enum(['section', 'message']).optional().describe('section: a system-prompt section (default); message: a notice on the tool-call path, once per distinct text'),
+  delivery: z
+    .enum(['history', 'section', 'message'])
+    .optional()
+    .describe('history: a durable message when the instruction changes (default, keeps the prompt cache); section: a system-prompt section; message: a notice on the tool-call path, once per distinct text'),
   order: z.number().int().optional().describe('Section order (default 10150); read once at mount'),
   maxChars: z.number().int().min(1).optional().describe('Characters of the quoted instruction (default 800)'),
   title: z.string().optional(),
@@ -94,6 +97,7 @@ export const Config = z.strictObject({
   inSubagents: reach,
   includeSubagents: flag.describe('Legacy spelling of inSubagents: true'),
   order: z.number().int().optional().describe('Order of the reminder section (default 100)'),
+  placement: z.enum(['history', 'system']).optional().describe('history: the reminder is a durable message, re-delivered when it changes (default, keeps the prompt cache); system: a system-prompt section'),
   walkUp: z.number().int().min(0).max(64).optional().describe('Levels searched upwards for the project root (default 6)'),
   projectMarkers: names.optional().describe('Names that mark the project root (default .git)'),
   title: z.string().optional().describe('Heading of the reminder section'),

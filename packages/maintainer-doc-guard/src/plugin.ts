@@ -24,6 +24,7 @@ import { PLUGIN_NAME } from './notice-delivery.ts'
 import { warnProblems } from './problem-warnings.ts'
 import { guardCall } from './pre-execute.ts'
 import { resolveConfig, type ResolvedConfig } from './resolve-config.ts'
+import { durableDeliveries } from './history-delivery.ts'
 import { anchorSection, reminderSection } from './sections.ts'
 import { observeEvent } from './session-observer.ts'
 import { SessionStates } from './session-state.ts'
@@ -98,16 +99,21 @@ export function createMaintainerDocGuard(input: ConfigInput = {}, hooks: GuardHo
         const port = fs()
         const state = states.of(payload.agent.session)
         const config = current()
-        if (decision.kind !== 'enter' || port === undefined || !documentsReach(state.header, config)) return decision
-        try {
-          state.snapshot = await takeSnapshot(port, { config, header: state.header, lineage: states.lineage(state.header.id), previous: state.snapshot, memo: state.memo, signal: payload.signal })
-          warnProblems(state.snapshot, state.warnedProblems, warn)
-        } catch (error) {
-          // The last snapshot stays in use; cancellation still reaches the loop.
-          if (payload.signal.aborted) throw error
-          fail('reading the maintainer documents', error)
+        if (decision.kind !== 'enter') return decision
+        if (port !== undefined && documentsReach(state.header, config)) {
+          try {
+            state.snapshot = await takeSnapshot(port, { config, header: state.header, lineage: states.lineage(state.header.id), previous: state.snapshot, memo: state.memo, signal: payload.signal })
+            warnProblems(state.snapshot, state.warnedProblems, warn)
+          } catch (error) {
+            // The last snapshot stays in use; cancellation still reaches the loop.
+            if (payload.signal.aborted) throw error
+            fail('reading the maintainer documents', error)
+          }
         }
-        return decision
+        // An empty first batch ends the turn without a model call: nothing is added to it.
+        if (decision.messages.length === 0 && payload.step === 1) return decision
+        const durable = durableDeliveries(core, payload.agent, decision.messages)
+        return durable.length === 0 ? decision : { kind: 'enter', messages: [...decision.messages, ...durable] }
       })
 
       ctx.on('tools/pre-execute', async (execution, next) => {

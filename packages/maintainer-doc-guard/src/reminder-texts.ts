@@ -18,6 +18,12 @@ export function noDocumentsLine(expected: readonly string[], folder: string): st
 /** Suffix of the ledger's list entry. */
 export const LEDGER_NOTE = ' (your lessons ledger: append a line when a mistake has been corrected; matching lines are shown to you when a call meets their trigger)'
 
+/** First line of a reminder delivered again because the documents changed (history placement). */
+export const REMINDER_UPDATE_LINE = 'The maintainer documents changed. This replaces the earlier list and injected text:'
+
+/** Delivered when a reminder was given earlier and no document is left to list (history placement). */
+export const REMINDER_WITHDRAWN = 'The maintainer documents listed earlier no longer exist; nothing replaces them.'
+
 /** Default `injectDocs.title`. */
 export const INJECT_TITLE = '## Mandatory requirements — injected in full, not just listed'
 

@@ -23,6 +23,8 @@ export interface ResolvedConfig {
   readonly onlyWhenPresent: boolean
   readonly inSubagents: boolean
   readonly order: number
+  /** Where the reminder goes: a durable message in the history (default) or a system-prompt section. */
+  readonly placement: 'history' | 'system'
   readonly walkUp: number
   readonly projectMarkers: readonly string[]
   readonly title: string
@@ -32,7 +34,7 @@ export interface ResolvedConfig {
   readonly anchor: {
     readonly enabled: boolean
     readonly inSubagents: boolean
-    readonly delivery: 'section' | 'message'
+    readonly delivery: 'history' | 'section' | 'message'
     readonly order: number
     readonly maxChars: number
     readonly title: string
@@ -83,6 +85,7 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     onlyWhenPresent: raw.onlyWhenPresent === true,
     inSubagents: reachesChildren(raw.inSubagents) || raw.includeSubagents === true,
     order: raw.order ?? 100,
+    placement: raw.placement ?? 'history',
     walkUp: raw.walkUp ?? 6,
     projectMarkers: list(raw.projectMarkers, ['.git']),
     title: raw.title ?? REMINDER_TITLE,
@@ -98,7 +101,7 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     anchor: {
       enabled: anchor.enabled !== false,
       inSubagents: reachesChildren(anchor.inSubagents),
-      delivery: anchor.delivery ?? 'section',
+      delivery: anchor.delivery ?? 'history',
       order: anchor.order ?? 10_150,
       maxChars: anchor.maxChars ?? 800,
       title: anchor.title ?? ANCHOR_TITLE,

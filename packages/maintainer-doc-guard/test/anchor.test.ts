@@ -13,9 +13,10 @@ afterEach(async () => {
   r = undefined
 })
 
-function anchorOf(system: string): string {
-  const start = system.search(/## (Current objective|Your delegated task)/u)
-  return start < 0 ? '' : system.slice(start)
+/** The latest anchor the request carries (a user-role message; the system prompt never holds one). */
+function anchorOf(body: Parameters<typeof userTexts>[0]): string {
+  expect(systemOf(body)).not.toMatch(/## (Current objective|Your delegated task)/u)
+  return userTexts(body).findLast((text) => /^## (Current objective|Your delegated task)/u.test(text)) ?? ''
 }
 
 const ANCHOR = (quote: string) =>
@@ -40,11 +41,24 @@ describe('objective anchor', () => {
   it('is empty until a person has spoken, then quotes the latest instruction verbatim', async () => {
     r = await rig()
     const agent = await r.start([{ text: 'one' }, { text: 'two' }])
-    expect(anchorOf(r.host.systemPrompt.assemble({ cwd: r.cwd }, { agent: agent.handle }))).toBe('')
+    expect(r.host.systemPrompt.assemble({ cwd: r.cwd }, { agent: agent.handle })).not.toContain('## Current objective')
     await agent.prompt('Fix the estimate.\nThat is task 1; task 2 follows.')
     await agent.prompt('Now task 2: the report.')
-    expect(anchorOf(systemOf(r.requests[0]))).toBe(ANCHOR('> Fix the estimate.\n> That is task 1; task 2 follows.'))
-    expect(anchorOf(systemOf(r.requests[1]))).toBe(ANCHOR('> Now task 2: the report.'))
+    expect(anchorOf(r.requests[0])).toBe(ANCHOR('> Fix the estimate.\n> That is task 1; task 2 follows.'))
+    expect(anchorOf(r.requests[1])).toBe(ANCHOR('> Now task 2: the report.'))
+    // Durable and append-only: the first anchor stays where it was, the system prompt never changes.
+    expect(userTexts(r.requests[1]).filter((text) => text.startsWith('## Current objective'))).toEqual([ANCHOR('> Fix the estimate.\n> That is task 1; task 2 follows.'), ANCHOR('> Now task 2: the report.')])
+    expect(systemOf(r.requests[1])).toBe(systemOf(r.requests[0]))
+  })
+
+  it('arrives right after the instruction it quotes, once per instruction, not at every step', async () => {
+    r = await rig({ 'repo/a.md': 'a\n' })
+    const agent = await r.start([call('read', { file_path: 'a.md' }), { text: 'done' }])
+    await agent.prompt('Read a.md.')
+    const texts = userTexts(r.requests[1])
+    expect(texts.filter((text) => text.startsWith('## Current objective'))).toHaveLength(1)
+    expect(texts.indexOf('Read a.md.')).toBeGreaterThanOrEqual(0)
+    expect(texts.indexOf(ANCHOR('> Read a.md.'))).toBeGreaterThan(texts.indexOf('Read a.md.'))
   })
 
   it('never quotes the guard\'s own notices', async () => {
@@ -52,28 +66,28 @@ describe('objective anchor', () => {
     const agent = await r.start([call('bash', { command: 'echo hi' }), { text: 'done' }])
     await agent.prompt('Say hi.')
     expect(notices(r.requests[1])).toHaveLength(1)
-    expect(anchorOf(systemOf(r.requests[1]))).toBe(ANCHOR('> Say hi.'))
+    expect(anchorOf(r.requests[1])).toBe(ANCHOR('> Say hi.'))
   })
 
   it('defuses {{…}} so a typed placeholder cannot break prompt assembly', async () => {
     r = await rig()
     const agent = await r.start([{ text: 'ok' }])
     await agent.prompt('Render {{nobody}} and {{cwd}} literally')
-    expect(anchorOf(systemOf(r.requests[0]))).toContain('> Render { {nobody} } and { {cwd} } literally')
+    expect(anchorOf(r.requests[0])).toContain('> Render { {nobody} } and { {cwd} } literally')
   })
 
   it('clips a long instruction to maxChars', async () => {
     r = await rig({}, { config: { anchor: { maxChars: 12 } } })
     const agent = await r.start([{ text: 'ok' }])
     await agent.prompt('abcdefghijklmnopqrstuvwxyz')
-    expect(anchorOf(systemOf(r.requests[0]))).toContain('> abcdefghijkl… (truncated)\n')
+    expect(anchorOf(r.requests[0])).toContain('> abcdefghijkl… (truncated)\n')
   })
 
   it('appends the strict answer contract while strict mode is on', async () => {
     r = await rig({}, { config: { strictOnTopic: true } })
     const agent = await r.start([{ text: 'ok' }])
     await agent.prompt('Answer me.')
-    expect(anchorOf(systemOf(r.requests[0]))).toBe(
+    expect(anchorOf(r.requests[0])).toBe(
       `${ANCHOR('> Answer me.')}\n\nStrict on-topic mode is on. Open your final answer with the answer itself, not a recap or a status report. Put any reflection after it, marked as an addendum. Stop at the edge of the instruction and say that you stopped there. Take an excursion only when you can name the part of the instruction it serves; otherwise ask.`,
     )
   })
@@ -83,7 +97,7 @@ describe('objective anchor', () => {
     const read = call('read', { file_path: 'a.md' }, 'Reading a.md.')
     const agent = await r.start([read, read, { text: 'done' }])
     await agent.prompt('Read a.md twice.')
-    expect(anchorOf(systemOf(r.requests[0]))).toBe('')
+    expect(anchorOf(r.requests[0])).toBe('')
     const anchors = userTexts(r.requests[2]).filter((text) => text.startsWith('## Current objective'))
     expect(anchors).toEqual([ANCHOR('> Read a.md twice.')])
   })
@@ -96,7 +110,7 @@ describe('objective anchor', () => {
         r = await rig({}, { childScript: [{ text: 'child done' }], config: inSubagents === undefined ? {} : { anchor: { inSubagents } } })
         const agent = await r.start(parent)
         await agent.prompt('Delegate the parser change.')
-        expect(anchorOf(systemOf(r.childRequests[0]))).toBe('')
+        expect(anchorOf(r.childRequests[0])).toBe('')
         await r.dispose()
         r = undefined
       }
@@ -106,7 +120,7 @@ describe('objective anchor', () => {
       r = await rig({}, { childScript: [{ text: 'child done' }], config: { anchor: { inSubagents: true } } })
       const agent = await r.start(parent)
       await agent.prompt('Delegate the parser change.')
-      const anchor = anchorOf(systemOf(r.childRequests[0]))
+      const anchor = anchorOf(r.childRequests[0])
       expect(anchor).toMatch(/^## Your delegated task — what you were sent here to do\n\n> This is a delegated task\./u)
       expect(anchor).toContain('> Allow trailing commas in the parser.')
       expect(anchor).not.toContain('Delegate the parser change.')

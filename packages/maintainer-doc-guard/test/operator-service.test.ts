@@ -10,7 +10,7 @@ import { operatorServiceFor } from '../src/guard-operator.ts'
 import { createOperatorService } from '../src/operator-service.ts'
 import { sessionDirectoryOf } from '../src/session-directory.ts'
 import type { OperatorService } from '../src/operator-types.ts'
-import { rig, systemOf, type Rig } from './support/rig.ts'
+import { promptTexts, rig, type Rig } from './support/rig.ts'
 
 let r: Rig | undefined
 afterEach(async () => {
@@ -62,12 +62,12 @@ describe('documents of a session', () => {
     const saved = await service.write(sessionId, 'plan.md', 'Workspace plan.\n')
     expect(saved).toEqual({ path: join(r!.cwd, D, 'plan.md'), bytes: 16 })
     await agent.prompt('next')
-    expect(systemOf(r!.requests[1])).toContain('--- begin .dsh-maintainer-doc-guard/plan.md ---\nWorkspace plan.\n')
+    expect(promptTexts(r!.requests[1])).toContain('--- begin .dsh-maintainer-doc-guard/plan.md ---\nWorkspace plan.\n')
     const own = await service.write(sessionId, 'plan.md', 'Session plan.\n', 'session')
     expect(own.path).toBe(join(r!.cwd, D, sessionId, 'plan.md'))
     expect((await service.write(sessionId, 'plan.md', 'Session plan v2.\n')).path).toBe(own.path)
     await agent.prompt('again')
-    expect(systemOf(r!.requests[2])).toContain(`--- begin .dsh-maintainer-doc-guard/${sessionId}/plan.md ---\nSession plan v2.\n`)
+    expect(promptTexts(r!.requests[2])).toContain(`--- begin .dsh-maintainer-doc-guard/${sessionId}/plan.md ---\nSession plan v2.\n`)
     expect((await readdir(join(r!.cwd, D, sessionId))).filter((name) => name.includes('.tmp'))).toEqual([])
   })
 

@@ -16,8 +16,8 @@ export interface RequestBodyInput {
   readonly messages: readonly Message[]
   /** Offered tools. */
   readonly tools: readonly WireTool[]
-  /** Which assistant messages carry their reasoning back (see `ModelProvider.reasoningEcho`); absent: none. */
-  readonly reasoningEcho?: 'tool-segments' | undefined
+  /** Whether assistant messages carry their reasoning back (see `ModelProvider.reasoningEcho`); absent: never. */
+  readonly reasoningEcho?: 'with-tools' | undefined
   /** Memo of wire messages shared by the requests of one agent; absent: every message is converted. */
   readonly memo?: WireMemo | undefined
 }
@@ -38,7 +38,9 @@ function toWire(message: Message, echoReasoning: boolean): WireMessage {
         role: 'assistant',
         content: text === '' && calls.length > 0 ? null : text,
         ...(calls.length > 0 ? { tool_calls: calls } : {}),
-        ...(echoReasoning && reasoning !== '' ? { reasoning_content: reasoning } : {}),
+        // The exact text received (its pieces joined), or "" when none came: DeepSeek refuses a
+        // request with tools in thinking mode where any assistant message lacks the field.
+        ...(echoReasoning ? { reasoning_content: reasoning } : {}),
       }
     }
     default: {
@@ -49,27 +51,11 @@ function toWire(message: Message, echoReasoning: boolean): WireMessage {
 }
 
 /**
- * Indexes of assistant messages whose reasoning goes back under `tool-segments`: every assistant
- * message of a segment between two user-role messages in which some assistant called a tool.
+ * Whether this request's assistant messages carry their reasoning back: under `with-tools`, all of
+ * them when the request offers tools (DeepSeek's current rule), none otherwise.
  */
-function toolSegmentAssistants(messages: readonly Message[]): Set<number> {
-  const chosen = new Set<number>()
-  let segment: number[] = []
-  let calledTool = false
-  const close = (): void => {
-    if (calledTool) for (const index of segment) chosen.add(index)
-    segment = []
-    calledTool = false
-  }
-  messages.forEach((message, index) => {
-    if (message.role === 'user') close()
-    else if (message.role === 'assistant') {
-      segment.push(index)
-      if (message.content.some((block) => block.type === 'tool-call')) calledTool = true
-    }
-  })
-  close()
-  return chosen
+function echoesReasoning(input: RequestBodyInput): boolean {
+  return input.reasoningEcho === 'with-tools' && input.tools.length > 0
 }
 
 /** Length of `,"tools":` between the messages and the tools of a serialised body. */
@@ -80,7 +66,7 @@ const TOOLS_KEY_LENGTH = ',"tools":'.length
  * message is serialised, every other part is measured once through the memo.
  */
 export function requestJsonLength(input: RequestBodyInput & { readonly memo: WireMemo }): number {
-  const echo = input.reasoningEcho === 'tool-segments' ? toolSegmentAssistants(input.messages) : new Set<number>()
+  const echo = echoesReasoning(input)
   const { memo } = input
   // `{"model":…,"messages":[]}`, the system message, and one comma before each later message.
   let length = JSON.stringify({ model: input.model, messages: [] }).length + JSON.stringify({ role: 'system', content: input.system }).length + input.messages.length
@@ -88,19 +74,19 @@ export function requestJsonLength(input: RequestBodyInput & { readonly memo: Wir
   const { messages } = input
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]
-    if (message !== undefined) length += memo.measure(memo.wire(message, echo.has(index), toWire))
+    if (message !== undefined) length += memo.measure(memo.wire(message, echo, toWire))
   }
   return input.tools.length > 0 ? length + TOOLS_KEY_LENGTH + memo.measure(input.tools) : length
 }
 
 /** Builds the request body. */
 export function buildChatRequestBody(input: RequestBodyInput): ChatRequestBody {
-  const echo = input.reasoningEcho === 'tool-segments' ? toolSegmentAssistants(input.messages) : new Set<number>()
+  const echo = echoesReasoning(input)
   const { memo } = input
   const messages: WireMessage[] = [{ role: 'system', content: input.system }]
   for (let index = 0; index < input.messages.length; index++) {
     const message = input.messages[index]
-    if (message !== undefined) messages.push(memo === undefined ? toWire(message, echo.has(index)) : memo.wire(message, echo.has(index), toWire))
+    if (message !== undefined) messages.push(memo === undefined ? toWire(message, echo) : memo.wire(message, echo, toWire))
   }
   return { model: input.model, messages, ...(input.tools.length > 0 ? { tools: input.tools } : {}) }
 }

@@ -150,7 +150,8 @@ function requestInput(deps: TurnDeps): RequestBodyInput & { readonly memo: WireM
 
 async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
   const body = buildChatRequestBody(requestInput(deps))
-  deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id })
+  const { baseUrl } = deps.provider
+  deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id, ...(baseUrl === undefined ? {} : { baseUrl }) })
   deps.onRequest?.(body)
   const assembler = new AssistantAssembler()
   try {

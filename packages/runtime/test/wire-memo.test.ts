@@ -33,7 +33,7 @@ describe('WireMemo', () => {
         const memo = new WireMemo()
         // Two requests of a growing history share one memo, as the steps of an agent do.
         for (const messages of [history.slice(0, cut), history]) {
-          const input = { model: 'm', system, messages, tools: withTools ? tools : [], ...(echo ? { reasoningEcho: 'tool-segments' as const } : {}) }
+          const input = { model: 'm', system, messages, tools: withTools ? tools : [], ...(echo ? { reasoningEcho: 'with-tools' as const } : {}) }
           // Measured before and after the body is built, as a step measures before building it.
           expect(requestJsonLength({ ...input, memo })).toBe(JSON.stringify(buildChatRequestBody(input)).length)
           const body = buildChatRequestBody({ ...input, memo })

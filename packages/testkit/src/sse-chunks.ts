@@ -9,7 +9,7 @@ export function deltaChunk(delta: Record<string, unknown>, finishReason: string 
     id: 'chatcmpl-test',
     object: 'chat.completion.chunk',
     created: 1_700_000_000,
-    model: 'deepseek-chat',
+    model: 'deepseek-v4-flash',
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     usage: null,
   }
@@ -34,6 +34,6 @@ export function toolPiece(index: number, piece: { id?: string; name?: string; ar
 
 /** The trailing usage chunk (empty `choices`), as sent with `stream_options.include_usage`. */
 export function usage(fields: Record<string, unknown>): object {
-  return { id: 'chatcmpl-usage', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'deepseek-chat', choices: [], usage: fields }
+  return { id: 'chatcmpl-usage', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'deepseek-v4-flash', choices: [], usage: fields }
 }
 

@@ -11,7 +11,7 @@ import type { ModelPrices } from './status/usage-meter.ts'
 
 /** A model the chat can run on. */
 export interface ModelChoice {
-  /** What the banner and status line show (`deepseek:deepseek-chat`). */
+  /** What the banner and status line show (`deepseek:deepseek-v4-flash`). */
   readonly label: string
   /** The provider. */
   readonly provider: ModelProvider

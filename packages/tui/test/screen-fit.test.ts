@@ -51,7 +51,7 @@ describe('the banner in a narrow terminal', () => {
   it('cuts only a single fact wider than the terminal', () => {
     // oxlint-disable-next-line no-control-regex -- pi-tui resets styles around the ellipsis it adds.
     expect(wrapParts(['abcdefghij', 'xy'], 6).map((line) => line.replace(/\x1b\[0m/g, ''))).toEqual(['abc...', 'xy'])
-    expect(shortLabel('deepseek:deepseek-chat')).toBe('deepseek:deepseek-chat')
+    expect(shortLabel('deepseek:deepseek-v4-flash')).toBe('deepseek:deepseek-v4-flash')
     expect(shortLabel('openai:a-very-long-model-name-from-some-provider')).toBe('openai:a-very-long-model-na…')
   })
 })

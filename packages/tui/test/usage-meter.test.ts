@@ -38,6 +38,6 @@ describe('usage figures', () => {
     expect(shortPath('/home/me/src/app', '/home/me')).toBe('~/src/app')
     expect(shortPath('/home/meow/x', '/home/me')).toBe('/home/meow/x')
     expect(shortPath('/very/long/path/that/goes/on/and/on/forever/here', undefined)).toBe('…/forever/here'.replace('…/', '…/on/'))
-    expect(statusParts({ model: 'deepseek:deepseek-chat', cwd: '~/app', roots: 2, approvals: 'ask', context: 'ctx 1k/128k (1%)', cost: '€0.01', sessionId: 's' })).toEqual(['deepseek:deepseek-chat', '~/app', '+2 roots', 'ask', 'ctx 1k/128k (1%)', '€0.01'])
+    expect(statusParts({ model: 'deepseek:deepseek-v4-flash', cwd: '~/app', roots: 2, approvals: 'ask', context: 'ctx 1k/128k (1%)', cost: '€0.01', sessionId: 's' })).toEqual(['deepseek:deepseek-v4-flash', '~/app', '+2 roots', 'ask', 'ctx 1k/128k (1%)', '€0.01'])
   })
 })

@@ -61,7 +61,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     version,
     model: modelChoice(setup, label),
     startOptions: setup.startOptions,
-    switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, log: setup.log })),
+    switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, flags: options, log: setup.log })),
     modelSummaries: setup.spec.kind !== 'scripted',
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
     inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),

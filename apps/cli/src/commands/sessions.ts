@@ -8,7 +8,10 @@ import { terminalLine, terminalText } from '@dsh/workspace-context'
 import { join } from 'node:path'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { dshHomeFrom } from '../global-options.ts'
+import { resolve } from 'node:path'
+import { loadConfigFile } from '../config-file.ts'
 import { sessionJson, sessionTable } from './session-table.ts'
+import { usageLines, usageTotals } from './session-usage.ts'
 
 /** The store of the resolved home. */
 export function storeFor(io: CliIo, dshHome: string | undefined): SessionStore {
@@ -50,7 +53,7 @@ function renderMessage(message: Message): string {
 }
 
 /** Shows one session: header and event counts, or its model-visible history. */
-export function showSession(io: CliIo, id: string, options: { readonly dshHome?: string; readonly messages?: boolean }): number {
+export function showSession(io: CliIo, id: string, options: { readonly dshHome?: string; readonly messages?: boolean; readonly config?: string }): number {
   const session = storeFor(io, options.dshHome).load(id)
   if (options.messages === true) {
     // Messages carry repository and model text: shown terminal-safe (escape sequences made visible).
@@ -66,6 +69,7 @@ export function showSession(io: CliIo, id: string, options: { readonly dshHome?:
     ...(session.header.parentSession === undefined ? [] : [`parent ${terminalLine(session.header.parentSession)} (depth ${session.header.delegationDepth})`]),
     `events ${session.events.length}, visible messages ${session.surface.length}`,
     ...[...counts.entries()].map(([type, count]) => `  ${terminalLine(type)}: ${count}`),
+    ...usageLines(usageTotals(session.events), options.config === undefined ? undefined : loadConfigFile(resolve(io.cwd, options.config), (line) => errLine(io, `warning: ${line}`)).model?.prices),
   ]
   io.stdout.write(`${lines.join('\n')}\n`)
   return 0

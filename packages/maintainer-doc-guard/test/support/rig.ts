@@ -94,6 +94,11 @@ export function systemOf(body: ChatRequestBody | undefined): string {
   return first?.role === 'system' ? first.content : ''
 }
 
+/** Everything a request tells the model as text: the system prompt and the user-role messages. */
+export function promptTexts(body: ChatRequestBody | undefined): string {
+  return [systemOf(body), ...userTexts(body)].join('\n')
+}
+
 /** The user-role texts of a request, in order. */
 export function userTexts(body: ChatRequestBody | undefined): string[] {
   return (body?.messages ?? []).flatMap((message: WireMessage) => (message.role === 'user' ? [message.content] : []))

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { PermissionMode } from '@dsh/contracts'
 import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
-import type { AskPermission, Host } from '@dsh/runtime'
+import { userHome, type AskPermission, type Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
 import type { ComposePermissions } from './permission-options.ts'
 
@@ -55,7 +55,11 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
     mode,
     network: config.sandbox?.network ?? true,
     secretVariables: keyEnv === undefined ? [] : [keyEnv],
+    passEnv: config.sandbox?.passEnv ?? [],
     env: process.env,
+    home: userHome(),
+    dshHome: canonical(options.dshHome),
+    uid: process.getuid?.() ?? -1,
     tempDir: tmpdir(),
     extraWritable: config.sandbox?.writable ?? [],
     protectedDirs,

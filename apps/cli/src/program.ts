@@ -73,6 +73,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .helpCommand(false)
 
   agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'), resumeOption)
+    .option('--raw', 'print the answer with its terminal control sequences when stdout is not a terminal (default: removed)')
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       const { runCommand } = await import('./commands/run.ts')
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))

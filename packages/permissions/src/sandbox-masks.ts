@@ -36,7 +36,7 @@ export interface MaskInputs {
 
 const inside = (path: string, dir: string): boolean => {
   const rel = relative(dir, path)
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${'/'}`) && !isAbsolute(rel))
+  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel))
 }
 
 function kindOf(path: string): Mask['kind'] | undefined {

@@ -70,7 +70,7 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
     }
     if (result.reason === 'cancelled') throw new CliError('cancelled')
     if (result.reason === 'blocked') throw new CliError('the turn was blocked before the model was called')
-    const text = answerForOutput(result.finalText, { isTerminal: (io.stdout as { isTTY?: boolean }).isTTY === true, raw: options.raw === true })
+    const text = answerForOutput(result.finalText, { isTerminal: 'isTTY' in io.stdout && io.stdout.isTTY === true, raw: options.raw === true })
     io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`)
     if (result.reason === 'max-steps') {
       const steps = stepsOfTurn(agent.session.events, result.turn)

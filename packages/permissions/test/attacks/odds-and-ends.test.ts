@@ -65,7 +65,7 @@ describe('dsh run output', () => {
       expect(result.status).toBe(0)
       const shown = result.stdout.replace(/\r/g, '')
       expect(shown).toContain(`${clean}\n`)
-      expect(shown).not.toMatch(/[\u001b\u009b\u0007]/)
+      for (const control of ['\u001b', '\u009b', '\u0007']) expect(shown).not.toContain(control)
     }
   })
 

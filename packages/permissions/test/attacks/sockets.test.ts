@@ -20,7 +20,7 @@ afterEach(async () => {
 const has = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0
 
 /** Starts a daemon as the runner and resolves once `socket` exists. */
-async function daemon(runner: Runner, file: string, args: readonly string[], socket: string, env: Record<string, string>): Promise<void> {
+async function startDaemon(runner: Runner, file: string, args: readonly string[], socket: string, env: Record<string, string>): Promise<void> {
   const child = spawn(file, [...args], { stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, ...runner.user })
   daemons.push(child)
   const exited = new Promise<never>((_, reject) => child.on('exit', (code) => reject(new Error(`${file} exited with ${String(code)}`))))
@@ -68,7 +68,7 @@ describe.each(runners())('sockets, as $name', (runner) => {
   it.skipIf(!has('ssh-agent') || !has('ssh-add'))('the ssh-agent does not answer a command, even at its known socket path', async () => {
     w = await attackWorkspace(runner)
     const socket = join(runnerDir(w, w.tree.path('agent')), 'agent.sock')
-    await daemon(runner, 'ssh-agent', ['-D', '-a', socket], socket, {})
+    await startDaemon(runner, 'ssh-agent', ['-D', '-a', socket], socket, {})
     // Reachable from outside: "The agent has no identities." with exit status 1.
     expect(asRunner(runner, 'ssh-add -l', { SSH_AUTH_SOCK: socket }).status).toBe(1)
     const script = attackScript(w, 'ssh.json', [`echo "SSH_AUTH_SOCK=[$SSH_AUTH_SOCK]"; SSH_AUTH_SOCK=${socket} ssh-add -l; echo "ssh=$?"`])
@@ -83,7 +83,7 @@ describe.each(runners())('sockets, as $name', (runner) => {
     w = await attackWorkspace(runner)
     const socket = join(runnerDir(w, w.tree.path('bus')), 'bus.sock')
     const address = `unix:path=${socket}`
-    await daemon(runner, 'dbus-daemon', ['--session', `--address=${address}`, '--nofork', '--nopidfile'], socket, {})
+    await startDaemon(runner, 'dbus-daemon', ['--session', `--address=${address}`, '--nofork', '--nopidfile'], socket, {})
     const ask = `dbus-send --bus=${address} --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.ListNames`
     expect(asRunner(runner, ask, {}).status).toBe(0)
     const script = attackScript(w, 'bus.json', [`echo "DBUS=[$DBUS_SESSION_BUS_ADDRESS]"; ${ask}; echo "bus=$?"`])

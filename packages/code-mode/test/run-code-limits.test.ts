@@ -155,10 +155,12 @@ describe('run_code limits', () => {
       'await new Promise(() => {})',
     ].join('\n')
     try {
-      const outcome = await f.call('run_code', { code, timeout_ms: 1000 })
-      expect(outcome.content).toMatch(/^The snippet ran longer than 1000 ms and was stopped/)
+      const outcome = await f.call('run_code', { code, timeout_ms: 5000 })
+      expect(outcome.content).toMatch(/^The snippet ran longer than 5000 ms and was stopped/)
     } finally {
-      const holder = Number(readFileSync(`${f.cwd}/holder.pid`, 'utf8'))
+      // Unsandboxed, the holder outlives the run (it carries no marker); a loaded machine may not have started it at all.
+      const pidFile = `${f.cwd}/holder.pid`
+      const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0
       if (holder > 0 && alive(holder)) process.kill(holder, 'SIGKILL')
     }
   })

@@ -110,8 +110,7 @@ describe('dsh acp', () => {
     tree = await tempTree({ 'work/': null })
     // Unique sleep arguments: the sleepers are found from outside the sandbox by their command lines.
     const naps = [`61.${process.pid}`, `62.${process.pid}`]
-    const slow = (nap: string) => ({ toolCalls: [{ name: 'bash', arguments: { command: `echo $$ >> pids.txt; sleep ${nap}` } }] })
-    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch rejected.txt' } }] }, { text: 'refused' }, slow(naps[0] ?? ''), slow(naps[1] ?? '')] })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch rejected.txt' } }] }, { text: 'refused' }, ...naps.map((nap) => ({ toolCalls: [{ name: 'bash', arguments: { command: `echo $$ >> pids.txt; sleep ${nap}` } }] }))] })
     const answers = ['reject', 'allow-once', 'allow-once']
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => answers.shift() ?? 'reject' })
     await initialize(acp)

@@ -12,8 +12,10 @@
  *
  * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2),
  * `DSH_BENCH_E2E_ROUNDS` (default 7), `DSH_BENCH_DSH` (another `dsh.mjs` bundle for the end-to-end
- * section), `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_ONLY` (`instructions`,
- * `end-to-end` or `sessions`).
+ * section), `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_SANDBOX_ROUNDS` (default 30),
+ * `DSH_BENCH_ONLY` (`instructions`, `end-to-end`, `sessions` or `sandbox`).
+ *
+ * Last, the sandbox start cost per shell call of issue 19 (`sandbox-start.ts`).
  */
 import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
@@ -24,6 +26,7 @@ import { describeHostile, measureHostileFixtures } from './hostile-fixtures.ts'
 import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts'
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
 import { runSessionBench } from './session-bench.ts'
+import { sandboxStartBench } from './sandbox-start.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
@@ -156,6 +159,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === 'instructions') await instructionBench()
   if (only === undefined || only === 'end-to-end') endToEndBench()
   if (only === undefined || only === 'sessions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
+  if (only === undefined || only === 'sandbox') process.stdout.write(`${(await sandboxStartBench(positive(process.env['DSH_BENCH_SANDBOX_ROUNDS'], 30))).join('\n')}\n`)
 }
 
 await main()

@@ -103,7 +103,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
     ...(frontEndAsk === undefined ? {} : { askPermission: (execution, reason) => (asker ?? frontEndAsk)(execution, reason) }),
   })
   // Disposers run in reverse order, so this one runs after the plugins below are gone.
-  host.ctx.effect(() => () => options.processes.endAll())
+  host.ctx.effect(() => () => options.processes.endAll().finally(() => sandbox.launcher.dispose()))
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })

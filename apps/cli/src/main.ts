@@ -1,9 +1,10 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --inspect-port=192.0.2.1:9229
 /**
  * Process entry of the `dsh` binary: wires the real process streams into the CLI. A reader that
  * goes away (`dsh sessions list | head -1`) ends the process quietly with the exit code set so
  * far, as SIGPIPE ends other command-line tools, instead of an unhandled `EPIPE` stack trace; a
- * terminal that hangs up ends it as SIGHUP does (`terminal-hangup.ts`).
+ * terminal that hangs up ends it as SIGHUP does (`terminal-hangup.ts`). The shebang's inspector
+ * port is an address no host has, so a SIGUSR1 cannot open Node's inspector (see bin/dsh.mjs).
  */
 import { runCli } from './program.ts'
 import { hangUp, survivesTerminalHangup } from './terminal-hangup.ts'

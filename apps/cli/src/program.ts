@@ -81,6 +81,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--output-format <format>', `text, json (one result object) or stream-json (one JSON object per line; schema: ${STREAM_JSON_SCHEMA_PATH})`).choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--input-format <format>', 'text, or stream-json: one user message per stdin line, one turn each (needs --output-format json or stream-json)').choices(['text', 'stream-json']).default('text'))
     .option('--include-partial', 'stream-json: also stream text and reasoning pieces as they arrive (stream/delta lines)')
+    .option('--raw', 'print the answer with its terminal control sequences when stdout is not a terminal (default: removed)')
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       const { runCommand } = await import('./commands/run.ts')
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))

@@ -9,7 +9,7 @@ import { tempTree, type TempTree } from '@dsh/testkit'
 import { version } from '../src/version.ts'
 import { jsonRpcLines, spawnAcp, waitFor, type AcpProcess } from './acp-driver.ts'
 import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
-import { isAlive, StartedProcesses } from './test-processes.ts'
+import { hostPidOf, isAlive, StartedProcesses } from './test-processes.ts'
 
 let tree: TempTree | undefined
 const running: AcpProcess[] = []
@@ -108,31 +108,35 @@ describe('dsh acp', () => {
 
   it('does not run a rejected bash command, cancels a slow one promptly, and ends its processes on SIGTERM', async () => {
     tree = await tempTree({ 'work/': null })
-    const slow = { toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ >> pids.txt; sleep 60' } }] }
-    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch rejected.txt' } }] }, { text: 'refused' }, slow, slow] })
+    // Unique sleep arguments: the sleepers are found from outside the sandbox by their command lines.
+    const naps = [`61.${process.pid}`, `62.${process.pid}`]
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch rejected.txt' } }] }, { text: 'refused' }, ...naps.map((nap) => ({ toolCalls: [{ name: 'bash', arguments: { command: `echo $$ >> pids.txt; sleep ${nap}` } }] }))] })
     const answers = ['reject', 'allow-once', 'allow-once']
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => answers.shift() ?? 'reject' })
     await initialize(acp)
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'touch' }] })).toEqual({ stopReason: 'end_turn' })
     expect(existsSync(tree.path('work/rejected.txt'))).toBe(false)
-    const pids = (): number[] => (existsSync(tree?.path('work/pids.txt') ?? '') ? readFileSync(tree?.path('work/pids.txt') ?? '', 'utf8').split('\n').filter(Boolean).map(Number) : [])
+    const launched = (): number => (existsSync(tree?.path('work/pids.txt') ?? '') ? readFileSync(tree?.path('work/pids.txt') ?? '', 'utf8').split('\n').filter(Boolean).length : 0)
+    const sleeper = (index: number): number => hostPidOf(['sleep', naps[index] ?? ''])
     const cancelled = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] })
-    await waitFor(() => pids().length === 1)
-    started.add(...pids())
+    await waitFor(() => launched() === 1 && sleeper(0) > 0)
+    const first = sleeper(0)
+    started.add(first)
     const before = Date.now()
     await acp.agent.notify('session/cancel', { sessionId })
     expect(await cancelled).toEqual({ stopReason: 'cancelled' })
     expect(Date.now() - before).toBeLessThan(10_000)
-    await waitFor(() => !isAlive(pids()[0] ?? 0), 5_000)
+    await waitFor(() => !isAlive(first), 5_000)
     const hanging = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait again' }] }).catch(() => 'closed')
-    await waitFor(() => pids().length === 2)
-    started.add(...pids())
+    await waitFor(() => launched() === 2 && sleeper(1) > 0)
+    const second = sleeper(1)
+    started.add(second)
     acp.child.kill('SIGTERM')
     expect(await acp.exited).toBe(143)
     await hanging
-    await waitFor(() => !isAlive(pids()[1] ?? 0), 5_000)
-    expect(acp.questions).toEqual(['Run touch rejected.txt', 'Run echo $$ >> pids.txt; sleep 60', 'Run echo $$ >> pids.txt; sleep 60'])
+    await waitFor(() => !isAlive(second), 5_000)
+    expect(acp.questions).toEqual(['Run touch rejected.txt', `Run echo $$ >> pids.txt; sleep ${naps[0] ?? ''}`, `Run echo $$ >> pids.txt; sleep ${naps[1] ?? ''}`])
     jsonRpcLines(acp.stdout())
     expect(acp.stderr()).toBe('')
   })
@@ -159,17 +163,20 @@ describe('dsh acp', () => {
 
   it('exits promptly when the editor closes stdin during a running bash command, ending it and a background process an earlier prompt left running, with the turn closed as cancelled', async () => {
     tree = await tempTree({ 'work/': null })
-    const script = writeScript(tree.root, 'script.json', { responses: [shell('sleep 300 > /dev/null 2>&1 & echo $! > bg.txt'), { text: 'left running' }, shell('echo $$ > pid.txt; sleep 60')] })
+    const naps = [`301.${process.pid}`, `63.${process.pid}`]
+    const script = writeScript(tree.root, 'script.json', { responses: [shell(`sleep ${naps[0] ?? ''} > /dev/null 2>&1 & echo $! > bg.txt`), { text: 'left running' }, shell(`echo $$ > pid.txt; sleep ${naps[1] ?? ''}`)] })
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
     await initialize(acp)
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start it' }] })).toEqual({ stopReason: 'end_turn' })
-    const background = Number(readFileSync(tree.path('work/bg.txt'), 'utf8'))
+    expect(existsSync(tree.path('work/bg.txt'))).toBe(true)
+    const background = hostPidOf(['sleep', naps[0] ?? ''])
     started.add(background)
     expect(isAlive(background)).toBe(true)
     const pending = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] }).catch(() => 'closed')
-    const pid = (): number => Number(existsSync(tree?.path('work/pid.txt') ?? '') ? readFileSync(tree?.path('work/pid.txt') ?? '', 'utf8') : 0)
-    await waitFor(() => pid() > 0)
+    let sleeping = 0
+    await waitFor(() => existsSync(tree?.path('work/pid.txt') ?? '') && (sleeping = hostPidOf(['sleep', naps[1] ?? ''])) > 0)
+    const pid = (): number => sleeping
     started.add(pid())
     const before = Date.now()
     acp.child.stdin?.end()

@@ -312,21 +312,26 @@ describe('dsh sandbox check', () => {
     const w = await workspace()
     const result = await runDsh(['--dsh-home', w.home, 'sandbox', 'check', '--cwd', w.repo, '--add-dir', tree.path('extra')], { cwd: tree.root, env: w.env })
     expect(result.code).toBe(0)
-    const lines = result.stdout.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/check-[0-9a-f]+/g, 'check-X').split('\n')
+    const lines = result.stdout.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/check-[0-9a-f]+/g, 'check-X').replace(/\(pid \d+\)/, '(pid PID)').split('\n')
     expect(lines).toEqual([
       'mode: full-auto (shell sandboxed) (the dsh run default; chat, ACP and web default to ask)',
       'sandbox: bubblewrap (available)',
       'writable from the shell:',
       `  ${w.repo} (working directory)`,
       `  ${tree.path('extra')} (additional root)`,
-      `  ${tree.path('tmp')} (temp)`,
+      `  ${tree.path('tmp')} (temp: a private directory there, removed when dsh ends)`,
       'network: on',
-      'not confined: reads (the whole filesystem is readable), processes outside the sandbox (signals), and the structured write and edit tools, which have their own root check',
+      "read-only inside the roots: .git/config, .git/hooks, .git/info, .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh's home and config file",
+      "hidden: session sockets (ssh-agent, tmux, D-Bus, X11, $XDG_RUNTIME_DIR), credential stores (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, …), dsh's sessions and history",
+      'not confined: other reads (the rest of the filesystem is readable), and the structured write and edit tools, which have their own root check',
       'self-test:',
       `  ok   write inside ${w.repo}: allowed`,
       '  ok   write outside the roots (/): refused — bash: line 2: /.dsh-sandbox-check-X: Read-only file system',
       '  ok   connect to a loopback listener (127.0.0.1:PORT): reachable',
       '  ok   capabilities of a command: none',
+      '  ok   write through /proc/$PPID/root: refused',
+      '  ok   signal to dsh (pid PID): refused',
+      "  ok   SIGUSR1 to dsh (Node's inspector): no inspector",
       '',
     ])
   })

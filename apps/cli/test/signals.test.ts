@@ -1,9 +1,10 @@
 // No orphans, through the built binary with real signals: SIGTERM, SIGHUP and SIGINT end a running
 // `dsh run` like a cancel (the tool's processes end, the turn is closed as cancelled, the session
 // can be resumed at once) with exit 143 / 129 / 130; what a command leaves in the background
-// (`cmd &`, nohup, setsid) ends when dsh exits; the chat ends the same way on SIGTERM.
+// (`cmd &`, nohup, setsid) ends when dsh exits; the chat ends the same way on SIGTERM. Commands run
+// in their own pid namespace, so the sleepers are found from outside by their command lines.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { chatBinary } from './chat-harness.ts'
@@ -27,20 +28,41 @@ async function waitFor(predicate: () => boolean, ms = 15_000): Promise<boolean> 
   return true
 }
 
-/** A bash command that leaves a background job, a nohup job and a setsid escape, writing their pids. */
-const leaveBehind = [
-  'sleep 1000 & echo $! > bg.pid',
-  'nohup sleep 1000 >/dev/null 2>&1 & echo $! > nohup.pid',
-  `setsid sh -c 'echo $$ > setsid.pid; exec sleep 1000' >/dev/null 2>&1 &`,
-].join('\n')
+/** A tag unique to this test file's run: its sleepers are told apart from every other process by it. */
+const tag = String(process.pid).padStart(7, '0')
 const kinds = ['bg', 'nohup', 'setsid']
+/** `sleep` arguments of each kind: the process's command line finds it from outside the sandbox. */
+const seconds = (kind: string): string => `1000.${kinds.indexOf(kind) + 1}${tag}`
 
+/** A bash command that leaves a background job, a nohup job and a setsid escape, writing a file when each started. */
+const leaveBehind = [
+  `sleep ${seconds('bg')} & echo $! > bg.pid`,
+  `nohup sleep ${seconds('nohup')} >/dev/null 2>&1 & echo $! > nohup.pid`,
+  `setsid sh -c 'echo $$ > setsid.pid; exec sleep ${seconds('setsid')}' >/dev/null 2>&1 &`,
+].join('\n')
+
+/** Host pid of the live `sleep SECONDS` (pids written inside the sandbox are its namespace's own). */
+function hostPid(argument: string): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') === `sleep\0${argument}\0`) return Number(name)
+    } catch {
+      // The process exited between the listing and the read.
+    }
+  }
+  return undefined
+}
+
+/** The host pids of the three sleepers once all have started (their files written and their processes found). */
 function pidsIn(dir: string): number[] | undefined {
   const files = kinds.map((kind) => `${dir}/${kind}.pid`)
   if (!files.every((file) => existsSync(file) && readFileSync(file, 'utf8').trim() !== '')) return undefined
-  const pids = files.map((file) => Number(readFileSync(file, 'utf8')))
-  started.add(...pids)
-  return pids
+  const pids = kinds.map((kind) => hostPid(seconds(kind)))
+  if (pids.some((pid) => pid === undefined)) return undefined
+  const found = pids.filter((pid): pid is number => pid !== undefined)
+  started.add(...found)
+  return found
 }
 
 /** Spawns dsh and collects its output; `input` keeps stdin open until `end` is called. */
@@ -84,13 +106,17 @@ describe('background processes', () => {
   it('live through the call and end when dsh run exits', async () => {
     tree = await tempTree({ 'repo/': null })
     const script = writeScript(tree.root, 'bg.json', {
-      responses: [{ toolCalls: [{ name: 'bash', arguments: { command: `${leaveBehind}\nwhile [ ! -s setsid.pid ]; do sleep 0.02; done` } }] }, { toolCalls: [{ name: 'bash', arguments: { command: 'kill -0 $(cat bg.pid) $(cat setsid.pid) && echo still-running' } }] }, { text: 'done' }],
+      responses: [{ toolCalls: [{ name: 'bash', arguments: { command: `${leaveBehind}\nwhile [ ! -s setsid.pid ]; do sleep 0.02; done` } }] }, { toolCalls: [{ name: 'bash', arguments: { command: 'while [ ! -e checked ]; do sleep 0.02; done; echo checked' } }] }, { text: 'done' }],
     })
     const log = tree.path('requests.jsonl')
-    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, 'go'], { cwd: tree.root })
-    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
-    expect(readFileSync(log, 'utf8')).toContain('still-running')
+    const run = start(dshBinary, ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, 'go'], tree.root)
+    // The second model call is made once the first command has returned.
+    expect(await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').trim().split('\n').length >= 2)).toBe(true)
     const pids = pidsIn(tree.path('repo')) ?? [0]
+    expect(pids.filter(isAlive)).toHaveLength(3)
+    writeFileSync(tree.path('repo/checked'), '')
+    const result = await run.done
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
     expect(await waitFor(() => !pids.some(isAlive), 5_000)).toBe(true)
   })
 })

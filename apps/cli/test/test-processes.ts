@@ -1,5 +1,7 @@
 // Processes a test started through dsh (sleepers a tool call left behind): whether one still runs,
-// and a list the test's afterEach SIGKILLs so that a failing test leaves none behind.
+// a list the test's afterEach SIGKILLs so that a failing test leaves none behind, and the host pid
+// of a sleeper found by its command line.
+import { readdirSync, readFileSync } from 'node:fs'
 import { isProcessAlive } from '@dsh/testkit'
 
 /** True while `pid` runs (a zombie, dead and waiting to be reaped, does not count). */
@@ -16,4 +18,22 @@ export class StartedProcesses {
   endAll(): void {
     for (const pid of this.#pids.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
   }
+}
+
+/**
+ * The host pid of the live process whose command line is exactly `argv`, or 0. Pids a sandboxed
+ * command writes (`$$`, `$!`) are its own pid namespace's, so tests find their sleepers this way,
+ * by a unique argument (`sleep 60.123`).
+ */
+export function hostPidOf(argv: readonly string[]): number {
+  const wanted = `${argv.join('\0')}\0`
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') === wanted && isAlive(Number(name))) return Number(name)
+    } catch {
+      // The process exited between the listing and the read.
+    }
+  }
+  return 0
 }

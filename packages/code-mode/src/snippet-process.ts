@@ -199,6 +199,8 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
       setTimeout(() => {
         stdout.destroy()
         stderr.destroy()
+        // A process outside the group may hold the IPC channel too; it must not keep the run open.
+        if (child.connected) child.disconnect()
       }, closeGraceMs).unref()
     })
     child.on('close', (code, signal) => {

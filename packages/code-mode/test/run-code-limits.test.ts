@@ -197,6 +197,26 @@ describe('run_code limits', () => {
     expect(await waitFor(() => !alive(detachedPid) && !alive(setsidPid))).toBe(true)
   })
 
+  it('the time limit is not held open by a grandchild that left the group without the marker and holds the IPC channel', async () => {
+    f = await fixture()
+    const code = [
+      "const { spawn } = await import('node:child_process')",
+      "const { writeFileSync } = await import('node:fs')",
+      "const holder = spawn('sleep', ['120'], { stdio: ['ignore', 'ignore', 'ignore', Number(process.env.NODE_CHANNEL_FD)], detached: true, env: { PATH: process.env.PATH } })",
+      "writeFileSync('holder.pid', String(holder.pid))",
+      'await new Promise(() => {})',
+    ].join('\n')
+    try {
+      const outcome = await f.call('run_code', { code, timeout_ms: 5000 })
+      expect(outcome.content).toMatch(/^The snippet ran longer than 5000 ms and was stopped/)
+    } finally {
+      // Unsandboxed, the holder outlives the run (it carries no marker); a loaded machine may not have started it at all.
+      const pidFile = `${f.cwd}/holder.pid`
+      const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0
+      if (holder > 0 && alive(holder)) process.kill(holder, 'SIGKILL')
+    }
+  })
+
   it('caps output to head and tail with a marker, and caps a huge return value', async () => {
     f = await fixture({}, { maxOutputChars: 1000 })
     const code = "for (let i = 0; i < 2000; i++) console.log(String(i).padStart(5, '0') + 'y'.repeat(45))"

@@ -16,6 +16,13 @@ export interface LaunchRequest {
   readonly env: Readonly<Record<string, string | undefined>>
   /** The session's writable roots (absolute): what a sandbox binds writable. */
   readonly writableRoots: readonly string[]
+  /**
+   * True when what the process leaves running in the background may outlive it (the `bash` tool
+   * with a tracker that ends them with the host): the sandbox then stays until its init is ended
+   * through the process group or marker of the launch. Absent or false: the sandbox, and everything
+   * in it, ends when the process exits.
+   */
+  readonly outlivesCall?: boolean
 }
 
 /** What to spawn instead. */

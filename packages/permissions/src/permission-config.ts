@@ -35,6 +35,7 @@ export const sandboxSectionSchema = z.strictObject({
     .array(z.string().refine((path) => path.startsWith('/'), { message: 'expected an absolute path' }))
     .optional()
     .describe('More directories shell commands may write (absolute; caches such as /home/me/.npm), in every mode but read-only'),
+  passEnv: z.array(z.string().min(1)).optional().describe('Environment variables shell commands get although they look like credentials or session sockets (GITHUB_TOKEN, SSH_AUTH_SOCK, …)'),
 })
 
 /**

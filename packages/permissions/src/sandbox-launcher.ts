@@ -3,14 +3,20 @@
  * bubblewrap as the permission mode says (roots writable, read-only, or no sandbox in
  * `danger-full-access`), always with the filtered environment. The sandbox is probed on first need;
  * when it is unavailable the launch runs unsandboxed, which the permission guard has already made
- * ask (interactive front ends) or refused (`dsh run`), and dsh said so once on stderr.
+ * ask (interactive front ends) or refused (`dsh run`), and dsh said so once on stderr. The
+ * launcher owns the process's private temp directory (session-temp.ts): `dispose` removes it.
  */
 import type { LaunchPlan, LaunchRequest, PermissionMode, ProcessLauncher } from '@dsh/contracts'
-import { bwrapArguments } from './bwrap-args.ts'
+import { bwrapArguments, type SandboxShape } from './bwrap-args.ts'
 import { filterEnvironment } from './env-filter.ts'
 import { sandboxOf } from './mode-policy.ts'
+import { protectedInsideRoots, sandboxMasks } from './sandbox-masks.ts'
 import { probeBubblewrap, unavailableLine, type SandboxStatus } from './sandbox-probe.ts'
 import { sandboxRefusalNote } from './sandbox-refusal.ts'
+import { removeStaleSessionTemps, SessionTemp } from './session-temp.ts'
+
+/** The variable that weakens the sandbox for the tests of `dsh sandbox check` (`share-pid`); never set it otherwise. */
+export const WEAKEN_SANDBOX_VARIABLE = 'DSH_TEST_WEAKEN_SANDBOX'
 
 /** Options of {@link createSandboxLauncher}. */
 export interface SandboxLauncherOptions {
@@ -19,13 +25,19 @@ export interface SandboxLauncherOptions {
   readonly network: boolean
   /** Environment variables to drop besides the standard ones (the configured `model.apiKeyEnv`). */
   readonly secretVariables: readonly string[]
-  /** The environment the probe runs with (PATH finds `bwrap`). */
+  /** Variables to keep although they look secret (`sandbox.passEnv`). */
+  readonly passEnv?: readonly string[]
+  /** The environment the probe runs with (PATH finds `bwrap`); also where sockets are announced. */
   readonly env: Readonly<Record<string, string | undefined>>
   /** More directories bound writable (`sandbox.writable`), except in read-only sandboxes. */
   readonly extraWritable?: readonly string[]
-  /** dsh's own state (`$DSH_HOME`): read-only to the shell even when it lies inside a writable root. */
+  /** dsh's own state (`$DSH_HOME`, the config file): read-only to the shell even inside a writable root. */
   readonly protectedDirs?: readonly string[]
-  /** The OS temp directory (private in read-only sandboxes). */
+  /** The user's home and dsh home (where the secret locations are), and the user id (runtime directories). */
+  readonly home?: string
+  readonly dshHome?: string
+  readonly uid?: number
+  /** The OS temp directory (private in read-only sandboxes, the process's private directory otherwise). */
   readonly tempDir: string
   /** Receives the one line said when the sandbox is unavailable. */
   readonly warn: (line: string) => void
@@ -39,11 +51,16 @@ export interface SandboxLauncher extends ProcessLauncher {
   available(): boolean
   /** The probe's finding (probed once). */
   status(): SandboxStatus
+  /** True when the sandbox was weakened for a test ({@link WEAKEN_SANDBOX_VARIABLE}). */
+  readonly weakened: boolean
+  /** Removes the private temp directory (when the host ends). */
+  dispose(): void
 }
 
-/** Creates the launcher. */
+/** Creates the launcher; removes private temp directories of dsh processes that crashed. */
 export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxLauncher {
   let status: SandboxStatus | undefined
+  const weakened = options.env[WEAKEN_SANDBOX_VARIABLE] === 'share-pid'
   const probe = (): SandboxStatus => {
     if (status === undefined) {
       status = probeBubblewrap(options.env, options.network)
@@ -53,17 +70,38 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     return status
   }
   const kind = sandboxOf(options.mode)
+  if (kind !== 'none') removeStaleSessionTemps(options.tempDir)
+  const temp = new SessionTemp(options.tempDir)
+  const shapeOf = (request: LaunchRequest): { shape: SandboxShape; writable: string[] } => {
+    const roots = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
+    const writable = roots.filter((root) => root !== options.tempDir)
+    const inside = protectedInsideRoots(writable)
+    const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })
+    const shape: SandboxShape = {
+      writable,
+      privateTemp: kind === 'read-only' ? [options.tempDir] : [],
+      ...(kind === 'read-only' ? {} : { tempBinding: { source: temp.path(), target: options.tempDir } }),
+      reexposed: kind === 'read-only' ? [request.cwd] : [],
+      pinned: inside.pinned,
+      protectedDirs: [...(options.protectedDirs ?? []), ...inside.readOnly],
+      masked: masks,
+      network: options.network,
+      dieWithParent: request.outlivesCall !== true,
+      sharePidNamespace: weakened,
+    }
+    return { shape, writable: roots }
+  }
   return {
     status: probe,
     available: () => probe().kind === 'available',
+    weakened,
     plan(request: LaunchRequest): LaunchPlan {
-      const env = filterEnvironment(request.env, options.secretVariables)
+      const env = filterEnvironment(request.env, { drop: options.secretVariables, pass: options.passEnv ?? [] })
       if (kind === 'none' || probe().kind !== 'available') return { file: request.file, args: [...request.args], env, sandboxed: false, writable: [] }
-      const writable = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
-      const privateTemp = kind === 'read-only' ? [options.tempDir] : []
-      const shape = { writable, privateTemp, reexposed: kind === 'read-only' ? [request.cwd] : [], protectedDirs: options.protectedDirs ?? [], network: options.network }
+      const { shape, writable } = shapeOf(request)
       return { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }
     },
     explain: (output, plan) => (plan.sandboxed ? sandboxRefusalNote(output, plan.writable) : undefined),
+    dispose: () => temp.dispose(),
   }
 }

@@ -1,10 +1,14 @@
 /**
- * The self-test of `dsh sandbox check`: three real commands through the launcher, each with the
- * outcome it should have — a write inside the working directory succeeds, a write outside every
- * writable root (`/`) is refused, and a connection to a loopback listener of this process works
- * only when the network is on (a sandbox without network has its own, empty loopback), and the
- * command holds no capabilities (with them, root could remount `/` writable).
+ * The self-test of `dsh sandbox check`: real commands through the launcher, each with the outcome
+ * it should have — a write inside the working directory succeeds, a write outside every writable
+ * root (`/`) is refused, a connection to a loopback listener of this process works only when the
+ * network is on (a sandbox without network has its own, empty loopback), the command holds no
+ * capabilities (with them, root could remount `/` writable), a write through
+ * `/proc/$PPID/root` (the host's filesystem when the parent is outside the sandbox) is refused, a
+ * signal to dsh's pid does not arrive (the command has its own pid namespace), and a `SIGUSR1` to
+ * dsh opens no inspector. Each check fails when the escape it tries works.
  */
+import { url as inspectorUrl, close as closeInspector } from 'node:inspector'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
@@ -79,7 +83,47 @@ async function capabilityCheck(options: SelfTestOptions): Promise<SelfTestResult
   return { what: 'capabilities of a command', expected: 'none', actual, ...(actual === 'none' ? {} : { detail: firstLine(result.output) }) }
 }
 
-/** Runs the four checks in order. */
+async function parentRootCheck(options: SelfTestOptions): Promise<SelfTestResult> {
+  const name = `.dsh-sandbox-check-${randomBytes(4).toString('hex')}`
+  const result = await run(options.launcher, options, `echo check > "/proc/$PPID/root/${name}"`)
+  try {
+    rmSync(join('/', name), { force: true })
+  } catch {
+    // Not there (the write was refused) or not removable by this user: nothing to clean.
+  }
+  const actual = result.code === 0 ? 'allowed' : 'refused'
+  return { what: 'write through /proc/$PPID/root', expected: 'refused', actual, ...(actual === 'refused' ? {} : { detail: 'the sandbox\'s parent process is outside it' }) }
+}
+
+async function signalCheck(options: SelfTestOptions): Promise<SelfTestResult> {
+  const result = await run(options.launcher, options, `kill -0 ${process.pid}`)
+  const actual = result.code === 0 ? 'delivered' : 'refused'
+  return { what: `signal to dsh (pid ${process.pid})`, expected: 'refused', actual, ...(actual === 'refused' ? {} : { detail: 'the command shares dsh\'s pid namespace' }) }
+}
+
+const pause = (ms: number): Promise<void> => new Promise((wake) => setTimeout(wake, ms))
+
+async function inspectorCheck(options: SelfTestOptions): Promise<SelfTestResult> {
+  const what = 'SIGUSR1 to dsh (Node\'s inspector)'
+  const result = await run(options.launcher, options, `kill -USR1 ${process.pid}`)
+  if (result.code !== 0) return { what, expected: 'no inspector', actual: 'no inspector' }
+  // The signal arrived: Node opens the inspector shortly after, unless its port cannot be bound.
+  for (let round = 0; round < 40 && inspectorUrl() === undefined; round += 1) await pause(25)
+  const opened = inspectorUrl()
+  if (opened === undefined) return { what, expected: 'no inspector', actual: 'signalled', detail: 'the signal reached dsh; its inspector port is unbindable' }
+  closeInspector()
+  return { what, expected: 'no inspector', actual: 'opened', detail: opened }
+}
+
+/** Runs the checks in order. */
 export async function sandboxSelfTest(options: SelfTestOptions): Promise<SelfTestResult[]> {
-  return [await writeCheck(options, options.cwd, options.writesInside ? 'allowed' : 'refused'), await writeCheck(options, '/', 'refused'), await networkCheck(options), await capabilityCheck(options)]
+  return [
+    await writeCheck(options, options.cwd, options.writesInside ? 'allowed' : 'refused'),
+    await writeCheck(options, '/', 'refused'),
+    await networkCheck(options),
+    await capabilityCheck(options),
+    await parentRootCheck(options),
+    await signalCheck(options),
+    await inspectorCheck(options),
+  ]
 }

@@ -28,6 +28,18 @@ function launcher(mode: PermissionMode, network = true, warn: (line: string) => 
   return createSandboxLauncher({ mode, network, secretVariables: ['ACME_TOKEN_VAR'], env: process.env, tempDir: tree.path('tmp'), protectedDirs: [tree.path('repo/.dsh')], warn, interactive: false })
 }
 
+/** Host pids of live `sleep SECONDS` processes (pids inside a sandbox are its namespace's own). */
+function hostPidsRunning(seconds: string): number[] {
+  return (readProcessTable() ?? []).flatMap((entry) => {
+    try {
+      return readFileSync(`/proc/${entry.pid}/cmdline`, 'utf8') === `sleep\0${seconds}\0` ? [entry.pid] : []
+    } catch {
+      // The process exited between the listing and this read.
+      return []
+    }
+  })
+}
+
 function context(roots: readonly string[], signal = new AbortController().signal): ToolRunContext {
   return {
     cwd: tree.path('repo'),
@@ -130,26 +142,31 @@ describe('bash in the sandbox', () => {
     })
   })
 
-  it('background processes keep running through bwrap, stay tracked, and end with the tracker', async () => {
+  it('background processes keep running in the command\'s pid namespace, stay tracked, and end with the tracker (setsid without the marker too)', async () => {
     const processes = new ToolProcesses({ graceMs: 500 })
-    const result = await bash('full-auto', 'sleep 1000 & echo "bg:$!"', { processes })
-    const pid = Number(/bg:(\d+)/.exec(result.content)?.[1])
-    expect(readProcessTable()?.some((entry) => entry.pid === pid)).toBe(true)
+    await bash('full-auto', 'sleep 1001 & env -u DSH_TOOL_CALL setsid sleep 1002 & echo started', { processes })
+    expect(hostPidsRunning('1001')).toHaveLength(1)
+    expect(hostPidsRunning('1002')).toHaveLength(1)
     await processes.endAll()
-    expect(readProcessTable()?.some((entry) => entry.pid === pid)).toBe(false)
+    expect(hostPidsRunning('1001')).toEqual([])
+    expect(hostPidsRunning('1002')).toEqual([])
+  })
+
+  it('without a tracker, what a command left running ends with it, setsid escapes without the marker included', async () => {
+    await bash('full-auto', 'env -u DSH_TOOL_CALL setsid sleep 1003 & echo started')
+    expect(hostPidsRunning('1003')).toEqual([])
   })
 
   it('cancellation ends the sandboxed command and what it started', async () => {
     const controller = new AbortController()
-    const running = bash('full-auto', 'sleep 1000 & echo "bg:$!" > bg.pid; sleep 1000', { signal: controller.signal })
+    const running = bash('full-auto', 'sleep 1004 & echo "bg:$!" > bg.pid; sleep 1000', { signal: controller.signal })
     const pidFile = tree.path('repo/bg.pid')
     for (let i = 0; i < 200 && !existsSync(pidFile); i += 1) await new Promise((resolve) => setTimeout(resolve, 25))
     controller.abort()
     const result = await running
     expect(result).toMatchObject({ isError: true })
     expect(result.content).toContain('[Cancelled: the command and every process it started were killed before it finished.]')
-    const pid = Number(/bg:(\d+)/.exec(readFileSync(pidFile, 'utf8'))?.[1])
-    expect(readProcessTable()?.some((entry) => entry.pid === pid)).toBe(false)
+    expect(hostPidsRunning('1004')).toEqual([])
   })
 })
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { bwrapArguments, decide, sandboxRefusalNote, seatbeltProfile, suggestedRule, unavailableLine } from '../src/index.ts'
 
 const cwd = '/work/repo'
+/** The prelude every sandboxed launch starts with: close inherited descriptors but 0–2 and Node's IPC channel. */
+const closeFds = 'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0|1|2|"$NODE_CHANNEL_FD") ;; *) eval "exec $n>&-";; esac; done; exec "$@"'
 const denial = (input: Partial<Parameters<typeof decide>[0]> & Pick<Parameters<typeof decide>[0], 'call'>) => {
   const decision = decide({ mode: 'ask', allow: [], deny: [], session: [], sandboxAvailable: true, interactive: false, ...input })
   return decision.verdict === 'deny' ? `${decision.text.reason}. ${decision.text.recovery}` : decision.verdict
@@ -56,10 +58,11 @@ describe('sandbox texts', () => {
   })
   it('the bubblewrap command line', () => {
     expect(bwrapArguments({ writable: ['/work/repo', '/tmp'], protectedDirs: ['/work/repo/.dsh'], privateTemp: [], network: false }, '/work/repo', 'bash', ['-c', 'ls']).join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --bind-try /work/repo /work/repo --bind-try /tmp /tmp --ro-bind-try /work/repo/.dsh /work/repo/.dsh --unshare-net --die-with-parent --chdir /work/repo -- bash -c ls',
+      '--ro-bind / / --dev /dev --unshare-pid --unshare-ipc --proc /proc --cap-drop ALL --bind-try /work/repo /work/repo --bind-try /tmp /tmp --ro-bind-try /work/repo/.dsh /work/repo/.dsh --unshare-net --die-with-parent --chdir /work/repo -- ' +
+        `bash -c ${closeFds} dsh-sandbox bash -c ls`,
     )
     expect(bwrapArguments({ writable: [], privateTemp: ['/tmp'], reexposed: ['/tmp/repo'], network: true }, '/tmp/repo', 'node', []).join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --cap-drop ALL --tmpfs /tmp --ro-bind-try /tmp/repo /tmp/repo --die-with-parent --chdir /tmp/repo -- node',
+      `--ro-bind / / --dev /dev --unshare-pid --unshare-ipc --proc /proc --cap-drop ALL --tmpfs /tmp --ro-bind-try /tmp/repo /tmp/repo --die-with-parent --chdir /tmp/repo -- bash -c ${closeFds} dsh-sandbox node`,
     )
   })
   it('the macOS Seatbelt profile', () => {

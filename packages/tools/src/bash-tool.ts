@@ -90,14 +90,16 @@ export function writableRootsOf(run: ToolRunContext): readonly string[] {
   }
 }
 
-function description(keepsBackground: boolean): string {
+function description(keepsBackground: boolean, sandboxed: boolean): string {
   return (
     'Runs a command with bash -c in the working directory and returns its combined stdout and stderr, ' +
     'followed by the exit code. Stdin is closed, so interactive programs fail: use non-interactive flags. ' +
     `The command and every process it started are killed after timeout_ms (default ${BASH_DEFAULT_TIMEOUT_MS}, ` +
     `max ${BASH_MAX_TIMEOUT_MS}). ` +
     (keepsBackground
-      ? 'Processes it starts in the background (cmd &) keep running after it returns, until the session ends; stop them with kill when they are no longer needed. '
+      ? sandboxed
+        ? 'Processes it starts in the background (cmd &) keep running after it returns, until the session ends. Each command sees only its own processes, so a later command cannot kill them: start one with a time limit (timeout 600 cmd &) if it should stop earlier. '
+        : 'Processes it starts in the background (cmd &) keep running after it returns, until the session ends; stop them with kill when they are no longer needed. '
       : 'Processes it starts in the background (cmd &) are stopped when it returns. ') +
     `Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. ` +
     'A non-zero exit code is reported as output, not as a failure. Prefer read, glob and grep for files.'
@@ -110,7 +112,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
   const keepsBackground = processes !== undefined
   return {
     name: 'bash',
-    description: description(keepsBackground),
+    description: description(keepsBackground, launcher !== undefined),
     parameters,
     async execute(args, run) {
       const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS
@@ -126,6 +128,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
         },
         launcher,
         writableRoots: writableRootsOf(run),
+        outlivesCall: keepsBackground,
       })
       const output = bashResult(result, timeoutMs, keepsBackground)
       const note = result.ended === 'spawn-error' ? undefined : launcher?.explain(result.output, result.plan)

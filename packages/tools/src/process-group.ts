@@ -35,6 +35,8 @@ export interface ProcessGroupOptions {
   readonly launcher?: ProcessLauncher | undefined
   /** The session's writable roots, for the launcher. */
   readonly writableRoots?: readonly string[]
+  /** True when background processes may outlive the run (a tracker keeps them), for the launcher. */
+  readonly outlivesCall?: boolean
 }
 
 /** How a command run ended. */
@@ -67,7 +69,7 @@ export function runSelection(pgid: number, marker: string): ProcessSelection {
 export function runInProcessGroup(command: string, options: ProcessGroupOptions): Promise<ProcessGroupResult> {
   const output = new CappedOutput(options.maxOutputChars)
   // `exec 2>&1` first: both streams share one pipe, so their order is preserved.
-  const request = { file: 'bash', args: ['-c', `exec 2>&1\n${command}`], cwd: options.cwd, env: { ...process.env, [TOOL_CALL_VARIABLE]: options.marker }, writableRoots: options.writableRoots ?? [options.cwd] }
+  const request = { file: 'bash', args: ['-c', `exec 2>&1\n${command}`], cwd: options.cwd, env: { ...process.env, [TOOL_CALL_VARIABLE]: options.marker }, writableRoots: options.writableRoots ?? [options.cwd], ...(options.outlivesCall === true ? { outlivesCall: true } : {}) }
   const plan: LaunchPlan = options.launcher?.plan(request) ?? { ...request, sandboxed: false, writable: [] }
   if (options.signal.aborted) {
     return Promise.resolve({ ended: 'aborted', output: '', droppedChars: 0, exitCode: null, exitSignal: null, plan })

@@ -5,6 +5,8 @@
  * through the shutdown path (shutdown.ts) and exit with 130, 143 or 129. Nothing asks: the default
  * permission mode is `full-auto`, and a call the mode would ask about is denied with the way out.
  * `--output-format json|stream-json` hands the run to headless/headless-run.ts.
+ * The answer is printed without terminal control sequences unless stdout is not a terminal and
+ * `--raw` was given (terminal-output.ts).
  */
 import type { SessionEvent } from '@dsh/contracts'
 import type { Host } from '@dsh/runtime'
@@ -14,6 +16,7 @@ import { prepareAgentSetup, type AgentSetup } from '../agent-setup.ts'
 import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { promptFrom } from '../prompt-source.ts'
 import { guardShutdown } from '../shutdown.ts'
+import { answerForOutput } from '../terminal-output.ts'
 
 export { configFrom, defaultAutoCompactShare } from '../agent-setup.ts'
 
@@ -37,6 +40,8 @@ export interface RunOptions {
   readonly inputFormat?: 'text' | 'stream-json'
   /** stream-json: also stream text and reasoning pieces. */
   readonly includePartial?: boolean
+  /** Keep control sequences in the answer when stdout is not a terminal. */
+  readonly raw?: boolean
 }
 
 /** A resumed session keeps the directory it was created in: a different `--cwd` is refused (its header alone tells). */
@@ -80,7 +85,8 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
     }
     if (result.reason === 'cancelled') throw new CliError('cancelled')
     if (result.reason === 'blocked') throw new CliError('the turn was blocked before the model was called')
-    io.stdout.write(result.finalText.endsWith('\n') || result.finalText === '' ? result.finalText : `${result.finalText}\n`)
+    const text = answerForOutput(result.finalText, { isTerminal: 'isTTY' in io.stdout && io.stdout.isTTY === true, raw: options.raw === true })
+    io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`)
     if (result.reason === 'max-steps') {
       const steps = stepsOfTurn(agent.session.events, result.turn)
       throw new CliError(`stopped at the step limit (${steps} ${steps === 1 ? 'step' : 'steps'}) before the model finished; continue with --resume ${agent.session.id}`)

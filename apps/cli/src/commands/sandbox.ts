@@ -38,7 +38,7 @@ function rootsOf(io: CliIo, options: SandboxCheckOptions, cwd: string, enabled: 
 function rootKind(index: number, additional: number): string {
   if (index === 0) return 'working directory'
   if (index <= additional) return 'additional root'
-  return index === additional + 1 ? 'temp' : 'sandbox.writable'
+  return index === additional + 1 ? 'temp: a private directory there, removed when dsh ends' : 'sandbox.writable'
 }
 
 function resultLine(result: SelfTestResult): string {
@@ -66,12 +66,16 @@ export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOption
   if (kind === 'read-only') line(io, `  nothing (read-only; ${tmpdir()} is a private empty directory)`)
   else for (const [index, root] of writable.entries()) line(io, `  ${root} (${rootKind(index, additional.length)})`)
   line(io, `network: ${network ? 'on' : 'off (sandbox.network: false)'}`)
-  line(io, 'not confined: reads (the whole filesystem is readable), processes outside the sandbox (signals), and the structured write and edit tools, which have their own root check')
+  line(io, 'read-only inside the roots: .git/config, .git/hooks, .git/info, .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh\'s home and config file')
+  line(io, 'hidden: session sockets (ssh-agent, tmux, D-Bus, X11, $XDG_RUNTIME_DIR), credential stores (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, …), dsh\'s sessions and history')
+  line(io, 'not confined: other reads (the rest of the filesystem is readable), and the structured write and edit tools, which have their own root check')
+  if (launcher.weakened) line(io, 'warning: the sandbox is weakened for a test (DSH_TEST_WEAKEN_SANDBOX): commands share dsh\'s pid namespace')
   if (kind === 'none' || status.kind !== 'available') {
     line(io, kind === 'none' ? 'self-test: skipped (no sandbox in danger-full-access)' : 'self-test: skipped (no sandbox)')
     return kind === 'none' ? 0 : 1
   }
   const results = await sandboxSelfTest({ launcher, cwd, writableRoots: writable, network, writesInside: kind !== 'read-only' })
+  launcher.dispose()
   line(io, 'self-test:')
   for (const result of results) line(io, resultLine(result))
   return results.every((result) => result.actual === result.expected) ? 0 : 1

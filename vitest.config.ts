@@ -11,8 +11,5 @@ export default defineConfig({
     // expect.poll waits for something to happen; its 1 s default is not enough under load.
     expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
-    // expect.poll waits for something a real process or browser does; its default of 1 s is too
-    // short on a loaded 2-core machine (a page that becomes ready in 1.2 s is not a failure).
-    expect: { poll: { timeout: 20_000, interval: 50 } },
   },
 })

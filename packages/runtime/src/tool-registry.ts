@@ -52,6 +52,7 @@ export class ToolRegistry implements ToolRegistryService {
 
 /** The wire form of a tool: name, description and its parameters as JSON schema without the `$schema` dialect marker. */
 export function wireTool(tool: ToolDefinition): WireTool {
+  if (tool.wireParameters !== undefined) return { type: 'function', function: { name: tool.name, description: tool.description, parameters: { ...tool.wireParameters } } }
   const { $schema: _dialect, ...parameters } = z.toJSONSchema(tool.parameters) as Record<string, unknown>
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters } }
 }

@@ -13,6 +13,7 @@ import { renameDeprecatedKeys } from './config-deprecations.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
 import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
 import { permissionsSectionSchema, sandboxSectionSchema } from '@dsh/permissions'
+import { mcpSectionSchema } from '@dsh/mcp'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -49,6 +50,7 @@ export const configFileSchema = z.strictObject({
   maintainerDocGuard: maintainerDocGuardSchema.optional().describe('maintainer-doc-guard (off unless enabled: true)'),
   permissions: permissionsSectionSchema.optional().describe('Permission mode and allow/deny rules (README "Safety")'),
   sandbox: sandboxSectionSchema.optional().describe('The shell sandbox (README "Safety")'),
+  mcp: mcpSectionSchema.optional().describe('MCP servers and their limits (README "MCP servers")'),
 })
 
 /** A validated config file. */

@@ -48,6 +48,7 @@ function agentOptions(command: Command, resume: { readonly flags: string; readon
     .option('--base-url <url>', 'base URL of an OpenAI-compatible endpoint')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
     .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
+    .option('--mcp-config <file>', 'MCP servers for this process only, in the .mcp.json shape (repeatable; see dsh mcp)', collect)
   if (resume !== null) command.option(resume.flags, resume.help)
   return command
     .option('--request-log <file>', 'append every model request body as one JSON line')

@@ -6,9 +6,9 @@
  * warning, deferred behind `mcp_tool_schema` above `deferAboveTools`. Closing ends every server.
  */
 import type { Tool } from '@modelcontextprotocol/client'
-import type { ToolRegistryService } from '@dsh/contracts'
+import type { ToolRegistry } from '@dsh/runtime'
 import { adaptTool, oneLine } from './tool-adapter.ts'
-import { assignToolNames } from './tool-names.ts'
+import { assignToolNames, serverPrefix } from './tool-names.ts'
 import { schemaProblem } from './tool-filter.ts'
 import { ServerConnection, type ConnectionDeps, type McpRoot } from './server-connection.ts'
 import { createToolSchemaTool, TOOL_SCHEMA_TOOL } from './tool-schema-tool.ts'
@@ -18,7 +18,7 @@ import type { McpLimits, ServerEntry, ServerState } from './types.ts'
 export interface McpHubOptions {
   readonly entries: readonly ServerEntry[]
   readonly limits: McpLimits
-  readonly registry: ToolRegistryService
+  readonly registry: ToolRegistry
   readonly cwd: string
   readonly env: Readonly<Record<string, string | undefined>>
   readonly marker: ConnectionDeps['marker']
@@ -52,6 +52,7 @@ export class McpHub {
   readonly #options: McpHubOptions
   readonly #connections = new Map<string, ServerConnection>()
   readonly #disposers: (() => void)[] = []
+  readonly #toolDisposers: (() => void)[] = []
   readonly #warned = new Set<string>()
   #offered: readonly Offered[] = []
   #signature = ''
@@ -65,6 +66,13 @@ export class McpHub {
 
   /** Starts every unblocked server in the background. */
   start(): void {
+    // A call naming a tool of a server that is still starting waits for that server (its startup timeout bounds it).
+    this.#disposers.push(
+      this.#options.registry.addPendingSource((name) => {
+        const waits = [...this.#connections.values()].filter((connection) => connection.state.kind === 'starting' && name.startsWith(`${serverPrefix(connection.entry.name)}__`))
+        return waits.length === 0 ? undefined : Promise.all(waits.map((connection) => connection.start())).then(() => undefined)
+      }),
+    )
     for (const entry of this.#options.entries) {
       if (entry.blocked !== undefined) continue
       this.#add(entry)
@@ -106,8 +114,8 @@ export class McpHub {
   /** Re-registers the MCP tools when the offered set changed. */
   #sync(): void {
     const candidates: { server: string; tool: string; item: Tool; connection: ServerConnection; parameters: Record<string, unknown> }[] = []
+    // A server that went away keeps its tools: the next call restarts it once.
     for (const connection of this.#connections.values()) {
-      if (connection.state.kind !== 'connected') continue
       for (const item of connection.tools) {
         const checked = schemaProblem(connection.entry, item)
         if (checked.kind === 'filtered') continue
@@ -129,23 +137,23 @@ export class McpHub {
     const signature = JSON.stringify([deferred, named.map((entry) => [entry.modelName, entry.item.description, entry.parameters, entry.item.annotations?.readOnlyHint])])
     if (signature === this.#signature) return
     this.#signature = signature
-    for (const dispose of this.#disposers.splice(0)) dispose()
+    for (const dispose of this.#toolDisposers.splice(0)) dispose()
     this.#offered = named.map((entry) => ({ modelName: entry.modelName, server: entry.server, tool: entry.item, parameters: entry.parameters }))
     for (const entry of named) {
-      this.#disposers.push(this.#options.registry.register(adaptTool({ modelName: entry.modelName, tool: entry.item, connection: entry.connection, parameters: entry.parameters, deferred, maxOutputChars: this.#options.limits.maxOutputChars })))
+      this.#toolDisposers.push(this.#options.registry.register(adaptTool({ modelName: entry.modelName, tool: entry.item, connection: entry.connection, parameters: entry.parameters, deferred, maxOutputChars: this.#options.limits.maxOutputChars })))
     }
     if (deferred) {
       const lookup = (name: string): { description: string; parameters: Record<string, unknown> } | undefined => {
         const found = this.#offered.find((offered) => offered.modelName === name)
         return found === undefined ? undefined : { description: found.tool.description ?? oneLine(found.tool.title), parameters: found.parameters }
       }
-      this.#disposers.push(this.#options.registry.register(createToolSchemaTool(lookup, () => this.#offered.map((offered) => offered.modelName))))
+      this.#toolDisposers.push(this.#options.registry.register(createToolSchemaTool(lookup, () => this.#offered.map((offered) => offered.modelName))))
     }
   }
 
   /** Every configured server with its state (blocked ones included), sorted by name. */
   status(): readonly ServerStatus[] {
-    const sorted = [...this.#options.entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    const sorted = this.#options.entries.toSorted((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     return sorted.map((entry) => {
       const connection = this.#connections.get(entry.name)
       const state: ServerState = entry.blocked === 'untrusted' ? { kind: 'untrusted' } : entry.blocked === 'disabled' ? { kind: 'disabled' } : (connection?.state ?? { kind: 'starting' })
@@ -168,7 +176,7 @@ export class McpHub {
   /** Removes the tools and ends every server. */
   async close(): Promise<void> {
     this.#closed = true
-    for (const dispose of this.#disposers.splice(0)) dispose()
+    for (const dispose of [...this.#toolDisposers.splice(0), ...this.#disposers.splice(0)]) dispose()
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()))
   }
 

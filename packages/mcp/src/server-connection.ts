@@ -9,6 +9,7 @@
 import { Client, SSEClientTransport, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { errorMessage } from '@dsh/runtime'
 import { serverEnvironment } from './child-env.ts'
+import { guardToolLists } from './list-guard.ts'
 import { StderrTail } from './stderr-tail.ts'
 import { GroupStdioTransport } from './stdio-transport.ts'
 import type { McpLimits, ServerEntry, ServerState } from './types.ts'
@@ -100,7 +101,7 @@ export class ServerConnection {
       },
     )
     client.setRequestHandler('roots/list', () => ({ roots: this.#deps.roots().map((root) => ({ ...root })) }))
-    const transport = this.#transport_()
+    const transport = guardToolLists(this.#newTransport())
     this.#transport = transport
     const timeoutMs = this.#deps.limits.startupTimeoutMs
     let timer: NodeJS.Timeout | undefined
@@ -111,7 +112,9 @@ export class ServerConnection {
       await Promise.race([this.#handshake(client, transport), deadline])
       if (this.#closing) throw new Error('closed')
       this.#client = client
-      transport.onclose = () => this.#lost(client)
+      // The SDK's close callback (a property of the client, not an event emitter).
+      // oxlint-disable-next-line unicorn/prefer-add-event-listener
+      client.onclose = () => this.#lost(client)
       const listed = await Promise.race([client.listTools(undefined, { timeout: timeoutMs }), deadline])
       this.#tools = listed.tools
       this.#state = { kind: 'connected', tools: listed.tools.length }
@@ -134,7 +137,8 @@ export class ServerConnection {
       await client.connect(transport)
     } catch (error) {
       // A server of the old HTTP+SSE transport answers the Streamable HTTP POST with 4xx: try SSE once.
-      const fallback = new SSEClientTransport(new URL(this.entry.config.url), { requestInit: { headers: { ...this.entry.config.headers } } })
+      const fallback = guardToolLists(new SSEClientTransport(new URL(this.entry.config.url), { requestInit: { headers: { ...this.entry.config.headers } } }))
+      this.#transport = fallback
       await transport.close().catch(() => undefined)
       try {
         await client.connect(fallback)
@@ -145,7 +149,7 @@ export class ServerConnection {
     }
   }
 
-  #transport_(): Transport {
+  #newTransport(): Transport {
     const config = this.entry.config
     if (config.transport === 'http') return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } })
     const env = serverEnvironment(this.#deps.env, config.env, this.#deps.marker())
@@ -172,6 +176,8 @@ export class ServerConnection {
 
   /** Calls a tool by its server-side name; reconnects once if the server went away earlier. */
   async call(name: string, args: Record<string, unknown>, options: { readonly signal: AbortSignal; readonly onProgress?: () => void }): Promise<CallToolResult> {
+    // The listed definition is passed along: without it the SDK looks the tool up in a response cache whose timers keep the process alive for a minute.
+    const definition = this.#tools.find((tool) => tool.name === name)
     if (this.#client === undefined && !this.#closing && !this.#reconnected && this.#state.kind === 'failed') {
       this.#reconnected = true
       await this.start()
@@ -179,10 +185,10 @@ export class ServerConnection {
     const client = this.#client
     if (client === undefined) throw new ServerUnavailableError(this.#state.kind === 'failed' ? this.#state.reason : 'not connected')
     try {
-      return (await client.callTool(
+      return await client.callTool(
         { name, arguments: args },
-        { signal: options.signal, timeout: this.#deps.limits.callTimeoutMs, resetTimeoutOnProgress: true, onprogress: () => options.onProgress?.() },
-      )) as CallToolResult
+        { signal: options.signal, timeout: this.#deps.limits.callTimeoutMs, resetTimeoutOnProgress: true, onprogress: () => options.onProgress?.(), ...(definition === undefined ? {} : { toolDefinition: definition }) },
+      )
     } catch (error) {
       if (this.#client === client || options.signal.aborted) throw error
       // The server went away during the call: say so with what it last wrote.

@@ -51,6 +51,7 @@ export function readServerEntry(name: string, raw: unknown, context: EntryContex
   if (!isServerName(name)) return { ok: false, problem: `${prefix}: invalid name (use letters, digits, "_", "-" and ".", at most 64)` }
   try {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new EntryProblem('must be an object')
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- checked just above: a non-null, non-array object
     const entry = raw as Record<string, unknown>
     const unknownKey = Object.keys(entry).find((key) => !knownKeys.has(key))
     if (unknownKey !== undefined) throw new EntryProblem(`unknown key ${JSON.stringify(unknownKey)}`)
@@ -76,7 +77,7 @@ export function readServerEntry(name: string, raw: unknown, context: EntryContex
       return { ok: true, config: { transport: 'stdio', command, args, env, ...(cwd === undefined ? {} : { cwd }) }, options }
     }
     if (type === 'http' || type === 'sse' || type === 'streamable-http' || type === 'streamableHttp') {
-      if (entry.command !== undefined) throw new EntryProblem(`an ${String(type)} server has no "command"`)
+      if (entry.command !== undefined) throw new EntryProblem(`an ${type} server has no "command"`)
       if (entry.url === undefined) throw new EntryProblem('missing "url"')
       const url = expand(stringOf(entry.url, 'url'), 'url')
       let parsed: URL

@@ -56,13 +56,16 @@ export function readStore(dshHome: string): StoreRead {
   }
   if (!isObject(value) || value.version !== 1 || !isObject(value.user ?? {}) || !isObject(value.projects ?? {})) return { ok: false, problem: `${file}: not an MCP server store of format 1; fix it or move it aside` }
   const projects: Record<string, ProjectRecord> = {}
-  for (const [root, record] of Object.entries((value.projects ?? {}) as Record<string, unknown>)) {
+  const storedProjects: unknown = value.projects ?? {}
+  const storedUser: unknown = value.user ?? {}
+  if (!isObject(storedProjects) || !isObject(storedUser)) return { ok: false, problem: `${file}: not an MCP server store of format 1; fix it or move it aside` }
+  for (const [root, record] of Object.entries(storedProjects)) {
     if (!isObject(record)) return { ok: false, problem: `${file}: projects.${root} is not an object; fix it or move it aside` }
     const servers = isObject(record.servers) ? record.servers : {}
     const disabled = Array.isArray(record.disabled) ? record.disabled.filter((item): item is string => typeof item === 'string') : []
     projects[root] = { servers, disabled, ...(typeof record.trustedMcpJson === 'string' ? { trustedMcpJson: record.trustedMcpJson } : {}) }
   }
-  return { ok: true, content: { user: (value.user ?? {}) as Record<string, unknown>, projects } }
+  return { ok: true, content: { user: storedUser, projects } }
 }
 
 /** Replaces the store atomically. */

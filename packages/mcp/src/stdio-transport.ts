@@ -69,8 +69,9 @@ export class GroupStdioTransport implements Transport {
       child.once('exit', () => {
         // The group may still hold children the leader left behind: end them too.
         if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL')
-        this.#finish()
       })
+      // After the pipes closed, so the last stderr lines are in the tail when the close is reported.
+      child.once('close', () => this.#finish())
       child.stdout?.on('data', (chunk: Buffer) => {
         this.#buffer.append(chunk)
         for (;;) {

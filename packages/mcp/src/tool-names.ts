@@ -31,10 +31,11 @@ export interface NamedTool {
   readonly tool: string
 }
 
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
 /** Sorts by server then tool and assigns unique names; `taken` are names already in use (core tools). */
 export function assignToolNames<T extends NamedTool>(tools: readonly T[], taken: ReadonlySet<string> = new Set()): (T & { readonly modelName: string })[] {
-  const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
-  const sorted = [...tools].sort((a, b) => compare(a.server, b.server) || compare(a.tool, b.tool))
+  const sorted = tools.toSorted((a, b) => compare(a.server, b.server) || compare(a.tool, b.tool))
   const used = new Set(taken)
   return sorted.map((item) => {
     const base = baseToolName(item.server, item.tool)

@@ -1,18 +1,14 @@
 // The hub against the real server-everything over stdio: tool names and order, a call's text,
 // structured content, images described, isError, the minimal environment, and the process ending.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ToolRunContext } from '@dsh/contracts'
 import { isProcessAlive, tempTree, type TempTree } from '@dsh/testkit'
-import { hubOf, serverScript, stdioEntry } from './servers.ts'
+import { hubOf, serverScript, stdioEntry, runContext } from './servers.ts'
 
 const trees: TempTree[] = []
 afterEach(async () => {
   for (const tree of trees.splice(0)) await tree.dispose()
 })
 
-function runContext(cwd: string, signal = new AbortController().signal): ToolRunContext {
-  return { cwd, signal, execution: { callId: 'c1', name: 'x', arguments: {}, signal, token: Symbol('t') }, fs: undefined as never, dispatch: () => Promise.reject(new Error('no dispatch')), deferContext: () => undefined }
-}
 
 describe('server-everything over stdio', () => {
   it('offers its tools as mcp__everything__<tool>, sorted, and runs them', async () => {
@@ -27,7 +23,7 @@ describe('server-everything over stdio', () => {
       const names = registry.list().map((tool) => tool.name)
       expect(names).toContain('mcp__everything__echo')
       expect(names).toContain('mcp__everything__get-sum')
-      expect(names).toEqual([...names].sort())
+      expect(names).toEqual(names.toSorted())
       expect(warnings).toEqual([])
       const echo = registry.get('mcp__everything__echo')
       expect(echo?.origin).toEqual({ server: 'everything', tool: 'echo' })
@@ -57,7 +53,7 @@ describe('server-everything over stdio', () => {
     const { hub } = hubOf([stdioEntry('everything', serverScript('server-everything'))], tree.root)
     hub.start()
     await hub.ready()
-    const pid = Number((await hubPid(hub)) ?? 0)
+    const pid = (await hubPid(hub)) ?? 0
     expect(isProcessAlive(pid)).toBe(true)
     await hub.close()
     expect(isProcessAlive(pid)).toBe(false)

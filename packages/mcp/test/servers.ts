@@ -5,6 +5,8 @@
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
+import type { ToolRunContext } from '@dsh/contracts'
+import { createLocalFileSystem } from '@dsh/fs-local'
 import { ToolRegistry } from '@dsh/runtime'
 import { McpHub, mcpLimits, type McpLimits, type ServerEntry, type McpHubOptions } from '@dsh/mcp'
 
@@ -39,6 +41,18 @@ export function hubOf(entries: readonly ServerEntry[], cwd: string, overrides: P
     ...extra,
   })
   return { hub, registry, warnings }
+}
+
+/** A run context for calling a tool directly. */
+export function runContext(cwd: string, signal = new AbortController().signal): ToolRunContext {
+  return {
+    cwd,
+    signal,
+    fs: createLocalFileSystem({ writableRoots: [cwd] }),
+    execution: { callId: 'c1', name: 'mcp', arguments: {}, signal, token: Symbol('c1') },
+    dispatch: () => Promise.reject(new Error('no nested calls here')),
+    deferContext: () => undefined,
+  }
 }
 
 /** A free TCP port on 127.0.0.1. */

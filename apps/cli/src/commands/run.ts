@@ -30,6 +30,7 @@ export interface RunOptions {
   readonly permissionMode?: string
   readonly allow?: readonly string[]
   readonly deny?: readonly string[]
+  readonly mcpConfig?: readonly string[]
 }
 
 /** A resumed session keeps the directory it was created in: a different `--cwd` is refused (its header alone tells). */

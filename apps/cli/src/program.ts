@@ -13,6 +13,7 @@ import type { CliIo } from './cli-io.ts'
 import type { AcpOptions } from './commands/acp.ts'
 import type { DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
+import { registerMcpCommands } from './commands/mcp.ts'
 import type { RunOptions } from './commands/run.ts'
 import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
@@ -168,6 +169,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     })
 
   registerRootsCommands(program, io, setExit)
+  registerMcpCommands(program, io, setExit)
 
   const sandbox = program
     .command('sandbox')

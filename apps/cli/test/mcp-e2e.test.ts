@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { faultServer, mcpJson, serverScript } from './mcp-servers.ts'
-import { dshBinary, runDsh, testEnv, writeScript, type DshResult, type RequestBody } from './run-dsh.ts'
+import { dshBinary, readRequests, runDsh, testEnv, writeScript, type DshResult, type RequestBody } from './run-dsh.ts'
 import { isAlive, StartedProcesses } from './test-processes.ts'
 
 let tree: TempTree
@@ -17,8 +17,8 @@ afterEach(async () => {
   await tree?.dispose()
 })
 
-const requests = (file: string): RequestBody[] => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RequestBody)
-const toolNames = (body: RequestBody): string[] => (body.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name)
+const requests = readRequests
+const toolNames = (body: RequestBody | undefined): string[] => (body?.tools ?? []).map((tool) => JSON.stringify(tool).match(/"name":"([^"]+)"/)?.[1] ?? '')
 
 describe('dsh run with MCP servers', () => {
   it('calls mcp__everything__echo and sends its result with the next request', { timeout: 180_000 }, async () => {
@@ -32,7 +32,7 @@ describe('dsh run with MCP servers', () => {
     expect(result.stdout).toBe('done\n')
     const [, second] = requests(log)
     expect(second?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: hello from the model' })
-    const names = toolNames(second as RequestBody)
+    const names = toolNames(second)
     expect(names).toContain('mcp__everything__echo')
     const mcpNames = names.filter((name) => name.startsWith('mcp__'))
     expect(mcpNames).toEqual(mcpNames.toSorted())

@@ -107,10 +107,11 @@ async function trust(io: CliIo, options: McpOptions): Promise<number> {
   return 0
 }
 
+const common = (command: Command): Command => command.option('--cwd <dir>', 'working directory whose project is meant (default: the current directory)')
+
 /** Adds the `mcp` command group to `program`. */
 export function registerMcpCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const group = program.command('mcp').description('MCP servers of the working directory\'s project (stored in $DSH_HOME, .mcp.json, --mcp-config)')
-  const common = (command: Command): Command => command.option('--cwd <dir>', 'working directory whose project is meant (default: the current directory)')
   const inspecting = (command: Command): Command => common(command).option('--config <file>', 'YAML config file (its mcp section applies)').option('--mcp-config <file>', 'also these .mcp.json-shaped files (repeatable)', collect)
   inspecting(group.command('list', { isDefault: true }).description('one line per server: name, transport, source, state (connects to each)')).action(async (_options: unknown, command: Command) => {
     const { listServers } = await import('./mcp-inspect.ts')

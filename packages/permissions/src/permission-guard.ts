@@ -66,6 +66,11 @@ function asDecision(answer: boolean | PermissionDecision): PermissionDecision {
   return answer
 }
 
+/** True when the registered tool declares it changes nothing (an MCP `readOnlyHint`). */
+function readOnlyTool(ctx: Context, name: string): boolean {
+  return ctx.get('tools')?.get(name)?.readOnly === true
+}
+
 /** Installs the guard on `ctx`. */
 export function installPermissionGuard(ctx: Context, options: PermissionGuardOptions): PermissionGuard {
   const { mode } = options
@@ -85,7 +90,7 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       interactive: options.ask !== undefined,
       protectedDirs: options.protectedDirs ?? [],
       outsideRoots: outsideRootsOf(execution, options.writableRoots),
-      call: { tool: execution.name, args: execution.arguments, cwd: agent?.cwd ?? options.cwd },
+      call: { tool: execution.name, args: execution.arguments, cwd: agent?.cwd ?? options.cwd, ...(readOnlyTool(ctx, execution.name) ? { readOnly: true } : {}) },
     })
     switch (decision.verdict) {
       case 'deny':

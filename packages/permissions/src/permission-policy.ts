@@ -6,7 +6,7 @@
  */
 import type { PermissionAuthority, PermissionMode, PermissionRule } from '@dsh/contracts'
 import { callSubject } from './call-subject.ts'
-import { askReason, askReasonProtected, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedOutsideRoots, deniedProtected, deniedReadOnly, deniedReadOnlyNoSandbox, type DenialText } from './denial-text.ts'
+import { askReason, askReasonProtected, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedOutsideRoots, deniedProtected, deniedReadOnly, deniedReadOnlyMcp, deniedReadOnlyNoSandbox, type DenialText } from './denial-text.ts'
 import { modeVerdict, toolClass } from './mode-policy.ts'
 import { within } from './root-check.ts'
 import { allowingRules, denyingRule, type RuleCall } from './rule-match.ts'
@@ -62,9 +62,9 @@ export function decide(input: PolicyInput): PolicyDecision {
   const { mode, call } = input
   const denied = denyingRule(input.deny, call)
   if (denied !== undefined) return { verdict: 'deny', by: 'rule', rule: denied.text, text: deniedByRule(denied) }
-  const kind = toolClass(call.tool)
+  const kind = toolClass(call.tool, call.readOnly)
   const base = modeVerdict(mode, kind, insideCwd(call))
-  if (base === 'deny') return { verdict: 'deny', by: 'mode', text: deniedReadOnly() }
+  if (base === 'deny') return { verdict: 'deny', by: 'mode', text: kind === 'mcp' ? deniedReadOnlyMcp() : deniedReadOnly() }
   // A write outside every root fails in the tool whatever is decided: never worth a question.
   if (kind === 'write' && base === 'ask' && input.outsideRoots !== undefined) return { verdict: 'deny', by: 'mode', text: deniedOutsideRoots(call, input.outsideRoots) }
   const guarded = kind === 'write' && mode !== 'danger-full-access' && input.outsideRoots === undefined ? protectedTarget(call, input.protectedDirs ?? []) : undefined

@@ -15,6 +15,7 @@ import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
 import { permissionsFrom } from './permission-options.ts'
 import type { SandboxSetup } from './permission-setup.ts'
+import type { McpHub } from '@dsh/mcp'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
 import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
 import { storeFor } from './commands/sessions.ts'
@@ -41,6 +42,8 @@ export interface AgentSetupOptions {
   readonly permissionMode?: string
   readonly allow?: readonly string[]
   readonly deny?: readonly string[]
+  /** `--mcp-config FILE`… (relative to the invocation directory). */
+  readonly mcpConfig?: readonly string[]
 }
 
 /** A composed host with its provider, ready to start agents. */
@@ -69,6 +72,8 @@ export interface AgentSetup {
   readonly docs?: OperatorService
   /** The permission mode in force and the shell sandbox. */
   readonly sandbox: SandboxSetup
+  /** The MCP servers (absent when none is configured). */
+  readonly mcp?: McpHub
 }
 
 /** Reads the config file, or an empty config; deprecated keys are reported on stderr unless `warn` says otherwise. */
@@ -106,7 +111,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()
-  const { host, agentOptions, docs, sandbox } = await composeHost({
+  const { host, agentOptions, docs, sandbox, mcp } = await composeHost({
     dshHome,
     ...(options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) }),
     cwd,
@@ -118,7 +123,8 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     permissions,
     agents: { maxSteps: options.maxSteps, onRequest, autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare, autoCompactUseModel: spec.kind !== 'scripted' },
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
+    mcp: { env: io.env, configFiles: (options.mcpConfig ?? []).map((file) => resolve(io.cwd, file)) },
   })
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
-  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, sandbox, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }) }
+  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, sandbox, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
 }

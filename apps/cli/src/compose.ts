@@ -25,6 +25,8 @@ import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
 import type { ComposePermissions } from './permission-options.ts'
 import { installPermissions, sandboxSetup, secretLocations, type SandboxSetup } from './permission-setup.ts'
+import { startMcpServers } from './mcp-setup.ts'
+import type { McpHub, ServerEntry } from '@dsh/mcp'
 
 /** How every agent of the composition runs. */
 export interface AgentRunSettings {
@@ -51,6 +53,8 @@ export interface Composition {
   readonly docs?: OperatorService
   /** The permission mode in force and the shell sandbox's launcher. */
   readonly sandbox: SandboxSetup
+  /** The MCP servers (absent when none is configured). */
+  readonly mcp?: McpHub
 }
 
 /** Inputs of a composition. */
@@ -80,6 +84,8 @@ export interface ComposeOptions {
   readonly processes: ToolProcesses
   /** dsh's environment: hooks run with it, minus the provider keys (absent: an empty one). */
   readonly env?: Readonly<Record<string, string | undefined>>
+  /** `--mcp-config` files (absolute) and the environment their `${VAR}`s and the servers' minimal environment come from. */
+  readonly mcp?: { readonly configFiles?: readonly string[]; readonly env: Readonly<Record<string, string | undefined>>; readonly extraEntries?: readonly ServerEntry[] }
 }
 
 /** Default delegation depth of subagents. */
@@ -115,7 +121,8 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider, ...agentOptions }) }))
-  return { host, agentOptions, sandbox, ...(docs === undefined ? {} : { docs }) }
+  const mcp = startMcpServers(host, { dshHome: options.dshHome, cwd: options.cwd, config: options.config, configPath: options.configPath, mcpConfigFiles: options.mcp?.configFiles, env: options.mcp?.env ?? process.env, processes: options.processes, log: options.log, ...(options.mcp?.extraEntries === undefined ? {} : { extraEntries: options.mcp.extraEntries }) })
+  return { host, agentOptions, sandbox, ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
 }
 
 /** Mounts maintainer-doc-guard when the config enables it (it changes how every turn runs). */

@@ -13,6 +13,7 @@ import { renameDeprecatedKeys } from './config-deprecations.ts'
 import { workspaceContextSectionSchema } from './instruction-config.ts'
 import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
 import { permissionsSectionSchema, sandboxSectionSchema } from '@dsh/permissions'
+import { mcpSectionSchema } from '@dsh/mcp'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -53,6 +54,7 @@ export const configFileSchema = z.strictObject({
   sandbox: sandboxSectionSchema.optional().describe('The shell sandbox (README "Safety")'),
   // Checked entry by entry by @dsh/hooks (one line per bad entry, the others still load).
   hooks: z.record(z.string(), z.unknown()).optional().describe('Hooks in Claude Code\'s shape, plus maxStopContinues (README "Hooks")'),
+  mcp: mcpSectionSchema.optional().describe('MCP servers and their limits (README "MCP servers")'),
 })
 
 /** A validated config file. */

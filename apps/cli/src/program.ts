@@ -13,6 +13,7 @@ import type { CliIo } from './cli-io.ts'
 import type { AcpOptions } from './commands/acp.ts'
 import type { DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
+import { registerMcpCommands } from './commands/mcp.ts'
 import type { RunOptions } from './commands/run.ts'
 import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
@@ -53,6 +54,7 @@ function agentOptions(command: Command, resume: { readonly flags: string; readon
     .option('--effort <level>', 'DeepSeek reasoning_effort: low, high or max (default: model.reasoningEffort, else not sent)')
     .option('--config <file>', 'YAML config file (keys: see README.md, "Configuration")')
     .option('--add-dir <dir>', 'additional workspace root for this session only (repeatable; see dsh roots)', collect)
+    .option('--mcp-config <file>', 'MCP servers for this process only, in the .mcp.json shape (repeatable; see dsh mcp)', collect)
   if (resume !== null) command.option(resume.flags, resume.help)
   return command
     .option('--request-log <file>', 'append every model request body as one JSON line')
@@ -178,6 +180,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     })
 
   registerRootsCommands(program, io, setExit)
+  registerMcpCommands(program, io, setExit)
 
   const sandbox = program
     .command('sandbox')

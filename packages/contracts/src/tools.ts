@@ -93,6 +93,19 @@ export interface ToolDefinition<A = unknown> {
   readonly description: string
   /** Argument schema; converted to JSON schema for the model, used to validate calls. */
   readonly parameters: ZodType<A>
+  /**
+   * JSON schema sent to the model instead of converting `parameters` (tools whose schema comes
+   * from elsewhere, such as MCP servers); `parameters` still validates the calls.
+   */
+  readonly wireParameters?: Readonly<Record<string, unknown>>
+  /**
+   * True when the tool declares it changes nothing (an MCP server's `readOnlyHint`): the
+   * permission policy lets it run without asking, and `read-only` mode allows it. Absent for core
+   * tools, which the policy classifies by name.
+   */
+  readonly readOnly?: boolean
+  /** Where the tool comes from, for front ends' tool rows (an MCP server's name and its own tool name). */
+  readonly origin?: { readonly server: string; readonly tool: string }
   /** Runs the tool. Must honour `run.signal`. Throwing is contained and becomes an error result. */
   execute(args: A, run: ToolRunContext): Promise<ToolOutput>
 }

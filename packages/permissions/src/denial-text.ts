@@ -47,6 +47,14 @@ export function deniedReadOnly(): DenialText {
   }
 }
 
+/** `read-only` mode and an MCP tool its server does not annotate read-only. */
+export function deniedReadOnlyMcp(): DenialText {
+  return {
+    reason: 'the permission mode is read-only, and this MCP tool is not annotated read-only by its server (readOnlyHint)',
+    recovery: 'Use read-only tools instead; if this tool is needed, tell the user they can allow it with --permission-mode ask or --allow with the tool name.',
+  }
+}
+
 /** The mode needs an answer and the front end (`dsh run`) cannot ask. */
 export function deniedCannotAsk(mode: PermissionMode, call: RuleCall): DenialText {
   return {

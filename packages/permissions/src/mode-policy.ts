@@ -1,12 +1,13 @@
 /**
  * What each permission mode says about a tool call before rules are consulted (the mode × tool
- * table of the README). Tools fall in three classes: shell (`bash`, `run_code`), writes (`write`,
- * `edit`) and the rest (reads, searches, subagents, plugin tools), which every mode allows.
+ * table of the README). Tools fall in four classes: shell (`bash`, `run_code`), writes (`write`,
+ * `edit`), MCP server tools (`mcp__<server>__<tool>`) not annotated read-only, and the rest
+ * (reads, searches, subagents, plugin tools, read-only MCP tools), which every mode allows.
  */
 import type { PermissionMode } from '@dsh/contracts'
 
 /** The class of a tool for the mode table. */
-export type ToolClass = 'shell' | 'write' | 'other'
+export type ToolClass = 'shell' | 'write' | 'mcp' | 'other'
 
 /** A mode's verdict kind. */
 export type ModeVerdict = 'allow' | 'ask' | 'deny'
@@ -19,8 +20,9 @@ export function isPermissionMode(value: string): value is PermissionMode {
   return (permissionModes as readonly string[]).includes(value)
 }
 
-/** The class of a tool by name. */
-export function toolClass(tool: string): ToolClass {
+/** The class of a tool by name; `readOnly` is the tool's own declaration (an MCP `readOnlyHint`). */
+export function toolClass(tool: string, readOnly = false): ToolClass {
+  if (tool.startsWith('mcp__')) return readOnly ? 'other' : 'mcp'
   if (tool === 'bash' || tool === 'run_code') return 'shell'
   if (tool === 'write' || tool === 'edit') return 'write'
   return 'other'
@@ -29,6 +31,7 @@ export function toolClass(tool: string): ToolClass {
 /** The mode's verdict; `insideCwd` tells whether a write's path lies inside the working directory. */
 export function modeVerdict(mode: PermissionMode, tool: ToolClass, insideCwd: boolean): ModeVerdict {
   if (tool === 'other') return 'allow'
+  if (tool === 'mcp') return mode === 'read-only' ? 'deny' : mode === 'full-auto' || mode === 'danger-full-access' ? 'allow' : 'ask'
   switch (mode) {
     case 'read-only':
       return tool === 'shell' ? 'allow' : 'deny'

@@ -73,6 +73,11 @@ function asDecision(answer: boolean | PermissionDecision): PermissionDecision {
   return answer
 }
 
+/** True when the registered tool declares it changes nothing (an MCP `readOnlyHint`). */
+function readOnlyTool(ctx: Context, name: string): boolean {
+  return ctx.get('tools')?.get(name)?.readOnly === true
+}
+
 /** Installs the guard on `ctx`. */
 export function installPermissionGuard(ctx: Context, options: PermissionGuardOptions): PermissionGuard {
   const { mode } = options
@@ -109,7 +114,7 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       outsideRoots: outsideRootsOf(execution, options.writableRoots),
       facts,
       tainted: session === undefined || toolClass(execution.name) !== 'shell' ? undefined : taint.first(session),
-      call: { tool: execution.name, args: execution.arguments, cwd },
+      call: { tool: execution.name, args: execution.arguments, cwd, ...(readOnlyTool(ctx, execution.name) ? { readOnly: true } : {}) },
     })
     switch (decision.verdict) {
       case 'deny':

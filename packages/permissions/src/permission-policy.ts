@@ -6,7 +6,7 @@
  */
 import type { PermissionAuthority, PermissionMode, PermissionRule } from '@dsh/contracts'
 import { callSubject } from './call-subject.ts'
-import { askReason, askReasonProtected, askReasonProtectedFile, askReasonReadOutside, askReasonTainted, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedOutsideRoots, deniedProtected, deniedProtectedFile, deniedReadOnly, deniedReadOnlyNoSandbox, deniedSecretRead, deniedTainted, type DenialText } from './denial-text.ts'
+import { askReason, askReasonProtected, askReasonProtectedFile, askReasonReadOutside, askReasonTainted, deniedByRule, deniedCannotAsk, deniedNoSandbox, deniedOutsideRoots, deniedProtected, deniedProtectedFile, deniedReadOnly, deniedReadOnlyMcp, deniedReadOnlyNoSandbox, deniedSecretRead, deniedTainted, type DenialText } from './denial-text.ts'
 import type { PathFacts } from './path-facts.ts'
 import type { TaintingChange } from './session-taint.ts'
 import { modeVerdict, toolClass } from './mode-policy.ts'
@@ -78,9 +78,9 @@ export function decide(input: PolicyInput): PolicyDecision {
   const { mode, call } = input
   const denied = denyingRule(input.deny, call)
   if (denied !== undefined) return { verdict: 'deny', by: 'rule', rule: denied.text, text: deniedByRule(denied) }
-  const kind = toolClass(call.tool)
+  const kind = toolClass(call.tool, call.readOnly)
   const base = modeVerdict(mode, kind, insideCwd(call))
-  if (base === 'deny') return { verdict: 'deny', by: 'mode', text: deniedReadOnly() }
+  if (base === 'deny') return { verdict: 'deny', by: 'mode', text: kind === 'mcp' ? deniedReadOnlyMcp() : deniedReadOnly() }
   // A write outside every root fails in the tool whatever is decided: never worth a question.
   if (kind === 'write' && base === 'ask' && input.outsideRoots !== undefined) return { verdict: 'deny', by: 'mode', text: deniedOutsideRoots(call, input.outsideRoots) }
   const facts = input.facts

@@ -17,7 +17,8 @@
  * - Deny rules for bash also match by the command's shape (command-shape.ts): flag bundles and
  *   orders (`rm -fr`, `rm --recursive --force`) and global options before a subcommand
  *   (`git -C dir push`) count as the spelling the rule names.
- * - A bare tool name matches every call of the tool.
+ * - A bare tool name matches every call of the tool; `mcp__SERVER` and `mcp__SERVER__*` match every
+ *   tool of an MCP server, `mcp__SERVER__TOOL` one tool.
  * - `write` and `edit` rules are one family: either name covers calls of both file-changing tools
  *   (a `write(**\/.env)` deny also stops an `edit` of `.env`).
  */
@@ -34,6 +35,8 @@ import { readShell } from './shell-segments.ts'
 export interface RuleCall {
   readonly tool: string
   readonly args: unknown
+  /** The tool declares it changes nothing (an MCP server's `readOnlyHint`). */
+  readonly readOnly?: boolean
   /** Working directory of the session (absolute). */
   readonly cwd: string
 }
@@ -43,8 +46,15 @@ const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$
 
 const fileChanging = new Set(['write', 'edit'])
 
-/** True when a rule written for `ruleTool` applies to a call of `callTool`. */
+/**
+ * True when a rule written for `ruleTool` applies to a call of `callTool`. MCP rules also name a
+ * whole server: `mcp__github` and `mcp__github__*` cover every `mcp__github__<tool>`.
+ */
 function appliesTo(ruleTool: string, callTool: string): boolean {
+  if (ruleTool.startsWith('mcp__')) {
+    const server = ruleTool.endsWith('__*') ? ruleTool.slice(0, -3) : ruleTool
+    return ruleTool === callTool || (!server.slice(5).includes('__') && callTool.startsWith(`${server}__`))
+  }
   return ruleTool === callTool || (fileChanging.has(ruleTool) && fileChanging.has(callTool))
 }
 

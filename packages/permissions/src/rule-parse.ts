@@ -9,7 +9,7 @@ export class RuleSyntaxError extends Error {
   override readonly name = 'RuleSyntaxError'
 }
 
-const toolName = /^[A-Za-z_][\w-]*$/
+const toolName = /^(?:[A-Za-z_][\w-]*|mcp__[\w-]+__\*)$/
 
 /** Parses one rule; `where` names its origin in the error (`--allow`, `settings.yaml permissions.deny[2]`). */
 export function parseRule(text: string, where: string): PermissionRule {

@@ -77,6 +77,8 @@ function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: fals
 
 /** Runs one call through the whole pipeline. Never throws for call-level failures. */
 export async function runToolCall(deps: PipelineDeps, call: PipelineCall): Promise<ToolFinalOutcome> {
+  // A tool of a server that is still starting is waited for; everything else is looked up at once.
+  if (deps.registry.get(call.name) === undefined) await deps.registry.settle(call.name)
   const tool = deps.registry.get(call.name)
   if (tool === undefined) {
     const names = deps.registry.list().map((t) => t.name).join(', ')

@@ -13,6 +13,7 @@ export class ToolRegistry implements ToolRegistryService {
   readonly #tools = new Map<string, ToolDefinition>()
   readonly #wire = new WeakMap<ToolDefinition, WireTool>()
   #wireList: readonly WireTool[] | undefined
+  readonly #pending = new Set<(name: string) => Promise<void> | undefined>()
 
   register(tool: ToolDefinition): () => void {
     if (this.#tools.has(tool.name)) throw new DshError('TOOL_DUPLICATE', `tool "${tool.name}" is already registered`)
@@ -23,6 +24,23 @@ export class ToolRegistry implements ToolRegistryService {
       this.#tools.delete(tool.name)
       this.#wireList = undefined
     }
+  }
+
+  /**
+   * Adds a source of tools that are still on their way (an MCP server that is starting): for a
+   * name it may provide, `source` returns a promise settled once it knows (it must not reject);
+   * otherwise `undefined`. Returns its disposer.
+   */
+  addPendingSource(source: (name: string) => Promise<void> | undefined): () => void {
+    this.#pending.add(source)
+    return () => this.#pending.delete(source)
+  }
+
+  /** Waits until no pending source may still provide `name` (at once when it is registered or none claims it). */
+  async settle(name: string): Promise<void> {
+    if (this.#tools.has(name)) return
+    const waits = [...this.#pending].flatMap((source) => source(name) ?? [])
+    await Promise.all(waits)
   }
 
   get(name: string): ToolDefinition | undefined {
@@ -52,6 +70,7 @@ export class ToolRegistry implements ToolRegistryService {
 
 /** The wire form of a tool: name, description and its parameters as JSON schema without the `$schema` dialect marker. */
 export function wireTool(tool: ToolDefinition): WireTool {
+  if (tool.wireParameters !== undefined) return { type: 'function', function: { name: tool.name, description: tool.description, parameters: { ...tool.wireParameters } } }
   const { $schema: _dialect, ...parameters } = z.toJSONSchema(tool.parameters) as Record<string, unknown>
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters } }
 }

@@ -42,6 +42,7 @@ export interface RunOptions {
   readonly includePartial?: boolean
   /** Keep control sequences in the answer when stdout is not a terminal. */
   readonly raw?: boolean
+  readonly mcpConfig?: readonly string[]
 }
 
 /** A resumed session keeps the directory it was created in: a different `--cwd` is refused (its header alone tells). */

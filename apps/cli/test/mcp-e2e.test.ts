@@ -1,0 +1,160 @@
+// MCP servers through the built binary with the scripted model: a call of mcp__everything__echo
+// whose result reaches the next request, the `dsh mcp` commands and their one-line errors, a
+// project .mcp.json that starts nothing until trusted, one warning for a server that cannot start,
+// and no server process (nor its child) outliving dsh after SIGTERM or SIGHUP.
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { faultServer, mcpJson, serverScript } from './mcp-servers.ts'
+import { dshBinary, readRequests, runDsh, testEnv, writeScript, type DshResult, type RequestBody } from './run-dsh.ts'
+import { isAlive, StartedProcesses } from './test-processes.ts'
+
+let tree: TempTree
+const started = new StartedProcesses()
+afterEach(async () => {
+  started.endAll()
+  await tree?.dispose()
+})
+
+const requests = readRequests
+const toolNames = (body: RequestBody | undefined): string[] => (body?.tools ?? []).map((tool) => JSON.stringify(tool).match(/"name":"([^"]+)"/)?.[1] ?? '')
+
+describe('dsh run with MCP servers', () => {
+  it('calls mcp__everything__echo and sends its result with the next request', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'repo/a.txt': 'x' })
+    writeFileSync(tree.path('servers.json'), mcpJson({ everything: { script: serverScript('server-everything') } }))
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'hello from the model' } }] }, { text: 'done' }] })
+    const log = tree.path('requests.jsonl')
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--mcp-config', tree.path('servers.json'), '--request-log', log, 'echo something'], { cwd: tree.root, timeoutMs: 60_000 })
+    expect(result.stderr).not.toContain('warning')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('done\n')
+    const [, second] = requests(log)
+    expect(second?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: hello from the model' })
+    const names = toolNames(second)
+    expect(names).toContain('mcp__everything__echo')
+    const mcpNames = names.filter((name) => name.startsWith('mcp__'))
+    expect(mcpNames).toEqual(mcpNames.toSorted())
+  })
+
+  it('names a server that cannot start in exactly one warning line and goes on', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null })
+    writeFileSync(tree.path('servers.json'), JSON.stringify({ mcpServers: { ghost: { command: 'no-such-mcp-command-anywhere' } } }))
+    // The call of one of its tools waits for the server to start (or fail), so the warning comes before the run ends.
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'mcp__ghost__anything', arguments: {} }] }, { text: 'fine' }] })
+    const log = tree.path('requests.jsonl')
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--mcp-config', tree.path('servers.json'), '--request-log', log, 'hi'], { cwd: tree.root, timeoutMs: 60_000 })
+    expect(result.code).toBe(0)
+    expect(requests(log)[1]?.messages.at(-1)?.content).toMatch(/^Unknown tool "mcp__ghost__anything"/)
+    expect(result.stdout).toBe('fine\n')
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual(['warning: MCP server "ghost" failed: command not found: no-such-mcp-command-anywhere; its tools are not available (dsh mcp get ghost shows its stderr)'])
+  })
+
+  it('reports a malformed --mcp-config entry in one line and still starts the others', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null })
+    const file = tree.path('servers.json')
+    writeFileSync(file, JSON.stringify({ mcpServers: { web: { type: 'http', url: 'ftp://example.test/mcp' }, odd: { type: 'carrier-pigeon' }, ok: { command: process.execPath, args: [faultServer] } } }))
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'mcp__ok__ok', arguments: {} }] }, { text: 'fine' }] })
+    const log = tree.path('requests.jsonl')
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--mcp-config', file, '--request-log', log, 'hi'], { cwd: tree.root, timeoutMs: 60_000 })
+    expect(result.code).toBe(0)
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+      `warning: ${file}: server "web": "url" "ftp://example.test/mcp" is not http(s)`,
+      `warning: ${file}: server "odd": unknown transport "carrier-pigeon" (use "stdio" or "http")`,
+      'warning: MCP server "ok": tool "bad_schema" is left out: its input schema has type "string", not "object"',
+    ])
+    expect(requests(log)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'ok' })
+  })
+
+  it('starts nothing from an untrusted .mcp.json, says so once, and starts it after dsh mcp trust', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null })
+    writeFileSync(tree.path('repo/.mcp.json'), mcpJson({ faults: { script: faultServer } }))
+    const home = tree.path('home')
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'mcp__faults__ok', arguments: {} }] }, { text: 'fine' }] })
+    const log = tree.path('requests.jsonl')
+    const run = (): Promise<DshResult> => runDsh(['--dsh-home', home, 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, 'hi'], { cwd: tree.root, timeoutMs: 60_000 })
+    const untrusted = await run()
+    expect(untrusted.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([`warning: ${tree.path('repo/.mcp.json')} defines MCP server faults, not started until you trust the file: dsh mcp trust`])
+    expect(requests(log)[1]?.messages.at(-1)?.content).toMatch(/^Unknown tool "mcp__faults__ok"/)
+    const listed = await runDsh(['--dsh-home', home, 'mcp', 'list', '--cwd', tree.path('repo')], { cwd: tree.root, timeoutMs: 60_000 })
+    expect(listed.stdout).toBe('faults  stdio  .mcp.json  untrusted\nuntrusted servers come from the project\'s .mcp.json: review it, then run dsh mcp trust\n')
+    const trusted = await runDsh(['--dsh-home', home, 'mcp', 'trust', '--cwd', tree.path('repo')], { cwd: tree.root })
+    expect(trusted.code).toBe(0)
+    expect(trusted.stdout).toMatch(/^trusted .*\.mcp\.json \(sha256 [0-9a-f]{12}…\): faults; a changed file is untrusted again\n$/)
+    writeFileSync(log, '')
+    const second = await run()
+    expect(second.stderr).not.toContain('trust')
+    expect(requests(log)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'ok' })
+    writeFileSync(tree.path('repo/.mcp.json'), mcpJson({ faults: { script: faultServer, args: ['tools'] } }))
+    const changed = await runDsh(['--dsh-home', home, 'mcp', 'list', '--cwd', tree.path('repo')], { cwd: tree.root, timeoutMs: 60_000 })
+    expect(changed.stdout.split('\n')[0]).toBe('faults  stdio  .mcp.json  untrusted')
+  })
+})
+
+describe('dsh mcp', () => {
+  it('adds, lists, gets, disables and removes a stored server', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null })
+    const home = tree.path('home')
+    const repo = tree.path('repo')
+    const dsh = (...args: string[]): Promise<DshResult> => runDsh(['--dsh-home', home, 'mcp', args[0] ?? 'list', '--cwd', repo, ...args.slice(1)], { cwd: tree.root, timeoutMs: 60_000 })
+    const added = await dsh('add', 'memory', '--env', `MEMORY_FILE_PATH=${tree.path('memory.jsonl')}`, '--', process.execPath, serverScript('server-memory'))
+    expect(added).toMatchObject({ code: 0, stdout: `added MCP server memory (stdio, project ${repo})\n` })
+    expect((await dsh('list')).stdout).toBe('memory  stdio  project  connected, 9 tools\n')
+    const got = await dsh('get', 'memory')
+    expect(got.stdout).toContain('tools (as the model sees them):\n  mcp__memory__add_observations\n')
+    expect(got.stdout).toContain('stderr (last lines):\n  Knowledge Graph MCP Server running on stdio\n')
+    expect((await dsh('disable', 'memory')).code).toBe(0)
+    expect((await dsh('list')).stdout).toBe('memory  stdio  project  disabled\n')
+    expect((await dsh('enable', 'memory')).code).toBe(0)
+    expect((await dsh('remove', 'memory')).stdout).toBe('removed MCP server memory\n')
+    expect((await dsh('list')).stdout).toBe('no MCP servers (add one: dsh mcp add NAME -- COMMAND [ARGS…])\n')
+  })
+
+  it('refuses bad input in one line and writes nothing', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null })
+    const home = tree.path('home')
+    const dsh = (...args: string[]): Promise<DshResult> => runDsh(['--dsh-home', home, 'mcp', args[0] ?? 'list', '--cwd', tree.path('repo'), ...args.slice(1)], { cwd: tree.root })
+    expect(await dsh('add', 'web', '--url', 'file:///etc/passwd')).toMatchObject({ code: 2, stderr: 'dsh: mcp add: server "web": "url" "file:///etc/passwd" is not http(s)\n' })
+    expect(await dsh('add', 'bad name', '--', 'x')).toMatchObject({ code: 2, stderr: 'dsh: mcp add: server "bad name": invalid name (use letters, digits, "_", "-" and ".", at most 64)\n' })
+    expect(await dsh('add', 'both', '--url', 'http://127.0.0.1:1/mcp', '--', 'x')).toMatchObject({ code: 2, stderr: 'dsh: mcp add: give either --url URL or -- COMMAND [ARGS…], not both\n' })
+    expect(await dsh('add', 'h', '--url', 'http://127.0.0.1:1/mcp', '--header', 'no colon')).toMatchObject({ code: 2, stderr: 'dsh: mcp add: --header "no colon" is not \'Name: value\'\n' })
+    expect(existsSync(`${home}/mcp-servers.json`)).toBe(false)
+    expect((await dsh('add', 'one', '--', 'true')).code).toBe(0)
+    const before = readFileSync(`${home}/mcp-servers.json`, 'utf8')
+    expect(await dsh('add', 'one', '--scope', 'user', '--', 'true')).toMatchObject({ code: 2, stderr: `dsh: mcp add: server "one": duplicate name (already stored for project ${tree.path('repo')}); dsh mcp remove one first\n` })
+    expect(await dsh('remove', 'nope')).toMatchObject({ code: 2 })
+    expect(readFileSync(`${home}/mcp-servers.json`, 'utf8')).toBe(before)
+  })
+})
+
+async function waitFor(predicate: () => boolean, ms = 30_000): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!predicate()) {
+    if (Date.now() > deadline) return false
+    await new Promise((wake) => setTimeout(wake, 25))
+  }
+  return true
+}
+
+describe('no MCP server outlives dsh', () => {
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    it(`ends the server and its child on ${signal} during a call`, { timeout: 120_000 }, async () => {
+      tree = await tempTree({ 'repo/.git/': null })
+      const pidFile = tree.path('pids')
+      writeFileSync(tree.path('servers.json'), mcpJson({ faults: { script: faultServer, env: { PID_FILE: pidFile } } }))
+      const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'mcp__faults__hang', arguments: {} }] }, { text: 'never' }] })
+      const child = spawn(dshBinary, ['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--mcp-config', tree.path('servers.json'), 'hang'], { cwd: tree.root, env: testEnv(tree.root, { NO_COLOR: '1' }), stdio: ['ignore', 'pipe', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+      expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '))).toBe(true)
+      const pids = readFileSync(pidFile, 'utf8').trim().split(' ').map(Number)
+      started.add(...pids)
+      expect(pids.every(isAlive)).toBe(true)
+      child.kill(signal)
+      expect(await done).toBe(signal === 'SIGTERM' ? 143 : 129)
+      expect(pids.filter(isAlive), stderr).toEqual([])
+    })
+  }
+})

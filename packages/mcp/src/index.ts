@@ -1,0 +1,13 @@
+/** Public surface of the MCP client. */
+export type { HttpServerConfig, McpLimits, ServerEntry, ServerOptions, ServerSource, ServerState, ServerTransportConfig, StdioServerConfig } from './types.ts'
+export { McpHub, type McpHubOptions, type ServerStatus } from './mcp-hub.ts'
+export { collectServers, mcpJsonDigest, type CollectedServers, type CollectOptions } from './server-sources.ts'
+export { readServerEntry, isServerName } from './server-spec.ts'
+export { readMcpJson, parseMcpJson } from './mcp-json.ts'
+export { readStore, writeStore, storePath, projectRecord, withProject, type StoreContent, type ProjectRecord } from './server-store.ts'
+export { projectRootOf } from './project-root.ts'
+export { assignToolNames, baseToolName, serverPrefix } from './tool-names.ts'
+export { serverEnvironment, INHERITED_VARIABLES } from './child-env.ts'
+export { mcpSectionSchema, mcpLimits, type McpSection } from './config-section.ts'
+export { describeState } from './state-text.ts'
+export { TOOL_SCHEMA_TOOL } from './tool-schema-tool.ts'

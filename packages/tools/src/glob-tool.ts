@@ -104,7 +104,7 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
             return true
           })
           if (exit.kind === 'aborted') return errorResult(`Cancelled: the search of ${shown} was aborted.`)
-          if (exit.kind === 'cannot-run') notices.push(fallbackNotice(exit.reason))
+          if (exit.kind === 'cannot-run') notices.push(fallbackNotice(exit.reason, 'glob'))
           else {
             const unreadable = exit.kind === 'exited' ? exit.stderr.split('\n').filter((line) => line.trim() !== '').length : 0
             listed = { files, notices, timedOut: exit.kind === 'timed-out', brokenLinks: 0, unreadable }

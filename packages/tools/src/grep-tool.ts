@@ -148,16 +148,18 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<
           const search: RipgrepSearch = { binary, cwd: run.cwd, deadline, signal: run.signal, ...(options.isSecretPath === undefined ? {} : { isSecretPath: options.isSecretPath }) }
           found = await viaRipgrep(search, args, root, skips)
           if ('kind' in found && found.kind === 'cannot-run') {
-            notices.push(fallbackNotice(found.reason))
+            notices.push(fallbackNotice(found.reason, 'grep'))
             found = undefined
           }
         }
         found ??= await viaWalker({ run, deadline, notices, options }, args, root, skips)
         if ('error' in found) {
-          return errorResult(`Invalid regular expression: ${found.error}. Escape literal ( ) [ ] { } . * + ? | \\ with a backslash.`)
+          return errorResult(`Invalid regular expression /${args.pattern}/: ${found.error}. Escape literal ( ) [ ] { } . * + ? | \\ with a backslash.`)
         }
         if ('kind' in found) {
-          if (found.kind === 'bad-pattern') return errorResult(`Invalid regular expression: ${found.message}\nEscape literal ( ) [ ] { } . * + ? | \\ with a backslash, or fix the syntax shown.`)
+          if (found.kind === 'bad-pattern') {
+            return errorResult(`Invalid regular expression /${args.pattern}/: ${found.message}. Use ripgrep regex syntax and escape literal ( ) [ ] { } . * + ? | \\ with a backslash.`)
+          }
           return errorResult(`Cancelled: the search of ${shown} was aborted.`)
         }
         return await render(args, found, skips, notices, { disk, limitMs, shown, root: root.path })

@@ -38,7 +38,9 @@ function countStderr(stderr: string, skips: SkipCounts): void {
 function failureOf(exit: RipgrepExit): RipgrepFailure | undefined {
   if (exit.kind === 'cannot-run' || exit.kind === 'timed-out' || exit.kind === 'aborted') return exit
   if (exit.code === 2 && /regex parse error|error parsing regex|PCRE2: error compiling|compile error/i.test(exit.stderr)) {
-    return { kind: 'bad-pattern', message: exit.stderr.replace(/^rg: /, '').trim() }
+    // rg explains both engines' errors at length; the default engine's one-line reason is enough.
+    const reason = /^error: (.+)$/m.exec(exit.stderr)?.[1] ?? /PCRE2: error compiling pattern[^\n]*/.exec(exit.stderr)?.[0] ?? exit.stderr.replace(/^rg: /, '').trim()
+    return { kind: 'bad-pattern', message: reason }
   }
   return undefined
 }

@@ -23,7 +23,7 @@ export function skipNotes(skips: SkipCounts): string[] {
     notes.push(`[Skipped ${plural(skips.brokenLinks, 'broken symbolic link', 'broken symbolic links')} (the target does not exist).]`)
   }
   if (skips.env > 0) {
-    notes.push(`[Skipped ${plural(skips.env, '.env file', '.env files')}, which usually hold secrets; name one as path to search it.]`)
+    notes.push(`[Skipped ${plural(skips.env, '.env file', '.env files')}: .env files usually hold secrets; name one as path to search it.]`)
   }
   if (skips.secret > 0) notes.push(`[Left out ${plural(skips.secret, 'file', 'files')} in protected secret locations.]`)
   if (skips.patternLimit > 0) {
@@ -35,14 +35,13 @@ export function skipNotes(skips: SkipCounts): string[] {
 }
 
 /** The notice of a result that the built-in walker produced because rg could not run. */
-export function fallbackNotice(reason: string): string {
-  return (
-    `[ripgrep could not run (${reason}), so this result comes from the built-in search: it reads no ignore files ` +
-    '(only .git and node_modules are skipped), skips files over 1 MiB and non-UTF-8 files, and matches JavaScript regular expressions line by line.]'
-  )
+export function fallbackNotice(reason: string, tool: 'grep' | 'glob'): string {
+  const head = `[ripgrep could not run (${reason}), so this result comes from the built-in search: it reads no ignore files (only .git and node_modules are skipped)`
+  if (tool === 'glob') return `${head}.]`
+  return `${head}, skips files over 1 MiB and non-UTF-8 files, and matches JavaScript regular expressions line by line.]`
 }
 
 /** The note of a call stopped by its time limit. */
 export function timeLimitNote(limitMs: number): string {
-  return `[Stopped at the ${Math.round(limitMs / 1000)} s time limit: the results are incomplete. Narrow path or glob, or simplify the pattern.]`
+  return `[Stopped at the ${limitMs / 1000} s time limit: the results are incomplete. Narrow path or glob, or simplify the pattern.]`
 }

@@ -3,7 +3,8 @@
  * ignore files honoured, hidden files included, never `.git`, links not followed), or the
  * built-in walker's when rg cannot run or the fs port is not the local disk. The pattern is
  * applied afterwards (a pattern without "/" matches the file name at any depth, as grep's glob).
- * Newest first, paged with `offset`; paths relative to the working directory.
+ * Newest first (rg's `--sortr modified`; the walker's list is sorted with `node:fs` times), paged
+ * with `offset`; paths relative to the working directory.
  */
 import { isAbsolute, resolve } from 'node:path'
 import type { ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
@@ -43,6 +44,8 @@ export type GlobArgs = z.infer<typeof parameters>
 
 interface Listed {
   readonly files: { display: string; absolute: string }[]
+  /** Already newest first (rg sorted them). */
+  readonly ordered: boolean
   readonly notices: string[]
   readonly timedOut: boolean
   readonly brokenLinks: number
@@ -65,7 +68,7 @@ async function listWithWalker(run: ToolRunContext, root: string, matches: (relat
     files.push({ display: `${prefix}${entry.relative}`, absolute: entry.absolute })
   }
   if (!walk.complete) notices.push(`[Stopped after ${GLOB_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
-  return { files, notices, timedOut: false, brokenLinks, unreadable: walk.unreadableDirectories }
+  return { files, ordered: false, notices, timedOut: false, brokenLinks, unreadable: walk.unreadableDirectories }
 }
 
 /** A `glob` tool; `options` choose the rg binary, the time limit and the secret-path check. */
@@ -98,16 +101,19 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
         let listed: Listed | undefined
         if (binary !== undefined) {
           const files: { display: string; absolute: string }[] = []
+          const secret = options.isSecretPath
           const exit = await ripgrepFiles({ binary, cwd: run.cwd, deadline: Date.now() + limitMs, signal: run.signal }, root.path, (file) => {
-            const absolute = isAbsolute(file.display) ? file.display : resolve(run.cwd, file.display)
-            if (wanted(file.relative, absolute)) files.push({ display: file.display, absolute })
+            if (!matches(file.relative)) return true
+            // The absolute path is needed only for the secret check (rg already sorted by time).
+            const absolute = secret === undefined ? '' : isAbsolute(file.display) ? file.display : resolve(run.cwd, file.display)
+            if (secret === undefined || !secret(absolute)) files.push({ display: file.display, absolute })
             return true
           })
           if (exit.kind === 'aborted') return errorResult(`Cancelled: the search of ${shown} was aborted.`)
           if (exit.kind === 'cannot-run') notices.push(fallbackNotice(exit.reason, 'glob'))
           else {
             const unreadable = exit.kind === 'exited' ? exit.stderr.split('\n').filter((line) => line.trim() !== '').length : 0
-            listed = { files, notices, timedOut: exit.kind === 'timed-out', brokenLinks: 0, unreadable }
+            listed = { files, ordered: true, notices, timedOut: exit.kind === 'timed-out', brokenLinks: 0, unreadable }
           }
         }
         listed ??= await listWithWalker(run, root.path, (relative) => wanted(relative, `${root.path}/${relative}`), notices)
@@ -120,7 +126,7 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
 }
 
 function page(args: GlobArgs, listed: Listed, disk: boolean, context: { shown: string; root: string; limitMs: number }): ToolOutput {
-  const found = newestFirst(listed.files, (file) => file.absolute, (file) => file.display, disk)
+  const found = listed.ordered ? listed.files : newestFirst(listed.files, (file) => file.absolute, (file) => file.display, disk)
   const offset = args.offset ?? 0
   const skips = { ...noSkips(), brokenLinks: listed.brokenLinks, unreadable: listed.unreadable }
   const notes = [...(listed.timedOut ? [timeLimitNote(context.limitMs)] : []), ...listed.notices, ...skipNotes(skips)]

@@ -25,6 +25,7 @@ import { describeEndToEnd, measureEndToEnd } from './end-to-end.ts'
 import { describeHostile, measureHostileFixtures } from './hostile-fixtures.ts'
 import { InstructionOracle, type PassExpectation } from './instruction-oracle.ts'
 import { describeCounts, describeTargets, describeTiming, describeWorkload, type CountResult, type TimingResult } from './report.ts'
+import { runSearchBench } from './search-bench.ts'
 import { runSessionBench } from './session-bench.ts'
 import { sandboxStartBench } from './sandbox-start.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
@@ -160,6 +161,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === 'end-to-end') endToEndBench()
   if (only === undefined || only === 'sessions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
   if (only === undefined || only === 'sandbox') process.stdout.write(`${(await sandboxStartBench(positive(process.env['DSH_BENCH_SANDBOX_ROUNDS'], 30))).join('\n')}\n`)
+  if (only === undefined || only === 'search') process.stdout.write(`${(await runSearchBench(positive(process.env['DSH_BENCH_SEARCH_ROUNDS'], 7))).join('\n')}\n`)
 }
 
 await main()

@@ -2,8 +2,8 @@
  * The filesystem of one ACP session's tools when the client can read and write text files
  * (`fs.readTextFile` / `fs.writeTextFile` in its capabilities): reads and writes of regular files
  * go through the editor, so the model sees unsaved changes of open buffers and its writes land in
- * them. Everything else (listing, stat, search walks, special files, files that do not exist yet
- * for reads) stays on the local disk. Writes are confined exactly as before: a path outside the
+ * them. Everything else (listing, stat, searches through `localDisk`, special files, files that do
+ * not exist yet for reads) stays on the local disk. Writes are confined exactly as before: a path outside the
  * session's writable roots is refused with `FS_OUTSIDE_ROOTS` before the client is asked. An edit
  * reads the text through the client, applies the exact-match rule, and writes it back.
  */
@@ -88,5 +88,7 @@ export function clientFileSystem(options: ClientFileSystemOptions): FileSystemPo
     },
     writableRoots: () => base.writableRoots(),
     addWritableRoot: (root) => base.addWritableRoot(root),
+    // Searches read from the disk, never one fs/read_text_file request per file.
+    ...(base.localDisk === undefined ? {} : { localDisk: () => base.localDisk?.() ?? base }),
   }
 }

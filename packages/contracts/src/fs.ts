@@ -156,6 +156,14 @@ export interface FileSystemPort {
   /** Adds a writable root (for example an additional workspace root); returns a disposer. */
   addWritableRoot(root: string): () => void
   /**
+   * The port over the same paths that reads straight from this machine's disk, for a tool that
+   * reads many files in one call (a search) or hands the paths to another program (ripgrep).
+   * Absent when the paths do not name local files (an in-memory port): such a caller then reads
+   * through this port. A port whose reads go to an editor (ACP) returns its disk port here, so a
+   * search never costs one editor round trip per file (it does not see unsaved editor buffers).
+   */
+  localDisk?(): FileSystemPort
+  /**
    * A view of this filesystem whose writes are confined to `roots()` instead of this port's own
    * writable roots (a session's grant: its working directory, its available additional roots,
    * temp). `roots` is called at every write, so a grant that changes applies at once; it returns

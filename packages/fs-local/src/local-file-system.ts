@@ -65,7 +65,7 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
     return { root: roots.requireInside(target, path), target }
   }
 
-  return {
+  const port: FileSystemPort = {
     async resolve(path, { cwd, signal }) {
       throwIfAborted(signal, path)
       requireAbsolute(cwd, 'cwd')
@@ -129,5 +129,8 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
     writableRoots: () => roots.list(),
     addWritableRoot: (root) => roots.add(root),
     withWritableRoots: (grant) => portOver(new GrantedRoots(grant), defaultMaxBytes, versionAt, filter),
+    // Every read of this port is already a read of the local disk.
+    localDisk: () => port,
   }
+  return port
 }

@@ -2,8 +2,9 @@
 import type { ProcessLauncher, ToolDefinition } from '@dsh/contracts'
 import { createBashTool } from './bash-tool.ts'
 import { editTool } from './edit-tool.ts'
-import { globTool } from './glob-tool.ts'
-import { grepTool } from './grep-tool.ts'
+import { createGlobTool } from './glob-tool.ts'
+import { createGrepTool } from './grep-tool.ts'
+import type { SearchToolOptions } from './search-types.ts'
 import { readTool } from './read-tool.ts'
 import type { ToolProcesses } from './tool-processes.ts'
 import { writeTool } from './write-tool.ts'
@@ -12,7 +13,10 @@ import { writeTool } from './write-tool.ts'
  * read, write, edit, bash, glob, grep (a new array on every call). With `processes`, what bash
  * commands leave running in the background is kept until `processes.endAll()`; without it, it ends
  * with each call. With `launcher`, every bash command is launched through it (the sandbox).
+ * `search` configures glob and grep (rg binary, time limit, the secret-path hook).
  */
-export function coreTools(options: { readonly processes?: ToolProcesses; readonly launcher?: ProcessLauncher } = {}): ToolDefinition[] {
-  return [readTool, writeTool, editTool, createBashTool(options), globTool, grepTool]
+export function coreTools(
+  options: { readonly processes?: ToolProcesses; readonly launcher?: ProcessLauncher; readonly search?: SearchToolOptions } = {},
+): ToolDefinition[] {
+  return [readTool, writeTool, editTool, createBashTool(options), createGlobTool(options.search), createGrepTool(options.search)]
 }

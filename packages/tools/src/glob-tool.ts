@@ -1,95 +1,148 @@
 /**
- * `glob`: finds files by picomatch pattern under a directory, newest first, capped.
- * Modification times come from `node:fs` because the fs port's `FsInfo` carries no mtime; on
- * a port that is not the local disk the order falls back to path order. A link that loops
- * (`ELOOP`: it points at itself, or two links at each other) is skipped and counted in a note.
+ * `glob`: finds files by picomatch pattern under a directory. The listing is rg's (`rg --files`:
+ * ignore files honoured, hidden files included, never `.git`, links not followed), or the
+ * built-in walker's when rg cannot run or the fs port is not the local disk. The pattern is
+ * applied afterwards (a pattern without "/" matches the file name at any depth, as grep's glob).
+ * Newest first (rg's `--sortr modified`; the walker's list is sorted with `node:fs` times), paged
+ * with `offset`; paths relative to the working directory.
  */
-import { statSync } from 'node:fs'
-import { isAbsolute } from 'node:path'
-import type { ToolDefinition } from '@dsh/contracts'
-import picomatch from 'picomatch'
+import { isAbsolute, resolve } from 'node:path'
+import type { ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
 import { z } from 'zod'
+import { bundledRipgrepPath } from './ripgrep-binary.ts'
+import { ripgrepFiles } from './ripgrep-files.ts'
+import { ripgrepRoot } from './ripgrep-args.ts'
+import { globMatcher } from './search-filter.ts'
+import { fallbackNotice, skipNotes, timeLimitNote } from './search-notes.ts'
+import { newestFirst } from './search-order.ts'
+import { resolveSearchRoot } from './search-root.ts'
+import { noSkips, type SearchToolOptions } from './search-types.ts'
 import { errorResult, fsFailure } from './tool-result.ts'
 import { walkTree } from './walk-tree.ts'
-import { resolveSearchRoot } from './search-root.ts'
 
-/** Most paths returned. */
+/** Most paths returned per page. */
 export const GLOB_MAX_RESULTS = 200
-/** Most directory entries visited. */
+/** Most directory entries the built-in walker visits. */
 export const GLOB_MAX_ENTRIES = 100_000
+const TIME_LIMIT_MS = 30_000
 
 const parameters = z.strictObject({
   pattern: z
     .string()
     .min(1)
-    .describe('Glob pattern relative to the search directory, for example "**/*.ts" or "src/**/*.{js,jsx}".'),
+    .describe('Glob pattern, e.g. "*.ts" (file name at any depth), "**/*.ts" or "src/**/*.{js,jsx}" (path relative to path).'),
   path: z
     .string()
     .min(1)
     .optional()
     .describe('Directory to search, absolute or relative to the working directory. Default: the working directory.'),
+  offset: z.number().int().min(0).optional().describe('Skip this many matches: the next page. Default: 0.'),
 })
 
 /** Arguments of `glob`. */
 export type GlobArgs = z.infer<typeof parameters>
 
-/** The modification time used for ordering, or `loop` for a link that never reaches a node. */
-function mtimeOf(path: string): number | 'loop' {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0
-  } catch (error) {
-    if (errnoOf(error) === 'ELOOP') return 'loop'
-    // Unreadable (EACCES on a link target's directory, a race): it only sorts last; nothing is lost.
-    return 0
+interface Listed {
+  readonly files: { display: string; absolute: string }[]
+  /** Already newest first (rg sorted them). */
+  readonly ordered: boolean
+  readonly notices: string[]
+  readonly timedOut: boolean
+  readonly brokenLinks: number
+  readonly unreadable: number
+}
+
+async function listWithWalker(run: ToolRunContext, root: string, matches: (relative: string) => boolean, notices: string[]): Promise<Listed> {
+  const fs = run.fs.localDisk?.() ?? run.fs
+  const walk = await walkTree(fs, root, { signal: run.signal, maxEntries: GLOB_MAX_ENTRIES })
+  const prefix = ripgrepRoot(run.cwd, root).prefix
+  const files: { display: string; absolute: string }[] = []
+  let brokenLinks = 0
+  for (const entry of walk.entries) {
+    if (!matches(entry.relative)) continue
+    if (entry.type === 'symlink') {
+      // Links are not listed (as with rg); one whose target is missing is counted.
+      if ((await fs.stat(entry.absolute, run.signal)) === undefined) brokenLinks += 1
+      continue
+    }
+    files.push({ display: `${prefix}${entry.relative}`, absolute: entry.absolute })
+  }
+  if (!walk.complete) notices.push(`[Stopped after ${GLOB_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
+  return { files, ordered: false, notices, timedOut: false, brokenLinks, unreadable: walk.unreadableDirectories }
+}
+
+/** A `glob` tool; `options` choose the rg binary, the time limit and the secret-path check. */
+export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<GlobArgs> {
+  const limitMs = options.timeLimitMs ?? TIME_LIMIT_MS
+  return {
+    name: 'glob',
+    description:
+      'Finds files whose path matches a glob pattern under a directory and returns their paths relative to the working ' +
+      `directory, most recently modified first, ${GLOB_MAX_RESULTS} per page (the note names the total and the offset of the next page). ` +
+      'A pattern without "/" matches the file name at any depth ("*.md"); one with "/" matches the path relative to the ' +
+      'searched directory ("src/**/*.ts"); "*" does not cross "/". Honours .gitignore, .ignore and git excludes, lists ' +
+      'hidden files but never .git, and does not follow symbolic links.',
+    parameters,
+    async execute(args, run): Promise<ToolOutput> {
+      if (isAbsolute(args.pattern)) {
+        return errorResult(
+          `The pattern must be relative to the search directory. Put the directory in path and the rest in pattern, for example path: "/repo/src", pattern: "**/*.ts".`,
+        )
+      }
+      const shown = args.path ?? '.'
+      try {
+        const root = await resolveSearchRoot(run, shown, 'directory')
+        if (root.isError) return root.result
+        const matches = globMatcher(args.pattern)
+        const wanted = (relative: string, absolute: string): boolean => matches(relative) && options.isSecretPath?.(absolute) !== true
+        const disk = run.fs.localDisk !== undefined
+        const binary = disk ? (options.ripgrepPath ?? bundledRipgrepPath()) : undefined
+        const notices: string[] = []
+        let listed: Listed | undefined
+        if (binary !== undefined) {
+          const files: { display: string; absolute: string }[] = []
+          const secret = options.isSecretPath
+          const exit = await ripgrepFiles({ binary, cwd: run.cwd, deadline: Date.now() + limitMs, signal: run.signal }, root.path, (file) => {
+            if (!matches(file.relative)) return true
+            // The absolute path is needed only for the secret check (rg already sorted by time).
+            const absolute = secret === undefined ? '' : isAbsolute(file.display) ? file.display : resolve(run.cwd, file.display)
+            if (secret === undefined || !secret(absolute)) files.push({ display: file.display, absolute })
+            return true
+          })
+          if (exit.kind === 'aborted') return errorResult(`Cancelled: the search of ${shown} was aborted.`)
+          if (exit.kind === 'cannot-run') notices.push(fallbackNotice(exit.reason, 'glob'))
+          else {
+            const unreadable = exit.kind === 'exited' ? exit.stderr.split('\n').filter((line) => line.trim() !== '').length : 0
+            listed = { files, ordered: true, notices, timedOut: exit.kind === 'timed-out', brokenLinks: 0, unreadable }
+          }
+        }
+        listed ??= await listWithWalker(run, root.path, (relative) => wanted(relative, `${root.path}/${relative}`), notices)
+        return page(args, listed, disk, { shown, root: root.path, limitMs })
+      } catch (error) {
+        return fsFailure(error, shown, 'search', run)
+      }
+    },
   }
 }
 
-function errnoOf(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined
+function page(args: GlobArgs, listed: Listed, disk: boolean, context: { shown: string; root: string; limitMs: number }): ToolOutput {
+  const found = listed.ordered ? listed.files : newestFirst(listed.files, (file) => file.absolute, (file) => file.display, disk)
+  const offset = args.offset ?? 0
+  const skips = { ...noSkips(), brokenLinks: listed.brokenLinks, unreadable: listed.unreadable }
+  const notes = [...(listed.timedOut ? [timeLimitNote(context.limitMs)] : []), ...listed.notices, ...skipNotes(skips)]
+  const meta = { root: context.root, matches: found.length, complete: !listed.timedOut }
+  if (found.length === 0) return { content: [`No files match "${args.pattern}" (searched: ${context.shown}).`, ...notes].join('\n'), meta }
+  if (offset >= found.length) {
+    return { content: [`Offset ${offset} is past the end: there are ${found.length} matches. Use an offset below ${found.length}.`, ...notes].join('\n'), meta }
+  }
+  const shown = found.slice(offset, offset + GLOB_MAX_RESULTS)
+  const last = offset + shown.length
+  if (offset > 0 || found.length > GLOB_MAX_RESULTS) {
+    const more = last < found.length ? ` Call glob with offset=${last} for the next page, or use a narrower pattern or path.` : ''
+    notes.unshift(`[Matches ${offset + 1}-${last} of ${found.length}, most recently modified first.${more}]`)
+  }
+  return { content: [...shown.map((file) => file.display), ...notes].join('\n'), meta }
 }
 
-function loopNote(count: number): string {
-  return count === 1 ? '[Skipped 1 symbolic link that loops (it never reaches a file).]' : `[Skipped ${count} symbolic links that loop (they never reach a file).]`
-}
-
-export const globTool: ToolDefinition<GlobArgs> = {
-  name: 'glob',
-  description:
-    'Finds files whose path matches a glob pattern (for example "**/*.ts" or "src/**/*.{js,jsx}") under a ' +
-    `directory and returns their paths relative to it, newest first, at most ${GLOB_MAX_RESULTS}. "*" does not ` +
-    'cross "/"; names starting with "." match only when the pattern spells the dot. .git and node_modules ' +
-    'are skipped and linked directories are not followed.',
-  parameters,
-  async execute(args, run) {
-    if (isAbsolute(args.pattern)) {
-      return errorResult(
-        `The pattern must be relative to the search directory. Put the directory in path and the rest in pattern, for example path: "/repo/src", pattern: "**/*.ts".`,
-      )
-    }
-    const shown = args.path ?? '.'
-    try {
-      const root = await resolveSearchRoot(run, shown, 'directory')
-      if (root.isError) return root.result
-      const walk = await walkTree(run.fs, root.path, { signal: run.signal, maxEntries: GLOB_MAX_ENTRIES })
-      const matches = picomatch(args.pattern, { dot: false })
-      const timed = walk.entries.filter((entry) => matches(entry.relative)).map((entry) => ({ relative: entry.relative, mtime: mtimeOf(entry.absolute) }))
-      const found = timed.flatMap((match) => (match.mtime === 'loop' ? [] : [{ relative: match.relative, mtime: match.mtime }])).toSorted((a, b) => b.mtime - a.mtime || (a.relative < b.relative ? -1 : 1))
-      const loops = timed.length - found.length
-      const notes: string[] = []
-      if (found.length > GLOB_MAX_RESULTS) {
-        notes.push(`[Showing ${GLOB_MAX_RESULTS} of ${found.length} matches, newest first. Use a narrower pattern or path to see the rest.]`)
-      }
-      if (!walk.complete) notes.push(`[Stopped after ${GLOB_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
-      if (walk.unreadableDirectories > 0) notes.push(`[${walk.unreadableDirectories} subdirectories could not be listed.]`)
-      if (loops > 0) notes.push(loopNote(loops))
-      const meta = { root: root.path, matches: found.length, complete: walk.complete, loops }
-      if (found.length === 0) {
-        return { content: [`No files match "${args.pattern}" (searched: ${shown}).`, ...notes].join('\n'), meta }
-      }
-      const lines = found.slice(0, GLOB_MAX_RESULTS).map((match) => match.relative)
-      return { content: [...lines, ...notes].join('\n'), meta }
-    } catch (error) {
-      return fsFailure(error, shown, 'search', run)
-    }
-  },
-}
+/** `glob` with the defaults. */
+export const globTool: ToolDefinition<GlobArgs> = createGlobTool()

@@ -1,79 +1,92 @@
 /**
- * The search loop of grep: reads candidate files through the fs port (a few at a time, results
- * kept in candidate order), tests each line, and counts files it had to skip.
+ * The built-in search loop of grep (the fallback when rg cannot run, or the fs port is not the
+ * local disk): reads candidate files through the port a few at a time, tests each line with a
+ * JavaScript regex, and counts the files it left out by reason. Links are not followed (as with
+ * rg); a link whose target is missing is counted as a broken link. The deadline is checked
+ * between files only: one catastrophic pattern on one line can still hold the event loop.
  */
-import type { ToolRunContext } from '@dsh/contracts'
+import type { FileSystemPort } from '@dsh/contracts'
 import { asFsError } from './tool-result.ts'
-import type { WalkEntry } from './walk-tree.ts'
-
-/** Matches in one file. */
-export interface FileMatches {
-  /** Path as shown to the model. */
-  readonly name: string
-  /** Matching lines in this file. */
-  readonly count: number
-  /** Kept matching lines (up to the global budget). */
-  readonly lines: readonly { readonly number: number; readonly text: string }[]
-}
+import type { ContentEntry, FileHit, SkipCounts } from './search-types.ts'
 
 /** Files searched in parallel. */
 const CONCURRENCY = 8
 
-/** Codes that mean "not a searchable text file": skipped and counted, not fatal. */
-const SKIPPABLE = new Set(['FS_TOO_LARGE', 'FS_NOT_UTF8', 'FS_SPECIAL_FILE', 'FS_NOT_FOUND', 'FS_IO'])
+/** One candidate file. */
+export interface Candidate {
+  readonly display: string
+  readonly absolute: string
+  readonly type: 'file' | 'symlink'
+}
 
-type Scan = { readonly skipped: true } | { readonly skipped: false; readonly count: number; readonly lines: { number: number; text: string }[] }
+type Scan = { readonly skipped: keyof SkipCounts | 'none' } | { readonly skipped?: undefined; readonly count: number; readonly entries: ContentEntry[] }
 
-async function scanFile(run: ToolRunContext, path: string, regex: RegExp, maxFileBytes: number, keep: number): Promise<Scan> {
+async function scanFile(fs: FileSystemPort, candidate: Candidate, regex: RegExp, options: WalkerSearchOptions): Promise<Scan> {
+  if (candidate.type === 'symlink') {
+    return { skipped: (await fs.stat(candidate.absolute, options.signal)) === undefined ? 'brokenLinks' : 'none' }
+  }
   let text: string
   try {
-    text = (await run.fs.readText(path, { signal: run.signal, maxBytes: maxFileBytes })).text
+    text = (await fs.readText(candidate.absolute, { signal: options.signal, maxBytes: options.maxFileBytes })).text
   } catch (error) {
-    // Binary, huge, special, vanished or unreadable files are reported as a skipped count.
+    // Expected per-file failures become a counted skip by reason; anything else is rethrown.
     const code = asFsError(error)?.code
-    if (code === 'FS_NOT_A_FILE') return { skipped: false, count: 0, lines: [] } // a link to a directory
-    if (code !== undefined && SKIPPABLE.has(code)) return { skipped: true }
+    if (code === 'FS_TOO_LARGE') return { skipped: 'tooLarge' }
+    if (code === 'FS_NOT_UTF8') return { skipped: 'binary' }
+    if (code === 'FS_NOT_FOUND') return { skipped: 'brokenLinks' }
+    if (code === 'FS_SPECIAL_FILE' || code === 'FS_IO' || code === 'FS_NOT_A_FILE') return { skipped: 'unreadable' }
     throw error
   }
-  if (text.includes('\u0000')) return { skipped: true }
-  const lines: { number: number; text: string }[] = []
+  if (text.includes('\u0000')) return { skipped: 'binary' }
+  const entries: ContentEntry[] = []
   let count = 0
   const all = text.split('\n')
   if (all.at(-1) === '') all.pop()
   for (const [index, raw] of all.entries()) {
     // Test without a CRLF file's trailing \r so that `$` anchors work on those lines too.
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (!regex.test(line)) continue
+    const found = regex.exec(line)
+    if (found === null) continue
     count += 1
-    if (lines.length < keep) lines.push({ number: index + 1, text: line })
+    if (entries.length < options.keepPerFile) entries.push({ display: candidate.display, line: index + 1, lines: [line], matchStart: found.index })
   }
-  return { skipped: false, count, lines }
+  return { count, entries }
 }
 
-/** Searches `candidates` in order; `maxLinesKept` bounds the lines kept over all files. */
+/** Options of {@link searchFiles}. */
+export interface WalkerSearchOptions {
+  readonly maxFileBytes: number
+  /** Matching lines kept per file (the rest are only counted). */
+  readonly keepPerFile: number
+  /** Absolute `Date.now()` time after which no further file is started. */
+  readonly deadline: number
+  readonly signal: AbortSignal
+}
+
+/** Searches `candidates` in order. */
 export async function searchFiles(
-  run: ToolRunContext,
-  candidates: readonly WalkEntry[],
+  fs: FileSystemPort,
+  candidates: readonly Candidate[],
   regex: RegExp,
-  options: { readonly maxFileBytes: number; readonly maxLinesKept: number },
-): Promise<{ readonly files: readonly FileMatches[]; readonly skipped: number }> {
-  const files: FileMatches[] = []
-  let skipped = 0
-  let kept = 0
+  options: WalkerSearchOptions,
+  skips: SkipCounts,
+): Promise<{ readonly hits: FileHit[]; readonly entries: Map<string, ContentEntry[]>; readonly timedOut: boolean }> {
+  const hits: FileHit[] = []
+  const entries = new Map<string, ContentEntry[]>()
   for (let start = 0; start < candidates.length; start += CONCURRENCY) {
+    if (Date.now() > options.deadline) return { hits, entries, timedOut: true }
     const batch = candidates.slice(start, start + CONCURRENCY)
-    const budget = Math.max(0, options.maxLinesKept - kept)
-    const scans = await Promise.all(batch.map((entry) => scanFile(run, entry.absolute, regex, options.maxFileBytes, budget)))
+    const scans = await Promise.all(batch.map((candidate) => scanFile(fs, candidate, regex, options)))
     for (const [index, scan] of scans.entries()) {
-      if (scan.skipped) {
-        skipped += 1
+      if (scan.skipped !== undefined) {
+        if (scan.skipped !== 'none') skips[scan.skipped] += 1
         continue
       }
-      if (scan.count === 0) continue
-      const lines = scan.lines.slice(0, Math.max(0, options.maxLinesKept - kept))
-      kept += lines.length
-      files.push({ name: batch[index]?.relative ?? '', count: scan.count, lines })
+      const candidate = batch[index]
+      if (scan.count === 0 || candidate === undefined) continue
+      hits.push({ display: candidate.display, absolute: candidate.absolute, count: scan.count })
+      entries.set(candidate.display, scan.entries)
     }
   }
-  return { files, skipped }
+  return { hits, entries, timedOut: false }
 }

@@ -1,29 +1,33 @@
 /**
- * `grep`: searches file contents line by line with a JavaScript regex, through the fs port.
- * Skips binary, non-UTF-8, special and over-large files (counted in a note), caps results.
+ * `grep`: searches file contents with ripgrep (two passes, see ripgrep-grep.ts), or with the
+ * built-in walker when rg cannot run or the fs port is not the local disk. Results are ordered
+ * most recently modified first, paged with `offset`, paths relative to the working directory.
  */
-import type { ToolDefinition, ToolOutput } from '@dsh/contracts'
-import picomatch from 'picomatch'
+import type { ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
 import { z } from 'zod'
 import { compilePattern } from './regex-compile.ts'
-import { searchFiles, type FileMatches } from './grep-search.ts'
+import { contentNote, contentWindow, filePage, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, renderEntries } from './grep-render.ts'
+import { searchFiles, type Candidate } from './grep-search.ts'
+import { bundledRipgrepPath } from './ripgrep-binary.ts'
+import { ripgrepContent, ripgrepCounts, type RipgrepFailure, type RipgrepSearch } from './ripgrep-grep.ts'
+import { ripgrepRoot } from './ripgrep-args.ts'
+import { fileVerdicts } from './search-filter.ts'
+import { fallbackNotice, skipNotes, timeLimitNote, WALKER_MAX_FILE_BYTES } from './search-notes.ts'
+import { newestFirst } from './search-order.ts'
 import { resolveSearchRoot } from './search-root.ts'
+import { noSkips, type ContentEntry, type FileHit, type SearchToolOptions, type SkipCounts } from './search-types.ts'
 import { errorResult, fsFailure } from './tool-result.ts'
-import { walkTree, type WalkEntry } from './walk-tree.ts'
+import { walkTree } from './walk-tree.ts'
 
-/** Most files listed (files_with_matches, count). */
-export const GREP_MAX_FILES = 200
-/** Most matching lines shown (content). */
-export const GREP_MAX_LINES = 300
-/** Characters kept of a matching line (content). */
-export const GREP_MAX_LINE_CHARS = 300
-/** Larger files are skipped. */
-export const GREP_MAX_FILE_BYTES = 1024 * 1024
-/** Most directory entries visited. */
+export { GREP_MAX_FILES, GREP_MAX_LINES, GREP_MAX_LINE_CHARS }
+
+/** Default per-call time limit. */
+export const SEARCH_TIME_LIMIT_MS = 30_000
+/** Most directory entries the built-in walker visits. */
 export const GREP_MAX_ENTRIES = 100_000
 
 const parameters = z.strictObject({
-  pattern: z.string().min(1).describe('JavaScript regular expression, matched against each line, e.g. "TODO|FIXME".'),
+  pattern: z.string().min(1).describe('Regular expression (ripgrep syntax), e.g. "TODO|FIXME", "fn\\s+\\w+", "(?i)error", "[[:digit:]]+".'),
   path: z
     .string()
     .min(1)
@@ -33,90 +37,166 @@ const parameters = z.strictObject({
     .string()
     .min(1)
     .optional()
-    .describe('Only search files matching this glob; without "/" it matches the file name at any depth, e.g. "*.ts".'),
+    .describe('Only search files matching this glob; without "/" it matches the file name at any depth, e.g. "*.ts"; with "/" the path relative to path, e.g. "src/**/*.ts".'),
   case_insensitive: z.boolean().optional().describe('Ignore letter case. Default: false.'),
+  multiline: z.boolean().optional().describe('Let the pattern span lines: "\\n" matches line ends and "." matches them too. Default: false.'),
   output_mode: z
     .enum(['files_with_matches', 'content', 'count'])
     .optional()
     .describe('files_with_matches (default): matching file paths; content: path:line:text; count: path:count.'),
+  offset: z.number().int().min(0).optional().describe('Skip this many results (files, or matches in content mode): the next page. Default: 0.'),
 })
 
 /** Arguments of `grep`. */
 export type GrepArgs = z.infer<typeof parameters>
 
-/**
- * The glob filter: a pattern with "/" matches the relative path, one without matches the file
- * name at any depth (picomatch's own `basename` option also rejects patterns that contain "/").
- */
-function fileFilter(glob: string | undefined): (relative: string) => boolean {
-  if (glob === undefined) return () => true
-  const matches = picomatch(glob, { dot: true })
-  if (glob.includes('/')) return matches
-  return (relative) => matches(relative.slice(relative.lastIndexOf('/') + 1))
+type Mode = NonNullable<GrepArgs['output_mode']>
+
+/** Hits and the entries of the shown page, from either engine. */
+interface Found {
+  readonly hits: readonly FileHit[]
+  readonly page: (hits: readonly FileHit[]) => Promise<{ entries: ContentEntry[]; timedOut: boolean }>
+  readonly timedOut: boolean
+  readonly notice?: string
 }
 
-function cut(text: string): string {
-  return text.length <= GREP_MAX_LINE_CHARS ? text : `${text.slice(0, GREP_MAX_LINE_CHARS)}… [cut]`
-}
-
-function render(mode: NonNullable<GrepArgs['output_mode']>, files: readonly FileMatches[]): { lines: string[]; note?: string } {
-  if (mode === 'content') {
-    const all = files.flatMap((file) => file.lines.map((line) => `${file.name}:${line.number}:${cut(line.text)}`))
-    const total = files.reduce((sum, file) => sum + file.count, 0)
-    const note = total > GREP_MAX_LINES ? `[Showing ${GREP_MAX_LINES} of ${total} matching lines. Narrow the pattern, path or glob.]` : undefined
-    return note === undefined ? { lines: all.slice(0, GREP_MAX_LINES) } : { lines: all.slice(0, GREP_MAX_LINES), note }
+async function viaRipgrep(search: RipgrepSearch, args: GrepArgs, root: { path: string; type: 'file' | 'directory' }, skips: SkipCounts): Promise<Found | RipgrepFailure> {
+  const flags = { pattern: args.pattern, caseInsensitive: args.case_insensitive === true, multiline: args.multiline === true }
+  const directory = root.type === 'directory'
+  const verdict = fileVerdicts({ ...(args.glob === undefined ? {} : { glob: args.glob }), skipEnv: directory, ...(search.isSecretPath === undefined ? {} : { isSecretPath: search.isSecretPath }) })
+  const counted = await ripgrepCounts(search, flags, root.path, directory ? verdict : () => 'keep', skips)
+  if (counted.failure !== undefined && counted.failure.kind !== 'timed-out') return counted.failure
+  const offset = args.offset ?? 0
+  return {
+    hits: counted.hits,
+    timedOut: counted.failure?.kind === 'timed-out',
+    page: async (ordered) => {
+      const shown = await ripgrepContent(search, flags, contentWindow(ordered, offset))
+      if (shown.failure !== undefined && shown.failure.kind !== 'timed-out') throw new Error(`rg failed while reading matches: ${shown.failure.kind}`)
+      return { entries: shown.entries, timedOut: shown.failure?.kind === 'timed-out' }
+    },
   }
-  const lines = files.slice(0, GREP_MAX_FILES).map((file) => (mode === 'count' ? `${file.name}:${file.count}` : file.name))
-  if (files.length <= GREP_MAX_FILES) return { lines }
-  return { lines, note: `[Showing ${GREP_MAX_FILES} of ${files.length} files. Narrow the pattern, path or glob.]` }
 }
 
-export const grepTool: ToolDefinition<GrepArgs> = {
-  name: 'grep',
-  description:
-    'Searches file contents with a JavaScript regular expression, line by line, under a directory or in one file. ' +
-    'output_mode "files_with_matches" (default) lists matching files; "content" shows matching lines as ' +
-    'path:line:text; "count" shows path:count. Paths are relative to the searched directory. Filter files with ' +
-    `glob ("*.ts" matches the file name at any depth). Binary, non-UTF-8 and files over ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MiB ` +
-    'are skipped, as are .git and node_modules. Results are capped; narrow path or glob when they are.',
-  parameters,
-  async execute(args, run): Promise<ToolOutput> {
-    const compiled = compilePattern(args.pattern, args.case_insensitive === true)
-    if ('error' in compiled) {
-      return errorResult(
-        `Invalid regular expression: ${compiled.error}. Use JavaScript regex syntax and escape literal ( ) [ ] { } . * + ? | \\ with a backslash.`,
-      )
-    }
-    const shown = args.path ?? '.'
-    try {
-      const root = await resolveSearchRoot(run, shown, 'file-or-directory')
-      if (root.isError) return root.result
-      let candidates: readonly WalkEntry[] = [{ relative: shown, absolute: root.path, type: 'file' }]
-      const notes: string[] = []
-      if (root.type === 'directory') {
-        const walk = await walkTree(run.fs, root.path, { signal: run.signal, maxEntries: GREP_MAX_ENTRIES })
-        const wanted = fileFilter(args.glob)
-        candidates = walk.entries.filter((entry) => wanted(entry.relative))
-        if (!walk.complete) notes.push(`[Stopped after ${GREP_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
-        if (walk.unreadableDirectories > 0) notes.push(`[${walk.unreadableDirectories} subdirectories could not be listed.]`)
-      }
-      const mode = args.output_mode ?? 'files_with_matches'
-      const search = await searchFiles(run, candidates, compiled.regex, {
-        maxFileBytes: GREP_MAX_FILE_BYTES,
-        maxLinesKept: mode === 'content' ? GREP_MAX_LINES : 0,
-      })
-      if (search.skipped > 0) {
-        notes.push(`[Skipped ${search.skipped} file(s) that are binary, not UTF-8, unreadable or over ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MiB.]`)
-      }
-      const meta = { root: root.path, files: search.files.length, skipped: search.skipped }
-      if (search.files.length === 0) {
-        return { content: [`No matches for /${args.pattern}/ (searched: ${shown}).`, ...notes].join('\n'), meta }
-      }
-      const rendered = render(mode, search.files)
-      if (rendered.note !== undefined) notes.unshift(rendered.note)
-      return { content: [...rendered.lines, ...notes].join('\n'), meta }
-    } catch (error) {
-      return fsFailure(error, shown, 'search', run)
-    }
-  },
+interface WalkerCall {
+  readonly run: ToolRunContext
+  readonly deadline: number
+  readonly notices: string[]
+  readonly options: SearchToolOptions
 }
+
+async function viaWalker(call: WalkerCall, args: GrepArgs, root: { path: string; type: 'file' | 'directory' }, skips: SkipCounts): Promise<Found | { error: string }> {
+  const { run, deadline, notices } = call
+  const compiled = compilePattern(args.pattern, args.case_insensitive === true)
+  if ('error' in compiled) return { error: compiled.error }
+  const fs = run.fs.localDisk?.() ?? run.fs
+  const shownRoot = ripgrepRoot(run.cwd, root.path)
+  let candidates: Candidate[] = [{ display: shownRoot.arg, absolute: root.path, type: 'file' }]
+  if (root.type === 'directory') {
+    const walk = await walkTree(fs, root.path, { signal: run.signal, maxEntries: GREP_MAX_ENTRIES })
+    const verdict = fileVerdicts({ ...(args.glob === undefined ? {} : { glob: args.glob }), skipEnv: true, ...(call.options.isSecretPath === undefined ? {} : { isSecretPath: call.options.isSecretPath }) })
+    candidates = []
+    for (const entry of walk.entries) {
+      const kept = verdict(entry.relative, entry.absolute)
+      if (kept === 'env') skips.env += 1
+      else if (kept === 'secret') skips.secret += 1
+      else if (kept === 'keep') candidates.push({ display: `${shownRoot.prefix}${entry.relative}`, absolute: entry.absolute, type: entry.type === 'symlink' ? 'symlink' : 'file' })
+    }
+    if (!walk.complete) notices.push(`[Stopped after ${GREP_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
+    skips.unreadable += walk.unreadableDirectories
+  }
+  const offset = args.offset ?? 0
+  const searched = await searchFiles(fs, candidates, compiled.regex, { maxFileBytes: WALKER_MAX_FILE_BYTES, keepPerFile: offset + GREP_MAX_LINES, deadline, signal: run.signal }, skips)
+  if (args.multiline === true) notices.push('[multiline is not available in the built-in search: lines were matched one at a time.]')
+  return {
+    hits: searched.hits,
+    timedOut: searched.timedOut,
+    page: async (ordered) => ({
+      entries: contentWindow(ordered, offset).flatMap((want) => (searched.entries.get(want.hit.display) ?? []).slice(want.skip, want.skip + want.take)),
+      timedOut: false,
+    }),
+  }
+}
+
+/** A `grep` tool; `options` choose the rg binary, the time limit and the secret-path check. */
+export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<GrepArgs> {
+  const limitMs = options.timeLimitMs ?? SEARCH_TIME_LIMIT_MS
+  return {
+    name: 'grep',
+    description:
+      'Searches file contents with ripgrep under a directory or in one file. The pattern is a regular expression in ' +
+      'ripgrep syntax: (?i), \\b, [[:digit:]], \\p{L}, lookaround and backreferences work; set multiline to match across lines. ' +
+      'output_mode "files_with_matches" (default) lists matching files; "content" shows matching lines as path:line:text ' +
+      '(a long line as a window around the match); "count" shows path:count. Paths are relative to the working directory. ' +
+      'Filter files with glob ("*.ts" matches the file name at any depth). Honours .gitignore, .ignore and git excludes; ' +
+      'searches hidden files but never .git; skips binary files and .env files (name one as path to search it); does not ' +
+      `follow symbolic links. Results are ordered most recently modified first, ${GREP_MAX_FILES} files or ${GREP_MAX_LINES} ` +
+      'lines per page; the note names the total and the offset of the next page.',
+    parameters,
+    async execute(args, run): Promise<ToolOutput> {
+      const shown = args.path ?? '.'
+      const deadline = Date.now() + limitMs
+      try {
+        const root = await resolveSearchRoot(run, shown, 'file-or-directory')
+        if (root.isError) return root.result
+        const skips = noSkips()
+        const notices: string[] = []
+        const disk = run.fs.localDisk !== undefined
+        const binary = disk ? (options.ripgrepPath ?? bundledRipgrepPath()) : undefined
+        let found: Found | RipgrepFailure | { error: string } | undefined
+        if (binary !== undefined) {
+          const search: RipgrepSearch = { binary, cwd: run.cwd, deadline, signal: run.signal, ...(options.isSecretPath === undefined ? {} : { isSecretPath: options.isSecretPath }) }
+          found = await viaRipgrep(search, args, root, skips)
+          if ('kind' in found && found.kind === 'cannot-run') {
+            notices.push(fallbackNotice(found.reason, 'grep'))
+            found = undefined
+          }
+        }
+        found ??= await viaWalker({ run, deadline, notices, options }, args, root, skips)
+        if ('error' in found) {
+          return errorResult(`Invalid regular expression /${args.pattern}/: ${found.error}. Escape literal ( ) [ ] { } . * + ? | \\ with a backslash.`)
+        }
+        if ('kind' in found) {
+          if (found.kind === 'bad-pattern') {
+            return errorResult(`Invalid regular expression /${args.pattern}/: ${found.message}. Use ripgrep regex syntax and escape literal ( ) [ ] { } . * + ? | \\ with a backslash.`)
+          }
+          return errorResult(`Cancelled: the search of ${shown} was aborted.`)
+        }
+        return await render(args, found, skips, notices, { disk, limitMs, shown, root: root.path })
+      } catch (error) {
+        return fsFailure(error, shown, 'search', run)
+      }
+    },
+  }
+}
+
+async function render(args: GrepArgs, found: Found, skips: SkipCounts, notices: readonly string[], context: { disk: boolean; limitMs: number; shown: string; root: string }): Promise<ToolOutput> {
+  const mode: Mode = args.output_mode ?? 'files_with_matches'
+  const offset = args.offset ?? 0
+  const hits = newestFirst(found.hits, (hit) => hit.absolute, (hit) => hit.display, context.disk)
+  const tail = [...notices, ...skipNotes(skips)]
+  let timedOut = found.timedOut
+  const meta = { root: context.root, files: hits.length }
+  if (hits.length === 0) {
+    if (timedOut) tail.unshift(timeLimitNote(context.limitMs))
+    return { content: [`No matches for /${args.pattern}/ (searched: ${context.shown}).`, ...tail].join('\n'), meta }
+  }
+  let lines: string[]
+  let note: string | undefined
+  if (mode === 'content') {
+    const total = hits.reduce((sum, hit) => sum + hit.count, 0)
+    if (offset >= total) return { content: [`Offset ${offset} is past the end: there are ${total} matches. Use an offset below ${total}.`, ...tail].join('\n'), meta }
+    const page = await found.page(hits)
+    timedOut ||= page.timedOut
+    lines = renderEntries(page.entries)
+    note = contentNote(hits, offset, page.entries.length)
+  } else {
+    if (offset >= hits.length) return { content: [`Offset ${offset} is past the end: there are ${hits.length} files. Use an offset below ${hits.length}.`, ...tail].join('\n'), meta }
+    ;({ lines, note } = filePage(mode, hits, offset))
+  }
+  if (timedOut) tail.unshift(timeLimitNote(context.limitMs))
+  return { content: [...lines, ...(note === undefined ? [] : [note]), ...tail].join('\n'), meta }
+}
+
+/** `grep` with the defaults. */
+export const grepTool: ToolDefinition<GrepArgs> = createGrepTool()

@@ -14,8 +14,8 @@ export const READ_DEFAULT_LIMIT = 2000
 export const READ_MAX_LINE_CHARS = 2000
 /** Output budget in bytes. */
 export const READ_MAX_OUTPUT_BYTES = 256 * 1024
-/** The read stops (too large) when the requested lines lie beyond this many bytes. */
-export const READ_MAX_SCAN_BYTES = 10 * 1024 * 1024
+/** Characters of one slice of a long line (`char_offset`). */
+export const READ_CHAR_PAGE = 20_000
 
 const parameters = z.strictObject({
   file_path: z.string().min(1).describe('Path of the file to read, absolute or relative to the working directory.'),
@@ -26,6 +26,12 @@ const parameters = z.strictObject({
     .min(1)
     .optional()
     .describe(`Maximum number of lines to return. Default: ${READ_DEFAULT_LIMIT}.`),
+  char_offset: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`For a line too long to show whole (minified code): return only the line at offset, from this character (1-based), ${READ_CHAR_PAGE} characters of it.`),
 })
 
 /** Arguments of `read`. */
@@ -34,8 +40,17 @@ export type ReadArgs = z.infer<typeof parameters>
 function notes(window: LineWindow): string[] {
   const last = window.first + window.lines.length - 1
   const out: string[] = []
-  if (window.cutLines > 0) {
-    out.push(`[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut.]`)
+  if (window.slice !== undefined) {
+    const { from, to, length } = window.slice
+    const more = to < length ? ` Call read with offset=${window.first}, char_offset=${to + 1} for the next characters.` : ''
+    return [`[Line ${window.first}, characters ${from}-${to} of ${length}.${more}]`]
+  }
+  if (window.firstCut !== undefined) {
+    const { number, length } = window.firstCut
+    out.push(
+      `[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut. Line ${number} shows characters 1-${READ_MAX_LINE_CHARS} of ${length}: ` +
+        `call read with offset=${number}, char_offset=${READ_MAX_LINE_CHARS + 1} to page through it.]`,
+    )
   }
   if (window.endedBy === 'limit') {
     out.push(`[Showing lines ${window.first}-${last}; the file continues. Call read with offset=${last + 1} to read more.]`)
@@ -52,7 +67,8 @@ export const readTool: ToolDefinition<ReadArgs> = {
   description:
     'Reads a UTF-8 text file and returns its lines numbered from 1, each as "<number><tab><text>". ' +
     `Returns at most ${READ_DEFAULT_LIMIT} lines per call (page with offset and limit) and at most ` +
-    `${READ_MAX_OUTPUT_BYTES / 1024} KiB; lines longer than ${READ_MAX_LINE_CHARS} characters are cut with a marker. ` +
+    `${READ_MAX_OUTPUT_BYTES / 1024} KiB; lines longer than ${READ_MAX_LINE_CHARS} characters are cut with a marker (page through one with char_offset). ` +
+    'Files of any size can be paged. ' +
     'The number and tab are not part of the file: leave them out of old_string when editing. ' +
     'Binary and non-UTF-8 files are refused. Relative paths resolve against the working directory.',
   parameters,
@@ -66,7 +82,8 @@ export const readTool: ToolDefinition<ReadArgs> = {
         limit: args.limit ?? READ_DEFAULT_LIMIT,
         maxLineChars: READ_MAX_LINE_CHARS,
         maxOutputBytes: READ_MAX_OUTPUT_BYTES,
-        maxScanBytes: READ_MAX_SCAN_BYTES,
+        ...(args.char_offset === undefined ? {} : { charOffset: args.char_offset }),
+        charPage: READ_CHAR_PAGE,
         signal: run.signal,
       })
       if (window.binary) {
@@ -85,15 +102,7 @@ export const readTool: ToolDefinition<ReadArgs> = {
       }
       return { content: [...window.lines, ...notes(window)].join('\n'), touched, meta }
     } catch (error) {
-      const failure = fsFailure(error, shown, 'read', run)
-      if (failure.isError === true && failure.meta?.['code'] === 'FS_TOO_LARGE') {
-        return errorResult(
-          `The requested lines of ${shown} lie beyond the first ${READ_MAX_SCAN_BYTES / (1024 * 1024)} MiB, ` +
-            "further than read scans. Use grep to find them, or bash (tail, sed -n 'A,Bp').",
-          failure.meta,
-        )
-      }
-      return failure
+      return fsFailure(error, shown, 'read', run)
     }
   },
 }

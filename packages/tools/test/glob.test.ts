@@ -1,26 +1,30 @@
-// glob tool: matching rules, newest-first order, skipped directories, links, caps (golden texts).
+// glob tool: matching rules, newest-first order, pages, ignore files, links, the fallback (golden texts).
+import { execFileSync } from 'node:child_process'
 import { symlinkSync, utimesSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { globTool } from '../src/index.ts'
+import { createGlobTool, globTool } from '../src/index.ts'
 import { call, runContext, seen } from './helpers.ts'
 
 let tree: TempTree
 beforeEach(async () => {
   tree = await tempTree({
+    '.gitignore': 'build/\n',
     'src/old.ts': '',
     'src/new.ts': '',
     'src/deep/mid.ts': '',
     'src/readme.md': '',
     'src/.hidden.ts': '',
     '.config/x.ts': '',
-    'node_modules/pkg/index.ts': '',
-    '.git/hooks/h.ts': '',
+    'build/out.ts': '',
   })
+  execFileSync('git', ['init', '-q'], { cwd: tree.root })
   const at = (relative: string, seconds: number) => utimesSync(tree.path(relative), seconds, seconds)
   at('src/old.ts', 1_000_000)
   at('src/deep/mid.ts', 2_000_000)
   at('src/new.ts', 3_000_000)
+  at('src/.hidden.ts', 500_000)
+  at('.config/x.ts', 400_000)
 })
 afterEach(async () => {
   await tree.dispose()
@@ -29,49 +33,46 @@ afterEach(async () => {
 const glob = (args: unknown) => call(globTool, args, runContext({ cwd: tree.root }))
 
 describe('glob', () => {
-  it('lists matches newest first, skipping dot files, .git and node_modules', async () => {
+  it('lists matches newest first, with hidden files, without ignored files or .git', async () => {
     expect(seen(await glob({ pattern: '**/*.ts' }))).toEqual({
       isError: false,
-      content: 'src/new.ts\nsrc/deep/mid.ts\nsrc/old.ts',
+      content: 'src/new.ts\nsrc/deep/mid.ts\nsrc/old.ts\nsrc/.hidden.ts\n.config/x.ts',
     })
   })
 
-  it('matches dot names when the pattern spells the dot', async () => {
-    expect(seen(await glob({ pattern: '.config/*.ts' })).content).toBe('.config/x.ts')
-    expect(seen(await glob({ pattern: 'src/.*.ts' })).content).toBe('src/.hidden.ts')
+  it('matches a pattern without "/" against the file name at any depth', async () => {
+    expect(seen(await glob({ pattern: '*.md' })).content).toBe('src/readme.md')
+    expect(seen(await glob({ pattern: '.*.ts' })).content).toBe('src/.hidden.ts')
   })
 
-  it('searches relative to path; "*" does not cross "/"', async () => {
-    expect(seen(await glob({ pattern: '*.ts', path: 'src' })).content).toBe('new.ts\nold.ts')
-    expect(seen(await glob({ pattern: '*.{md,txt}', path: tree.path('src') })).content).toBe('readme.md')
+  it('matches a pattern with "/" against the path relative to path; paths stay relative to the working directory', async () => {
+    expect(seen(await glob({ pattern: 'src/*.ts' })).content).toBe('src/new.ts\nsrc/old.ts\nsrc/.hidden.ts')
+    expect(seen(await glob({ pattern: 'deep/*.ts', path: 'src' })).content).toBe('src/deep/mid.ts')
+    expect(seen(await glob({ pattern: '*.{md,txt}', path: tree.path('src') })).content).toBe('src/readme.md')
   })
 
-  it('does not follow linked directories (no loops) but lists file links', async () => {
+  it('does not follow or list links', async () => {
     symlinkSync(tree.root, tree.path('src/loop'))
     symlinkSync(tree.path('src/readme.md'), tree.path('src/alias.md'))
-    expect(seen(await glob({ pattern: 'src/**/*.md' })).content).toBe('src/alias.md\nsrc/readme.md')
-  })
-
-  it('skips a link that loops back on itself instead of failing, and says so', async () => {
     symlinkSync('self.ts', tree.path('src/self.ts'))
-    symlinkSync('ping.ts', tree.path('src/pong.ts'))
-    symlinkSync('pong.ts', tree.path('src/ping.ts'))
-    expect(seen(await glob({ pattern: 'src/*.ts' }))).toEqual({
-      isError: false,
-      content: 'src/new.ts\nsrc/old.ts\n[Skipped 3 symbolic links that loop (they never reach a file).]',
-    })
+    expect(seen(await glob({ pattern: 'src/**/*.md' })).content).toBe('src/readme.md')
+    expect(seen(await glob({ pattern: 'src/*.ts' })).content).toBe('src/new.ts\nsrc/old.ts\nsrc/.hidden.ts')
   })
 
   it('says when nothing matches', async () => {
     expect(seen(await glob({ pattern: '**/*.py' }))).toEqual({ isError: false, content: 'No files match "**/*.py" (searched: .).' })
   })
 
-  it('caps at 200 with a note', async () => {
+  it('pages with offset and names the total', async () => {
     const spec = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`many/f${String(i).padStart(3, '0')}.txt`, '']))
     await tree.write(spec)
     const lines = seen(await glob({ pattern: 'many/*.txt' })).content.split('\n')
     expect(lines).toHaveLength(201)
-    expect(lines[200]).toBe('[Showing 200 of 250 matches, newest first. Use a narrower pattern or path to see the rest.]')
+    expect(lines[200]).toBe('[Matches 1-200 of 250, most recently modified first. Call glob with offset=200 for the next page, or use a narrower pattern or path.]')
+    const rest = seen(await glob({ pattern: 'many/*.txt', offset: 200 })).content.split('\n')
+    expect(rest).toHaveLength(51)
+    expect(rest[50]).toBe('[Matches 201-250 of 250, most recently modified first.]')
+    expect(new Set([...lines.slice(0, 200), ...rest.slice(0, 50)]).size).toBe(250)
   })
 
   it('explains a missing path, a file path and an absolute pattern', async () => {
@@ -88,5 +89,15 @@ describe('glob', () => {
       content:
         'The pattern must be relative to the search directory. Put the directory in path and the rest in pattern, for example path: "/repo/src", pattern: "**/*.ts".',
     })
+  })
+
+  it('falls back to the built-in walker when rg cannot run, and says so', async () => {
+    symlinkSync('nowhere.ts', tree.path('src/broken.ts'))
+    const walker = createGlobTool({ ripgrepPath: '/nonexistent/rg' })
+    expect(seen(await call(walker, { pattern: 'src/*.ts' }, runContext({ cwd: tree.root }))).content).toBe(
+      'src/new.ts\nsrc/old.ts\nsrc/.hidden.ts\n' +
+        '[ripgrep could not run (ENOENT), so this result comes from the built-in search: it reads no ignore files (only .git and node_modules are skipped).]\n' +
+        '[Skipped 1 broken symbolic link (the target does not exist).]',
+    )
   })
 })

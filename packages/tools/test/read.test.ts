@@ -66,7 +66,7 @@ describe('success', () => {
     await tree.write({ 'wide.txt': `${'x'.repeat(2005)}\nshort\n` })
     expect(seen(await read({ file_path: 'wide.txt' })).content).toBe(
       `     1\t${'x'.repeat(2000)}… [line cut: 5 more characters]\n     2\tshort\n` +
-        '[1 line(s) longer than 2000 characters were cut.]',
+        '[1 line(s) longer than 2000 characters were cut. Line 1 shows characters 1-2000 of 2005: call read with offset=1, char_offset=2001 to page through it.]',
     )
   })
 
@@ -128,13 +128,32 @@ describe('error results', () => {
     })
   })
 
-  it('lines beyond the scan limit', async () => {
-    await tree.write({ 'big.txt': `${'z'.repeat(1023)}\n`.repeat(11 * 1024) })
-    expect(seen(await read({ file_path: 'big.txt', offset: 11_000 }))).toEqual({
+  it('pages by line number past 10 MiB (a streamed line count, no scan limit)', async () => {
+    await tree.write({ 'big.txt': Array.from({ length: 11 * 1024 }, (_, i) => `${String(i + 1).padStart(6, '0')}${'z'.repeat(1016)}`).join('\n') + '\n' })
+    expect(seen(await read({ file_path: 'big.txt', offset: 11_000, limit: 2 })).content).toBe(
+      `011000\t011000${'z'.repeat(1016)}\n 11001\t011001${'z'.repeat(1016)}\n[Showing lines 11000-11001; the file continues. Call read with offset=11002 to read more.]`.replace('011000\t', ' 11000\t'),
+    )
+    expect(seen(await read({ file_path: 'big.txt', offset: 11_264 })).content).toBe(` 11264\t011264${'z'.repeat(1016)}`)
+    expect(seen(await read({ file_path: 'big.txt', offset: 11_265 }))).toEqual({
       isError: true,
-      content:
-        "The requested lines of big.txt lie beyond the first 10 MiB, further than read scans. Use grep to find them, or bash (tail, sed -n 'A,Bp').",
+      content: 'Line 11265 is past the end of big.txt, which has 11264 line(s). Use an offset from 1 to 11264.',
     })
+  })
+
+  it('pages a one-line file by characters', async () => {
+    const line = Array.from({ length: 3000 }, (_, i) => `<${String(i).padStart(5, '0')}>`).join('')
+    await tree.write({ 'min.js': line })
+    const first = seen(await read({ file_path: 'min.js' })).content
+    expect(first).toBe(
+      `     1\t${line.slice(0, 2000)}… [line cut: ${line.length - 2000} more characters]\n` +
+        `[1 line(s) longer than 2000 characters were cut. Line 1 shows characters 1-2000 of ${line.length}: call read with offset=1, char_offset=2001 to page through it.]`,
+    )
+    expect(seen(await read({ file_path: 'min.js', offset: 1, char_offset: 2001 })).content).toBe(
+      `     1\t${line.slice(2000, 22000)}\n[Line 1, characters 2001-${line.length} of ${line.length}.]`,
+    )
+    expect(seen(await read({ file_path: 'min.js', char_offset: 1 })).content).toBe(
+      `     1\t${line.slice(0, 20000)}\n[Line 1, characters 1-20000 of ${line.length}. Call read with offset=1, char_offset=20001 for the next characters.]`,
+    )
   })
 
   it('cancellation', async () => {

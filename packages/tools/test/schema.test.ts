@@ -54,6 +54,12 @@ describe('coreTools and their wire schemas', () => {
           maximum: Number.MAX_SAFE_INTEGER,
           description: 'Maximum number of lines to return. Default: 2000.',
         },
+        char_offset: {
+          type: 'integer',
+          minimum: 1,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: 'For a line too long to show whole (minified code): return only the line at offset, from this character (1-based), 20000 characters of it.',
+        },
       },
       required: ['file_path'],
       additionalProperties: false,

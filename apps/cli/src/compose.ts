@@ -93,7 +93,10 @@ export const defaultSubagentDepth = 2
 
 /** Builds the host with every product plugin mounted, and the options its agents run with. */
 export async function composeHost(options: ComposeOptions): Promise<Composition> {
-  const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secretLocations(options.dshHome) })
+  const secrets = secretLocations(options.dshHome)
+  const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secrets })
+  // grep and glob walk with ripgrep, not through fs listings: they get the same list to leave out.
+  const isSecretPath = (path: string): boolean => secrets.some((secret) => path === secret || path.startsWith(`${secret}/`))
   const permissions = options.permissions ?? { defaultMode: 'ask' }
   const frontEndAsk = options.askPermission
   const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log, dshHome: options.dshHome, configPath: options.configPath }
@@ -103,7 +106,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
+    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath } }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
     ...(frontEndAsk === undefined ? {} : { askPermission: (execution, reason) => (asker ?? frontEndAsk)(execution, reason) }),

@@ -15,7 +15,7 @@ import { createMultiRootWorkspacePlugin } from '@dsh/multi-root-workspace'
 import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
-import { coreTools, type ToolProcesses } from '@dsh/tools'
+import { coreTools, createFileVersionsPlugin, FileVersions, type ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import { createMaintainerDocGuard, judgeModelOf, operatorServiceFor, type OperatorService } from '@dsh/maintainer-doc-guard'
 import type { ConfigFile } from './config-file.ts'
@@ -103,16 +103,19 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const sandbox = sandboxSetup(setupOptions)
   // The guard wraps the front end's asker once the host (and its settings) exist.
   let asker: AskPermission | undefined
+  const versions = new FileVersions()
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath } }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
+    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
     ...(frontEndAsk === undefined ? {} : { askPermission: (execution, reason) => (asker ?? frontEndAsk)(execution, reason) }),
   })
   // Disposers run in reverse order, so this one runs after the plugins below are gone.
   host.ctx.effect(() => () => options.processes.endAll().finally(() => sandbox.launcher.dispose()))
+  // What each session last saw of each file, so `write` never drops someone else's change (issue 22 F3).
+  await host.ctx.plugin(createFileVersionsPlugin(versions))
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })

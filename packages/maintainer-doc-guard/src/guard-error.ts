@@ -16,6 +16,10 @@ export type GuardErrorCode =
   | 'DOCS_NO_SETTINGS'
   | 'DOCS_BAD_VALUE'
   | 'DOCS_USAGE'
+  | 'DOCS_TOO_LARGE'
+  | 'DOCS_CHANGED'
+  | 'DOCS_BUSY'
+  | 'DOCS_WRITE_FAILED'
 
 /** An operator-surface failure. */
 export class GuardError extends Error {

@@ -17,6 +17,7 @@ export { operatorServiceFor, type GuardOperatorOptions } from './guard-operator.
 export { sessionDirectoryOf, type SessionDirectory, type Presence } from './session-directory.ts'
 export { runDocsVerb, DOCS_USAGE, type VerbContext } from './docs-verbs.ts'
 export { GuardError, isGuardError, type GuardErrorCode } from './guard-error.ts'
+export { documentVersion } from './document-save.ts'
 export { TEMPLATES_FOLDER } from './templates.ts'
 export { CONVENTIONS_SEED } from './conventions-seed.ts'
 export type { SweepPreview, KeepReason } from './orphan-sweep.ts'

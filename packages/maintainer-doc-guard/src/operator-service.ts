@@ -1,8 +1,8 @@
 /**
  * The operator service: one API for every operator front end (`dsh docs`, `/docs` in the chat,
  * the web panel). Every document path is derived from a session id (the session's stored header
- * gives its cwd) and the config, never from a path the caller names. Saves are atomic and
- * confined; templates live in `$DSH_HOME/maintainer-doc-guard-templates/`; switches and the ten
+ * gives its cwd) and the config, never from a path the caller names. Saves are atomic,
+ * confined, size-capped like reads and compare-and-swap under a lock (document-save.ts); templates live in `$DSH_HOME/maintainer-doc-guard-templates/`; switches and the ten
  * live settings are shared through `$DSH_HOME/settings.yaml` when a settings scope is attached;
  * counters are those of the guard running in this process.
  */
@@ -12,7 +12,7 @@ import type { SettingsScope } from '@dsh/settings'
 import type { Counters } from './counters.ts'
 import { isHumanOnly, isLedger, isOperatorDocument } from './document-roles.ts'
 import { GuardError } from './guard-error.ts'
-import { writeConfined } from './operator-files.ts'
+import { requireReadableSize, saveDocument } from './document-save.ts'
 import { liveBase, LIVE_FIELDS, type LiveSettings } from './live-settings.ts'
 import { previewSweep, removeOrphans } from './orphan-sweep.ts'
 import type { DocumentEntry, OperatorService, SettingsView } from './operator-types.ts'
@@ -81,14 +81,16 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       if (found === undefined && problem !== undefined) throw new GuardError('DOCS_UNUSABLE_DOCUMENT', `${name}: ${problem.path} is ${problem.reason}; fix or remove it by hand`)
       return { name, content: found?.text ?? '', ...(found === undefined ? {} : { level: found.level, path: found.path }) }
     },
-    async write(sessionId, name, content, level = 'auto') {
+    async write(sessionId, name, content, level = 'auto', writeOptions = {}) {
       requireDocument(config, name)
+      requireReadableSize(name, content)
       const view = await snapshot(sessionId)
       const target = writeTarget(view, config, name, level)
       // Never replace what could not be read (a file too large, not UTF-8, a FIFO): it would be lost.
       const problem = view.probes.find((item) => item.name === name)?.problems.find((item) => item.path === target.path)
       if (problem !== undefined) throw new GuardError('DOCS_UNUSABLE_DOCUMENT', `${name}: ${target.path} is ${problem.reason}; it was left as it is (fix or remove it by hand)`)
-      const written = await writeConfined(fs, { ...target, content })
+      const current = async (): Promise<string> => (await service.read(sessionId, name)).content
+      const written = await saveDocument({ fs, name, base: target.base, path: target.path, content, expected: writeOptions.expected, current })
       return { path: target.path, bytes: written.bytes }
     },
     templates: () => store.list(),

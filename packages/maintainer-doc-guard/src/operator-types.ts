@@ -50,8 +50,13 @@ export interface OperatorService {
   documents(sessionId: string): Promise<DocumentsView>
   /** The effective text of one document ('' when blank or missing). */
   read(sessionId: string, name: string): Promise<{ readonly name: string; readonly level?: DocumentLevel; readonly path?: string; readonly content: string }>
-  /** Saves one document atomically; returns where it went. */
-  write(sessionId: string, name: string, content: string, level?: WriteLevel): Promise<{ readonly path: string; readonly bytes: number }>
+  /**
+   * Saves one document atomically; returns where it went. With `expected` (the `documentVersion`
+   * of the text the caller read) the check and the write are one step under a cross-process lock:
+   * a document changed meanwhile is refused with `DOCS_CHANGED`. Text larger than a read accepts
+   * is refused with `DOCS_TOO_LARGE`.
+   */
+  write(sessionId: string, name: string, content: string, level?: WriteLevel, options?: { readonly expected?: string | undefined }): Promise<{ readonly path: string; readonly bytes: number }>
   templates(): Promise<string[]>
   saveTemplate(sessionId: string, template: string): Promise<{ readonly path: string }>
   applyTemplate(sessionId: string, template: string): Promise<{ readonly path: string; readonly bytes: number }>

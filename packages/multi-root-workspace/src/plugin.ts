@@ -33,7 +33,7 @@ function apply(ctx: Context, input: ConfigInput, hooks: MultiRootWorkspaceHooks)
   const warn = (line: string): void => sink(terminalLine(line))
   const dshHome: string = config.dshHome ?? ctx.get('dshHome') ?? resolveDshHome({ env: process.env })
   const registry = new RootRegistry({ dshHome, ...(hooks.clock === undefined ? {} : { clock: hooks.clock }), ...(hooks.home === undefined ? {} : { home: hooks.home }) })
-  const roots = new RootsService({ registry, ...(hooks.clock === undefined ? {} : { clock: hooks.clock }), home: hooks.home })
+  const roots = new RootsService({ registry, ...(hooks.clock === undefined ? {} : { clock: hooks.clock }), home: hooks.home, warn })
   ctx.provide('workspaceRoots', roots)
   const injector = new InstructionInjector({ config, fs: (): FileSystemPort | undefined => ctx.get('fs'), roots, dshHome, now: hooks.now ?? Date.now, warn })
 

@@ -6,12 +6,14 @@
  * not JSON, an unexpected shape, or a newer version) with a one-line problem that says what to
  * do. An unavailable file is never written: the caller lists nothing and refuses mutations.
  * Writing replaces the file atomically (a private temp file, flushed, renamed over it), keeping
- * every other primary root's entries exactly as they were read.
+ * every other primary root's entries exactly as they were read; a failed write names the file
+ * and leaves the old one as it was.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { errnoCode, errorMessage } from '@dsh/runtime'
+import { basename, dirname } from 'node:path'
+import { describeWriteError, errnoCode, errorMessage, removeStaleTempFiles, tempFileName } from '@dsh/runtime'
+import { RootsError } from './errors.ts'
 
 /** File name inside `$DSH_HOME`. */
 export const REGISTRY_FILE = 'workspace-roots.json'
@@ -75,12 +77,15 @@ export function writeRegistry(file: string, primaries: Primaries): void {
   const stored = Object.fromEntries([...primaries].filter(([, roots]) => roots.length > 0).map(([primary, roots]) => [primary, { roots }]))
   const text = `${JSON.stringify({ version: REGISTRY_VERSION, primaries: stored }, null, 2)}\n`
   mkdirSync(dirname(file), { recursive: true })
-  const temp = `${file}.${randomUUID()}.tmp`
+  const prefix = `${basename(file)}.`
+  // Left over by a writer killed between write and rename (the caller holds the registry lock).
+  removeStaleTempFiles(dirname(file), prefix)
+  const temp = `${dirname(file)}/${tempFileName(prefix, randomUUID())}`
   try {
     writeFileSync(temp, text, { flag: 'wx', mode: 0o600, flush: true })
     renameSync(temp, file)
   } catch (error) {
     rmSync(temp, { force: true })
-    throw error
+    throw new RootsError('storage-unavailable', `cannot write the workspace roots registry ${file}: ${describeWriteError(error)}; nothing was changed`)
   }
 }

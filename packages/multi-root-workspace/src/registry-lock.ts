@@ -1,24 +1,8 @@
 /**
- * The cross-process lock that serialises registry mutations: `<registry>.lock`, held for the few
- * milliseconds of one read-modify-write.
- *
- * 1. The lock records `{ pid, host, token, at }`. It is written completely to a private temp file
- *    and hard-linked into place, so it never exists half-written and `link` fails while another
- *    holder has it.
- * 2. A waiter retries with a growing pause until `timeoutMs`, then fails with `registry-busy`
- *    naming the holder and the lock file.
- * 3. A holder is stale when its pid is gone on this host, when the lock cannot be parsed (nothing
- *    we wrote), or when it is older than `staleAfterMs` (a reused pid, another host). A stale lock
- *    is renamed aside and checked: if what moved is not the stale lock that was judged (another
- *    waiter took over first), it is put back.
- * 4. The holder checks that it still owns the lock right before it writes, and releases only a
- *    lock that carries its token.
+ * The cross-process lock that serialises registry mutations: `<registry>.lock`, the runtime's
+ * `withFileLock` (see there for the protocol) with the registry's own `registry-busy` errors.
  */
-import { randomUUID } from 'node:crypto'
-import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { hostname } from 'node:os'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { errnoCode } from '@dsh/runtime'
+import { isDshError, withFileLock, type FileLockHold } from '@dsh/runtime'
 import { RootsError } from './errors.ts'
 
 /** Options of {@link withRegistryLock}. */
@@ -34,122 +18,22 @@ export interface LockOptions {
 }
 
 /** What a locked section may ask. */
-export interface LockHold {
-  /** Throws `registry-busy` unless the lock still carries this holder's token. */
-  requireHeld(): void
-}
-
-interface Holder {
-  readonly pid: number
-  readonly host: string
-  readonly token: string
-  readonly at: number
-}
-
-function readHolder(file: string): Holder | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    // Released meanwhile: nobody holds it.
-    if (errnoCode(error) === 'ENOENT') return undefined
-    throw error
-  }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    // Not a lock this code wrote (hand-made or damaged): no live holder can be named.
-    value = undefined
-  }
-  const get = (key: string): unknown => (typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined)
-  const pid = get('pid')
-  const at = get('at')
-  return {
-    pid: typeof pid === 'number' && Number.isInteger(pid) ? pid : 0,
-    host: typeof get('host') === 'string' ? String(get('host')) : '',
-    token: typeof get('token') === 'string' ? String(get('token')) : text,
-    at: typeof at === 'number' ? at : 0,
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user; ESRCH: it is gone.
-    return errnoCode(error) === 'EPERM'
-  }
-}
-
-function stale(holder: Holder, now: number, staleAfterMs: number): boolean {
-  if (holder.pid === 0 || now - holder.at > staleAfterMs) return true
-  return holder.host === hostname() && !alive(holder.pid)
-}
-
-/** Moves a stale lock aside; puts it back when what moved was not the lock judged stale. */
-function breakStale(file: string, judged: Holder): void {
-  const aside = `${file}.stale-${randomUUID()}`
-  try {
-    renameSync(file, aside)
-  } catch (error) {
-    // Someone else released or moved it first: simply try again.
-    if (errnoCode(error) === 'ENOENT') return
-    throw error
-  }
-  if (readHolder(aside)?.token !== judged.token) {
-    try {
-      linkSync(aside, file)
-    } catch (error) {
-      // A new holder took the slot meanwhile; the moved lock's owner only ever removes its own
-      // token, so it finds its lock gone and fails its `requireHeld` check instead of writing.
-      if (errnoCode(error) !== 'EEXIST') throw error
-    }
-  }
-  unlinkSync(aside)
-}
-
-function describe(holder: Holder | undefined): string {
-  if (holder === undefined || holder.pid === 0) return 'another process'
-  return holder.pid === process.pid && holder.host === hostname() ? 'this process' : `process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}`
-}
+export type LockHold = FileLockHold
 
 /** Runs `work` while holding the lock (until the promise it returns settles). */
 export async function withRegistryLock<T>(options: LockOptions, work: (hold: LockHold) => T | Promise<T>): Promise<T> {
-  const now = options.now ?? Date.now
-  const deadline = now() + (options.timeoutMs ?? 10_000)
-  const staleAfterMs = options.staleAfterMs ?? 30_000
-  const token = randomUUID()
-  const temp = `${options.file}.${token}.tmp`
-  writeFileSync(temp, JSON.stringify({ pid: process.pid, host: hostname(), token, at: now() }), { flag: 'wx', mode: 0o600 })
   try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        linkSync(temp, options.file)
-        break
-      } catch (error) {
-        if (errnoCode(error) !== 'EEXIST') throw error
-      }
-      const holder = readHolder(options.file)
-      if (holder === undefined) continue
-      if (stale(holder, now(), staleAfterMs)) {
-        breakStale(options.file, holder)
-        continue
-      }
-      if (now() >= deadline) throw new RootsError('registry-busy', `the workspace roots registry is locked by ${describe(holder)} (${options.file}); try again, or delete the lock file if no dsh is running`)
-      await sleep(Math.min(5 * 2 ** Math.min(attempt, 5), 100))
-    }
-  } finally {
-    rmSync(temp, { force: true })
-  }
-  const requireHeld = (): void => {
-    if (readHolder(options.file)?.token !== token) throw new RootsError('registry-busy', `the workspace roots registry lock ${options.file} was taken over while this change was being made; nothing was written, try again`)
-  }
-  try {
-    return await work({ requireHeld })
-  } finally {
-    if (readHolder(options.file)?.token === token) rmSync(options.file, { force: true })
+    return await withFileLock(
+      {
+        ...options,
+        busy: (holder, file) => new RootsError('registry-busy', `the workspace roots registry is locked by ${holder} (${file}); try again, or delete the lock file if no dsh is running`),
+        takenOver: (file) => new RootsError('registry-busy', `the workspace roots registry lock ${file} was taken over while this change was being made; nothing was written, try again`),
+      },
+      work,
+    )
+  } catch (error) {
+    // Not swallowed: a lock that cannot be created becomes the registry's own typed failure.
+    if (isDshError(error) && error.code === 'LOCK_FAILED') throw new RootsError('storage-unavailable', `${error.message}; the workspace roots registry was not changed`)
+    throw error
   }
 }

@@ -99,11 +99,21 @@ export class RootRegistry {
     })
   }
 
+  /**
+   * Where the entry listed as `target` is now: found by its id and path under the lock, so a
+   * reference resolved before the lock still names its root after other entries came or went.
+   */
   #locate(entries: readonly StoredEntry[], target: EntryIdentity): number {
+    const same = (entry: StoredEntry | undefined, ordinal: number): boolean => {
+      if (entry === undefined) return false
+      const listed = listedEntry(entry, ordinal)
+      return listed.id === target.id && listed.path === target.path
+    }
     const at = target.ordinal - 1
-    const listed = entries[at] === undefined ? undefined : listedEntry(entries[at], target.ordinal)
-    if (listed?.id !== target.id || listed.path !== target.path) throw new RootsError('not-found', `additional root ${target.ordinal} (${target.path}) changed meanwhile; list the roots again`)
-    return at
+    if (same(entries[at], target.ordinal)) return at
+    const moved = entries.findIndex((entry, index) => same(entry, index + 1))
+    if (moved < 0) throw new RootsError('not-found', `additional root ${target.ordinal} (${target.path}) is no longer registered; list the roots again`)
+    return moved
   }
 
   /** Runs one read-modify-write of `primary`'s entries under the in-process queue and the file lock. */

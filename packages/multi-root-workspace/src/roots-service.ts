@@ -15,6 +15,8 @@ export interface RootsServiceOptions {
   readonly clock?: () => Date
   /** OS home for `~` (tests). */
   readonly home?: string | undefined
+  /** Diagnostics of the sessions' listings (an unreadable registry). */
+  readonly warn?: ((line: string) => void) | undefined
 }
 
 function canonicalCwd(cwd: string): string {
@@ -52,6 +54,7 @@ export class RootsService implements WorkspaceRootsService {
       parent: parentId === undefined ? undefined : () => this.#byId.get(parentId)?.deref(),
       ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
       home: this.#options.home,
+      warn: this.#options.warn,
     })
     this.#sessions.set(session, roots)
     for (const [id, ref] of this.#byId) if (ref.deref() === undefined) this.#byId.delete(id)

@@ -2,7 +2,8 @@
  * The roots of one live session (the contract's `SessionWorkspaceRoots`): the registered roots of
  * its primary root, then the roots granted to this session only (`--add-dir`), then — for a
  * delegated child — the session-only roots of its parent. Every listing re-checks the registry
- * and the disk and tells `onChange` listeners when something differs from the previous listing.
+ * and the disk and tells `onChange` listeners when something differs from the previous listing;
+ * an unreadable registry is reported through `warn` once per distinct problem.
  */
 import type { AddRootOptions, SessionWorkspaceRoots, WorkspaceRoot, WorkspaceRootsListing } from '@dsh/contracts'
 import { RootsError } from './errors.ts'
@@ -24,6 +25,8 @@ export interface SessionRootsOptions {
   readonly clock?: () => Date
   /** OS home for `~` (tests). */
   readonly home?: string | undefined
+  /** Told once per distinct registry problem, so an unreadable registry is never silent. */
+  readonly warn?: ((line: string) => void) | undefined
 }
 
 const signatureOf = (listing: WorkspaceRootsListing): string =>
@@ -37,6 +40,7 @@ export class SessionRoots implements SessionWorkspaceRoots {
   readonly #own: RootRecord[] = []
   readonly #listeners = new Set<(listing: WorkspaceRootsListing) => void>()
   #signature: string | undefined
+  #reportedProblem: string | undefined
   #counter = 0
 
   constructor(options: SessionRootsOptions) {
@@ -57,7 +61,15 @@ export class SessionRoots implements SessionWorkspaceRoots {
     const session = this.sessionRecords().map((record, index) => listedRecord(record, offset + index + 1, 'session'))
     const listing: WorkspaceRootsListing = { primary: this.primary, roots: [...registered.roots, ...session], ...(registered.problem === undefined ? {} : { registryProblem: registered.problem }) }
     this.#notify(listing)
+    this.#report(registered.problem)
     return listing
+  }
+
+  /** Warns once when the registry becomes unreadable (and again when the problem changes). */
+  #report(problem: string | undefined): void {
+    if (problem === this.#reportedProblem) return
+    this.#reportedProblem = problem
+    if (problem !== undefined) this.#options.warn?.(`${problem}; this session runs without its registered additional roots until it can be read`)
   }
 
   writableRoots(): readonly string[] {

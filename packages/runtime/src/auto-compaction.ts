@@ -1,7 +1,11 @@
 /**
  * Automatic compaction: before a step, when the estimated request size passes a share of the
  * model's context window, history before the current turn becomes a checkpoint. The summary is
- * model-written when allowed, with the deterministic summary as the fallback.
+ * model-written when allowed, with the deterministic summary as the fallback — except when the
+ * summary call failed because the model server cannot be reached (`MODEL_NETWORK`, after the
+ * provider's own retries): then the step fails with that error at once, so a user action spends
+ * one retry budget, not one for the summary and another for the step. The latest prompt is quoted
+ * in the checkpoint up to a tenth of the context window (about four characters a token).
  */
 import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
 import { compactSession, planCompaction } from './compaction.ts'
@@ -16,6 +20,12 @@ export interface AutoCompactSettings {
   /** Ask the model for the summary (else the deterministic one). */
   readonly useModel: boolean
 }
+
+/** Share of the context window the checkpoint may spend on quoting the latest prompt. */
+const KEPT_PROMPT_SHARE = 0.1
+
+/** True for a provider failure that means the server cannot be reached (its retries are spent). */
+const unreachable = (error: unknown): boolean => error instanceof Error && 'code' in error && error.code === 'MODEL_NETWORK'
 
 /** Smallest share of the request a compaction must replace to be worth doing. */
 const MIN_SHARE_FREED = 0.25
@@ -58,12 +68,13 @@ export async function maybeAutoCompact(options: {
     try {
       summary = await summarizeWithModel(options.provider, plan.messages, options.signal, options.onRequest)
     } catch (error) {
-      if (isAbortError(error) || options.signal.aborted) throw error
+      if (isAbortError(error) || options.signal.aborted || unreachable(error)) throw error
       // A failed summary call must not stop the turn: fall back to the deterministic summary.
       options.log(`automatic compaction: model summary failed (${errorMessage(error)}); using the deterministic summary`)
     }
   }
-  const compacted = compactSession(options.session, { plan, ...(summary === undefined ? {} : { summary, summarizer: 'model' as const }) })
+  const keptPromptMaxChars = Math.max(1000, Math.floor(options.provider.contextWindow * KEPT_PROMPT_SHARE * 4))
+  const compacted = compactSession(options.session, { plan, keptPromptMaxChars, ...(summary === undefined ? {} : { summary, summarizer: 'model' as const }) })
   if (compacted) options.log(`automatic compaction: about ${estimate} tokens passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window`)
   return compacted
 }

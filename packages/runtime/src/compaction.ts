@@ -3,8 +3,10 @@
  * message via a surface `replace`. The replaced events stay in the log. The deterministic summary
  * lists prompts, tool calls with short results, and answers, in order; a model-written summary can
  * be passed instead. When the plan replaces the user's latest prompt (compaction at rest), the
- * checkpoint repeats that prompt verbatim after the summary. Without a plan, `compactSession`
- * compacts at rest: everything completed, the last turn included.
+ * checkpoint repeats that prompt verbatim after the summary — up to `keptPromptMaxChars`; a longer
+ * prompt is quoted by a bounded head and tail with a note saying how much was left out, so a
+ * prompt too big for the context never makes the checkpoint too big as well. Without a plan,
+ * `compactSession` compacts at rest: everything completed, the last turn included.
  */
 import { randomUUID } from 'node:crypto'
 import type { CoreSessionEventData, Message } from '@dsh/contracts'
@@ -66,18 +68,33 @@ export function deterministicSummary(messages: readonly Message[]): string {
   return capSummary(lines)
 }
 
-/** Checkpoint text shown to the model; `keptPrompt` is repeated verbatim after the summary. */
-export function checkpointText(summary: string, keptPrompt?: string): string {
-  return `${checkpointHead}${summary}${keptPrompt === undefined ? '' : `${keptPromptHead}${keptPrompt}`}${checkpointTail}`
+/** Longest latest prompt a checkpoint repeats whole when the caller names no limit (about 8k tokens). */
+export const KEPT_PROMPT_MAX_CHARS = 32_000
+
+/** The latest prompt as the checkpoint quotes it: whole, or its head and tail with a note. */
+function keptPromptText(prompt: string, maxChars: number): string {
+  if (prompt.length <= maxChars) return `${keptPromptHead}${prompt}`
+  const head = prompt.slice(0, Math.floor(maxChars / 2))
+  const tail = prompt.slice(prompt.length - Math.floor(maxChars / 2))
+  const omitted = prompt.length - head.length - tail.length
+  return (
+    `\n\nThe user's latest request was too long to repeat whole (${prompt.length} characters); its first ${head.length} and last ${tail.length} characters follow, ` +
+    `the ${omitted} in between are left out (ask the user for the part you need):\n\n${head}\n[… ${omitted} characters left out …]\n${tail}`
+  )
+}
+
+/** Checkpoint text shown to the model; `keptPrompt` is repeated after the summary (bounded by `keptPromptMaxChars`). */
+export function checkpointText(summary: string, keptPrompt?: string, keptPromptMaxChars = KEPT_PROMPT_MAX_CHARS): string {
+  return `${checkpointHead}${summary}${keptPrompt === undefined ? '' : keptPromptText(keptPrompt, keptPromptMaxChars)}${checkpointTail}`
 }
 
 /** Applies a compaction (by default at rest, see the module header); returns false when there is nothing to compact. */
-export function compactSession(session: Session, options: { readonly summary?: string; readonly summarizer?: 'deterministic' | 'model'; readonly plan?: CompactionPlan } = {}): boolean {
+export function compactSession(session: Session, options: { readonly summary?: string; readonly summarizer?: 'deterministic' | 'model'; readonly plan?: CompactionPlan; readonly keptPromptMaxChars?: number } = {}): boolean {
   const plan = options.plan ?? planCompaction(session, { scope: 'at-rest' })
   if (plan === undefined) return false
   const summary = options.summary ?? deterministicSummary(plan.messages)
   const message = createUserMessage({
-    text: checkpointText(summary, plan.keptPrompt),
+    text: checkpointText(summary, plan.keptPrompt, options.keptPromptMaxChars),
     source: { kind: 'compaction', checkpointId: randomUUID(), summarizer: options.summary === undefined ? 'deterministic' : (options.summarizer ?? 'model') },
   })
   const data: CoreSessionEventData['user/message'] = { message }

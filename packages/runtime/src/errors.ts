@@ -18,6 +18,8 @@ export type DshErrorCode =
   | 'CONFIG_INVALID'
   | 'USAGE'
   | 'DIRECTORY_CREATE_FAILED'
+  | 'LOCK_BUSY'
+  | 'LOCK_FAILED'
 
 const marker = Symbol.for('dsh.error')
 

@@ -7,6 +7,8 @@ export { summarizeWithModel, transcriptOf, summarySystemPrompt } from './model-s
 export { compactSession, deterministicSummary, checkpointText, planCompaction, type CompactionPlan } from './compaction.ts'
 export { deriveMessages, eventMessage } from './derive-history.ts'
 export { DshError, isDshError, isAbortError, abortError, errorMessage, errnoCode, type DshErrorCode } from './errors.ts'
+export { withFileLock, processAlive, describeWriteError, type FileLockOptions, type FileLockHold } from './file-lock.ts'
+export { removeStaleTempFiles, tempFileName } from './stale-temp-files.ts'
 export { dataOf } from './event-data.ts'
 export { createHost, type Host, type HostOptions, type StartAgentOptions } from './host.ts'
 export { Inbox, recoverInbox } from './inbox.ts'

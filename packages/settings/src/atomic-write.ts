@@ -1,10 +1,12 @@
 /**
  * Replaces a file's content atomically: write a temp file next to the target, flush it, then
  * rename it over the target, so readers (and the hot-reload watcher) never see a half-written file.
+ * Temp files of writers that were killed before their rename are removed first.
  */
 import { randomUUID } from 'node:crypto'
 import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { removeStaleTempFiles, tempFileName } from '@dsh/runtime'
 import { errnoCode } from './errno.ts'
 
 /**
@@ -16,7 +18,10 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   const directory = dirname(target)
   await mkdir(directory, { recursive: true })
   const mode = await existingMode(target)
-  const temp = join(directory, `.${basename(target)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`)
+  const prefix = `.${basename(target)}.`
+  // Left over by a writer killed between write and rename; callers hold the file's lock.
+  removeStaleTempFiles(directory, prefix)
+  const temp = join(directory, tempFileName(prefix, randomUUID().slice(0, 8)))
   try {
     await writeFile(temp, text, { encoding: 'utf8', flush: true })
     if (mode !== undefined) await chmod(temp, mode)

@@ -5,11 +5,15 @@
  *
  * Every file operation (reload or update) runs through one queue, so an update's
  * read-modify-write never interleaves with a reload, and the state always reflects the last
- * operation's view of the file.
+ * operation's view of the file. Across processes, an update's read-modify-write holds the lock
+ * file `settings.yaml.lock` (the runtime's `withFileLock`), so two `dsh docs switches` at once
+ * both land.
  */
-import { basename } from 'node:path'
+import { mkdir } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import { parseDocument, Document } from 'yaml'
 import type { ZodType, z } from 'zod'
+import { describeWriteError, withFileLock } from '@dsh/runtime'
 import { applyPatch } from './apply-patch.ts'
 import { writeFileAtomic } from './atomic-write.ts'
 import { documentSections } from './document-sections.ts'
@@ -122,36 +126,65 @@ export class SettingsStore implements SettingsService {
       if (this.closed || registration.disposed) {
         throw new SettingsError('SETTINGS_CLOSED', `cannot update ${namespace}: its settings scope is closed`)
       }
-      const state = await readSettingsFile(this.file)
-      if (state.kind === 'unavailable') {
-        throw new SettingsError('SETTINGS_FILE_UNAVAILABLE', `cannot update ${namespace}: ${this.label} could not be read: ${state.error.message}`, {
-          cause: state.error,
-        })
-      }
-      const document = state.kind === 'present' ? state.document : new Document({})
-      const current = documentSections(document)
-      if (!current.ok) {
-        throw new SettingsError('SETTINGS_FILE_INVALID', `cannot update ${namespace}: ${this.label}: ${current.problem}; fix the file first`)
-      }
-      const fields = definedFields(patch)
-      const section = current.sections.get(namespace)
-      const merged = isPlainRecord(section) ? { ...section, ...fields } : fields
-      const resolution = resolveSection(registration.schema, namespace, registration.base, merged)
-      if (!resolution.ok) {
-        throw new SettingsError('SETTINGS_INVALID_VALUE', `${this.label}: ${resolution.problem}; nothing was written`)
-      }
-      applyPatch(document, namespace, fields)
-      const text = document.toString({ flowCollectionPadding: false })
-      try {
-        await writeFileAtomic(this.file, text)
-      } catch (error) {
-        // Not swallowed: rethrown as the package's typed error, with the fs error as its cause.
-        const reason = error instanceof Error ? error.message : String(error)
-        throw new SettingsError('SETTINGS_WRITE_FAILED', `cannot update ${namespace}: writing ${this.label} failed: ${reason}`, { cause: error })
-      }
-      this.ingest({ kind: 'present', document: parseDocument(text), text })
-      return registration.current
+      return this.locked(namespace, () => this.readModifyWrite(registration, patch))
     })
+  }
+
+  /** Runs `work` under the cross-process lock of the settings file. */
+  private async locked<T>(namespace: string, work: () => Promise<T>): Promise<T> {
+    try {
+      await mkdir(dirname(this.file), { recursive: true })
+    } catch (error) {
+      // Not swallowed: rethrown as the package's typed error naming the directory.
+      throw new SettingsError('SETTINGS_WRITE_FAILED', `cannot update ${namespace}: cannot create ${dirname(this.file)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    }
+    try {
+      return await withFileLock(
+        {
+          file: `${this.file}.lock`,
+          busy: (holder, file) => new SettingsError('SETTINGS_BUSY', `cannot update ${namespace}: ${this.label} is being changed by ${holder} (lock ${file}); try again, or delete the lock file if no dsh is running`),
+          takenOver: (file) => new SettingsError('SETTINGS_BUSY', `cannot update ${namespace}: the lock ${file} was taken over meanwhile; nothing was written, try again`),
+        },
+        work,
+      )
+    } catch (error) {
+      // Not swallowed: a failure of the lock itself (not the change, whose errors are already
+      // typed) is rethrown as the package's typed error naming the lock file.
+      if (error instanceof SettingsError) throw error
+      throw new SettingsError('SETTINGS_WRITE_FAILED', `cannot update ${namespace}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    }
+  }
+
+  private async readModifyWrite<S extends ZodType>(registration: Registration<S>, patch: Partial<z.infer<S>>): Promise<z.infer<S>> {
+    const { namespace } = registration
+    const state = await readSettingsFile(this.file)
+    if (state.kind === 'unavailable') {
+      throw new SettingsError('SETTINGS_FILE_UNAVAILABLE', `cannot update ${namespace}: ${this.label} could not be read: ${state.error.message}`, {
+        cause: state.error,
+      })
+    }
+    const document = state.kind === 'present' ? state.document : new Document({})
+    const current = documentSections(document)
+    if (!current.ok) {
+      throw new SettingsError('SETTINGS_FILE_INVALID', `cannot update ${namespace}: ${this.label}: ${current.problem}; fix the file first`)
+    }
+    const fields = definedFields(patch)
+    const section = current.sections.get(namespace)
+    const merged = isPlainRecord(section) ? { ...section, ...fields } : fields
+    const resolution = resolveSection(registration.schema, namespace, registration.base, merged)
+    if (!resolution.ok) {
+      throw new SettingsError('SETTINGS_INVALID_VALUE', `${this.label}: ${resolution.problem}; nothing was written`)
+    }
+    applyPatch(document, namespace, fields)
+    const text = document.toString({ flowCollectionPadding: false })
+    try {
+      await writeFileAtomic(this.file, text)
+    } catch (error) {
+      // Not swallowed: rethrown as the package's typed error, with the fs error as its cause.
+      throw new SettingsError('SETTINGS_WRITE_FAILED', `cannot update ${namespace}: writing ${this.file} failed: ${describeWriteError(error)}; the file is unchanged`, { cause: error })
+    }
+    this.ingest({ kind: 'present', document: parseDocument(text), text })
+    return registration.current
   }
 
   /** Applies what was read: valid sections update (and notify) their namespaces, problems are logged. */

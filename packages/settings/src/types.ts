@@ -65,6 +65,7 @@ export type SettingsErrorCode =
   | 'SETTINGS_FILE_UNAVAILABLE'
   | 'SETTINGS_WRITE_FAILED'
   | 'SETTINGS_CLOSED'
+  | 'SETTINGS_BUSY'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -7,16 +7,19 @@ import { createGrepTool } from './grep-tool.ts'
 import type { SearchToolOptions } from './search-types.ts'
 import { readTool } from './read-tool.ts'
 import type { ToolProcesses } from './tool-processes.ts'
-import { writeTool } from './write-tool.ts'
+import type { FileVersions } from './file-versions.ts'
+import { createWriteTool } from './write-tool.ts'
 
 /**
  * read, write, edit, bash, glob, grep (a new array on every call). With `processes`, what bash
  * commands leave running in the background is kept until `processes.endAll()`; without it, it ends
  * with each call. With `launcher`, every bash command is launched through it (the sandbox).
- * `search` configures glob and grep (rg binary, time limit, the secret-path hook).
+ * `search` configures glob and grep (rg binary, time limit, the secret-path hook). With
+ * `versions` (recorded by `createFileVersionsPlugin`), `write` refuses to replace a file changed
+ * since the session last read or wrote it.
  */
 export function coreTools(
-  options: { readonly processes?: ToolProcesses; readonly launcher?: ProcessLauncher; readonly search?: SearchToolOptions } = {},
+  options: { readonly processes?: ToolProcesses; readonly launcher?: ProcessLauncher; readonly search?: SearchToolOptions; readonly versions?: FileVersions } = {},
 ): ToolDefinition[] {
-  return [readTool, writeTool, editTool, createBashTool(options), createGlobTool(options.search), createGrepTool(options.search)]
+  return [readTool, createWriteTool(options.versions === undefined ? {} : { versions: options.versions }), editTool, createBashTool(options), createGlobTool(options.search), createGrepTool(options.search)]
 }

@@ -54,7 +54,7 @@ export const editTool: ToolDefinition<EditArgs> = {
       return {
         content: `Edited ${shown}: replaced ${count} occurrence${count === 1 ? '' : 's'}.`,
         touched: [{ path: target.path, kind: 'edit' }],
-        meta: { path: target.path, replacements: count, bytes: result.bytes },
+        meta: { path: target.path, replacements: count, bytes: result.bytes, version: result.version },
       }
     } catch (error) {
       const code = asFsError(error)?.code

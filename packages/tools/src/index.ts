@@ -1,6 +1,8 @@
 /** Public surface of the core tools. */
 export { readTool, type ReadArgs } from './read-tool.ts'
-export { writeTool, type WriteArgs } from './write-tool.ts'
+export { writeTool, createWriteTool, changedSinceSeenText, type WriteArgs, type WriteToolOptions } from './write-tool.ts'
+export { FileVersions } from './file-versions.ts'
+export { createFileVersionsPlugin } from './file-versions-plugin.ts'
 export { editTool, type EditArgs } from './edit-tool.ts'
 export { bashTool, createBashTool, writableRootsOf, type BashArgs, type BashToolOptions } from './bash-tool.ts'
 export { createGlobTool, globTool, type GlobArgs } from './glob-tool.ts'

@@ -26,7 +26,7 @@ const SweepBody = z.strictObject({ names: z.array(z.string().min(1).max(200)).ma
 const RestoreBody = z.strictObject({ field: z.enum(LIVE_FIELDS) })
 
 /** Codes that mean the client asked for something that does not exist or is not allowed. */
-const clientCodes: ReadonlySet<GuardErrorCode> = new Set<GuardErrorCode>(['DOCS_UNKNOWN_DOCUMENT', 'DOCS_BAD_TEMPLATE_NAME', 'DOCS_UNKNOWN_TEMPLATE', 'DOCS_EMPTY_DOCUMENT', 'DOCS_BAD_VALUE', 'DOCS_USAGE', 'DOCS_UNKNOWN_SESSION'])
+const clientCodes: ReadonlySet<GuardErrorCode> = new Set<GuardErrorCode>(['DOCS_UNKNOWN_DOCUMENT', 'DOCS_BAD_TEMPLATE_NAME', 'DOCS_UNKNOWN_TEMPLATE', 'DOCS_EMPTY_DOCUMENT', 'DOCS_BAD_VALUE', 'DOCS_USAGE', 'DOCS_UNKNOWN_SESSION', 'DOCS_TOO_LARGE'])
 
 const describe = <T extends string>(names: readonly T[], shape: Record<T, { readonly description?: string | undefined }>) => names.map((name) => ({ name, description: shape[name].description ?? name }))
 
@@ -61,10 +61,7 @@ export function docsRoutes(docs: OperatorService | undefined, sessions: LiveSess
     const body = await jsonBody(c, SaveBody)
     if (!body.ok) return body.response
     const { name, content, expected } = body.value
-    return run(c, async (service, live) => {
-      if (expected !== undefined && documentVersion((await service.read(live.id, name)).content) !== expected) return refuse(c, 409, `DOCS_CHANGED: ${name} changed since it was loaded (the model, another tab or an editor saved it); nothing was saved: reload it and apply your edit again`)
-      return { ...(await service.write(live.id, name, content)), version: documentVersion(content) }
-    })
+    return run(c, async (service, live) => ({ ...(await service.write(live.id, name, content, 'auto', { expected })), version: documentVersion(content) }))
   })
   app.get('/sessions/:id/docs/settings', (c) =>
     run(c, async (service, live) => ({

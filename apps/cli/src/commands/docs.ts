@@ -6,18 +6,17 @@
  * says. Switches and settings are read and written in `$DSH_HOME/settings.yaml`, so a running chat
  * picks changes up at once.
  */
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createLocalFileSystem } from '@dsh/fs-local'
-import { createMaintainerDocGuard, createOperatorService, isGuardError, LiveSettingsSchema, liveBase, runDocsVerb, sessionDirectoryOf, SETTINGS_NAMESPACE, SwitchesSchema, switchBase, SWITCHES_NAMESPACE, type OperatorService, type WriteLevel } from '@dsh/maintainer-doc-guard'
+import { createMaintainerDocGuard, createOperatorService, documentVersion, isGuardError, LiveSettingsSchema, liveBase, runDocsVerb, sessionDirectoryOf, SETTINGS_NAMESPACE, SwitchesSchema, switchBase, SWITCHES_NAMESPACE, type OperatorService, type WriteLevel } from '@dsh/maintainer-doc-guard'
 import { errnoCode, errorMessage, SessionStore } from '@dsh/runtime'
 import { SettingsStore } from '@dsh/settings'
 import { configFrom } from '../agent-setup.ts'
 import { CliError, usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
+import { editInEditor } from './docs-editor.ts'
 
 /** Options of `dsh docs`. */
 export interface DocsOptions {
@@ -37,21 +36,6 @@ function newestSession(store: SessionStore, cwd: string): string | undefined {
   return store.list().find((row) => row.header.cwd === cwd && row.header.delegationDepth === 0)?.id
 }
 
-function edited(io: CliIo, name: string, current: string): string {
-  const editor = io.env['VISUAL'] ?? io.env['EDITOR']
-  if (editor === undefined || editor.trim() === '') throw usageError(`docs edit ${name}: set $EDITOR (or $VISUAL), or pass --from FILE`)
-  const dir = mkdtempSync(join(tmpdir(), 'dsh-docs-'))
-  const file = join(dir, name.replaceAll('/', '-'))
-  try {
-    writeFileSync(file, current)
-    const run = spawnSync('sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit', env: { ...io.env } })
-    if (run.status !== 0) throw new CliError(`docs edit ${name}: the editor exited with ${run.status ?? run.signal ?? 'an error'}; nothing was saved`)
-    return readFileSync(file, 'utf8')
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 function readSource(file: string): string {
   try {
     return readFileSync(file, 'utf8')
@@ -61,19 +45,35 @@ function readSource(file: string): string {
   }
 }
 
-async function edit(io: CliIo, service: OperatorService, sessionId: string, args: readonly string[], options: DocsOptions): Promise<string> {
+async function edit(io: CliIo, service: OperatorService, sessionId: string, args: readonly string[], options: DocsOptions): Promise<string | number> {
   const name = args[0]
   if (name === undefined || args.length > 1) throw usageError('usage: dsh docs edit NAME [--from FILE] [--level auto|session|workspace]')
   const level = options.level ?? 'auto'
   if (!isLevel(level)) throw usageError(`--level ${level}: expected one of ${LEVELS.join(', ')}`)
-  let content: string
-  if (options.from === undefined) {
-    const current = (await service.read(sessionId, name)).content
-    content = edited(io, name, current)
-    if (content === current) return `${name}: unchanged`
-  } else content = readSource(resolve(io.cwd, options.from))
-  const written = await service.write(sessionId, name, content, level)
-  return `saved ${written.path} (${written.bytes} bytes)`
+  if (options.from !== undefined) {
+    const written = await service.write(sessionId, name, readSource(resolve(io.cwd, options.from)), level)
+    return `saved ${written.path} (${written.bytes} bytes)`
+  }
+  const current = (await service.read(sessionId, name)).content
+  const outcome = await editInEditor(io, name, current)
+  if (outcome.kind === 'interrupted') {
+    const kept = outcome.kept === undefined ? 'there was no edit to keep' : `your edit is kept in ${outcome.kept} (save it with dsh docs edit ${name} --from ${outcome.kept})`
+    errLine(io, `dsh: docs edit ${name}: stopped by ${outcome.signal} while the editor ran; nothing was saved; ${kept}`)
+    return outcome.exitCode
+  }
+  if (outcome.content === current) {
+    outcome.discard()
+    return `${name}: unchanged`
+  }
+  try {
+    const written = await service.write(sessionId, name, outcome.content, level, { expected: documentVersion(current) })
+    outcome.discard()
+    return `saved ${written.path} (${written.bytes} bytes)`
+  } catch (error) {
+    // Not swallowed: the failure is reported below, with where the edit is kept.
+    const reason = isGuardError(error) ? error.message : errorMessage(error)
+    throw new CliError(`docs: ${reason}; your edit is kept in ${outcome.file} (save it with dsh docs edit ${name} --from ${outcome.file})`)
+  }
 }
 
 /** Runs `dsh docs`; returns the exit code. */
@@ -94,6 +94,7 @@ export async function docsCommand(io: CliIo, args: readonly string[], options: D
       verb === 'edit' && sessionId !== undefined
         ? await edit(io, service, sessionId, rest, options)
         : await runDocsVerb(service, [verb, ...rest, ...(options.yes === true ? ['--yes'] : [])], sessionId === undefined ? {} : { sessionId })
+    if (typeof text === 'number') return text
     io.stdout.write(`${text}\n`)
     return 0
   } catch (error) {

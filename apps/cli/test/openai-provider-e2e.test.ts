@@ -103,7 +103,9 @@ describe('dsh run against an unresponsive model server', () => {
       expect.stringMatching(/^warning: openai: MODEL_NETWORK \(no response from the server within 200 ms \(connectTimeoutMs\)\); attempt 3 of 3 in \d+ ms$/),
       `dsh: cannot reach ${server.baseUrl} after 2 retries: no response from the server within 200 ms (connectTimeoutMs)`,
     ])
-    expect(server.requests).toHaveLength(3)
+    // The lines above are the attempts. The server may have seen fewer: on a loaded machine an
+    // attempt's 200 ms can run out before the loopback server accepted its request; never more.
+    expect(server.requests.length).toBeLessThanOrEqual(3)
   })
 
   it('an old config naming model.timeoutMs still works: read as connectTimeoutMs, with one warning line; --add-dir does not repeat it', async () => {
@@ -116,7 +118,9 @@ describe('dsh run against an unresponsive model server', () => {
       `warning: ${tree.path('dsh.yaml')}: model.timeoutMs is deprecated; reading it as model.connectTimeoutMs (rename it)`,
       `dsh: cannot reach ${server.baseUrl}: no response from the server within 200 ms (connectTimeoutMs)`,
     ])
-    expect(server.requests).toHaveLength(1)
+    // The lines above are the attempts. The server may have seen fewer: on a loaded machine an
+    // attempt's 200 ms can run out before the loopback server accepted its request; never more.
+    expect(server.requests.length).toBeLessThanOrEqual(1)
   })
 
   it('a port Node refuses fails at once, without retries', async () => {

@@ -54,7 +54,8 @@ describe('the permission question on a real terminal', () => {
   it('scrolls a 60-line command inside the dialog; Enter on "allow" waits until every line was shown', async () => {
     const w = await chatWorkspace()
     tree = w.tree
-    const marker = w.tree.path('ran')
+    // Inside the working directory: the sandbox gives commands a private temp directory.
+    const marker = w.tree.path('repo/ran')
     const sixty = [...Array.from({ length: 59 }, (_, i) => `echo line-${i + 1}`), `touch ${marker}`].join('\n')
     const script = writeScript(w.tree.path('scripts'), 'tall.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: sixty } }] }, { text: 'Ran the tall one.' }] })
     tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })

@@ -2,8 +2,8 @@
 // `nobody` for the unprivileged runs), a scripted model whose every action is an attack, the built
 // binary spawned with extra descriptors when an attack needs them, and what the model saw.
 import { spawn } from 'node:child_process'
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { dshBinary, readRequests, type DshResult } from '../../../../apps/cli/test/run-dsh.ts'
@@ -32,6 +32,32 @@ export interface Workspace {
   /** The environment dsh runs with (merged over PATH, HOME, TMPDIR). */
   readonly env: Record<string, string>
   readonly runner: Runner
+  /** How to start dsh: the program and its leading arguments. */
+  readonly command: readonly string[]
+}
+
+/**
+ * dsh as `runner` can start it. An unprivileged user gets its own copy of the built bin and dist in
+ * the workspace: the clone may lie under a folder only root may enter (`mktemp -d` makes 0700
+ * ones). The copy is run by node with the launcher's inspector port, as its shebang would.
+ */
+function dshCommand(root: string, runner: Runner): string[] {
+  if (runner.user === undefined) return [dshBinary]
+  const cli = dirname(dirname(readlinkTarget(dshBinary)))
+  const app = join(root, 'dsh-app')
+  cpSync(join(cli, 'bin'), join(app, 'bin'), { recursive: true })
+  cpSync(join(cli, 'dist'), join(app, 'dist'), { recursive: true, filter: (source) => !source.endsWith('.map') })
+  return [process.execPath, '--inspect-port=192.0.2.1:9229', join(app, 'bin', 'dsh.mjs')]
+}
+
+/** Where a link (node_modules/.bin/dsh) leads, as an absolute path. */
+function readlinkTarget(path: string): string {
+  try {
+    return join(dirname(path), readlinkSync(path))
+  } catch {
+    // Not a link (DSH_TEST_BINARY names the file itself): the path is the file.
+    return path
+  }
 }
 
 function chownTree(path: string, user: NonNullable<Runner['user']>): void {
@@ -42,12 +68,13 @@ function chownTree(path: string, user: NonNullable<Runner['user']>): void {
 /** Creates the workspace with `files` (tree spec relative to its root), owned by the runner. */
 export async function attackWorkspace(runner: Runner, files: Record<string, string | null> = {}): Promise<Workspace> {
   const tree = await tempTree({ 'repo/notes.txt': 'notes\n', 'home/': null, 'dsh/': null, 'tmp/': null, 'outside/': null, 'scripts/': null, ...files })
+  const command = dshCommand(tree.root, runner)
   if (runner.user !== undefined) {
     chmodSync(tree.root, 0o755)
     chownTree(tree.root, runner.user)
   }
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: tree.path('home'), TMPDIR: tree.path('tmp'), NO_COLOR: '1' }
-  return { tree, repo: tree.path('repo'), home: tree.path('home'), dshHome: tree.path('dsh'), tmp: tree.path('tmp'), outside: tree.path('outside'), log: tree.path('requests.jsonl'), env, runner }
+  return { tree, repo: tree.path('repo'), home: tree.path('home'), dshHome: tree.path('dsh'), tmp: tree.path('tmp'), outside: tree.path('outside'), log: tree.path('requests.jsonl'), env, runner, command }
 }
 
 /** Writes a scripted model: one response per entry (bash commands as strings), then `done`. */
@@ -71,7 +98,8 @@ export function startRun(w: Workspace, script: string, options: { readonly args?
   const args = ['--dsh-home', w.dshHome, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, ...(options.args ?? []), 'go']
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe']
   if (options.extraFd !== undefined) stdio.push('ignore', 'ignore', options.extraFd)
-  const child = spawn(dshBinary, args, { cwd: w.repo, env: { ...w.env, ...options.env }, stdio, ...w.runner.user })
+  const [program = dshBinary, ...lead] = w.command
+  const child = spawn(program, [...lead, ...args], { cwd: w.repo, env: { ...w.env, ...options.env }, stdio, ...w.runner.user })
   let stderr = ''
   const waiting: { text: string; wake: () => void }[] = []
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -7,12 +7,13 @@
  * previous request plus its answer; then the refused requests and the cache-hit share.
  * Goals: 0 refused, hit share ≥ 97 % with the guard off and ≥ 95 % with it on.
  */
+import { fileURLToPath } from 'node:url'
 import { spawn } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { startDeepSeekServer, tempTree, type DeepSeekRecord } from '@dsh/testkit'
 import { benchAnswer, benchTree, promptOf, TURNS } from './cache-session.ts'
 
-const dsh = new URL('../node_modules/.bin/dsh', import.meta.url).pathname
+const dsh = fileURLToPath(new URL('../node_modules/.bin/dsh', import.meta.url))
 
 /** Figures of one session. */
 interface SessionFigures {

@@ -1,4 +1,5 @@
 // Paths of the MCP servers the end-to-end tests start: the real ones from npm and the fault server.
+import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
@@ -10,7 +11,7 @@ export function serverScript(pkg: 'server-everything' | 'server-filesystem' | 's
 }
 
 /** The fault server of packages/mcp's tests. */
-export const faultServer = new URL('../../../packages/mcp/test/fault-server.mjs', import.meta.url).pathname
+export const faultServer = fileURLToPath(new URL('../../../packages/mcp/test/fault-server.mjs', import.meta.url))
 
 /** A `.mcp.json`-shaped text with `node SCRIPT ARGS` servers. */
 export function mcpJson(servers: Record<string, { readonly script: string; readonly args?: readonly string[]; readonly env?: Record<string, string> }>): string {

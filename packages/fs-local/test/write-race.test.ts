@@ -1,6 +1,7 @@
 // Property (issue 19, item 3): a process swapping a directory inside the root for a link to
 // outside, in a tight loop, never makes writeText land outside the root — 10,000 writes raced
 // against a real swapper child process. Each write either lands inside or fails with an FsError.
+import { fileURLToPath } from 'node:url'
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,7 +10,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createLocalFileSystem, isFsError } from '../src/index.ts'
 
 const WRITES = 10_000
-const swapper = new URL('./fixtures/dir-swapper.mjs', import.meta.url).pathname
+const swapper = fileURLToPath(new URL('./fixtures/dir-swapper.mjs', import.meta.url))
 
 let tree: TempTree
 beforeEach(async () => {

@@ -2,6 +2,7 @@
  * Test helpers: the real MCP servers from npm (devDependencies) as server entries, a hub over a
  * real tool registry, and a free loopback port for HTTP mode.
  */
+import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
@@ -18,7 +19,7 @@ export function serverScript(pkg: 'server-everything' | 'server-filesystem' | 's
 }
 
 /** The fault server next to this file. */
-export const faultServer = new URL('./fault-server.mjs', import.meta.url).pathname
+export const faultServer = fileURLToPath(new URL('./fault-server.mjs', import.meta.url))
 
 /** A stdio entry running `node SCRIPT ARGS`. */
 export function stdioEntry(name: string, script: string, args: readonly string[] = [], env: Record<string, string> = {}): ServerEntry {

@@ -4,6 +4,7 @@
 // directory. No write ever lands outside. The count of writes through the binary is smaller
 // than the property test's 10,000 (fs-local test/write-race.test.ts): every call here is a whole
 // tool call with a durable session-log append, which costs milliseconds on this loaded machine.
+import { fileURLToPath } from 'node:url'
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
@@ -11,7 +12,7 @@ import { tempTree, type TempTree } from '@dsh/testkit'
 import { readRequests, runDsh, writeScript } from '../../../../apps/cli/test/run-dsh.ts'
 
 const WRITES = 500
-const swapper = new URL('../../../fs-local/test/fixtures/dir-swapper.mjs', import.meta.url).pathname
+const swapper = fileURLToPath(new URL('../../../fs-local/test/fixtures/dir-swapper.mjs', import.meta.url))
 
 let tree: TempTree | undefined
 afterEach(async () => {

@@ -161,7 +161,7 @@ describe('bash in the sandbox', () => {
     const controller = new AbortController()
     const running = bash('full-auto', 'sleep 1004 & echo "bg:$!" > bg.pid; sleep 1000', { signal: controller.signal })
     const pidFile = tree.path('repo/bg.pid')
-    for (let i = 0; i < 200 && !existsSync(pidFile); i += 1) await new Promise((resolve) => setTimeout(resolve, 25))
+    await expect.poll(() => existsSync(pidFile)).toBe(true)
     controller.abort()
     const result = await running
     expect(result).toMatchObject({ isError: true })

@@ -87,8 +87,7 @@ async function chat(script: ModelScript) {
   const done = runPlainChat(options, armed)
   const interrupt = (): void => plainInterrupt(options, armed)
   const until = async (pattern: RegExp): Promise<void> => {
-    for (let i = 0; i < 200 && !pattern.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(output).toMatch(pattern)
+    await expect.poll(() => output).toMatch(pattern)
   }
   return { controller, done, stdin, ran, until, interrupt, at: (ms: number) => (clock = ms), output: () => output }
 }

@@ -67,8 +67,14 @@ describe('the permission question on a real terminal', () => {
     await tmux.keys(['Enter'])
     await tmux.waitFor(/Allowing needs every line on screen once: PgDn to read on/)
     expect(existsSync(marker)).toBe(false)
-    for (let page = 0; page < 4; page += 1) await tmux.keys(['PageDown'])
-    await tmux.waitFor(/touch .*ran\n[\s\S]*lines \d+–60 of 60/)
+    // One page at a time, each waited for on screen: keys faster than frames skip lines unseen.
+    let screen = (await tmux.waitFor(/lines 1–\d+ of 60/)).join('\n')
+    const window = (): RegExpExecArray | null => /lines (\d+)–(\d+) of 60/.exec(screen)
+    for (let shown = window(); shown !== null && shown[2] !== '60'; shown = window()) {
+      await tmux.keys(['PageDown'])
+      screen = (await tmux.waitFor(new RegExp(`lines (?!${shown[1]}–)\\d+–\\d+ of 60`))).join('\n')
+    }
+    expect(screen).toMatch(/touch .*ran\n[\s\S]*lines \d+–60 of 60/)
     await tmux.keys(['Enter'])
     await tmux.waitFor(/Ran the tall one\./)
     expect(existsSync(marker)).toBe(true)

@@ -63,6 +63,27 @@ describe('the permission dialog', () => {
     expect(answers).toEqual([{ kind: 'allow-once' }])
   })
 
+  it('pages skipped by keys faster than the screen are named, and PgUp to them allows', () => {
+    const answers: PermissionDecision[] = []
+    const box = dialog(script, 24, answers)
+    const first = box.render(80)
+    const shown = Number(/^lines 1–(\d+) of 45/.exec(first.find((line) => line.startsWith('lines ')) ?? '')?.[1])
+    // Three pages without a frame between them: the lines of the second and third never showed.
+    box.handleInput(keys.pageDown)
+    box.handleInput(keys.pageDown)
+    box.handleInput(keys.pageDown)
+    expect(box.render(80)).toContain('  echo 45')
+    box.handleInput(keys.enter)
+    expect(answers).toEqual([])
+    expect(box.render(80).at(-1)).toBe(`Allowing needs every line on screen once: line ${shown + 1} not shown yet, PgUp`)
+    for (let page = 0; page < 10; page += 1) {
+      box.handleInput('\x1b[5~')
+      box.render(80)
+    }
+    box.handleInput(keys.enter)
+    expect(answers).toEqual([{ kind: 'allow-once' }])
+  })
+
   it('jumping to the end does not count as having seen the middle', () => {
     const answers: PermissionDecision[] = []
     const box = dialog(script, 24, answers)

@@ -141,10 +141,20 @@ export class ApprovalDialog implements Component, Focusable {
       this.#note.focused = this.focused
       lines.push(truncateToWidth('Tell the model what to do instead (Enter sends, Esc goes back):', width), ...this.#note.render(width))
     } else {
-      const hint = this.#unseenWarning && !this.#wholeSeen ? t.yellow('Allowing needs every line on screen once: PgDn to read on') : t.dim(`↑/↓ choose · Enter confirm · Esc reject${this.#typedAhead ? ' · what you type goes to your next message' : ''}`)
+      const hint = this.#unseenWarning && !this.#wholeSeen ? t.yellow(`Allowing needs every line on screen once: ${this.#unseenHint()}`) : t.dim(`↑/↓ choose · Enter confirm · Esc reject${this.#typedAhead ? ' · what you type goes to your next message' : ''}`)
       lines.push(...this.#list.render(width), truncateToWidth(hint, width))
     }
     return lines
+  }
+
+  /**
+   * Where the lines not yet shown are. Keys that arrive faster than the screen is drawn (key
+   * repeat, a loaded machine) can skip a window's worth of lines, so they may lie above.
+   */
+  #unseenHint(): string {
+    let first = 0
+    while (this.#seen.has(first)) first += 1
+    return first < this.#offset ? `line ${first + 1} not shown yet, PgUp` : 'PgDn to read on'
   }
 
   /** The code wrapped to `width`: all of it when it fits, else a window with a line saying where it is. */

@@ -1,4 +1,5 @@
 // Test runner configuration: every package's test/ folder, run against TypeScript sources.
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -11,10 +12,10 @@ export default defineConfig({
     // expect.poll waits for something to happen; its 1 s default is not enough under load.
     expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
-    // Vitest's default on a 2-core machine is one worker (cores − 1), which leaves a core idle while
+    // Vitest's default is cores − 1 workers, one on a 2-core machine, which leaves a core idle while
     // the e2e tests wait on the processes they spawn; two files at a time take the suite from about
     // 8 to about 5 minutes there. Every test must hold under that load anyway (scripts/flake-hunt.sh
     // runs them beside `stress-ng --cpu 2`).
-    maxWorkers: 2,
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 })

@@ -10,8 +10,8 @@ import { testTerminal } from './test-terminal.ts'
 beforeEach(() => vi.useFakeTimers())
 afterEach(() => vi.useRealTimers())
 
-function screen() {
-  const { terminal, type } = testTerminal()
+function screen(writes: string[] = []) {
+  const { terminal, type } = testTerminal(120, 40, (data) => void writes.push(data))
   const theme = createTheme({ color: false, attributes: false })
   const layout = new ScreenLayout({ theme, now: Date.now, banner: { version: 't', model: 'm', cwd: '~', approvals: 'ask' }, status: { model: 'm', cwd: '~', roots: 0, approvals: 'ask', sessionId: 's' }, terminal })
   const exits: number[] = []
@@ -19,7 +19,13 @@ function screen() {
   const unbind = bindKeys({ layout, view: { toggleLastTool: () => false, toggleReasoning: () => undefined }, controller, now: Date.now })
   layout.tui.start()
   const shown = (): boolean => layout.tui.render(120).includes(exitHint)
-  return { type, exits, shown, stop: () => (unbind(), layout.tui.stop()) }
+  return { type, exits, shown, text: () => layout.editor.getText(), stop: () => (unbind(), layout.tui.stop()) }
+}
+
+/** Lets a requested frame be drawn: pi-tui asks on the next tick, then draws on a (fake) timer. */
+async function frame(): Promise<void> {
+  await new Promise((resolve) => process.nextTick(resolve))
+  vi.advanceTimersByTime(100)
 }
 
 describe('the exit hint', () => {
@@ -37,4 +43,23 @@ describe('the exit hint', () => {
     expect(chat.exits).toEqual([130])
     chat.stop()
   })
+})
+
+describe('clearing the input', () => {
+  for (const [key, name] of [['\x1b', 'Esc'], ['\x03', 'Ctrl-C']] as const) {
+    it(`${name} takes a draft off the screen at once, not at the next key`, async () => {
+      const writes: string[] = []
+      const chat = screen(writes)
+      chat.type('draft to drop')
+      await frame()
+      expect(writes.join('')).toContain('draft to drop')
+      writes.length = 0
+      chat.type(key)
+      await frame()
+      expect(chat.text()).toBe('')
+      // Something was drawn: the line that showed the draft was redrawn without it.
+      expect(writes.join('')).not.toBe('')
+      chat.stop()
+    })
+  }
 })

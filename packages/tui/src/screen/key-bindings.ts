@@ -61,10 +61,13 @@ export function bindKeys(options: KeyTargets): () => void {
       case 'cancel': {
         const requeued = controller.cancel()
         if (requeued.length > 0 && layout.editor.getText() === '') layout.editor.setText(requeued.join('\n'))
+        layout.tui.requestRender()
         return { consume: true }
       }
       case 'clear-input':
         layout.editor.setText('')
+        // A consumed key draws nothing by itself: without this the cleared text stayed on screen until the next key.
+        layout.tui.requestRender()
         return { consume: true }
       case 'exit':
         // Two Ctrl-C end the chat as SIGINT would (130); Ctrl-D is an ordinary end (0).

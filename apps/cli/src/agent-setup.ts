@@ -14,7 +14,7 @@ import { errLine, type CliIo } from './cli-io.ts'
 import { composeHost } from './compose.ts'
 import { loadConfigFile, type ConfigFile } from './config-file.ts'
 import { permissionsFrom } from './permission-options.ts'
-import type { SandboxSetup } from './permission-setup.ts'
+import type { InstalledPermissions, SandboxSetup } from './permission-setup.ts'
 import type { McpHub } from '@dsh/mcp'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
 import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
@@ -72,6 +72,8 @@ export interface AgentSetup {
   readonly docs?: OperatorService
   /** The permission mode in force and the shell sandbox. */
   readonly sandbox: SandboxSetup
+  /** The guard's controls and the configured rules with their sources. */
+  readonly permissions: InstalledPermissions
   /** The MCP servers (absent when none is configured). */
   readonly mcp?: McpHub
 }
@@ -111,7 +113,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()
-  const { host, agentOptions, docs, sandbox, mcp } = await composeHost({
+  const { host, agentOptions, docs, sandbox, permissions: installed, mcp } = await composeHost({
     dshHome,
     ...(options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) }),
     cwd,
@@ -126,5 +128,5 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     mcp: { env: io.env, configFiles: (options.mcpConfig ?? []).map((file) => resolve(io.cwd, file)) },
   })
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
-  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, sandbox, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
+  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, sandbox, permissions: installed, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
 }

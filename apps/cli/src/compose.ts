@@ -24,7 +24,7 @@ import { instructionConfig } from './instruction-config.ts'
 import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
 import type { ComposePermissions } from './permission-options.ts'
-import { installPermissions, sandboxSetup, secretLocations, type SandboxSetup } from './permission-setup.ts'
+import { installPermissions, sandboxSetup, secretLocations, type InstalledPermissions, type SandboxSetup } from './permission-setup.ts'
 import { startMcpServers } from './mcp-setup.ts'
 import type { McpHub, ServerEntry } from '@dsh/mcp'
 
@@ -53,6 +53,8 @@ export interface Composition {
   readonly docs?: OperatorService
   /** The permission mode in force and the shell sandbox's launcher. */
   readonly sandbox: SandboxSetup
+  /** The guard's controls and the configured rules with their sources. */
+  readonly permissions: InstalledPermissions
   /** The MCP servers (absent when none is configured). */
   readonly mcp?: McpHub
 }
@@ -122,13 +124,14 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   // Mounted before the permission guard, so the hooks' guard is outside it: it sees the policy's
   // verdict (a deny stands without running hooks) and can only tighten it.
   await host.ctx.plugin(hooksPlugin(options, sandbox.mode))
-  asker = installPermissions(host, sandbox, { ...setupOptions, ask: frontEndAsk, cwd: options.cwd })
+  const installed = installPermissions(host, sandbox, { ...setupOptions, ask: frontEndAsk, cwd: options.cwd })
+  asker = installed.askPermission
   const docs = await mountMaintainerDocGuard(host, options)
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider, ...agentOptions }) }))
   const mcp = startMcpServers(host, { dshHome: options.dshHome, cwd: options.cwd, config: options.config, configPath: options.configPath, mcpConfigFiles: options.mcp?.configFiles, env: options.mcp?.env ?? process.env, processes: options.processes, log: options.log, ...(options.mcp?.extraEntries === undefined ? {} : { extraEntries: options.mcp.extraEntries }) })
-  return { host, agentOptions, sandbox, ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
+  return { host, agentOptions, sandbox, permissions: installed, ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
 }
 
 /** Mounts maintainer-doc-guard when the config enables it (it changes how every turn runs). */

@@ -7,9 +7,9 @@
  */
 import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { PermissionMode } from '@dsh/contracts'
-import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, secretReadPaths, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
+import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, secretReadPaths, usableRules, type PermissionControls, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
 import { userHome, type AskPermission, type Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
 import type { ComposePermissions } from './permission-options.ts'
@@ -74,8 +74,30 @@ export function sandboxSetup(options: SandboxSetupOptions): SandboxSetup {
   return { mode, launcher, protectedDirs }
 }
 
-/** Installs the guard; returns the `askPermission` the host must use (undefined: nobody to ask). */
-export function installPermissions(host: Host, sandbox: SandboxSetup, options: SandboxSetupOptions & { readonly ask?: AskPermission | undefined; readonly cwd: string }): AskPermission | undefined {
+/** One allow or deny rule in force and where it was written. */
+export interface RuleRow {
+  readonly effect: 'allow' | 'deny'
+  readonly text: string
+  /** `config file PATH`, `$DSH_HOME/settings.yaml`, `command line` (session rules come from the controls). */
+  readonly source: string
+}
+
+/** What {@link installPermissions} gives the front ends. */
+export interface InstalledPermissions {
+  /** The `askPermission` the host must use (undefined: nobody to ask). */
+  readonly askPermission: AskPermission | undefined
+  /** The session mode and session rules (the chat's `/mode` and `/permissions`). */
+  readonly controls: PermissionControls
+  /** The configured rules in force now, with their sources (settings.yaml read again). */
+  readonly configuredRules: () => RuleRow[]
+}
+
+function rows(layer: RuleTexts, source: string): RuleRow[] {
+  return [...(layer.deny ?? []).map((text) => ({ effect: 'deny' as const, text, source })), ...(layer.allow ?? []).map((text) => ({ effect: 'allow' as const, text, source }))]
+}
+
+/** Installs the guard. */
+export function installPermissions(host: Host, sandbox: SandboxSetup, options: SandboxSetupOptions & { readonly ask?: AskPermission | undefined; readonly cwd: string }): InstalledPermissions {
   const live = host.ctx.settings.register('permissions', permissionSettingsSchema, { base: { allow: [], deny: [] } })
   const { config, permissions } = options
   // Each bad rule of settings.yaml is said once (it is read again at every decision).
@@ -101,5 +123,10 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     // read, grep and glob refuse these unless a read(...) allow rule names them.
     secretPaths: secretLocations(options.dshHome),
   })
-  return guard.askPermission
+  const configuredRules = (): RuleRow[] => [
+    ...rows(config.permissions ?? {}, options.configPath === undefined ? 'config file' : `config file ${options.configPath}`),
+    ...rows(settingsRules(), join(options.dshHome, 'settings.yaml')),
+    ...rows({ allow: permissions.allow, deny: permissions.deny }, 'command line'),
+  ]
+  return { askPermission: guard.askPermission, controls: guard.controls, configuredRules }
 }

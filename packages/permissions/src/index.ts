@@ -9,6 +9,8 @@ export { decide, type PolicyDecision, type PolicyInput } from './permission-poli
 export { suggestedRule, type DenialText } from './denial-text.ts'
 export { ruleForScope, SessionRules } from './session-rules.ts'
 export { installPermissionGuard, type PermissionGuard, type PermissionGuardOptions, type RuleSet } from './permission-guard.ts'
+export type { PermissionControls } from './permission-controls.ts'
+export { modeSwitchRefusal } from './session-modes.ts'
 export { filterEnvironment, isSecretVariable, type EnvFilterOptions } from './env-filter.ts'
 export { secretLocations, type SecretLocation } from './secret-locations.ts'
 export { protectedInsideRoots, sandboxMasks, type Mask, type MaskInputs } from './sandbox-masks.ts'

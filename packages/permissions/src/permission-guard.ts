@@ -13,7 +13,9 @@ import { decide } from './permission-policy.ts'
 import { pathFacts } from './path-facts.ts'
 import { outsideEveryRoot } from './root-check.ts'
 import { parseRule } from './rule-parse.ts'
-import { ruleForScope, SessionRules } from './session-rules.ts'
+import type { PermissionControls } from './permission-controls.ts'
+import { SessionModes } from './session-modes.ts'
+import { forgetEventType, ruleForScope, SessionRules } from './session-rules.ts'
 import { SessionTaint } from './session-taint.ts'
 
 /** The allow and deny rules in force (read at every decision, so live settings apply). */
@@ -24,7 +26,7 @@ export interface RuleSet {
 
 /** Options of {@link installPermissionGuard}. */
 export interface PermissionGuardOptions {
-  /** The mode in force. */
+  /** The mode at start (a session may switch among the modes of the same sandbox, see session-modes.ts). */
   readonly mode: PermissionMode
   /** The rules in force, read at every decision. */
   readonly rules: () => RuleSet
@@ -59,6 +61,8 @@ function outsideRootsOf(execution: ToolExecution, roots: ((agent: AgentHandle) =
 export interface PermissionGuard {
   /** Give this to the host as its `askPermission` (absent when the front end cannot ask). */
   readonly askPermission: AskPermission | undefined
+  /** The session mode and session rules, for front ends that let the person change them. */
+  readonly controls: PermissionControls
   /** Removes the guard. */
   readonly dispose: () => void
 }
@@ -80,13 +84,14 @@ function readOnlyTool(ctx: Context, name: string): boolean {
 
 /** Installs the guard on `ctx`. */
 export function installPermissionGuard(ctx: Context, options: PermissionGuardOptions): PermissionGuard {
-  const { mode } = options
+  const modes = new SessionModes(options.mode)
   const sessions = new SessionRules()
   const taint = new SessionTaint()
   const dispose = ctx.on('tools/pre-execute', async (execution: ToolExecution, next: () => Promise<PreExecuteVerdict>): Promise<PreExecuteVerdict> => {
     const base = await next()
     if (base.kind === 'deny') return base
     const agent = execution.agent
+    const mode = modes.of(agent?.session)
     const rules = options.rules()
     const cwd = agent?.cwd ?? options.cwd
     const facts = pathFacts({
@@ -143,6 +148,7 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       : async (execution, reason) => {
           const answer = asDecision(await ask(execution, reason))
           const agent = execution.agent
+          const mode = modes.of(agent?.session)
           if (answer.kind === 'reject') {
             const note = answer.note?.trim()
             record(execution, mode, { decision: 'deny', by: 'answer', ...(note === undefined || note === '' ? {} : { note }) })
@@ -157,5 +163,15 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
           record(execution, mode, { decision: 'allow', by: 'answer' })
           return answer
         }
-  return { askPermission, dispose: () => void dispose() }
+  const controls: PermissionControls = {
+    mode: (agent) => modes.of(agent.session),
+    setMode: (agent, mode) => modes.set(agent.session, mode),
+    sessionRules: (agent) => sessions.of(agent.session).map((rule) => rule.text),
+    forget: (agent, rule) => {
+      if (!sessions.remove(agent.session, rule)) return false
+      agent.recordEvent?.(forgetEventType, { rule })
+      return true
+    },
+  }
+  return { askPermission, controls, dispose: () => void dispose() }
 }

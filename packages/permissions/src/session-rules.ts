@@ -1,11 +1,22 @@
 /**
  * Session rules: what "allow always" answers approved, per session. A session's rules are read back
- * from its `tool/permission` events (`remember`) the first time one of its calls is decided, so a
- * resumed session keeps them; later answers add to them.
+ * from its log the first time one of its calls is decided — `tool/permission` events add them
+ * (`remember`), `permissions/forget` events (a person removed one in the chat) take them away, in
+ * log order — so a resumed session keeps exactly the rules still in force; later answers add to them.
  */
 import type { ApprovalScope, PermissionRule, SessionView } from '@dsh/contracts'
 import { dataOf } from '@dsh/runtime'
 import { parseRule } from './rule-parse.ts'
+
+/** The plugin event a removal of a session rule is recorded as (`data: { rule }`). */
+export const forgetEventType = 'permissions/forget'
+
+/** The rule text of a `permissions/forget` event, or undefined for anything else. */
+function forgotten(type: string, data: unknown): string | undefined {
+  if (type !== forgetEventType || typeof data !== 'object' || data === null) return undefined
+  const rule: unknown = Object.getOwnPropertyDescriptor(data, 'rule')?.value
+  return typeof rule === 'string' ? rule : undefined
+}
 
 /** The rule text an "allow always" answer for `tool` adds. */
 export function ruleForScope(tool: string, scope: ApprovalScope): string {
@@ -24,11 +35,18 @@ export function ruleForScope(tool: string, scope: ApprovalScope): string {
 function remembered(view: SessionView): PermissionRule[] {
   const rules: PermissionRule[] = []
   for (const event of view.events) {
+    const removed = forgotten(event.type, event.data)
+    if (removed !== undefined) {
+      const at = rules.findIndex((rule) => rule.text === removed)
+      if (at >= 0) rules.splice(at, 1)
+      continue
+    }
     if (event.type !== 'tool/permission') continue
     const data = dataOf(event, 'tool/permission')
     if (typeof data?.remember !== 'string') continue
     try {
-      rules.push(parseRule(data.remember, `session ${view.header.id}`))
+      const rule = parseRule(data.remember, `session ${view.header.id}`)
+      if (!rules.some((known) => known.text === rule.text)) rules.push(rule)
     } catch {
       // A hand-edited rule that no longer parses is dropped: it only ever widened permissions.
     }
@@ -53,6 +71,15 @@ export class SessionRules {
       this.#bySession.set(id, rules)
     }
     return rules
+  }
+
+  /** Removes a rule from the session; false when it has no rule of that text. The caller records the removal. */
+  remove(view: SessionView, text: string): boolean {
+    const rules = this.#rules(view)
+    const at = rules.findIndex((rule) => rule.text === text)
+    if (at < 0) return false
+    rules.splice(at, 1)
+    return true
   }
 
   /** Adds a rule to the session (after `of` read its log). */

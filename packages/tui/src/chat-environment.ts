@@ -19,6 +19,33 @@ export interface ModelChoice {
   readonly prices?: ModelPrices
 }
 
+/** One allow or deny rule in force for a session, and where it was written. */
+export interface PermissionRuleRow {
+  readonly effect: 'allow' | 'deny'
+  /** The rule as written (`bash(npm test:*)`). */
+  readonly text: string
+  /** Where it comes from (`config file /x/dsh.yaml`, `command line`, `this session`). */
+  readonly source: string
+  /** True for session rules ("allow always" answers), which `/permissions remove` can take away. */
+  readonly removable: boolean
+}
+
+/** The permission mode and rules of the chat's sessions, for `/mode` and `/permissions`. */
+export interface ChatPermissions {
+  /** The session's mode as the status line shows it (`ask before bash, run_code`). */
+  readonly label: (agent: Agent) => string
+  /** The session's mode name (`ask`). */
+  readonly mode: (agent: Agent) => string
+  /** The mode names `/mode` may switch to in this chat. */
+  readonly switchable: readonly string[]
+  /** Switches the session's mode; returns a one-line refusal (nothing changed) or undefined. */
+  readonly setMode: (agent: Agent, mode: string) => string | undefined
+  /** Every rule in force for the session, deny rules first. */
+  readonly rules: (agent: Agent) => readonly PermissionRuleRow[]
+  /** Removes a session rule (recorded in the session log); false when there is no such session rule. */
+  readonly forget: (agent: Agent, rule: string) => boolean
+}
+
 /** The chat's surroundings. */
 export interface ChatEnvironment {
   /** The composed host (the caller disposes it). */
@@ -49,8 +76,10 @@ export interface ChatEnvironment {
   readonly prepareSwitch?: (agent: Agent) => Promise<readonly string[]>
   /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
   readonly additionalRoots?: (agent: Agent) => readonly string[]
-  /** How tool calls are approved, for the banner and status line. */
+  /** How tool calls are approved at start, for the banner (and the status line without `permissions`). */
   readonly approvalMode: string
+  /** The sessions' permission mode and rules; without it `/mode` and `/permissions` only show `approvalMode`. */
+  readonly permissions?: ChatPermissions
   /** Environment variables (HOME, NO_COLOR, TERM). */
   readonly env: Readonly<Record<string, string | undefined>>
   /** Diagnostics sink (stderr). */

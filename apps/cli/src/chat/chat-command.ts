@@ -7,7 +7,7 @@
  * Ctrl-C at an idle prompt exits 130, Ctrl-D or `/exit` 0.
  */
 import { resolve } from 'node:path'
-import { modeLabel } from '@dsh/permissions'
+import { approvalLabel, chatPermissions } from './chat-permissions.ts'
 import { createApprovalBroker, createDiagnosticsRelay, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
 import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
@@ -69,20 +69,11 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     // The chat's --add-dir directories go with it to every session it switches to.
     prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
     approvalMode: approvalLabel(setup),
+    permissions: chatPermissions(setup),
     env: io.env,
     log: setup.log,
     diagnostics,
   }
-}
-
-/**
- * The mode as the banner and status line show it; without a sandbox (probed here, at start, which
- * also prints the one warning line) it says that shell commands ask.
- */
-function approvalLabel(setup: AgentSetup): string {
-  const { mode, launcher } = setup.sandbox
-  const unsandboxed = mode !== 'danger-full-access' && !launcher.available()
-  return unsandboxed ? `${modeLabel(mode)} · no sandbox: shell commands ask` : modeLabel(mode)
 }
 
 /** The session's available additional roots (none without the multi-root plugin). */

@@ -1,6 +1,6 @@
 /**
- * The chat's own commands besides the session ones: `/help`, `/exit`, `/compact`, `/context`,
- * `/model`, `/status` and `/diff`.
+ * The chat's own commands besides the session and permission ones: `/help`, `/exit`, `/compact`,
+ * `/context`, `/model`, `/status` and `/diff`.
  */
 import { deriveMessages, isAbortError, planCompaction, summarizeWithModel } from '@dsh/runtime'
 import { oneLine, problemText } from '../text-safety.ts'
@@ -8,6 +8,7 @@ import { statusDetails } from '../status/status-details.ts'
 import { contextReport } from './context-report.ts'
 import { workspaceDiff } from './workspace-diff.ts'
 import type { SlashCommandSpec, SlashContext, SlashOutput, SlashRegistry } from './slash-registry.ts'
+import { modeCommand, permissionsCommand } from './permission-commands.ts'
 import { newCommand, resumeCommand, sessionsCommand } from './session-commands.ts'
 
 async function compact(context: SlashContext): Promise<SlashOutput> {
@@ -97,6 +98,8 @@ export function registerChatCommands(registry: SlashRegistry): void {
       return report.notes
     },
   })
+  registry.register(modeCommand)
+  registry.register(permissionsCommand)
   registry.register(sessionsCommand)
   registry.register(resumeCommand)
   registry.register(newCommand)

@@ -11,7 +11,9 @@ export function statusDetails(controller: ChatController): string[] {
   const status = statusSnapshot(controller)
   const session = controller.agent.session
   const turns = session.events.filter((event) => dataOf(event, 'turn/start') !== undefined).length
-  const remembered = controller.agent.approvals.describe()
+  // The guard's session rules survive a resume (they are read back from the log); the agent's own memory does not.
+  const permissions = controller.env.permissions
+  const remembered = permissions === undefined ? controller.agent.approvals.describe() : permissions.rules(controller.agent).filter((rule) => rule.removable).map((rule) => rule.text)
   const roots = controller.env.additionalRoots?.(controller.agent) ?? []
   return [
     `session:    ${status.sessionId} (${turns} ${turns === 1 ? 'turn' : 'turns'}, ${session.surface.length} visible messages)`,

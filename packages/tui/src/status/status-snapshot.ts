@@ -41,7 +41,7 @@ export function statusSnapshot(controller: ChatController): StatusSnapshot {
     model: model.label,
     cwd: shortPath(agent.handle.cwd, userHome(env.env['HOME'])),
     roots: env.additionalRoots?.(agent).length ?? 0,
-    approvals: env.approvalMode,
+    approvals: env.permissions?.label(agent) ?? env.approvalMode,
     sessionId: agent.session.id,
     ...(context === undefined ? {} : { context }),
     ...(cost === undefined ? {} : { cost }),

@@ -1,0 +1,80 @@
+// /mode and /permissions in a real chat (tmux, 120×40, the built binary): switching an ask-mode
+// chat to full-auto lets the next command run unasked and the status line says so, read-only is
+// refused with the way to get it; /permissions lists the rules with where each was written, and
+// removing the session's "allow always" rule makes the same command ask again.
+import { existsSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { TempTree } from '@dsh/testkit'
+import { chatArgs, chatWorkspace } from './chat-steps.ts'
+import { writeScript } from './run-dsh.ts'
+import { startTmux, type TmuxSession } from './tmux-session.ts'
+
+let tree: TempTree | undefined
+let tmux: TmuxSession | undefined
+afterEach(async () => {
+  await tmux?.kill()
+  tmux = undefined
+  await tree?.dispose()
+  tree = undefined
+})
+
+/** The dialog ignores keys for its first 250 ms (settleMs); it was built before it was drawn, so this much after seeing it is past that. */
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400))
+
+async function send(session: TmuxSession, line: string): Promise<void> {
+  await session.keys([line], { literal: true })
+  await session.keys(['Enter'])
+}
+
+describe('permission controls in the chat', () => {
+  it('/mode full-auto runs the next command unasked and shows in the status line; /mode read-only is refused', async () => {
+    const w = await chatWorkspace()
+    tree = w.tree
+    const script = writeScript(w.tree.path('scripts'), 'mode.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch switched' } }] }, { text: 'Touched it.' }] })
+    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    await tmux.waitFor(/Ctrl-D exits/)
+    await send(tmux, '/mode')
+    await tmux.waitFor(/mode: ask — ask before bash, run_code \(switch with \/mode auto-edit\|full-auto\)/)
+    await send(tmux, '/mode read-only')
+    await tmux.waitFor(/mode unchanged: read-only needs a shell sandbox set up at start: start dsh again with --permission-mode read-only/)
+    await send(tmux, '/mode full-auto')
+    await tmux.waitFor(/mode: full-auto — full-auto \(shell sandboxed\) \(switch with \/mode ask\|auto-edit\); applies from the next tool call/)
+    // The status line above the editor names the new mode.
+    await tmux.waitFor(/^scripted:\S+ · ~\/repo · full-auto \(shell sandboxed\)/m)
+    await send(tmux, 'touch a file')
+    await tmux.waitFor(/Touched it\./)
+    expect(existsSync(w.tree.path('repo/switched'))).toBe(true)
+    expect((await tmux.waitFor(/Touched it\./)).join('\n')).not.toContain('Run bash: touch switched?')
+  }, 90_000)
+
+  it('/permissions lists rules with their sources; removing the session rule makes the command ask again', async () => {
+    const w = await chatWorkspace()
+    tree = w.tree
+    const call = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })
+    const script = writeScript(w.tree.path('scripts'), 'rules.json', {
+      responses: [call('git status'), { text: 'First done.' }, call('git status --short'), { text: 'Second done.' }, call('git status'), { text: 'Third done.' }],
+    })
+    tmux = await startTmux(chatArgs(w, script, '--deny', 'bash(rm -rf:*)'), { cwd: w.tree.root })
+    await tmux.waitFor(/Ctrl-D exits/)
+    await send(tmux, 'first')
+    await tmux.waitFor(/Run bash: git status\?[\s\S]*Yes, and allow "git status …" for the rest of this session/)
+    await settle()
+    await tmux.keys(['Down'])
+    await tmux.keys(['Enter'])
+    await tmux.waitFor(/First done\./)
+    await send(tmux, 'second')
+    await tmux.waitFor(/Second done\./)
+    await send(tmux, '/permissions')
+    const listing = (await tmux.waitFor(/\/permissions remove N takes a session rule away/)).join('\n')
+    expect(listing).toMatch(/rules in force \(a deny rule wins over every allow\):\n\s+1\. deny  bash\(rm -rf:\*\)\s+command line\n\s+2\. allow bash\(git status:\*\)\s+this session \("allow always"\)/)
+    await send(tmux, '/permissions remove 1')
+    await tmux.waitFor(/bash\(rm -rf:\*\) comes from command line: change it there/)
+    await send(tmux, '/permissions remove 2')
+    await tmux.waitFor(/removed bash\(git status:\*\) from this session/)
+    await send(tmux, 'third')
+    await tmux.waitFor(/Run bash: git status\?/)
+    await settle()
+    await tmux.keys(['Escape'])
+    await tmux.waitFor(/Third done\./)
+  }, 90_000)
+})

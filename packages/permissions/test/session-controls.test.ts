@@ -1,0 +1,151 @@
+// What the chat's /mode and /permissions change in the guard: a session's mode switches among the
+// modes of the same sandbox (and only those), decisions and their events follow the new mode, and
+// a session rule removed by the person stays removed in a resumed session (the removal is in the
+// log). A property test: any sequence of "allow always" answers and removals, read back from the
+// log by a new guard, gives exactly the rules the running guard had.
+import { afterEach, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { z } from 'zod'
+import type { PermissionDecision, PermissionMode, SessionEvent, SessionView, ToolDefinition } from '@dsh/contracts'
+import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
+import { createHost, dataOf, type Agent, type Host } from '@dsh/runtime'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { installPermissionGuard, modeSwitchRefusal, permissionModes, SessionRules, type PermissionGuard } from '../src/index.ts'
+
+let tree: TempTree | undefined
+let host: Host | undefined
+afterEach(async () => {
+  await host?.dispose()
+  host = undefined
+  await tree?.dispose()
+  tree = undefined
+})
+
+function bashTool(ran: string[]): ToolDefinition<never> {
+  const tool: ToolDefinition<{ command: string }> = {
+    name: 'bash',
+    description: 'Runs a command.',
+    parameters: z.object({ command: z.string() }),
+    execute: (args) => {
+      ran.push(args.command)
+      return Promise.resolve({ content: 'ran' })
+    },
+  }
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- ToolDefinition is invariant in A; the pipeline validates arguments before execute.
+  return tool as unknown as ToolDefinition<never>
+}
+
+/** One turn per command: the call, then an answer that ends the turn. */
+const bashCalls = (...commands: string[]): ModelScript => ({ responses: commands.flatMap((command) => [{ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'done' }]) })
+
+async function rig(mode: PermissionMode, answers: PermissionDecision[] = []) {
+  tree ??= await tempTree({ 'repo/': null })
+  const ran: string[] = []
+  const asked: string[] = []
+  let guard: PermissionGuard | undefined
+  host = await createHost({ dshHome: tree.path('home'), tools: [bashTool(ran)], log: () => undefined, askPermission: (execution, reason) => guard?.askPermission?.(execution, reason) ?? Promise.resolve(false) })
+  guard = installPermissionGuard(host.ctx, {
+    mode,
+    rules: () => ({ allow: [], deny: [] }),
+    sandboxAvailable: () => true,
+    ask: (execution) => {
+      asked.push(JSON.stringify(execution.arguments))
+      return Promise.resolve(answers.shift() ?? { kind: 'reject' })
+    },
+    cwd: tree.path('repo'),
+  })
+  const current = host
+  const controls = guard.controls
+  const agentFor = (script: ModelScript, resume?: string): Promise<Agent> => current.startAgent({ cwd: tree?.path('repo') ?? '', provider: createScriptedProvider(script), ...(resume === undefined ? {} : { resume }) })
+  return { ran, asked, controls, agentFor }
+}
+
+const modesOf = (agent: Agent): string[] => agent.session.events.flatMap((event) => dataOf(event, 'tool/permission')?.mode ?? [])
+
+describe('switching the mode of a running session', () => {
+  it('ask → full-auto: the next bash call runs unasked and its event says full-auto; back to ask asks again', async () => {
+    const r = await rig('ask', [{ kind: 'allow-once' }, { kind: 'allow-once' }])
+    const agent = await r.agentFor(bashCalls('echo one', 'echo two', 'echo three'))
+    await agent.prompt('first')
+    expect(r.asked).toEqual(['{"command":"echo one"}'])
+    expect(r.controls.setMode(agent.handle, 'full-auto')).toBeUndefined()
+    expect(r.controls.mode(agent.handle)).toBe('full-auto')
+    await agent.prompt('second')
+    expect(r.asked).toHaveLength(1)
+    expect(r.controls.setMode(agent.handle, 'ask')).toBeUndefined()
+    await agent.prompt('third')
+    expect(r.asked).toEqual(['{"command":"echo one"}', '{"command":"echo three"}'])
+    expect(r.ran).toEqual(['echo one', 'echo two', 'echo three'])
+    expect(modesOf(agent)).toEqual(['ask', 'full-auto', 'ask'])
+  })
+
+  it('refuses read-only and danger-full-access (another sandbox shape) and changes nothing', async () => {
+    const r = await rig('auto-edit')
+    const agent = await r.agentFor(bashCalls())
+    expect(r.controls.setMode(agent.handle, 'danger-full-access')).toBe('danger-full-access needs a shell sandbox set up at start: start dsh again with --permission-mode danger-full-access')
+    expect(r.controls.setMode(agent.handle, 'read-only')).toBe('read-only needs a shell sandbox set up at start: start dsh again with --permission-mode read-only')
+    expect(r.controls.mode(agent.handle)).toBe('auto-edit')
+  })
+
+  it('from a start in read-only or danger-full-access, only the same mode is possible', () => {
+    const allowed = (start: PermissionMode): PermissionMode[] => permissionModes.filter((mode) => modeSwitchRefusal(start, mode) === undefined)
+    expect(allowed('read-only')).toEqual(['read-only'])
+    expect(allowed('danger-full-access')).toEqual(['danger-full-access'])
+    expect(allowed('ask')).toEqual(['ask', 'auto-edit', 'full-auto'])
+    expect(modeSwitchRefusal('read-only', 'ask')).toBe('read-only needs a shell sandbox set up at start: start dsh again with --permission-mode ask')
+  })
+})
+
+describe('removing a session rule', () => {
+  it('asks again after the removal, and a resumed session in a new process stays without the rule', async () => {
+    const always: PermissionDecision = { kind: 'allow-always', scope: { kind: 'command-prefix', prefix: 'npm test' } }
+    const r = await rig('ask', [always])
+    const agent = await r.agentFor(bashCalls('npm test', 'npm test -- -t x'))
+    await agent.prompt('first')
+    expect(r.controls.sessionRules(agent.handle)).toEqual(['bash(npm test:*)'])
+    expect(r.controls.forget(agent.handle, 'bash(npm test:*)')).toBe(true)
+    expect(r.controls.forget(agent.handle, 'bash(npm test:*)')).toBe(false)
+    await agent.prompt('second')
+    expect(r.asked).toEqual(['{"command":"npm test"}', '{"command":"npm test -- -t x"}'])
+    const id = agent.session.id
+    agent.dispose()
+    await host?.dispose()
+    host = undefined
+    const again = await rig('ask')
+    const resumed = await again.agentFor(bashCalls('npm test'), id)
+    expect(again.controls.sessionRules(resumed.handle)).toEqual([])
+    await resumed.prompt('third')
+    expect(again.asked).toEqual(['{"command":"npm test"}'])
+  })
+})
+
+/** A session view over hand-made events (what SessionRules reads: the header id and the events). */
+function viewOf(id: string, events: SessionEvent[]): SessionView {
+  return { header: { id } as SessionView['header'], events, surface: [], replaceGeneration: 0, eventBySeq: (seq) => events[seq - 1] }
+}
+
+describe('session rules read back from the log', () => {
+  it('equal the rules of the running guard after any sequence of answers and removals', () => {
+    const rules = ['bash(npm test:*)', 'bash(git status:*)', 'run_code', 'bash(make:*)']
+    const step = fc.oneof(fc.record({ kind: fc.constant<'add'>('add'), rule: fc.constantFrom(...rules) }), fc.record({ kind: fc.constant<'remove'>('remove'), rule: fc.constantFrom(...rules) }))
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const events: SessionEvent[] = []
+        const live = new SessionRules()
+        const view = viewOf('s1', events)
+        live.of(view)
+        for (const { kind, rule } of steps) {
+          const seq = events.length + 1
+          if (kind === 'add') {
+            live.add(view, { text: rule, tool: rule.split('(')[0] ?? rule })
+            events.push({ type: 'tool/permission', seq, time: '', data: { callId: `c${seq}`, tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: rule } })
+          } else if (live.remove(view, rule)) {
+            events.push({ type: 'permissions/forget', seq, time: '', data: { rule } })
+          }
+        }
+        const replayed = new SessionRules().of(viewOf('s1', events)).map((rule) => rule.text)
+        expect(replayed).toEqual(live.of(view).map((rule) => rule.text))
+      }),
+    )
+  })
+})

@@ -18,7 +18,7 @@ export interface SessionRow {
 export type HistoryItem =
   | { readonly kind: 'user'; readonly text: string }
   | { readonly kind: 'assistant'; readonly text: string }
-  | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean }
+  | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean; /** The last of what the running call printed (live only). */ readonly output?: string }
 
 export interface ApprovalView {
   readonly id: string
@@ -33,6 +33,7 @@ export type Progress =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'reasoning'; readonly text: string }
   | { readonly type: 'tool-start'; readonly callId: string; readonly name: string; readonly arguments: string }
+  | { readonly type: 'tool-output'; readonly callId: string; readonly text: string }
   | { readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: { readonly isError: boolean; readonly content: string; readonly status: string } }
   | { readonly type: 'turn-end'; readonly turn: number; readonly reason: string }
 

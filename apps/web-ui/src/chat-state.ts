@@ -19,6 +19,13 @@ export type ChatAction = { readonly kind: 'history'; readonly items: readonly Hi
 
 export const emptyChat: ChatState = { items: [], approvals: [], busy: false, streaming: false }
 
+/** Characters of a running call's output the page keeps (the start of a long output is dropped). */
+export const keptOutputChars = 8_192
+
+function outputTail(text: string): string {
+  return text.length <= keptOutputChars ? text : text.slice(text.length - keptOutputChars)
+}
+
 function withEvent(state: ChatState, event: WebEvent, cancelledText: string): ChatState {
   switch (event.kind) {
     case 'prompt':
@@ -47,6 +54,8 @@ function withEvent(state: ChatState, event: WebEvent, cancelledText: string): Ch
           return { ...state, streaming: false, items: progress.reason === 'cancelled' ? [...state.items, { kind: 'notice', text: cancelledText }] : state.items }
         case 'step-start':
           return { ...state, streaming: false }
+        case 'tool-output':
+          return { ...state, items: state.items.map((item) => (item.kind === 'tool' && item.callId === progress.callId && item.result === undefined ? { ...item, output: outputTail((item.output ?? '') + progress.text) } : item)) }
         case 'reasoning':
           return state
         default:

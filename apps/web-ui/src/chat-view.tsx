@@ -31,7 +31,7 @@ function Item(props: { readonly item: ChatItem }): JSX.Element {
         </article>
       )
     case 'tool':
-      return <ToolRow name={item.name} arguments={item.arguments} result={item.result} isError={item.isError} />
+      return <ToolRow name={item.name} arguments={item.arguments} result={item.result} isError={item.isError} output={item.output} />
     case 'error':
       return (
         <p class="error" role="alert">

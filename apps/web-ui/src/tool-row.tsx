@@ -1,4 +1,7 @@
-/** One tool call as a collapsible row: name and a one-line summary; opened, the arguments and the result. */
+/**
+ * One tool call as a collapsible row: name and a one-line summary; opened, the arguments and the
+ * result. While the call runs, the last lines it printed show under the row.
+ */
 import type { JSX } from 'preact'
 import { useStrings } from './i18n.ts'
 
@@ -15,16 +18,26 @@ function summary(name: string, args: string): string {
   }
 }
 
-export function ToolRow(props: { readonly name: string; readonly arguments: string; readonly result?: string | undefined; readonly isError?: boolean | undefined }): JSX.Element {
+/** Lines of a running call's output shown under its row. */
+const liveLines = 8
+
+function lastLines(text: string): string {
+  return text.replace(/\n$/, '').split('\n').slice(-liveLines).map((line) => line.slice(line.lastIndexOf('\r') + 1)).join('\n')
+}
+
+export function ToolRow(props: { readonly name: string; readonly arguments: string; readonly result?: string | undefined; readonly isError?: boolean | undefined; readonly output?: string | undefined }): JSX.Element {
   const t = useStrings()
   const state = props.result === undefined ? t.toolRunning : props.isError === true ? t.toolFailed : t.toolDone
   return (
-    <details class={`tool ${props.result === undefined ? 'running' : props.isError === true ? 'failed' : 'ok'}`}>
-      <summary>
-        <span class="tool-name">{props.name}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
-      </summary>
-      <pre class="tool-args">{props.arguments}</pre>
-      {props.result === undefined ? null : <pre class="tool-result">{props.result}</pre>}
-    </details>
+    <>
+      <details class={`tool ${props.result === undefined ? 'running' : props.isError === true ? 'failed' : 'ok'}`}>
+        <summary>
+          <span class="tool-name">{props.name}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
+        </summary>
+        <pre class="tool-args">{props.arguments}</pre>
+        {props.result === undefined ? null : <pre class="tool-result">{props.result}</pre>}
+      </details>
+      {props.result === undefined && props.output !== undefined ? <pre class="tool-live">{lastLines(props.output)}</pre> : null}
+    </>
   )
 }

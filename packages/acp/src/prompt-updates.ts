@@ -1,7 +1,7 @@
 /**
  * A prompt's progress as ACP `session/update`s: answer text as `agent_message_chunk`, reasoning as
  * `agent_thought_chunk`, each tool call as a `tool_call` (title, kind, absolute locations, status
- * `pending`) and, when it finished, a `tool_call_update` with status `completed` or `failed`, the
+ * `pending`), `in_progress` once it produces output, and, when it finished, a `tool_call_update` with status `completed` or `failed`, the
  * result text the model got (cut to {@link maxResultChars}), a `diff` for a successful edit or
  * write, and the paths it touched as locations.
  */
@@ -36,6 +36,8 @@ export class PromptUpdates {
   readonly #send: (update: SessionUpdate) => void
   readonly #before = new Map<string, EditBefore>()
   readonly #arguments = new Map<string, string>()
+  /** Calls that reported output, so already `in_progress`. */
+  readonly #producing = new Set<string>()
   #turn = 0
   #step = 0
 
@@ -71,7 +73,14 @@ export class PromptUpdates {
         this.#send({ sessionUpdate: 'tool_call', toolCallId: this.toolCallId(event.callId), title: shown.title, kind: shown.kind, status: 'pending', locations: shown.locations, rawInput: argumentsOf(event.arguments) })
         return
       }
+      case 'tool-output':
+        // The first output says the call runs (it was approved); the text itself comes with the result.
+        if (this.#producing.has(event.callId)) return
+        this.#producing.add(event.callId)
+        this.#send({ sessionUpdate: 'tool_call_update', toolCallId: this.toolCallId(event.callId), status: 'in_progress' })
+        return
       case 'tool-end': {
+        this.#producing.delete(event.callId)
         const ok = !event.outcome.isError
         const diffs = ok ? diffContent(event.name, this.#arguments.get(event.callId) ?? '{}', this.#before.get(event.callId), this.#session.spelling) : []
         const touched = touchedLocations(event.outcome, this.#session)

@@ -83,6 +83,12 @@ export interface ToolRunContext {
   dispatch(name: string, args: unknown, options?: DispatchOptions): Promise<ToolFinalOutcome>
   /** Defers a context message onto this execution's own result (composite tools). */
   deferContext(message: UserMessage): void
+  /**
+   * Output of the running tool as it comes (a command's stdout and stderr, interleaved, decoded),
+   * for front ends only: never part of what the model sees, which is the tool's result. Cheap and
+   * never throws; absent when nobody listens.
+   */
+  readonly output?: (text: string) => void
 }
 
 /** A tool implementation. */

@@ -10,6 +10,7 @@ export type AgentProgress =
   | { /** Answer text delta. */ readonly type: 'text'; readonly text: string }
   | { /** Reasoning delta. */ readonly type: 'reasoning'; readonly text: string }
   | { /** A tool call is about to run. */ readonly type: 'tool-start'; readonly callId: string; readonly name: string; readonly arguments: string }
+  | { /** Output of a running tool call (front ends only; the model sees the result). */ readonly type: 'tool-output'; readonly callId: string; readonly text: string }
   | { /** A tool call finished. */ readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: ToolFinalOutcome }
   | { /** The turn ended. */ readonly type: 'turn-end'; readonly turn: number; readonly reason: TurnEndReason }
 

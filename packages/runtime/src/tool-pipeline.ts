@@ -38,6 +38,8 @@ export interface PipelineDeps {
   readonly approvals?: ApprovalMemory | undefined
   /** Diagnostics sink for contained listener failures. */
   readonly log: (line: string) => void
+  /** Receives the output of running tools (`ToolRunContext.output`), nested calls included; must not throw. */
+  readonly onOutput?: ((execution: ToolExecution, text: string) => void) | undefined
 }
 
 /** One call to run. */
@@ -168,7 +170,9 @@ async function executeTool(
   deferred: UserMessage[],
 ): Promise<ToolOutput> {
   let nested = 0
+  const onOutput = deps.onOutput
   const run: ToolRunContext = {
+    ...(onOutput === undefined ? {} : { output: (text: string) => onOutput(execution, text) }),
     cwd: deps.cwd,
     get fs(): FileSystemPort {
       if (deps.fs === undefined) throw new Error('no filesystem provider is configured')

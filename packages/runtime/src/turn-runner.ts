@@ -189,10 +189,12 @@ async function runCalls(deps: TurnDeps, turn: number, step: number, calls: reado
   const contexts: UserMessage[] = []
   // A tool's effects must never be on disk ahead of the log of the steps before it.
   if (calls.length > 0) await deps.session.flushed()
+  // Output of nested calls (run_code's, ids `<call>:code:<n>`) goes to the row of the call the model made.
+  const live: PipelineDeps = { ...deps.pipeline, onOutput: (execution, text) => deps.progress({ type: 'tool-output', callId: execution.callId.split(':code:')[0] ?? execution.callId, text }) }
   for (const call of calls) {
     deps.session.append('tool/call', { turn, step, callId: call.callId, name: call.name, arguments: call.arguments })
     deps.progress({ type: 'tool-start', callId: call.callId, name: call.name, arguments: call.arguments })
-    const outcome = await runToolCall(deps.pipeline, { callId: call.callId, name: call.name, rawArguments: call.arguments, signal }).catch((error: unknown) => {
+    const outcome = await runToolCall(live, { callId: call.callId, name: call.name, rawArguments: call.arguments, signal }).catch((error: unknown) => {
       // Backstop: every tool call must get a result, or later requests are invalid for the API.
       deps.log(`tool ${call.name} (${call.callId}) failed outside the pipeline: ${errorMessage(error)}`)
       return crashedOutcome(call.name, error)

@@ -129,6 +129,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
         launcher,
         writableRoots: writableRootsOf(run),
         outlivesCall: keepsBackground,
+        ...(run.output === undefined ? {} : { onOutput: run.output }),
       })
       const output = bashResult(result, timeoutMs, keepsBackground)
       const note = result.ended === 'spawn-error' ? undefined : launcher?.explain(result.output, result.plan)

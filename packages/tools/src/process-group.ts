@@ -37,6 +37,8 @@ export interface ProcessGroupOptions {
   readonly writableRoots?: readonly string[]
   /** True when background processes may outlive the run (a tracker keeps them), for the launcher. */
   readonly outlivesCall?: boolean
+  /** Receives the output as it arrives (decoded; the whole of it, not only what the cap keeps). Must not throw. */
+  readonly onOutput?: (text: string) => void
 }
 
 /** How a command run ended. */
@@ -88,8 +90,12 @@ export function runInProcessGroup(command: string, options: ProcessGroupOptions)
     let drainTimer: NodeJS.Timeout | undefined
 
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const
-    child.stdout.on('data', (chunk: Buffer) => output.append(decoders[0].write(chunk)))
-    child.stderr.on('data', (chunk: Buffer) => output.append(decoders[1].write(chunk)))
+    const received = (text: string): void => {
+      output.append(text)
+      if (text !== '') options.onOutput?.(text)
+    }
+    child.stdout.on('data', (chunk: Buffer) => received(decoders[0].write(chunk)))
+    child.stderr.on('data', (chunk: Buffer) => received(decoders[1].write(chunk)))
 
     const stop = (reason: 'timeout' | 'aborted') => {
       if (settled || exit !== undefined || child.pid === undefined) return
@@ -108,7 +114,7 @@ export function runInProcessGroup(command: string, options: ProcessGroupOptions)
       options.signal.removeEventListener('abort', onAbort)
       child.stdout.destroy()
       child.stderr.destroy()
-      output.append(decoders[0].end() + decoders[1].end())
+      received(decoders[0].end() + decoders[1].end())
       const pid = child.pid
       if (ending !== undefined) await ending
       else if (error === undefined && pid !== undefined) await options.afterExit({ pgid: pid, selection: runSelection(pid, options.marker) })

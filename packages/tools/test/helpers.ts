@@ -11,6 +11,8 @@ export interface RunContextOptions {
   readonly cwd: string
   readonly fs?: FileSystemPort
   readonly signal?: AbortSignal
+  /** Receives the running tool's output (`ToolRunContext.output`). */
+  readonly output?: (text: string) => void
 }
 
 /** A run context for one call; `dispatch` and `deferContext` are not supported here. */
@@ -20,6 +22,7 @@ export function runContext(options: RunContextOptions): ToolRunContext {
     cwd: options.cwd,
     fs: options.fs ?? createLocalFileSystem({ writableRoots: [options.cwd] }),
     signal,
+    ...(options.output === undefined ? {} : { output: options.output }),
     execution: { callId: 'call-1', name: 'test', arguments: {}, signal, token: Symbol('call-1') },
     dispatch: () => Promise.reject(new Error('dispatch is not supported in tool tests')),
     deferContext: () => {

@@ -54,6 +54,9 @@ export class PlainView implements ChatView {
         this.#block = 'none'
         this.#line(`→ ${sanitize(event.name)} ${argumentSummary(event.arguments)}`.trimEnd())
         return
+      case 'tool-output':
+        // The line mode prints a summary per call; live output is the full-screen UI's.
+        return
       case 'tool-end': {
         const summary = outcomeSummary(event.outcome, { tool: event.name })
         this.#line(`  ${summary.ok ? '✓' : '✗'} ${summary.text}`)

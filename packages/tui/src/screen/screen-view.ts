@@ -86,6 +86,9 @@ export class ScreenView implements ChatView {
         this.#append(row, 'tool')
         break
       }
+      case 'tool-output':
+        this.#tools.get(event.callId)?.appendOutput(event.text)
+        break
       case 'tool-end': {
         const call = this.#before.get(event.callId)
         this.#before.delete(event.callId)

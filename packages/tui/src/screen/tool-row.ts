@@ -1,6 +1,7 @@
 /**
  * One tool call in the transcript: while it runs, a spinner, the tool, its most telling argument
- * and the elapsed time on one line; when done, `✓`/`✗` with a one-line result summary. Edits and
+ * and the elapsed time on one line, and below it the last lines the call has printed so far
+ * (see live-output.ts); when done, the output collapses and the row shows `✓`/`✗` with a one-line result summary. Edits and
  * writes add a coloured diff below; `expand` shows the whole result (the chat's Ctrl-O).
  */
 import { truncateToWidth, type Component } from '@mariozechner/pi-tui'
@@ -10,12 +11,16 @@ import { elapsed } from '../status/status-snapshot.ts'
 import { sanitize } from '../text-safety.ts'
 import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
 import { DiffBlock } from './diff-block.ts'
+import { LiveOutput } from './live-output.ts'
 
 /** Spinner frames (braille dots). */
 export const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
 /** The spinner frame for a clock reading. */
 export const spinnerAt = (now: number): string => spinnerFrames[Math.floor(now / 80) % spinnerFrames.length] ?? '⠋'
+
+/** Lines of output shown under a running row. */
+export const liveOutputLines = 5
 
 /** Most result lines shown when expanded. */
 export const maxExpandedLines = 400
@@ -32,6 +37,7 @@ export class ToolRow implements Component {
   #finishedAt: number | undefined
   #diff: DiffBlock | undefined
   #expanded = false
+  readonly #output = new LiveOutput()
   /** Lines of a finished row at the last width (a running row changes every frame). */
   #cache: { readonly width: number; readonly lines: string[] } | undefined
 
@@ -47,6 +53,11 @@ export class ToolRow implements Component {
   /** True until the outcome arrives. */
   get running(): boolean {
     return this.#outcome === undefined
+  }
+
+  /** Adds output printed by the running call (shown until the outcome arrives). */
+  appendOutput(text: string): void {
+    if (this.#outcome === undefined) this.#output.append(text)
   }
 
   /** Records the outcome and, for edits and writes, the diff lines to show. */
@@ -67,7 +78,7 @@ export class ToolRow implements Component {
   render(width: number): string[] {
     const t = this.#theme
     const head = `${t.bold(this.#name)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
-    if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width)]
+    if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width), ...this.#liveLines(width)]
     if (this.#cache?.width === width) return this.#cache.lines
     const result = outcomeSummary(this.#outcome, { tool: this.#name, max: 200 })
     const mark = result.ok ? t.green('✓') : t.red('✗')
@@ -77,6 +88,13 @@ export class ToolRow implements Component {
     if (this.#expanded) lines.push(...this.#expandedLines(width))
     this.#cache = { width, lines }
     return lines
+  }
+
+  #liveLines(width: number): string[] {
+    if (this.#output.empty) return []
+    const { lines, earlier } = this.#output.last(liveOutputLines)
+    const shown = lines.map((line) => truncateToWidth(this.#theme.dim(`  │ ${line}`), width))
+    return earlier === 0 ? shown : [truncateToWidth(this.#theme.dim(`  │ … ${earlier} earlier ${earlier === 1 ? 'line' : 'lines'}`), width), ...shown]
   }
 
   #expandedLines(width: number): string[] {

@@ -1,8 +1,8 @@
 /**
  * Argument substitution in skill and command bodies: `$ARGUMENTS` is the whole argument text,
  * `$1` … `$9` its words (quotes group words; a missing word is empty), `${SKILL_DIR}` the skill's
- * folder. A body that never mentions `$ARGUMENTS` gets non-empty arguments appended on a line of
- * their own, so they are never lost. Nothing is executed: shell snippets stay text.
+ * folder. A body that mentions neither `$ARGUMENTS` nor `$1…$9` gets non-empty arguments appended
+ * on a line of their own, so they are never lost. Nothing is executed: shell snippets stay text.
  */
 
 /** Splits argument text into words: whitespace separates, single or double quotes group. */
@@ -24,7 +24,7 @@ export interface Substitution {
 export function substitute(body: string, input: Substitution): string {
   const args = input.arguments.trim()
   const words = splitArguments(args)
-  const mentionsAll = body.includes('$ARGUMENTS')
+  const mentionsAll = /\$ARGUMENTS|\$[1-9](?![0-9])/.test(body)
   let out = body.replace(/\$ARGUMENTS|\$([1-9])(?![0-9])|\$\{SKILL_DIR\}/g, (match, digit: string | undefined) => {
     if (match === '$ARGUMENTS') return args
     if (digit !== undefined) return words[Number(digit) - 1] ?? ''

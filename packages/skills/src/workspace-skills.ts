@@ -18,6 +18,8 @@ export interface WorkspaceSkillsInput {
   readonly dshHome: string
   readonly home: string
   readonly additionalRoots?: readonly string[]
+  /** Directories below the cwd whose skills count as joined (`dsh context why PATH`). */
+  readonly nestedDirs?: readonly string[]
   readonly signal?: AbortSignal
 }
 

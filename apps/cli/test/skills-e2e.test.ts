@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
+import { runDshPiped } from './chat-harness.ts'
 import { readRequests, runDsh, sessionIdOf, writeScript, type RequestBody } from './run-dsh.ts'
 
 let tree: TempTree
@@ -28,6 +29,8 @@ async function repo(extra: Record<string, string | null> = {}) {
     ...extra,
   })
 }
+
+const cli = (...args: string[]) => runDsh(['--dsh-home', tree.path('home'), ...args], { cwd: tree.path('repo') })
 
 let count = 0
 async function dsh(script: ModelScript, prompt: string, extra: string[] = []) {
@@ -53,7 +56,7 @@ describe('skills end to end', () => {
     )
     const tool = run.requests[1]?.messages.find((m) => m.role === 'tool')?.content ?? ''
     expect(tool).toBe(`Skill: deploy\nFolder: ${tree.path('repo/.dsh/skills/deploy')}\nFiles in the folder:\n- SKILL.md\n- scripts/go.sh\n\nDeploy to staging with ${tree.path('repo/.dsh/skills/deploy')}/scripts/go.sh.\n`)
-    expect(run.requests[0]?.tools?.map((t) => t.function.name)).toContain('skill')
+    expect(JSON.stringify(run.requests[0]?.tools)).toContain('"name":"skill"')
     expect(catalogs(run.requests[2])).toEqual([
       first[2],
       '<system-reminder>\nThe skills catalog changed. Skills not named here are unchanged.\n\nNew skills:\n- bundle: Bundle the web package. (folder: pkg/web/.dsh/skills/bundle)\n</system-reminder>',
@@ -96,7 +99,6 @@ describe('skills end to end', () => {
 
   it('dsh skills list, show, trust and dsh context show the skills', async () => {
     await repo({ 'repo/.agents/skills/deploy/SKILL.md': skill('deploy', 'Loser.', 'x\n'), 'repo/.dsh/skills/ship/SKILL.md': skill('ship', 'Ship it.', 'x\n', 'allowed-tools: Bash\n') })
-    const cli = (...args: string[]) => runDsh(['--dsh-home', tree.path('home'), ...args], { cwd: tree.path('repo') })
     const list = await cli('skills', 'list')
     expect(list.code).toBe(0)
     expect(list.stdout).toContain('  deploy  active  project  .dsh/skills/deploy/SKILL.md  Deploy the app.\n')
@@ -116,5 +118,19 @@ describe('skills end to end', () => {
     expect(context.stdout).toContain('Skills (the catalog of a new session here; dsh skills list has details):\n  deploy  active  .dsh/skills/deploy/SKILL.md')
     const why = await cli('context', 'why', 'pkg/web/index.ts')
     expect(why.stdout).toContain('  bundle  active  pkg/web/.dsh/skills/bundle/SKILL.md  (joins the first time the agent reads, writes or edits something in pkg/web)')
+  })
+
+  it('dsh chat expands /command and /skill lines, keeps built-ins, and lists them with /skills', async () => {
+    await repo({ 'repo/.dsh/commands/compact.md': 'Never sent.\n' })
+    const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'released' }, { text: 'deployed' }] })
+    const log = tree.path('chat-requests.jsonl')
+    const input = '/release 2.0\n/deploy qa\n/skills\n/exit\n'
+    const result = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log], input, { cwd: tree.root })
+    expect(result.code).toBe(0)
+    const requests = readRequests(log)
+    expect(users(requests[0])[0]).toBe('Release version 2.0 and tag it.\n')
+    expect(users(requests[1]).at(-1)).toBe(`Deploy to qa with ${tree.path('repo/.dsh/skills/deploy')}/scripts/go.sh.\n`)
+    expect(result.stdout).toContain('  /release  active  project  .dsh/commands/release.md  Cut a release\n')
+    expect(result.stdout).toContain(`  /compact  shadowed by the built-in /compact  ${tree.path('repo/.dsh/commands/compact.md')}\n`)
   })
 })

@@ -3,7 +3,7 @@
 // current skill is listed or named as left out; every gone one is withdrawn), and keeps the
 // listed lines within the byte budget. The delivered state is folded from a fake session surface
 // by the real DeliveredFold, so resume (a new fold) and compaction (a replaced surface) are real.
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent, SessionView, UserMessage } from '@dsh/contracts'
 import { contentDigest } from '@dsh/workspace-context'
@@ -24,13 +24,14 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 /** A session view whose surface grows by appends and is replaced by compaction. */
 class FakeSession implements SessionView {
-  readonly header = { type: 'session', version: 1, id: 's', createdAt: '', cwd: '/w', delegationDepth: 0 } as unknown as SessionView['header']
+  readonly header: SessionView['header'] = { type: 'session', version: 1, id: 's', createdAt: '', cwd: '/w', delegationDepth: 0 }
   events: SessionEvent[] = []
   surface: number[] = []
   replaceGeneration = 0
   append(message: UserMessage): void {
     const seq = this.events.length + 1
-    this.events.push({ type: 'user/message', seq, time: '', data: { message } } as unknown as SessionEvent)
+    const event: SessionEvent = { type: 'user/message', seq, time: '', data: { message } }
+    this.events.push(event)
     this.surface.push(seq)
   }
   compact(): void {

@@ -15,6 +15,11 @@ afterEach(async () => {
   made = false
 })
 
+function trustOf(dshHome: string) {
+  const read = readTrust(dshHome)
+  return read.ok ? read.projects : {}
+}
+
 async function discover(spec: TreeSpec, cwd = 'repo', extra: { nestedDirs?: string[]; trust?: boolean } = {}): Promise<SkillSet> {
   if (!made) tree = await tempTree({ 'home/': null, 'os-home/': null, ...spec })
   made = true
@@ -25,7 +30,7 @@ async function discover(spec: TreeSpec, cwd = 'repo', extra: { nestedDirs?: stri
     dshHome,
     home: tree.path('os-home'),
     nestedDirs: (extra.nestedDirs ?? []).map((dir) => tree.path(dir)),
-    ...(extra.trust === true ? { trust: (readTrust(dshHome) as { projects: Record<string, Record<string, string>> }).projects } : {}),
+    ...(extra.trust === true ? { trust: trustOf(dshHome) } : {}),
   })
 }
 

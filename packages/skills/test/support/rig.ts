@@ -1,6 +1,6 @@
 // A real host over a temp tree (local filesystem, core tools, scripted model) with workspace-context
 // and the skills plugin mounted as the CLI mounts them, plus readers for the catalog messages.
-import type { ChatRequestBody, SessionView } from '@dsh/contracts'
+import type { ChatRequestBody, SessionView, UserMessage } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createHost, type Agent, type Host } from '@dsh/runtime'
@@ -47,20 +47,19 @@ export interface LoggedCatalog {
   readonly changes: readonly CatalogChange[]
 }
 
+const isUserMessage = (value: unknown): value is UserMessage => typeof value === 'object' && value !== null && Reflect.get(value, 'role') === 'user' && Array.isArray(Reflect.get(value, 'content'))
+
 /** Every catalog message in the session log, in order. */
 export function catalogMessages(session: SessionView): LoggedCatalog[] {
   const found: LoggedCatalog[] = []
   for (const event of session.events) {
     if (event.type !== 'user/message') continue
-    const message: unknown = Reflect.get(event.data as object, 'message')
-    if (typeof message !== 'object' || message === null) continue
-    // The log holds UserMessages; catalogChanges checks the source itself.
-    // oxlint-disable-next-line typescript/no-unsafe-type-assertion
-    const changes = catalogChanges(message as Parameters<typeof catalogChanges>[0])
+    const data: unknown = event.data
+    const message: unknown = typeof data === 'object' && data !== null ? Reflect.get(data, 'message') : undefined
+    if (!isUserMessage(message)) continue
+    const changes = catalogChanges(message)
     if (changes === undefined) continue
-    const content: unknown = Reflect.get(message, 'content')
-    const text = Array.isArray(content) ? content.map((block: unknown) => String(Reflect.get(block as object, 'text') ?? '')).join('') : ''
-    found.push({ text, changes })
+    found.push({ text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''), changes })
   }
   return found
 }

@@ -49,3 +49,26 @@ export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Pr
     }
   }
 }
+
+/** What `dsh acp` and `dsh web` offer as `/name` commands: an unknown `/name` goes as typed there. */
+export function frontEndCommands(dshHome: string, log: (line: string) => void) {
+  const load = async (cwd: string) => {
+    const skills = await import('@dsh/skills')
+    return { skills, found: await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd, dshHome, home: userHome() }) }
+  }
+  return {
+    async list(cwd: string): Promise<{ name: string; description: string; hint?: string }[]> {
+      const { skills, found } = await load(cwd)
+      return skills.invocableNames({ commands: found.commands, skills: found.skills }).map((name) => {
+        const command = found.commands.find((item) => item.name === name && item.shadowedBy === undefined)
+        const skill = found.skills.skills.get(name)
+        const hint = command?.argumentHint ?? skill?.meta.argumentHint
+        return { name, description: (command?.description ?? skill?.meta.description ?? 'custom command').replace(/\s+/g, ' '), ...(hint === undefined ? {} : { hint }) }
+      })
+    },
+    async expand(text: string, cwd: string): Promise<string> {
+      const expansion = await expandAt(text, { cwd, dshHome, log })
+      return expansion.kind === 'expanded' ? expansion.text : text
+    },
+  }
+}

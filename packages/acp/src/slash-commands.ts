@@ -1,7 +1,7 @@
 /**
  * Custom commands over ACP: the composition's `commands` (absent: none) expand a `/name args`
  * prompt before it is sent, and the session's invocable names are advertised to the client as
- * one `available_commands_update` per session (after a `session/load` replay, else before the
+ * one `available_commands_update` per session when it has any (after a `session/load` replay, else before the
  * first prompt's updates). A failing lookup is logged and the prompt goes as typed.
  */
 import type { AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk'
@@ -27,6 +27,7 @@ export async function commandsUpdate(deps: AcpAgentDeps, session: AcpSession): P
   session.commandsAnnounced = true
   try {
     const listed = await deps.commands.list(session.cwd)
+    if (listed.length === 0) return undefined
     const availableCommands: AvailableCommand[] = listed.map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
     return { sessionUpdate: 'available_commands_update', availableCommands }
   } catch (error) {

@@ -6,31 +6,14 @@
  * is offered again, a resumed session repeats nothing, and a compaction re-arms the catalog.
  */
 import { randomUUID } from 'node:crypto'
-import type { PreStepDecision, PreStepPayload, UserMessage } from '@dsh/contracts'
-import { contentDigest } from '@dsh/workspace-context'
+import type { PreStepDecision, UserMessage } from '@dsh/contracts'
 import { catalogDelta, type CatalogItem } from './catalog-delta.ts'
-import { catalogLine, renderCatalog } from './catalog-text.ts'
-import { catalogSource } from './delivered.ts'
+import { renderCatalog } from './catalog-text.ts'
+import { catalogSource, type DeliveredEntry } from './delivered.ts'
 import type { SessionSkills } from './session-skills.ts'
-import type { SkillSet } from './types.ts'
-
-/** The catalog items of `set`: every loaded skill the model may invoke, in precedence order. */
-export function catalogItems(set: SkillSet): CatalogItem[] {
-  const items: CatalogItem[] = []
-  for (const [key, skill] of set.skills) {
-    if (skill.meta.disableModelInvocation) continue
-    const line = catalogLine(key, skill, set.projectRoot)
-    items.push({ key, line, digest: contentDigest(line), bytes: Buffer.byteLength(line) + 1, nestedDir: skill.source.scope === 'nested' ? folderBase(skill.source.dir) : undefined })
-  }
-  return items
-}
-
-/** The directory a nested `…/<family>/skills` folder belongs to. */
-const folderBase = (skillsDir: string): string => skillsDir.replace(/[/\\][^/\\]+[/\\]skills$/, '')
 
 /** The catalog message for `items` against the session's delivered state, if any. */
-export function catalogMessage(items: readonly CatalogItem[], skills: SessionSkills, payload: PreStepPayload, maxBytes: number): UserMessage | undefined {
-  const delivered = skills.fold.current(payload.agent.session)
+export function catalogMessage(items: readonly CatalogItem[], delivered: ReadonlyMap<string, DeliveredEntry>, maxBytes: number): UserMessage | undefined {
   const delta = catalogDelta(items, delivered, maxBytes)
   const text = renderCatalog(delta.parts)
   if (text === '') return undefined
@@ -48,6 +31,8 @@ export function afterInstructions(decision: PreStepDecision & { kind: 'enter' },
 }
 
 /** Resumed sessions: nested directories a delivered catalog names join again. */
-export function rejoinNested(skills: SessionSkills, payload: PreStepPayload): void {
-  for (const entry of skills.fold.current(payload.agent.session).values()) if (entry.nestedDir !== undefined) skills.join(entry.nestedDir)
+export function rejoinNested(skills: SessionSkills, delivered: ReadonlyMap<string, DeliveredEntry>): void {
+  delivered.forEach((entry) => {
+    if (entry.nestedDir !== undefined) skills.join(entry.nestedDir)
+  })
 }

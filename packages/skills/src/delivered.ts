@@ -81,8 +81,8 @@ export class DeliveredFold {
   #folded = 0
   #state = new Map<string, DeliveredEntry>()
 
-  /** A copy of what the visible surface of `session` told the model. */
-  current(session: SessionView): Map<string, DeliveredEntry> {
+  /** What the visible surface of `session` told the model (a live view: read it before the next fold). */
+  current(session: SessionView): ReadonlyMap<string, DeliveredEntry> {
     const surface = session.surface
     if (session.replaceGeneration !== this.#generation || surface.length < this.#folded) {
       this.#generation = session.replaceGeneration
@@ -95,6 +95,6 @@ export class DeliveredFold {
       const changes = message === undefined ? undefined : catalogChanges(message)
       if (changes !== undefined) applyChanges(this.#state, changes)
     }
-    return new Map(this.#state)
+    return this.#state
   }
 }

@@ -8,7 +8,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { FileSystemPort, SessionView } from '@dsh/contracts'
 import { errorMessage, resolveDshHome, userHome } from '@dsh/runtime'
 import { terminalLine } from '@dsh/workspace-context'
-import { afterInstructions, catalogItems, catalogMessage, rejoinNested } from './catalog-injector.ts'
+import { afterInstructions, catalogMessage, rejoinNested } from './catalog-injector.ts'
 import { Config, resolveSkillsConfig } from './config.ts'
 import { SessionSkills } from './session-skills.ts'
 import { createSkillTool } from './skill-tool.ts'
@@ -68,10 +68,10 @@ function apply(ctx: Context, input: unknown, hooks: SkillsHooks): void {
     try {
       const skills = skillsOf(payload.agent.session)
       if (payload.step === 1) skills.invalidate()
-      rejoinNested(skills, payload)
+      rejoinNested(skills, skills.fold.current(payload.agent.session))
       const set = await skills.current(payload.signal)
       if (set === undefined) return decision
-      const message = catalogMessage(catalogItems(set), skills, payload, config.maxCatalogBytes)
+      const message = catalogMessage(set.items, skills.fold.current(payload.agent.session), config.maxCatalogBytes)
       payload.signal.throwIfAborted()
       return message === undefined ? decision : afterInstructions(decision, payload.messages, message)
     } catch (error) {

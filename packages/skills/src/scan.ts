@@ -27,12 +27,30 @@ const UNAVAILABLE: Readonly<Record<string, string>> = {
 
 const reasonText = (reason: string, detail?: string): string => `${UNAVAILABLE[reason] ?? reason}${detail === undefined ? '' : ` (${detail})`}`
 
+/** A parsed SKILL.md remembered at one provider version (see {@link ScanOptions.cache}). */
+export interface ScanFact {
+  readonly target: string
+  readonly version: string
+  readonly result: LoadedSkill | BrokenSkill
+}
+
+/** How long after its last change a file's version is trusted to change with its content (racy timestamps), in ms. */
+export const SETTLE_MS = 2000
+
 /** Options of one scan. */
 export interface ScanOptions {
   readonly fs: FileSystemPort
   readonly policy: LinkPolicy
   readonly maxSkillBytes: number
   readonly signal?: AbortSignal | undefined
+  /**
+   * Parsed files by SKILL.md path, reused while the probe reports the same target and version and
+   * the file last changed at least {@link SETTLE_MS} before the probe (a change within the same
+   * timestamp tick could keep the version); others are read again and remembered.
+   */
+  readonly cache?: Map<string, ScanFact> | undefined
+  /** Wall clock in epoch ms, comparable with file timestamps (default `Date.now`). */
+  readonly now?: (() => number) | undefined
 }
 
 /** Reads one skill folder `name` of `source`; `undefined` when it holds no SKILL.md. */
@@ -40,14 +58,24 @@ export async function scanFolder(source: SkillSource, name: string, options: Sca
   const folder = join(source.dir, name)
   const file = join(folder, 'SKILL.md')
   const broken = (problem: string): BrokenSkill => ({ kind: 'broken', file, folder, problem, source })
+  const startedAt = (options.now ?? Date.now)()
   const probe = await probeCandidate(options.fs, file, 'SKILL.md', options.policy, options.signal)
   if (probe.state === 'absent') return undefined
   if (probe.state === 'unavailable') return broken(reasonText(probe.reason, probe.detail))
-  const read = await readBounded(options.fs, probe.target, options.maxSkillBytes, probe.info.size, options.signal)
+  const known = options.cache?.get(file)
+  const changedAt = probe.info.changedAtMs
+  if (known !== undefined && known.target === probe.target && known.version === probe.info.version && known.result.source.dir === source.dir && changedAt !== undefined && startedAt - changedAt >= SETTLE_MS) return known.result
+  const result = await readSkill(options, probe.target, probe.info.size, name, broken, { folder, file, source })
+  options.cache?.set(file, { target: probe.target, version: probe.info.version, result })
+  return result
+}
+
+async function readSkill(options: ScanOptions, target: string, size: number | undefined, name: string, broken: (problem: string) => BrokenSkill, where: Pick<LoadedSkill, 'folder' | 'file' | 'source'>): Promise<LoadedSkill | BrokenSkill> {
+  const read = await readBounded(options.fs, target, options.maxSkillBytes, size, options.signal)
   if (!read.ok) return broken(reasonText(read.reason, read.detail))
   const meta = readSkillMeta(read.text, name)
   if (!meta.ok) return broken(meta.problem)
-  return { kind: 'skill', meta: meta.meta, body: meta.body, folder, file, digest: contentDigest(read.text), source }
+  return { kind: 'skill', meta: meta.meta, body: meta.body, ...where, digest: contentDigest(read.text) }
 }
 
 /** Every skill folder of `source` in name order; an absent or unlistable directory has none. */

@@ -1,18 +1,25 @@
 /**
- * Per-session skill state: the last discovered set, the directories below the cwd that joined
- * (touched by a successful read, write or edit, or recorded in a delivered catalog), and whether
- * the disk must be looked at again. A rescan happens at the first step of every turn, after a step
- * in which a tool may have changed files (write, edit, bash, run_code), and when a new directory
- * joined; other steps reuse the set, so a quiet step costs only the catalog comparison.
+ * Per-session skill state: the last discovered set (and its catalog items), what each skills
+ * directory held, the directories below the cwd that joined (touched by a successful read, write
+ * or edit, or named by a delivered catalog), and what must be looked at again:
+ * - every directory at the first step of each turn and after a step that ran `bash` or
+ *   `run_code` (whose changes have no paths);
+ * - only the directories a `write` or `edit` touched, and the directories that just joined;
+ * - nothing on other steps, which reuse the set: a quiet step costs the catalog comparison only.
+ * Parsed files are reused while their version stands (scan.ts), so a rescan reads changed files only.
  */
 import type { FileSystemPort, SessionView, ToolExecution, ToolFinalOutcome } from '@dsh/contracts'
-import { descendantDirs } from '@dsh/workspace-context'
+import { descendantDirs, isInsideRoot } from '@dsh/workspace-context'
+import { catalogItems } from './catalog-items.ts'
+import type { CatalogItem } from './catalog-delta.ts'
 import { DeliveredFold } from './delivered.ts'
-import { discoverSkills } from './discover.ts'
-import type { SkillSet } from './types.ts'
+import { discoveryPlan } from './discover.ts'
+import { resolveSkills } from './precedence.ts'
+import { scanSource, type ScanFact } from './scan.ts'
+import type { BrokenSkill, LoadedSkill, SkillSet } from './types.ts'
 
-/** Tools after which the disk is looked at again. */
-export const CHANGING_TOOLS: ReadonlySet<string> = new Set(['write', 'edit', 'bash', 'run_code'])
+/** Tools whose changes have no paths: every directory is looked at again after them. */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'run_code'])
 
 /** What discovery of one session needs from the host. */
 export interface SessionDiscoveryHost {
@@ -29,9 +36,14 @@ export interface SessionDiscoveryHost {
 export class SessionSkills {
   readonly fold = new DeliveredFold()
   readonly #nested = new Set<string>()
-  #set: SkillSet | undefined
-  #dirty = true
+  readonly #bySource = new Map<string, (LoadedSkill | BrokenSkill)[]>()
+  readonly #files = new Map<string, ScanFact>()
+  readonly #items = new WeakMap<LoadedSkill, CatalogItem>()
+  #set: { readonly skills: SkillSet; readonly items: readonly CatalogItem[] } | undefined
+  #everything = true
+  #written: string[] = []
   #projectRoot: string | undefined
+  #plan: { readonly key: string; readonly plan: Awaited<ReturnType<typeof discoveryPlan>> } | undefined
   readonly #session: SessionView
   readonly #host: SessionDiscoveryHost
   readonly #warned: Set<string>
@@ -42,58 +54,62 @@ export class SessionSkills {
     this.#warned = warned
   }
 
-  /** Marks the set stale (a new turn). */
+  /** Every directory is looked at again at the next use (a new turn). */
   invalidate(): void {
-    this.#dirty = true
+    this.#everything = true
   }
 
-  /** `tools/result`: a changing tool makes the next step look again; touched paths below the cwd join their directories. */
+  /** `tools/result`: what the call may have changed, and directories below the cwd it touched. */
   observe(execution: ToolExecution, outcome: ToolFinalOutcome): void {
-    if (execution.parent === undefined && CHANGING_TOOLS.has(execution.name)) this.#dirty = true
+    if (SHELL_TOOLS.has(execution.name)) this.#everything = true
     if (outcome.isError) return
     const { cwd } = this.#session.header
     for (const touch of outcome.touched) {
-      if (touch.kind === 'write' || touch.kind === 'edit') this.#dirty = true
+      if (touch.kind === 'write' || touch.kind === 'edit') this.#written.push(touch.path)
       for (const dir of descendantDirs(this.#projectRoot ?? cwd, cwd, touch.path)) this.join(dir.abs)
     }
   }
 
   /** Adds a directory below the cwd (a touch, or one a delivered catalog names). */
   join(dir: string): void {
-    if (this.#nested.has(dir)) return
     this.#nested.add(dir)
-    this.#dirty = true
   }
 
-  /** The current set, discovered again when stale. Rethrows only cancellation. */
-  async current(signal?: AbortSignal): Promise<SkillSet | undefined> {
+  /** The current set and its catalog items, looked at again where needed. Rethrows only cancellation. */
+  async current(signal?: AbortSignal): Promise<{ readonly skills: SkillSet; readonly items: readonly CatalogItem[] } | undefined> {
     const fs = this.#host.fs()
     if (fs === undefined) return undefined
-    if (this.#set !== undefined && !this.#dirty) return this.#set
-    this.#dirty = false
-    const set = await discoverSkills({
-      fs,
-      cwd: this.#session.header.cwd,
-      dshHome: this.#host.dshHome,
-      home: this.#host.home,
-      additionalRoots: this.#host.additionalRoots(this.#session),
-      nestedDirs: [...this.#nested],
-      trust: this.#host.trust(),
-      maxSkillBytes: this.#host.maxSkillBytes,
-      ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }),
-      ...(signal === undefined ? {} : { signal }),
-    }).catch((error: unknown) => {
-      // Cancelled or failed: the next step looks again.
-      this.#dirty = true
+    const everything = this.#everything || this.#set === undefined
+    const written = this.#written
+    const additionalRoots = this.#host.additionalRoots(this.#session)
+    const key = `${additionalRoots.join('\u0000')}\u0001${this.#nested.size}`
+    if (everything || this.#plan?.key !== key) {
+      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#nested], ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }), ...(signal === undefined ? {} : { signal }) })
+      this.#plan = { key, plan }
+    }
+    const { plan } = this.#plan
+    const stale = plan.sources.filter((source) => everything || !this.#bySource.has(source.dir) || written.some((path) => isInsideRoot(source.dir, path)))
+    if (this.#set !== undefined && stale.length === 0 && plan.sources.length === this.#bySource.size) return this.#set
+    this.#everything = false
+    this.#written = []
+    try {
+      for (const source of stale) this.#bySource.set(source.dir, await scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files }))
+    } catch (error) {
+      // Cancelled or failed: the next step looks at everything again.
+      this.#everything = true
       throw error
-    })
-    this.#projectRoot = set.projectRoot
-    this.#set = set
-    for (const line of set.problems) {
+    }
+    const known = new Set(plan.sources.map((source) => source.dir))
+    for (const dir of this.#bySource.keys()) if (!known.has(dir)) this.#bySource.delete(dir)
+    const found = plan.sources.flatMap((source) => this.#bySource.get(source.dir) ?? [])
+    const skills = resolveSkills({ found, projectRoot: plan.projectRoot, trusted: this.#host.trust()[plan.projectRoot] ?? {}, linkRoots: plan.linkRoots })
+    this.#projectRoot = plan.projectRoot
+    this.#set = { skills, items: catalogItems(skills, this.#items) }
+    for (const line of skills.problems) {
       if (this.#warned.has(line)) continue
       this.#warned.add(line)
       this.#host.warn(line)
     }
-    return set
+    return this.#set
   }
 }

@@ -35,7 +35,7 @@ export function createSkillTool(host: SkillToolHost): ToolDefinition<z.infer<typ
     readOnly: true,
     async execute(args, run) {
       const session = run.execution.agent?.session
-      const set = session === undefined ? undefined : await host.skillsOf(session).current(run.signal)
+      const set = session === undefined ? undefined : (await host.skillsOf(session).current(run.signal))?.skills
       if (session === undefined || set === undefined) return { isError: true, content: unknownSkill(args.name, []) }
       const skill = set.skills.get(args.name)
       const invocable = [...set.skills].filter(([, item]) => !item.meta.disableModelInvocation).map(([key]) => key)

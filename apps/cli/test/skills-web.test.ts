@@ -1,11 +1,11 @@
 // `/name` in `dsh web` through the built binary, in headless Chromium: typing a slash and part of a
 // name lists the matching commands under the Message textbox, Tab completes the first, and the
 // sent prompt reaches the model as the command's expanded body.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { writeScript } from './run-dsh.ts'
+import { readRequests, writeScript } from './run-dsh.ts'
 import { startWeb, type WebProcess } from './web-harness.ts'
 
 const UI_WAIT_MS = 60_000
@@ -22,13 +22,7 @@ afterEach(async () => {
   await tree?.dispose()
 })
 
-const userContents = (file: string): string[] =>
-  existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .flatMap((line) => (JSON.parse(line) as { messages: { role: string; content?: string }[] }).messages.filter((m) => m.role === 'user').map((m) => m.content ?? ''))
-    : []
+const userContents = (file: string): string[] => (existsSync(file) ? readRequests(file, { complete: true }).flatMap((body) => body.messages.filter((m) => m.role === 'user').map((m) => m.content ?? '')) : [])
 
 describe('dsh web with custom commands', () => {
   it('completes /re to /release with Tab and sends the expanded body', async () => {

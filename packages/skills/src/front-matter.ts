@@ -5,6 +5,7 @@
  * ignored. Every failure is one short problem text, never a throw.
  */
 import { parse } from 'yaml'
+import { simpleFrontMatter } from './simple-yaml.ts'
 import type { SkillMeta } from './types.ts'
 
 /** Allowed skill names. */
@@ -29,6 +30,8 @@ export function splitFrontMatter(text: string): Split {
   if (close === null) return { ok: false, problem: 'front matter is not closed by a --- line' }
   const yamlText = rest.slice(0, close.index)
   const body = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '')
+  const simple = simpleFrontMatter(yamlText)
+  if (simple !== undefined) return { ok: true, fields: simple, body, hasBlock: true }
   let value: unknown
   try {
     value = parse(yamlText)

@@ -3,6 +3,7 @@
 // re-arms it; a resumed agent repeats nothing; a skill the model may not invoke is left out of the
 // catalog but still invocable by a person.
 import { afterEach, describe, expect, it } from 'vitest'
+import { RootRegistry } from '@dsh/multi-root-workspace'
 import { catalogMessages, skillFile, skillsRig, type Rig } from './support/rig.ts'
 
 let rig: Rig
@@ -42,5 +43,17 @@ describe('catalog lifecycle', () => {
     const after = catalogMessages(resumed.session)
     expect(after).toHaveLength(2)
     expect(after[1]?.changes).toEqual([{ action: 'set', key: 'deploy', digest: after[0]?.changes[0]?.digest, bytes: after[0]?.changes[0]?.bytes }])
+  })
+
+  it('lists the skills at the top of an additional root after the project\'s, and the skill tool reads them', async () => {
+    rig = await skillsRig({ ...spec, 'lib/.agents/skills/lint/SKILL.md': skillFile('lint', 'Lint the library.', 'Run the linter in ${SKILL_DIR}.\n'), 'lib/.agents/skills/deploy/SKILL.md': skillFile('deploy', 'Loses to the project.') }, {}, { multiRoot: true })
+    await new RootRegistry({ dshHome: rig.tree.path('home') }).add(rig.tree.path('repo'), rig.tree.path('lib'))
+    const agent = await rig.start('repo', { responses: [{ toolCalls: [{ name: 'skill', arguments: { name: 'lint' } }] }, { text: 'done' }] })
+    await agent.prompt('go')
+    const [catalog] = catalogMessages(agent.session)
+    expect(catalog?.text).toContain(`- deploy: Deploy. (folder: .dsh/skills/deploy)\n- lint: Lint the library. (folder: ${rig.tree.path('lib/.agents/skills/lint')})`)
+    expect(catalog?.text).not.toContain('Loses to the project')
+    const tool = rig.requests[1]?.messages.find((message) => message.role === 'tool')?.content
+    expect(tool).toContain(`Run the linter in ${rig.tree.path('lib/.agents/skills/lint')}.`)
   })
 })

@@ -6,6 +6,7 @@ import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createHost, type Agent, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
 import { coreTools } from '@dsh/tools'
+import { createMultiRootWorkspacePlugin } from '@dsh/multi-root-workspace'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import { catalogChanges, createSkillsPlugin, type CatalogChange } from '../../src/index.ts'
 
@@ -20,13 +21,14 @@ export interface Rig {
 }
 
 /** Builds the rig; `home/` is `$DSH_HOME`, `os-home/` the OS home. */
-export async function skillsRig(spec: TreeSpec, config: Record<string, unknown> = {}): Promise<Rig> {
+export async function skillsRig(spec: TreeSpec, config: Record<string, unknown> = {}, options: { readonly multiRoot?: boolean } = {}): Promise<Rig> {
   const tree = await tempTree({ 'home/': null, 'os-home/': null, ...spec })
   const fs = createLocalFileSystem({ writableRoots: [tree.root] })
   const host = await createHost({ dshHome: tree.path('home'), fs, tools: coreTools(), sharedWritableRoots: [tree.root], log: () => undefined })
   const requests: ChatRequestBody[] = []
   const warnings: string[] = []
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => warnings.push(line) }), { maxBytes: 65_536, dshHome: tree.path('home') })
+  if (options.multiRoot === true) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => warnings.push(line) }), { dshHome: tree.path('home') })
   await host.ctx.plugin(createSkillsPlugin({ warn: (line) => warnings.push(line), home: tree.path('os-home') }), { ...config, dshHome: tree.path('home') })
   return {
     tree,

@@ -7,6 +7,8 @@ import { isAbsolute, relative, sep } from 'node:path'
 import { escapeFrameText, frames, isInsideRoot } from '@dsh/workspace-context'
 import type { LoadedSkill } from './types.ts'
 
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim()
+
 /** Intro of the first catalog of a session (and again after compaction). */
 export const CATALOG_INTRO =
   'Skills available in this workspace. A skill is a folder with instructions for one kind of task. When a task matches a skill\'s description, call the `skill` tool with its name before you start; it returns the instructions and the files in the folder. Folders are relative to the project root unless absolute.'
@@ -18,13 +20,11 @@ export const NEW_HEADING = 'New skills:'
 export const CHANGED_HEADING = 'Changed skills (this entry replaces the earlier one):'
 
 /** The line withdrawing skills. */
-export const removedLine = (keys: readonly string[]): string => `Removed skills (no longer available; do not call them): ${keys.map(escapeFrameText).join(', ')}`
+export const removedLine = (keys: readonly string[]): string => `Removed skills (no longer available; do not call them): ${keys.map((key) => escapeFrameText(oneLine(key))).join(', ')}`
 
 /** The notice naming every skill the byte budget left out. */
 export const omittedLine = (keys: readonly string[], maxBytes: number): string =>
-  `Left out of the catalog to fit skills.maxCatalogBytes (${maxBytes} bytes): ${keys.map(escapeFrameText).join(', ')}. They exist; call the \`skill\` tool with one of these names to see what it does.`
-
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim()
+  `Left out of the catalog to fit skills.maxCatalogBytes (${maxBytes} bytes): ${keys.map((key) => escapeFrameText(oneLine(key))).join(', ')}. They exist; call the \`skill\` tool with one of these names to see what it does.`
 
 /** How a folder is shown: project-root-relative inside the project, else absolute. */
 export function folderDisplay(folder: string, projectRoot: string): string {
@@ -37,7 +37,8 @@ export function folderDisplay(folder: string, projectRoot: string): string {
 export function catalogLine(key: string, skill: LoadedSkill, projectRoot: string): string {
   const when = skill.meta.whenToUse === undefined ? '' : ` When to use: ${oneLine(skill.meta.whenToUse)}`
   const hint = skill.meta.argumentHint === undefined ? '' : ` Arguments: ${oneLine(skill.meta.argumentHint)}`
-  return escapeFrameText(`- ${key}: ${oneLine(skill.meta.description)}${when}${hint} (folder: ${folderDisplay(skill.folder, projectRoot)})`)
+  // Directory names may hold line breaks: the key and folder are kept on the line like the text.
+  return escapeFrameText(`- ${oneLine(key)}: ${oneLine(skill.meta.description)}${when}${hint} (folder: ${oneLine(folderDisplay(skill.folder, projectRoot))})`)
 }
 
 /** What one catalog message says. */

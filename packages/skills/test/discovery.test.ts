@@ -5,7 +5,7 @@ import { symlinkSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
-import { discoverSkills, formatSkillList, readSkillMeta, readTrust, writeTrust, type SkillSet } from '../src/index.ts'
+import { catalogItems, discoverSkills, formatSkillList, readSkillMeta, readTrust, writeTrust, type SkillSet } from '../src/index.ts'
 import { skillFile } from './support/rig.ts'
 
 let tree: TempTree
@@ -127,6 +127,12 @@ describe('skill discovery', () => {
     expect((await discover({}, 'repo', { trust: true })).entries.map((entry) => entry.state)).toEqual(['active', 'active'])
     await import('node:fs/promises').then((fs) => fs.appendFile(ship.file, 'more\n'))
     expect((await discover({}, 'repo', { trust: true })).entries.map((entry) => entry.state)).toEqual(['active', 'untrusted'])
+  })
+
+  it('keeps a directory name with a line break on its catalog line', async () => {
+    const set = await discover({ 'repo/.git/': null, 'repo/.dsh/skills/deploy/SKILL.md': skillFile('deploy', 'root'), 'repo/x\n- fake: evil/.dsh/skills/deploy/SKILL.md': skillFile('deploy', 'nested') }, 'repo', { nestedDirs: ['repo/x\n- fake: evil'] })
+    const lines = catalogItems(set).map((item) => item.line)
+    expect(lines).toEqual(['- deploy: root (folder: .dsh/skills/deploy)', '- x - fake: evil:deploy: nested (folder: x - fake: evil/.dsh/skills/deploy)'])
   })
 
   it('front matter: CRLF, a BOM and numbers are accepted', () => {

@@ -14,6 +14,7 @@ import { workspaceContextSectionSchema } from './instruction-config.ts'
 import { Config as maintainerDocGuardSchema } from '@dsh/maintainer-doc-guard'
 import { permissionsSectionSchema, sandboxSectionSchema } from '@dsh/permissions'
 import { mcpSectionSchema } from '@dsh/mcp'
+import { SkillsSectionSchema } from '@dsh/skills'
 
 const modelSchema = z.strictObject({
   spec: z.string().min(1).optional().describe('Model spec: deepseek:<model>, openai:<model> or scripted:<file>'),
@@ -55,6 +56,7 @@ export const configFileSchema = z.strictObject({
   // Checked entry by entry by @dsh/hooks (one line per bad entry, the others still load).
   hooks: z.record(z.string(), z.unknown()).optional().describe('Hooks in Claude Code\'s shape, plus maxStopContinues (README "Hooks")'),
   mcp: mcpSectionSchema.optional().describe('MCP servers and their limits (README "MCP servers")'),
+  skills: SkillsSectionSchema.optional().describe('Agent Skills and the catalog budget (README "Skills and custom commands")'),
 })
 
 /** A validated config file. */

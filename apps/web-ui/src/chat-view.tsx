@@ -9,6 +9,7 @@ import { failure, get, post, sessionPath } from './api.ts'
 import type { HistoryItem, WebEvent } from './api-types.ts'
 import { ApprovalCard, type Choice } from './approval-card.tsx'
 import { chatReducer, emptyChat, type ChatItem } from './chat-state.ts'
+import { commandMatches, type CommandItem } from './command-matches.ts'
 import { useStrings } from './i18n.ts'
 import { Markdown } from './markdown.tsx'
 import { ToolRow } from './tool-row.tsx'
@@ -49,6 +50,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const t = useStrings()
   const [state, dispatch] = useReducer(chatReducer, emptyChat)
   const [draft, setDraft] = useState('')
+  const [commands, setCommands] = useState<readonly CommandItem[]>([])
   const [problem, setProblem] = useState<string | undefined>()
   const [connected, setConnected] = useState(false)
   /** True after the stream broke, until it is back. */
@@ -102,6 +104,14 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
 
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [state.items, state.approvals])
 
+  useEffect(() => {
+    // Completion only: a session whose commands cannot be listed completes nothing.
+    get<{ commands: CommandItem[] }>(sessionPath(props.sessionId, '/commands'))
+      .then((answer) => setCommands(answer.commands))
+      .catch(() => setCommands([]))
+  }, [props.sessionId])
+  const matches = commandMatches(draft, commands)
+
   const send = (): void => {
     const text = draft.trim()
     if (text === '' || state.busy || !connected) return
@@ -117,6 +127,12 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
     post(sessionPath(props.sessionId, '/cancel')).catch((error: unknown) => setProblem(failure(error)))
   }
   const onKeyDown = (event: KeyboardEvent): void => {
+    const [first] = matches
+    if (event.key === 'Tab' && first !== undefined) {
+      event.preventDefault()
+      setDraft(`/${first.name} `)
+      return
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault()
       send()
@@ -156,6 +172,15 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           {t.message}
         </label>
         <textarea id="message" rows={3} value={draft} readOnly={!connected} placeholder={t.messageHint} onInput={(event) => setDraft(event.currentTarget.value)} onKeyDown={onKeyDown} />
+        {matches.length === 0 ? null : (
+          <ul class="command-list" role="listbox" aria-label={t.commands}>
+            {matches.map((command) => (
+              <li key={command.name} role="option" aria-selected={command === matches[0]} onClick={() => setDraft(`/${command.name} `)}>
+                <code>/{command.name}</code> {command.hint === undefined ? '' : `${command.hint} `}— {command.description}
+              </li>
+            ))}
+          </ul>
+        )}
         <div class="composer-buttons">
           <button type="submit" class="primary" disabled={state.busy || !connected || draft.trim() === ''}>
             {t.send}

@@ -26,4 +26,14 @@ export interface AcpAgentDeps {
   readonly agentInfo: { readonly name: string; readonly title: string; readonly version: string }
   /** Diagnostics (stderr; never stdout, which carries only the protocol). */
   readonly log: (line: string) => void
+  /** Custom commands and user-invocable skills of a working directory (absent: `/name` prompts go as typed). */
+  readonly commands?: AcpCommands
+}
+
+/** What the composition offers as `/name` commands. */
+export interface AcpCommands {
+  /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject (logged). */
+  list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
+  /** The text to send for a prompt typed in `cwd`: the expanded body of a known `/name`, else the text unchanged. May reject (logged; the text goes as typed). */
+  expand(text: string, cwd: string): Promise<string>
 }

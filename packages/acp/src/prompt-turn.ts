@@ -15,6 +15,7 @@ import type { AcpAgentDeps } from './acp-contract.ts'
 import { clientFileSystem } from './client-file-system.ts'
 import { promptText } from './prompt-text.ts'
 import { PromptUpdates } from './prompt-updates.ts'
+import { commandsUpdate, expandSlash } from './slash-commands.ts'
 import type { AcpSession } from './session-registry.ts'
 import { stopReasonOf } from './stop-reason.ts'
 
@@ -61,9 +62,10 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
   // the cancelled one to wind down; a prompt while one runs uncancelled is refused.
   while (session.running?.controller.signal.aborted === true) await session.running.settled
   if (session.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, `session ${session.id} is already answering a prompt; cancel it first`)
-  const text = promptText(params.prompt)
+  const typed = promptText(params.prompt)
   // As in `dsh run`: an empty prompt is the client's mistake, not a model call.
-  if (text.trim() === '') throw RequestError.invalidParams({ sessionId: session.id }, 'prompt: the prompt is empty: say what the agent should do')
+  if (typed.trim() === '') throw RequestError.invalidParams({ sessionId: session.id }, 'prompt: the prompt is empty: say what the agent should do')
+  const text = await expandSlash(deps, session, typed)
   const controller = new AbortController()
   const cancel = (): void => controller.abort()
   signal.addEventListener('abort', cancel, { once: true })
@@ -77,6 +79,8 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
         if (!signal.aborted) deps.log(`session ${session.id}: an update was not sent: ${errorMessage(error)}`)
       })
   }
+  const commands = await commandsUpdate(deps, session)
+  if (commands !== undefined) send(commands)
   const updates = new PromptUpdates(session, send)
   let settle: (() => void) | undefined
   const settled = new Promise<void>((resolve) => (settle = resolve))

@@ -14,6 +14,7 @@ import { RequestError, type AgentContext, type LoadSessionRequest, type LoadSess
 import { errorMessage, type Session } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { canonicalDirectory } from './canonical-directory.ts'
+import { commandsUpdate } from './slash-commands.ts'
 import { replayHistory } from './history-replay.ts'
 import type { SpelledDirectory } from './path-spelling.ts'
 import { AcpSession } from './session-registry.ts'
@@ -86,5 +87,7 @@ export async function loadSession(deps: AcpAgentDeps, params: LoadSessionRequest
   if (stored.header.cwd !== directories[0].canonical) throw RequestError.invalidParams({ cwd: params.cwd }, `cwd ${params.cwd}: session ${stored.header.id} works in ${stored.header.cwd} (a session keeps its directory)`)
   const session = deps.registry.add(new AcpSession(stored.header.id, directories))
   for (const update of replayHistory(stored, session.spelling)) await client.notify('session/update', { sessionId: session.id, update })
+  const commands = await commandsUpdate(deps, session)
+  if (commands !== undefined) await client.notify('session/update', { sessionId: session.id, update: commands })
   return {}
 }

@@ -41,6 +41,8 @@ export class AcpSession {
   readonly spelling: PathSpelling
   /** The prompt running now, if any. */
   running: RunningPrompt | undefined
+  /** Whether `available_commands_update` was sent for this session on this connection. */
+  commandsAnnounced = false
 
   constructor(id: string, directories: readonly [SpelledDirectory, ...SpelledDirectory[]]) {
     this.id = id

@@ -10,6 +10,7 @@ export { resumeHint, runChat, type ChatRunOptions, type StartChoice } from './ru
 export { byteSize, relativeTime } from './sessions/relative-time.ts'
 export { latestSessionIn, resumableRows, sessionRows, type SessionRow } from './sessions/session-rows.ts'
 export { contextReport } from './slash/context-report.ts'
+export { registerChatCommands } from './slash/chat-commands.ts'
 export { parseSlash, promptText, SlashRegistry, type SlashCommandSpec, type SlashContext, type SlashOutput } from './slash/slash-registry.ts'
 export { terminalMode, noColorRequested, type TerminalMode } from './terminal-mode.ts'
 export { usageFigures, type ModelPrices, type UsageFigures } from './status/usage-meter.ts'

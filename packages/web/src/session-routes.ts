@@ -79,7 +79,10 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     if (live instanceof Response) return live
     const body = await jsonBody(c, PromptBody)
     if (!body.ok) return body.response
-    if (!live.prompt(body.value.text)) return refuse(c, 409, 'a turn is running in this session; wait for it or cancel it')
+    const cwd = live.agent.session.header.cwd
+    // Files that cannot be read now: the prompt goes as it was typed (said once in the log).
+    const text = env.commands === undefined ? body.value.text : await env.commands.expand(body.value.text, cwd).catch((error: unknown) => (env.log(`warning: custom commands could not be read: ${error instanceof Error ? error.message : String(error)}`), body.value.text))
+    if (!live.prompt(text)) return refuse(c, 409, 'a turn is running in this session; wait for it or cancel it')
     return c.json({ accepted: true }, 202)
   })
   app.post('/sessions/:id/cancel', (c) => {
@@ -94,6 +97,13 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     if (!body.ok) return body.response
     if (!env.approvals.answer(live.id, c.req.param('approval'), body.value.choice, body.value.note)) return refuse(c, 404, 'no such question waits in this session (answered already, or its call ended)')
     return c.json({ answered: true })
+  })
+  app.get('/sessions/:id/commands', async (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    // Unreadable command files complete nothing; sending still works.
+    const commands = env.commands === undefined ? [] : await env.commands.list(live.agent.session.header.cwd).catch(() => [])
+    return c.json({ commands })
   })
   app.get('/sessions/:id/context', async (c) => {
     const live = liveSessionOf(c, sessions)

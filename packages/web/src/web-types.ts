@@ -29,6 +29,16 @@ export interface WebEnvironment {
   readonly homes: { readonly home: string; readonly dshHome: string }
   /** Diagnostics sink. */
   readonly log: (line: string) => void
+  /** Custom commands and user-invocable skills (absent: `/name` prompts go as typed, nothing is completed). */
+  readonly commands?: WebCommands
+}
+
+/** What the composition offers as `/name` commands. */
+export interface WebCommands {
+  /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject. */
+  list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
+  /** The text to send for a prompt typed in `cwd`: the expanded body of a known `/name`, else the text unchanged. May reject. */
+  expand(text: string, cwd: string): Promise<string>
 }
 
 /** One event on a session's stream. */

@@ -16,6 +16,7 @@ import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../a
 import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
+import { skillCommands } from './skill-commands.ts'
 import { workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
@@ -109,7 +110,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
-      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs)],
+      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), ...(await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs'] }))],
       stdin: streams.stdin,
       stdout: io.stdout,
       stderr: io.stderr,

@@ -13,6 +13,7 @@ import { CliError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
+import { frontEndCommands } from '../command-expansion.ts'
 
 /** Options of `dsh acp`. */
 export interface AcpOptions extends AgentSetupOptions {
@@ -34,6 +35,7 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     extraDirectories: absoluteDirs(io, options.addDir),
     agentInfo: { name: 'dsh', title: 'dsh', version },
     log: setup.log,
+    commands: frontEndCommands(setup.dshHome, setup.log),
   })
   const server = serveStdio(app, { input, output })
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGINT', 'SIGHUP'], processes: setup.processes, onSignal: () => server.close() })

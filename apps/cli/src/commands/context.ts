@@ -9,6 +9,7 @@ import type { CliIo } from '../cli-io.ts'
 import { configFrom } from '../agent-setup.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
 import { instructionConfig } from '../instruction-config.ts'
+import { skillsReport } from './context-skills.ts'
 import { additionalRootsReport, additionalRootsText, explainInAdditionalRoot, registeredTrustedRoots } from './context-roots.ts'
 
 /** Options of both forms. */
@@ -33,7 +34,9 @@ export async function contextCommand(io: CliIo, options: ContextOptions): Promis
   const { roots, ...prepared } = prepare(io, options)
   const report = await inspectContext(prepared)
   const additional = await additionalRootsReport(roots)
-  io.stdout.write(options.json === true ? `${JSON.stringify(additional === undefined ? report : { ...report, additionalRoots: additional }, null, 2)}\n` : `${formatContextReport(report)}${additionalRootsText(additional)}\n`)
+  const skills = await skillsReport(io, { fs: prepared.fs, cwd: prepared.cwd, dshHome: roots.dshHome })
+  const json = { ...report, ...(additional === undefined ? {} : { additionalRoots: additional }), ...skills.json }
+  io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${formatContextReport(report)}${additionalRootsText(additional)}\n${skills.text}\n`)
   return 0
 }
 
@@ -46,6 +49,7 @@ export async function contextWhyCommand(io: CliIo, path: string, options: Contex
     return 0
   }
   const explanation = await explainPath({ ...prepared, path })
-  io.stdout.write(options.json === true ? `${JSON.stringify(explanation, null, 2)}\n` : `${formatExplanation(explanation)}\n`)
+  const skills = await skillsReport(io, { fs: prepared.fs, cwd: prepared.cwd, dshHome: roots.dshHome }, path)
+  io.stdout.write(options.json === true ? `${JSON.stringify({ ...explanation, ...skills.json }, null, 2)}\n` : `${formatExplanation(explanation)}\n${skills.text}\n`)
   return 0
 }

@@ -14,6 +14,7 @@ import { CliError, usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup } from '../agent-setup.ts'
 import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
+import { expandRunPrompt } from '../command-expansion.ts'
 import { promptFrom } from '../prompt-source.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { answerForOutput } from '../terminal-output.ts'
@@ -71,11 +72,13 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
   let endSession: (() => Promise<void>) | undefined
   try {
     if (options.resume !== undefined && options.cwd !== undefined) refuseOtherDirectory(host, setup, options.resume)
+    const sessionCwd = options.resume === undefined ? setup.cwd : host.sessions.header(options.resume).cwd
+    const sent = await expandRunPrompt(prompt, { cwd: sessionCwd, dshHome: setup.dshHome, log: setup.log })
     const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
     endSession = () => host.ctx.get('hooks')?.sessionEnd(agent.handle, 'other') ?? Promise.resolve()
     await grantAddDirs(io, setup, agent, options.addDir)
-    const result = await agent.prompt(prompt, { signal: controller.signal }).catch((error: unknown) => {
+    const result = await agent.prompt(sent, { signal: controller.signal }).catch((error: unknown) => {
       // A turn that failed while a signal was ending it still ends the way the signal says.
       if (shutdown.signal === undefined) throw error
       return undefined

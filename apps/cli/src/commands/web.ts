@@ -15,6 +15,7 @@ import { prepareAgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
 import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { workspaceReport } from '../chat/workspace-report.ts'
+import { frontEndCommands } from '../command-expansion.ts'
 
 /** Options of `dsh web`. */
 export interface WebOptions extends AgentSetupOptions {
@@ -59,6 +60,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
         homes: { home: userHome(), dshHome: setup.dshHome },
         log: setup.log,
+        commands: frontEndCommands(setup.dshHome, setup.log),
       },
     }).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'ResumeRefused') throw usageError(`--resume: ${error.message}`)

@@ -25,6 +25,7 @@ import { initLine } from './init-line.ts'
 import { summarizeRun } from './run-summary.ts'
 import { stdinPrompts } from './stdin-prompts.ts'
 import type { ResultLine } from './stream-json-types.ts'
+import { expandRunPrompt } from '../command-expansion.ts'
 
 /** What the headless formats add to `dsh run`'s options. */
 export interface HeadlessRunOptions extends RunOptions {
@@ -125,7 +126,9 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
     let last: ResultLine | undefined
     for await (const prompt of prompts) {
       const fromSeq = agent.session.events.at(-1)?.seq ?? 0
-      const report = await runPrompt(agent, prompt, controller.signal, shutdown)
+      // `/name args` expands as in `dsh run`; an unknown name is a usage error (exit 2).
+      const sent = await expandRunPrompt(prompt, { cwd: agent.session.header.cwd, dshHome: setup.dshHome, log: setup.log })
+      const report = await runPrompt(agent, sent, controller.signal, shutdown)
       last = result(id, report, summarizeRun(agent.session.events, fromSeq))
       if (report.error !== undefined) errLine(io, `dsh: ${report.error.message}`)
       if (options.outputFormat === 'stream-json' || report.exitCode !== 0) out.result(last)

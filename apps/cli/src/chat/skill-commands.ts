@@ -1,0 +1,71 @@
+/**
+ * Custom commands and user-invocable skills as chat slash commands: each `/name` the working
+ * directory offers joins the chat's registry (so `/help` and Tab completion list it), unless a
+ * built-in has that name (the built-in wins; `/skills` names the shadowed file). Running one
+ * discovers the files again and sends the expanded body as the next prompt. `/skills` lists the
+ * skills and commands of the directory.
+ */
+import { createLocalFileSystem } from '@dsh/fs-local'
+import { userHome } from '@dsh/runtime'
+import type { WorkspaceSkills } from '@dsh/skills'
+import { registerChatCommands, SlashRegistry, type SlashCommandSpec } from '@dsh/tui'
+
+/** Where the chat works. */
+export interface ChatSkillsPlace {
+  readonly cwd: string
+  readonly dshHome: string
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Names of the product's own chat commands (they win too). */
+  readonly productCommands: readonly string[]
+}
+
+async function load(place: ChatSkillsPlace): Promise<{ skills: typeof import('@dsh/skills'); found: WorkspaceSkills }> {
+  const skills = await import('@dsh/skills')
+  const found = await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd: place.cwd, dshHome: place.dshHome, home: userHome(place.env['HOME']) })
+  return { skills, found }
+}
+
+function builtinNames(place: ChatSkillsPlace): Set<string> {
+  const registry = new SlashRegistry()
+  registerChatCommands(registry)
+  const names = new Set([...place.productCommands, 'skills'])
+  for (const spec of registry.list()) for (const name of [spec.name, ...(spec.aliases ?? [])]) names.add(name)
+  return names
+}
+
+/** `/skills` and one command per invocable name. */
+export async function skillCommands(place: ChatSkillsPlace): Promise<SlashCommandSpec[]> {
+  const builtins = builtinNames(place)
+  const { skills, found } = await load(place)
+  const list: SlashCommandSpec = {
+    name: 'skills',
+    usage: '/skills',
+    help: 'skills and custom commands of this directory (name, state, scope, path)',
+    run: async () => {
+      const now = await load(place)
+      const notes = now.found.commands.filter((command) => builtins.has(command.name.toLowerCase())).map((command) => `  /${command.name}  shadowed by the built-in /${command.name.toLowerCase()}  ${command.file}`)
+      return [...skills.formatSkillList(now.found.skills, now.found.commands).trimEnd().split('\n'), ...notes, ...now.found.problems.map((line) => `warning: ${line}`)]
+    },
+  }
+  const specs: SlashCommandSpec[] = [list]
+  for (const name of skills.invocableNames({ commands: found.commands, skills: found.skills, builtins })) {
+    if (builtins.has(name.toLowerCase())) continue
+    const command = found.commands.find((item) => item.name === name)
+    const skill = found.skills.skills.get(name)
+    const hint = command?.argumentHint ?? skill?.meta.argumentHint
+    specs.push({
+      name: name.toLowerCase(),
+      usage: `/${name}${hint === undefined ? '' : ` ${hint}`}`,
+      help: (command?.description ?? skill?.meta.description ?? (command === undefined ? 'skill' : 'custom command')).replace(/\s+/g, ' ').slice(0, 100),
+      run: async ({ controller }, args) => {
+        const now = await load(place)
+        const expansion = skills.expandPrompt(`/${name}${args.length === 0 ? '' : ` ${args.join(' ')}`}`, { commands: now.found.commands, skills: now.found.skills, builtins })
+        if (expansion.kind !== 'expanded') return `/${name} is gone from this directory`
+        // A body that starts with "/" is sent as it is (the chat reads "//x" as the prompt "/x").
+        void controller.submit(expansion.text.startsWith('/') ? `/${expansion.text}` : expansion.text)
+        return undefined
+      },
+    })
+  }
+  return specs
+}

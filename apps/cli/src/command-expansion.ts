@@ -1,0 +1,74 @@
+/**
+ * `/name args` prompts of `dsh run` and `dsh chat`: the skills and commands of the session's
+ * directory are discovered from the disk and the prompt expanded by @dsh/skills' one expansion
+ * function. In `dsh run` an unknown `/name` is a usage error naming the known ones (exit 2) and
+ * the model is never called; broken skill and command files are warning lines.
+ */
+import { createLocalFileSystem } from '@dsh/fs-local'
+import { userHome } from '@dsh/runtime'
+import type { Expansion } from '@dsh/skills'
+import { usageError } from './cli-error.ts'
+
+/** Where the prompt is expanded. */
+export interface ExpansionPlace {
+  /** Canonical working directory of the session. */
+  readonly cwd: string
+  readonly dshHome: string
+  /** Warning sink. */
+  readonly log: (line: string) => void
+  /** Names the front end handles itself (chat built-ins). */
+  readonly builtins?: ReadonlySet<string>
+}
+
+/** Expands `prompt` (plain prompts come back unchanged in an `expanded`-less result). */
+export async function expandAt(prompt: string, place: ExpansionPlace): Promise<Expansion> {
+  const skills = await import('@dsh/skills')
+  if (skills.invocationName(prompt) === undefined) return { kind: 'plain' }
+  const found = await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd: place.cwd, dshHome: place.dshHome, home: userHome() })
+  const expansion = skills.expandPrompt(prompt, { commands: found.commands, skills: found.skills, ...(place.builtins === undefined ? {} : { builtins: place.builtins }) })
+  // The session's plugin reports broken files itself; only a name that matched nothing shows them here.
+  if (expansion.kind === 'unknown') for (const line of found.problems) place.log(`warning: ${line}`)
+  return expansion
+}
+
+/** `dsh run`: the text to send; an unknown `/name` throws a usage error. */
+export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Promise<string> {
+  const expansion = await expandAt(prompt, place)
+  switch (expansion.kind) {
+    case 'plain':
+      return prompt
+    case 'expanded':
+      return expansion.text
+    case 'unknown': {
+      const { unknownCommandLine } = await import('@dsh/skills')
+      throw usageError(unknownCommandLine(expansion.name, expansion.known))
+    }
+    default: {
+      const unreachable: never = expansion
+      throw new Error(`unknown expansion ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
+
+/** What `dsh acp` and `dsh web` offer as `/name` commands: an unknown `/name` goes as typed there. */
+export function frontEndCommands(dshHome: string, log: (line: string) => void) {
+  const load = async (cwd: string) => {
+    const skills = await import('@dsh/skills')
+    return { skills, found: await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd, dshHome, home: userHome() }) }
+  }
+  return {
+    async list(cwd: string): Promise<{ name: string; description: string; hint?: string }[]> {
+      const { skills, found } = await load(cwd)
+      return skills.invocableNames({ commands: found.commands, skills: found.skills }).map((name) => {
+        const command = found.commands.find((item) => item.name === name && item.shadowedBy === undefined)
+        const skill = found.skills.skills.get(name)
+        const hint = command?.argumentHint ?? skill?.meta.argumentHint
+        return { name, description: (command?.description ?? skill?.meta.description ?? 'custom command').replace(/\s+/g, ' '), ...(hint === undefined ? {} : { hint }) }
+      })
+    },
+    async expand(text: string, cwd: string): Promise<string> {
+      const expansion = await expandAt(text, { cwd, dshHome, log })
+      return expansion.kind === 'expanded' ? expansion.text : text
+    },
+  }
+}

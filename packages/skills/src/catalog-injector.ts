@@ -1,0 +1,38 @@
+/**
+ * The pre-step side of the plugin: for an entering step, compare the skills the model may invoke
+ * with what the visible surface already told it and, when something is new, changed or removed,
+ * enter one durable catalog message after the prompt and the workspace instruction messages. The
+ * delivered state is the surface itself, so a step an outer listener rejects delivers nothing and
+ * is offered again, a resumed session repeats nothing, and a compaction re-arms the catalog.
+ */
+import { randomUUID } from 'node:crypto'
+import type { PreStepDecision, UserMessage } from '@dsh/contracts'
+import { catalogDelta, type CatalogItem } from './catalog-delta.ts'
+import { renderCatalog } from './catalog-text.ts'
+import { catalogSource, type DeliveredEntry } from './delivered.ts'
+import type { SessionSkills } from './session-skills.ts'
+
+/** The catalog message for `items` against the session's delivered state, if any. */
+export function catalogMessage(items: readonly CatalogItem[], delivered: ReadonlyMap<string, DeliveredEntry>, maxBytes: number): UserMessage | undefined {
+  const delta = catalogDelta(items, delivered, maxBytes)
+  const text = renderCatalog(delta.parts)
+  if (text === '') return undefined
+  return { id: randomUUID(), role: 'user', content: [{ type: 'text', text }], source: catalogSource(delta.changes) }
+}
+
+/** Inserts `message` after the claimed prompt and any workspace instruction messages following it. */
+export function afterInstructions(decision: PreStepDecision & { kind: 'enter' }, claimed: readonly UserMessage[], message: UserMessage): PreStepDecision {
+  const ids = new Set(claimed.map((item) => item.id))
+  let at = 0
+  decision.messages.forEach((item, index) => {
+    if (ids.has(item.id) || item.source.kind === 'workspace-instructions') at = index + 1
+  })
+  return { kind: 'enter', messages: decision.messages.toSpliced(at, 0, message) }
+}
+
+/** Resumed sessions: nested directories a delivered catalog names join again. */
+export function rejoinNested(skills: SessionSkills, delivered: ReadonlyMap<string, DeliveredEntry>): void {
+  delivered.forEach((entry) => {
+    if (entry.nestedDir !== undefined) skills.join(entry.nestedDir)
+  })
+}

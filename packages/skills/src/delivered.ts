@@ -1,0 +1,100 @@
+/**
+ * What the model has been told about skills, derived only from the typed sources of this
+ * plugin's catalog messages on the session's visible surface (never from prose, never from
+ * memory): a resumed session continues where it was, and a compaction that drops those messages
+ * makes the plugin send the catalog again. The fold is incremental between compactions (the
+ * surface only grows by appends then), so a quiet step costs a look at the new entries only.
+ */
+import type { MessageSource, SessionEvent, SessionView, UserMessage } from '@dsh/contracts'
+
+/** `source.plugin` of the catalog messages. */
+export const PLUGIN_NAME = 'skills'
+
+/** One persisted catalog transition (in `source.data.changes`). */
+export interface CatalogChange {
+  /** `set`: listed (new or changed); `omit`: named as left out by the budget; `remove`: withdrawn. */
+  readonly action: 'set' | 'omit' | 'remove'
+  /** The name the skill is invoked by. */
+  readonly key: string
+  /** SHA-256 of the catalog line (absent for `remove`). */
+  readonly digest?: string
+  /** UTF-8 bytes of the catalog line (`set` only). */
+  readonly bytes?: number
+  /** Directory below the cwd the skill came from (nested skills), so a resumed session looks there again. */
+  readonly nestedDir?: string
+}
+
+/** The persisted data of a catalog message. */
+export interface CatalogData {
+  readonly version: 1
+  readonly changes: readonly CatalogChange[]
+}
+
+/** What the model holds for one skill. */
+export interface DeliveredEntry {
+  readonly digest: string
+  readonly bytes: number
+  readonly omitted: boolean
+  readonly nestedDir?: string | undefined
+}
+
+/** The catalog message source. */
+export const catalogSource = (changes: readonly CatalogChange[]): MessageSource => ({ kind: 'plugin', plugin: PLUGIN_NAME, form: 'catalog', data: { version: 1, changes } satisfies CatalogData })
+
+function validChange(value: unknown): value is CatalogChange {
+  if (typeof value !== 'object' || value === null) return false
+  const action: unknown = Reflect.get(value, 'action')
+  const digest: unknown = Reflect.get(value, 'digest')
+  return (action === 'set' || action === 'omit' || action === 'remove') && typeof Reflect.get(value, 'key') === 'string' && (action === 'remove' || typeof digest === 'string')
+}
+
+/** The catalog changes of `message`, `undefined` when it is no catalog message of this plugin. */
+export function catalogChanges(message: UserMessage): readonly CatalogChange[] | undefined {
+  const source = message.source
+  if (source.kind !== 'plugin' || source.plugin !== PLUGIN_NAME || source.form !== 'catalog') return undefined
+  const data: unknown = source.data
+  if (typeof data !== 'object' || data === null || Reflect.get(data, 'version') !== 1) return undefined
+  const changes: unknown = Reflect.get(data, 'changes')
+  return Array.isArray(changes) ? changes.filter(validChange) : undefined
+}
+
+/** Applies `changes` to `state` (mutating). */
+export function applyChanges(state: Map<string, DeliveredEntry>, changes: readonly CatalogChange[]): void {
+  for (const change of changes) {
+    if (change.action === 'remove') state.delete(change.key)
+    else state.set(change.key, { digest: change.digest ?? '', bytes: change.action === 'set' ? (change.bytes ?? 0) : 0, omitted: change.action === 'omit', nestedDir: change.nestedDir })
+  }
+}
+
+const isUserMessage = (value: unknown): value is UserMessage => typeof value === 'object' && value !== null && typeof Reflect.get(value, 'source') === 'object' && Reflect.get(value, 'role') === 'user'
+
+function messageOf(event: SessionEvent | undefined): UserMessage | undefined {
+  if (event?.type !== 'user/message') return undefined
+  const data: unknown = event.data
+  const message: unknown = typeof data === 'object' && data !== null ? Reflect.get(data, 'message') : undefined
+  return isUserMessage(message) ? message : undefined
+}
+
+/** The delivered catalog of one session's surface, folded incrementally. */
+export class DeliveredFold {
+  #generation = -1
+  #folded = 0
+  #state = new Map<string, DeliveredEntry>()
+
+  /** What the visible surface of `session` told the model (a live view: read it before the next fold). */
+  current(session: SessionView): ReadonlyMap<string, DeliveredEntry> {
+    const surface = session.surface
+    if (session.replaceGeneration !== this.#generation || surface.length < this.#folded) {
+      this.#generation = session.replaceGeneration
+      this.#folded = 0
+      this.#state = new Map()
+    }
+    for (; this.#folded < surface.length; this.#folded++) {
+      const seq = surface[this.#folded]
+      const message = seq === undefined ? undefined : messageOf(session.eventBySeq(seq))
+      const changes = message === undefined ? undefined : catalogChanges(message)
+      if (changes !== undefined) applyChanges(this.#state, changes)
+    }
+    return this.#state
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * One discovery of the skills of a working directory: the project root (the first ancestor with a
+ * `.git`, else the cwd, as workspace-context finds it), the source directories in precedence
+ * order, a scan of each, then precedence and trust. Links are followed only into the trusted roots
+ * (project root, additional roots, `$DSH_HOME`, `~/.agents/skills`). Rethrows only cancellation.
+ */
+import { join } from 'node:path'
+import type { FileSystemPort } from '@dsh/contracts'
+import { findProjectRoot, type LinkPolicy } from '@dsh/workspace-context'
+import { resolveSkills } from './precedence.ts'
+import { DEFAULT_MAX_SKILL_BYTES, scanSource } from './scan.ts'
+import { skillSources } from './sources.ts'
+import type { BrokenSkill, LoadedSkill, SkillSet, SkillSource } from './types.ts'
+
+/** Inputs of {@link discoverSkills}. */
+export interface DiscoverOptions {
+  readonly fs: FileSystemPort
+  /** Canonical working directory. */
+  readonly cwd: string
+  readonly dshHome: string
+  /** The OS home. */
+  readonly home: string
+  /** Canonical paths of the available additional roots. */
+  readonly additionalRoots?: readonly string[]
+  /** Absolute directories below the cwd whose skills joined. */
+  readonly nestedDirs?: readonly string[]
+  /** Trusted digests by project root (the trust store). */
+  readonly trust?: Readonly<Record<string, Readonly<Record<string, string>>>>
+  readonly maxSkillBytes?: number
+  /** The project root when the caller already knows it. */
+  readonly projectRoot?: string
+  readonly signal?: AbortSignal
+}
+
+async function canonical(fs: FileSystemPort, path: string, signal: AbortSignal | undefined): Promise<string> {
+  return (await fs.resolve(path, { cwd: path, ...(signal === undefined ? {} : { signal }) })).path
+}
+
+/** What a discovery looks at: the project root, the link policy's roots, the sources in order. */
+export interface DiscoveryPlan {
+  readonly projectRoot: string
+  readonly linkRoots: readonly string[]
+  readonly policy: LinkPolicy
+  readonly sources: readonly SkillSource[]
+}
+
+/** The plan of one discovery (a few stats and realpaths, nothing read). */
+export async function discoveryPlan(options: DiscoverOptions): Promise<DiscoveryPlan> {
+  const { fs, signal } = options
+  const projectRoot = options.projectRoot ?? (await findProjectRoot(fs, options.cwd, ['.git'], signal)).root
+  const additionalRoots = options.additionalRoots ?? []
+  const userAgents = join(options.home, '.agents', 'skills')
+  const linkRoots = await Promise.all([projectRoot, options.dshHome, userAgents, ...additionalRoots].map((path) => canonical(fs, path, signal)))
+  const policy = { followSymlinks: true, trustedRoots: { fixed: linkRoots, extra: () => [] } }
+  const sources = skillSources({ projectRoot, cwd: options.cwd, additionalRoots, dshHome: options.dshHome, home: options.home, nestedDirs: options.nestedDirs ?? [] })
+  return { projectRoot, linkRoots, policy, sources }
+}
+
+/** Discovers the skill set of `options.cwd`. */
+export async function discoverSkills(options: DiscoverOptions): Promise<SkillSet> {
+  const plan = await discoveryPlan(options)
+  const found: (LoadedSkill | BrokenSkill)[] = []
+  for (const source of plan.sources) found.push(...(await scanSource(source, { fs: options.fs, policy: plan.policy, maxSkillBytes: options.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, signal: options.signal })))
+  return resolveSkills({ found, projectRoot: plan.projectRoot, trusted: options.trust?.[plan.projectRoot] ?? {}, linkRoots: plan.linkRoots })
+}

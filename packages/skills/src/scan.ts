@@ -1,0 +1,100 @@
+/**
+ * Scans one `skills` directory through the filesystem port: each sub-folder holding a `SKILL.md`
+ * is a skill. The file is probed like an instruction file (a link is followed only into a trusted
+ * root; FIFOs, devices and directories are never opened) and read with the same bounded read.
+ * A folder without `SKILL.md` is no skill and is skipped quietly; a file that exists but cannot be
+ * used is a broken skill with its problem. Rethrows only cancellation.
+ */
+import { join } from 'node:path'
+import type { FileSystemPort } from '@dsh/contracts'
+import { contentDigest, probeCandidate, readBounded, type LinkPolicy } from '@dsh/workspace-context'
+import { readSkillMeta } from './front-matter.ts'
+import type { BrokenSkill, LoadedSkill, SkillSource } from './types.ts'
+
+/** Largest SKILL.md read (bytes). */
+export const DEFAULT_MAX_SKILL_BYTES = 256 * 1024
+
+const UNAVAILABLE: Readonly<Record<string, string>> = {
+  'escaping-link': 'links outside the trusted roots',
+  'symlink-refused': 'is a symlink and links are not followed',
+  'probe-failed': 'could not be examined',
+  'too-large': 'is larger than the skill size limit',
+  'not-utf8': 'is not UTF-8 text',
+  binary: 'contains NUL bytes',
+  'read-failed': 'could not be read',
+  'special-file-at-open': 'turned out to be a special file when opened',
+}
+
+const reasonText = (reason: string, detail?: string): string => `${UNAVAILABLE[reason] ?? reason}${detail === undefined ? '' : ` (${detail})`}`
+
+/** A parsed SKILL.md remembered at one provider version (see {@link ScanOptions.cache}). */
+export interface ScanFact {
+  readonly target: string
+  readonly version: string
+  readonly result: LoadedSkill | BrokenSkill
+}
+
+/** How long after its last change a file's version is trusted to change with its content (racy timestamps), in ms. */
+export const SETTLE_MS = 2000
+
+/** Options of one scan. */
+export interface ScanOptions {
+  readonly fs: FileSystemPort
+  readonly policy: LinkPolicy
+  readonly maxSkillBytes: number
+  readonly signal?: AbortSignal | undefined
+  /**
+   * Parsed files by SKILL.md path, reused while the probe reports the same target and version and
+   * the file last changed at least {@link SETTLE_MS} before the probe (a change within the same
+   * timestamp tick could keep the version); others are read again and remembered.
+   */
+  readonly cache?: Map<string, ScanFact> | undefined
+  /** Wall clock in epoch ms, comparable with file timestamps (default `Date.now`). */
+  readonly now?: (() => number) | undefined
+}
+
+/** Reads one skill folder `name` of `source`; `undefined` when it holds no SKILL.md. */
+export async function scanFolder(source: SkillSource, name: string, options: ScanOptions): Promise<LoadedSkill | BrokenSkill | undefined> {
+  const folder = join(source.dir, name)
+  const file = join(folder, 'SKILL.md')
+  const broken = (problem: string): BrokenSkill => ({ kind: 'broken', file, folder, problem, source })
+  const startedAt = (options.now ?? Date.now)()
+  const probe = await probeCandidate(options.fs, file, 'SKILL.md', options.policy, options.signal)
+  if (probe.state === 'absent') return undefined
+  if (probe.state === 'unavailable') return broken(reasonText(probe.reason, probe.detail))
+  const known = options.cache?.get(file)
+  const changedAt = probe.info.changedAtMs
+  if (known !== undefined && known.target === probe.target && known.version === probe.info.version && known.result.source.dir === source.dir && changedAt !== undefined && startedAt - changedAt >= SETTLE_MS) return known.result
+  const result = await readSkill(options, probe.target, probe.info.size, name, broken, { folder, file, source })
+  options.cache?.set(file, { target: probe.target, version: probe.info.version, result })
+  return result
+}
+
+async function readSkill(options: ScanOptions, target: string, size: number | undefined, name: string, broken: (problem: string) => BrokenSkill, where: Pick<LoadedSkill, 'folder' | 'file' | 'source'>): Promise<LoadedSkill | BrokenSkill> {
+  const read = await readBounded(options.fs, target, options.maxSkillBytes, size, options.signal)
+  if (!read.ok) return broken(reasonText(read.reason, read.detail))
+  const meta = readSkillMeta(read.text, name)
+  if (!meta.ok) return broken(meta.problem)
+  return { kind: 'skill', meta: meta.meta, body: meta.body, ...where, digest: contentDigest(read.text) }
+}
+
+/** Every skill folder of `source` in name order; an absent or unlistable directory has none. */
+export async function scanSource(source: SkillSource, options: ScanOptions): Promise<(LoadedSkill | BrokenSkill)[]> {
+  let names: string[]
+  try {
+    const info = await options.fs.stat(source.dir, options.signal)
+    if (info?.type !== 'directory') return []
+    names = (await options.fs.listDir(source.dir, options.signal)).filter((entry) => entry.type === 'directory' || entry.type === 'symlink').map((entry) => entry.name)
+  } catch (error) {
+    // An unreadable skills directory contributes nothing now; the next scan tries again.
+    if (options.signal?.aborted === true) throw error
+    return []
+  }
+  const found: (LoadedSkill | BrokenSkill)[] = []
+  for (const name of names) {
+    if (name.startsWith('.')) continue
+    const skill = await scanFolder(source, name, options)
+    if (skill !== undefined) found.push(skill)
+  }
+  return found
+}

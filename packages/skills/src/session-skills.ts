@@ -1,0 +1,115 @@
+/**
+ * Per-session skill state: the last discovered set (and its catalog items), what each skills
+ * directory held, the directories below the cwd that joined (touched by a successful read, write
+ * or edit, or named by a delivered catalog), and what must be looked at again:
+ * - every directory at the first step of each turn and after a step that ran `bash` or
+ *   `run_code` (whose changes have no paths);
+ * - only the directories a `write` or `edit` touched, and the directories that just joined;
+ * - nothing on other steps, which reuse the set: a quiet step costs the catalog comparison only.
+ * Parsed files are reused while their version stands (scan.ts), so a rescan reads changed files only.
+ */
+import type { FileSystemPort, SessionView, ToolExecution, ToolFinalOutcome } from '@dsh/contracts'
+import { descendantDirs, isInsideRoot } from '@dsh/workspace-context'
+import { catalogItems } from './catalog-items.ts'
+import type { CatalogItem } from './catalog-delta.ts'
+import { DeliveredFold } from './delivered.ts'
+import { discoveryPlan } from './discover.ts'
+import { resolveSkills } from './precedence.ts'
+import { scanSource, type ScanFact } from './scan.ts'
+import type { BrokenSkill, LoadedSkill, SkillSet } from './types.ts'
+
+/** Tools whose changes have no paths: every directory is looked at again after them. */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'run_code'])
+
+/** What discovery of one session needs from the host. */
+export interface SessionDiscoveryHost {
+  readonly fs: () => FileSystemPort | undefined
+  readonly dshHome: string
+  readonly home: string
+  readonly maxSkillBytes: number
+  readonly additionalRoots: (session: SessionView) => readonly string[]
+  readonly trust: () => Readonly<Record<string, Readonly<Record<string, string>>>>
+  readonly warn: (line: string) => void
+}
+
+/** The skill state of one session. */
+export class SessionSkills {
+  readonly fold = new DeliveredFold()
+  readonly #nested = new Set<string>()
+  readonly #bySource = new Map<string, (LoadedSkill | BrokenSkill)[]>()
+  readonly #files = new Map<string, ScanFact>()
+  readonly #items = new WeakMap<LoadedSkill, CatalogItem>()
+  #set: { readonly skills: SkillSet; readonly items: readonly CatalogItem[] } | undefined
+  #everything = true
+  #written: string[] = []
+  #projectRoot: string | undefined
+  #plan: { readonly key: string; readonly plan: Awaited<ReturnType<typeof discoveryPlan>> } | undefined
+  readonly #session: SessionView
+  readonly #host: SessionDiscoveryHost
+  readonly #warned: Set<string>
+
+  constructor(session: SessionView, host: SessionDiscoveryHost, warned: Set<string>) {
+    this.#session = session
+    this.#host = host
+    this.#warned = warned
+  }
+
+  /** Every directory is looked at again at the next use (a new turn). */
+  invalidate(): void {
+    this.#everything = true
+  }
+
+  /** `tools/result`: what the call may have changed, and directories below the cwd it touched. */
+  observe(execution: ToolExecution, outcome: ToolFinalOutcome): void {
+    if (SHELL_TOOLS.has(execution.name)) this.#everything = true
+    if (outcome.isError) return
+    const { cwd } = this.#session.header
+    for (const touch of outcome.touched) {
+      if (touch.kind === 'write' || touch.kind === 'edit') this.#written.push(touch.path)
+      for (const dir of descendantDirs(this.#projectRoot ?? cwd, cwd, touch.path)) this.join(dir.abs)
+    }
+  }
+
+  /** Adds a directory below the cwd (a touch, or one a delivered catalog names). */
+  join(dir: string): void {
+    this.#nested.add(dir)
+  }
+
+  /** The current set and its catalog items, looked at again where needed. Rethrows only cancellation. */
+  async current(signal?: AbortSignal): Promise<{ readonly skills: SkillSet; readonly items: readonly CatalogItem[] } | undefined> {
+    const fs = this.#host.fs()
+    if (fs === undefined) return undefined
+    const everything = this.#everything || this.#set === undefined
+    const written = this.#written
+    const additionalRoots = this.#host.additionalRoots(this.#session)
+    const key = `${additionalRoots.join('\u0000')}\u0001${this.#nested.size}`
+    if (everything || this.#plan?.key !== key) {
+      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#nested], ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }), ...(signal === undefined ? {} : { signal }) })
+      this.#plan = { key, plan }
+    }
+    const { plan } = this.#plan
+    const stale = plan.sources.filter((source) => everything || !this.#bySource.has(source.dir) || written.some((path) => isInsideRoot(source.dir, path)))
+    if (this.#set !== undefined && stale.length === 0 && plan.sources.length === this.#bySource.size) return this.#set
+    this.#everything = false
+    this.#written = []
+    try {
+      for (const source of stale) this.#bySource.set(source.dir, await scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files }))
+    } catch (error) {
+      // Cancelled or failed: the next step looks at everything again.
+      this.#everything = true
+      throw error
+    }
+    const known = new Set(plan.sources.map((source) => source.dir))
+    for (const dir of this.#bySource.keys()) if (!known.has(dir)) this.#bySource.delete(dir)
+    const found = plan.sources.flatMap((source) => this.#bySource.get(source.dir) ?? [])
+    const skills = resolveSkills({ found, projectRoot: plan.projectRoot, trusted: this.#host.trust()[plan.projectRoot] ?? {}, linkRoots: plan.linkRoots })
+    this.#projectRoot = plan.projectRoot
+    this.#set = { skills, items: catalogItems(skills, this.#items) }
+    for (const line of skills.problems) {
+      if (this.#warned.has(line)) continue
+      this.#warned.add(line)
+      this.#host.warn(line)
+    }
+    return this.#set
+  }
+}

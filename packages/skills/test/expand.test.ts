@@ -1,0 +1,50 @@
+// `/name args` expansion and argument substitution: what is a command, what wins, what is sent.
+import { describe, expect, it } from 'vitest'
+import { expandPrompt, invocableNames, splitArguments, substitute, unknownCommandLine, type CommandFile, type LoadedSkill, type SkillSet } from '../src/index.ts'
+
+const command = (name: string, body: string, extra: Partial<CommandFile> = {}): CommandFile => ({ name, file: `/p/.dsh/commands/${name}.md`, body, scope: 'project', ...extra })
+
+const skill = (name: string, body: string, userInvocable = true): LoadedSkill => ({
+  kind: 'skill',
+  meta: { name, description: 'd', disableModelInvocation: false, userInvocable, allowedTools: [], extra: {} },
+  body,
+  folder: `/p/.dsh/skills/${name}`,
+  file: `/p/.dsh/skills/${name}/SKILL.md`,
+  digest: 'x',
+  source: { dir: '/p/.dsh/skills', scope: 'project', family: '.dsh', rel: '.', rank: 0 },
+})
+
+const set = (...skills: [string, LoadedSkill][]): SkillSet => ({ skills: new Map(skills), entries: [], projectRoot: '/p', problems: [], linkRoots: [] })
+
+describe('argument substitution', () => {
+  it('fills $ARGUMENTS, $1…$9 (quotes group words) and ${SKILL_DIR}; never runs anything', () => {
+    expect(splitArguments(`a "b c" 'd e' f`)).toEqual(['a', 'b c', 'd e', 'f'])
+    expect(substitute('all=$ARGUMENTS one=$1 two=$2 ten=$10 none=$9 dir=${SKILL_DIR} $(rm -rf /)', { arguments: ' x "y z" ', skillDir: '/s' })).toBe('all=x "y z" one=x two=y z ten=$10 none= dir=/s $(rm -rf /)')
+  })
+
+  it('appends the arguments to a body that mentions none of them; keeps ${SKILL_DIR} in commands', () => {
+    expect(substitute('Do it.\n', { arguments: 'now please' })).toBe('Do it.\n\nARGUMENTS: now please\n')
+    expect(substitute('Do it.\n', { arguments: '' })).toBe('Do it.\n')
+    expect(substitute('In ${SKILL_DIR}', { arguments: '' })).toBe('In ${SKILL_DIR}')
+  })
+})
+
+describe('/name expansion', () => {
+  const invocables = { commands: [command('release', 'Release $1.'), command('ops:deploy', 'Ops deploy $ARGUMENTS'), command('release', 'loser', { shadowedBy: '/p/.dsh/commands/release.md' })], skills: set(['deploy', skill('deploy', 'Deploy to $1 from ${SKILL_DIR}.')], ['hidden', skill('hidden', 'x', false)], ['release', skill('release', 'skill loses')]) }
+
+  it('expands commands (subfolder groups too) before skills of the same name, and skills with their folder', () => {
+    expect(expandPrompt('/release 1.2', invocables)).toMatchObject({ kind: 'expanded', from: 'command', text: 'Release 1.2.' })
+    expect(expandPrompt('/ops:deploy a b', invocables)).toMatchObject({ kind: 'expanded', text: 'Ops deploy a b' })
+    expect(expandPrompt('/deploy qa', invocables)).toMatchObject({ kind: 'expanded', from: 'skill', text: 'Deploy to qa from /p/.dsh/skills/deploy.' })
+  })
+
+  it('leaves plain prompts, paths, built-ins and a leading space alone; an unknown name lists the known ones', () => {
+    expect(expandPrompt('/etc/hosts is wrong', invocables)).toEqual({ kind: 'plain' })
+    expect(expandPrompt(' /release 1', invocables)).toEqual({ kind: 'plain' })
+    expect(expandPrompt('release 1', invocables)).toEqual({ kind: 'plain' })
+    expect(expandPrompt('/release 1', { ...invocables, builtins: new Set(['release']) })).toEqual({ kind: 'plain' })
+    expect(expandPrompt('/hidden', invocables)).toEqual({ kind: 'unknown', name: 'hidden', known: ['ops:deploy', 'release', 'deploy'] })
+    expect(invocableNames(invocables)).toEqual(['ops:deploy', 'release', 'deploy'])
+    expect(unknownCommandLine('nope', [])).toBe('unknown command /nope; no custom commands or skills are defined here (a prompt that starts with / names a command; start it with a space or another word to send it as it is)')
+  })
+})

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { classifyFailure, retryAfterFromHeaders } from '../src/failure-classification.ts'
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_DEEPSEEK_MODEL, modelCapabilitiesFor, reasoningEchoFor, retiredModelWarning } from '../src/index.ts'
 import { BASE_DELAY_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, retryDelayMs } from '../src/retry-policy.ts'
+import { MalformedChunkError } from '../src/stream-errors.ts'
 
 describe('retryDelayMs', () => {
   it('doubles from the base delay, capped, with at most 25% jitter taken off', () => {
@@ -88,8 +89,8 @@ describe('classifyFailure', () => {
     }
   })
 
-  it('does not retry an unparseable chunk', () => {
-    expect(classifyFailure(new SyntaxError('Unexpected token'), sdk)).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false })
+  it('does not retry a malformed chunk, and names it as malformed', () => {
+    expect(classifyFailure(new MalformedChunkError('{oops'), sdk)).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false, malformed: true })
   })
 })
 

@@ -8,9 +8,11 @@
  */
 import { resolve } from 'node:path'
 import { modeLabel } from '@dsh/permissions'
-import { createApprovalBroker, createDiagnosticsRelay, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
+import { createApprovalBroker, createDiagnosticsRelay, latestSessionIn, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
 import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
+import { storeFor } from '../commands/sessions.ts'
+import { cwdFrom } from '../global-options.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
 import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
@@ -105,7 +107,9 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   // The host's diagnostics go to stderr, or into the transcript while the full-screen UI draws.
   const diagnostics = createDiagnosticsRelay((line) => errLine(io, line))
   // The chat's default mode is ask.
-  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission, log: diagnostics.log, defaultMode: 'ask', ...(options.yes === true ? { mode: 'full-auto' } : {}) })
+  // --continue keeps the endpoint of the session it continues, as --resume ID does.
+  const continued = start.kind === 'continue' ? latestSessionIn(storeFor(io, options.dshHome), cwdFrom(io, options.cwd))?.id : undefined
+  const setup = await prepareAgentSetup(io, continued === undefined ? options : { ...options, resume: continued }, { askPermission: broker.askPermission, log: diagnostics.log, defaultMode: 'ask', ...(options.yes === true ? { mode: 'full-auto' } : {}) })
   sessionCwd = setup.cwd
   const stop = new AbortController()
   // Ctrl-C is the chat's own key (a keystroke in the screen mode, SIGINT in the plain mode).

@@ -25,11 +25,10 @@ afterEach(async () => {
 const key = { DEEPSEEK_API_KEY: 'sk-test-key-1234' }
 const run = (args: readonly string[], baseUrl = server?.baseUrl ?? ''): ReturnType<typeof runDsh> =>
   runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--base-url', baseUrl, ...args], { cwd: tree.root, env: key })
-const events = (id: string): { type: string; data: Record<string, unknown> }[] =>
-  readFileSync(tree.path(`home/sessions/${id}.jsonl`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> })
+type Line = { type: string; kind?: string; text?: string; data?: { attempt?: number; discarded?: boolean; message?: { content: { type: string; text?: string }[] } } }
+// oxlint-disable-next-line typescript/no-unsafe-type-assertion -- lines dsh wrote, in the shape the test reads
+const parseLine = (line: string): Line => JSON.parse(line) as Line
+const events = (id: string): Line[] => readFileSync(tree.path(`home/sessions/${id}.jsonl`), 'utf8').trim().split('\n').map(parseLine)
 const lines = (stderr: string): string[] => stderr.trim().split('\n').filter((line) => !line.startsWith('session: '))
 
 describe('DeepSeek faults through dsh', { timeout: 120_000 }, () => {
@@ -45,7 +44,7 @@ describe('DeepSeek faults through dsh', { timeout: 120_000 }, () => {
     expect(log.find((event) => event.type === 'model/retry')?.data).toMatchObject({ attempt: 2, discarded: true })
     const streamed = await run(['--output-format', 'stream-json', '--include-partial', 'hi again'])
     expect(streamed.code).toBe(0)
-    const out = streamed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; kind?: string; text?: string; data?: { discarded?: boolean; message?: { content: { type: string; text?: string }[] } } })
+    const out = streamed.stdout.trim().split('\n').map(parseLine)
     const retryAt = out.findIndex((line) => line.type === 'model/retry')
     expect(out[retryAt]?.data?.discarded).toBe(true)
     // The pieces after the retry line are the whole answer; the committed message carries it once.
@@ -86,6 +85,7 @@ describe('DeepSeek faults through dsh', { timeout: 120_000 }, () => {
     expect(result).toMatchObject({ code: 0, stdout: 'alpha and beta\n' })
     expect(server.records.map((record) => record.status)).toEqual([200, 200])
     type Wire = { role: string; content: string; tool_call_id?: string; tool_calls?: { id: string }[] }
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- a body dsh sent, in the chat-completions shape
     const messages = (server.records[1]?.body?.messages ?? []) as Wire[]
     const ids = messages.find((message) => message.role === 'assistant')?.tool_calls?.map((call) => call.id) ?? []
     expect(ids).toHaveLength(2)

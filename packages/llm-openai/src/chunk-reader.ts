@@ -27,7 +27,8 @@ export class ChunkReader {
   readonly #queue: string[] = []
   #ended = false
   #timer: NodeJS.Timeout | undefined
-  #idle: { promise: Promise<IdleStreamError>; resolve: (error: IdleStreamError) => void }
+  readonly #idle: Promise<IdleStreamError>
+  #resolveIdle: ((error: IdleStreamError) => void) | undefined
   /** What arrived since the last progress, for the idle message. */
   #since: { bytes: boolean; comments: boolean; chunks: boolean } = { bytes: false, comments: false, chunks: false }
   #anyData = false
@@ -36,9 +37,7 @@ export class ChunkReader {
   constructor(options: ChunkReaderOptions) {
     this.#options = options
     this.#reader = options.body.getReader()
-    let resolve: (error: IdleStreamError) => void = () => undefined
-    const promise = new Promise<IdleStreamError>((settle) => (resolve = settle))
-    this.#idle = { promise, resolve }
+    this.#idle = new Promise<IdleStreamError>((resolve) => (this.#resolveIdle = resolve))
     this.#arm()
   }
 
@@ -51,7 +50,7 @@ export class ChunkReader {
         return parseChunk(data)
       }
       if (this.#ended) return undefined
-      const read = await Promise.race([this.#reader.read(), this.#idle.promise]).catch((error: unknown) => {
+      const read = await Promise.race([this.#reader.read(), this.#idle]).catch((error: unknown) => {
         // Swallows the read's rejection caused by the idle limit's own abort: the limit is the cause to report.
         throw this.#fired ?? error
       })
@@ -89,7 +88,7 @@ export class ChunkReader {
     this.#timer = setTimeout(() => {
       const error = new IdleStreamError(this.#idleKind(), this.#options.idleMs)
       this.#fired = error
-      this.#idle.resolve(error)
+      this.#resolveIdle?.(error)
       this.#options.attempt.abort(error)
     }, this.#options.idleMs)
   }

@@ -3,7 +3,7 @@
  * CR and LF) come out whole; comments are never events nor progress; a growing `data` line is
  * progress. A property test cuts a stream at random points.
  */
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SseDecoder } from '../src/sse-decoder.ts'
 

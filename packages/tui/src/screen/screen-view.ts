@@ -179,7 +179,7 @@ export class ScreenView implements ChatView {
     const { transcript } = this.#host
     for (const component of this.#attempt) {
       transcript.removeChild(component)
-      const index = this.#reasoning.indexOf(component as ReasoningBlock)
+      const index = component instanceof ReasoningBlock ? this.#reasoning.indexOf(component) : -1
       if (index !== -1) this.#reasoning.splice(index, 1)
     }
     this.#attempt = []

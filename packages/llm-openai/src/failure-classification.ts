@@ -99,9 +99,10 @@ export function toModelError(failure: Failure, context: FailureContext, retries:
   const { provider, baseUrl, keyHint } = context
   const text = ((): string => {
     if (failure.malformed === true) return `${provider} sent a malformed stream chunk${after}: ${failure.detail}`
+    if (failure.code === 'MODEL_NETWORK' && failure.status !== undefined) return `${provider} answered with an error${http}${after}: ${failure.detail}`
     if (failure.code === 'MODEL_NETWORK' && failure.answered === true) {
       const started = facts.afterOutput === true ? ' after output had started' : ''
-      return `${provider} response broke off${started}${http}${after}: ${failure.detail}`
+      return `${provider} response broke off${started}${after}: ${failure.detail}`
     }
     switch (failure.code) {
       case 'MODEL_AUTH':

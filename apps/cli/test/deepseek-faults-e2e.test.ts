@@ -144,4 +144,16 @@ describe('DeepSeek faults through dsh', { timeout: 120_000 }, () => {
     expect(server.records[2]?.body).toMatchObject({ model: 'deepseek-v4-pro' })
     expect(acp.stderr()).not.toContain('note:')
   })
+
+  it('/resume ID in a chat started with the defaults continues with the endpoint the session ran with', async () => {
+    tree = await tempTree({ 'repo/': null })
+    server = await startDeepSeekServer({ answers: [{ text: 'one' }, { text: 'two' }] })
+    const first = await run(['--model', 'deepseek:deepseek-v4-pro', 'start'])
+    const id = sessionIdOf(first.stderr)
+    // No --base-url: a new session would go to api.deepseek.com; the resumed one goes where it ran.
+    const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo')], `/resume ${id}\ngo on\n`, { cwd: tree.root, env: key })
+    expect(chat.code).toBe(0)
+    expect(chat.stdout).toContain('two\n')
+    expect(server.records[1]?.body).toMatchObject({ model: 'deepseek-v4-pro' })
+  })
 })

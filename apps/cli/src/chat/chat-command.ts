@@ -64,6 +64,11 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     model: modelChoice(setup, label),
     startOptions: setup.startOptions,
     switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, flags: options, log: setup.log })),
+    // A stored session continues with its own endpoint (the start-up model when it ran with that one).
+    modelForResume: (id) => {
+      const provider = setup.providerFor(id)
+      return provider === setup.provider ? modelChoice(setup, label) : modelChoice(setup, `${provider.id}:${provider.model}`, provider)
+    },
     modelSummaries: setup.spec.kind !== 'scripted',
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
     inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),

@@ -32,6 +32,8 @@ export interface Failure {
   readonly answered?: boolean
   /** A chunk that is not JSON: named as malformed, not as a refusal. */
   readonly malformed?: boolean
+  /** The call's overall deadline ran out (`model.callTimeoutMs`): dsh stopped it, not the server. */
+  readonly deadline?: boolean
 }
 
 /** What the provider knows about the attempt beyond the error. */
@@ -98,6 +100,7 @@ export function toModelError(failure: Failure, context: FailureContext, retries:
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : ''
   const { provider, baseUrl, keyHint } = context
   const text = ((): string => {
+    if (failure.deadline === true) return `${provider} call stopped${after}: ${failure.detail}`
     if (failure.malformed === true) return `${provider} sent a malformed stream chunk${after}: ${failure.detail}`
     if (failure.code === 'MODEL_NETWORK' && failure.status !== undefined) return `${provider} answered with an error${http}${after}: ${failure.detail}`
     if (failure.code === 'MODEL_NETWORK' && failure.answered === true) {

@@ -18,7 +18,7 @@ import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind, type Think
 import { fetchModelNames, isUnknownModelMessage, unknownModelHint } from './model-listing.ts'
 import { abortableSleep, DEFAULT_MAX_RETRIES, retryDelayMs, type Sleep } from './retry-policy.ts'
 import { loadSdk, type OpenAiSdk } from './sdk-loader.ts'
-import { ConnectTimeoutError, IncompleteStreamError, InsufficientResourceError } from './stream-errors.ts'
+import { CallDeadlineError, ConnectTimeoutError, IncompleteStreamError, InsufficientResourceError } from './stream-errors.ts'
 
 /**
  * Time allowed from sending a request until its response headers arrive (connect, TLS, the
@@ -48,6 +48,8 @@ export interface OpenAiProviderOptions {
   readonly connectTimeoutMs?: number | undefined
   /** Longest time an open stream may go without progress (keep-alives and empty chunks are none) before the attempt fails (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
   readonly idleTimeoutMs?: number | undefined
+  /** Longest time one call may take in all, every attempt and backoff wait included (default {@link DEFAULT_CALL_TIMEOUT_MS}). */
+  readonly callTimeoutMs?: number | undefined
   /** Retries (429, 408, 5xx, network, a stream cut or stalled, also after output started); default {@link DEFAULT_MAX_RETRIES}. */
   readonly maxRetries?: number | undefined
   /**
@@ -95,6 +97,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     log: options.logger ?? (() => undefined),
     sleep: options.sleep ?? abortableSleep,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     connectTimeoutMs,
     extraBody: deepSeekExtras(options),
   }
@@ -123,6 +126,7 @@ interface StreamSettings {
   readonly log: (line: string) => void
   readonly sleep: Sleep
   readonly idleTimeoutMs: number
+  readonly callTimeoutMs: number
   readonly connectTimeoutMs: number
   /** Fields added to every body (DeepSeek's `thinking` and `reasoning_effort`). */
   readonly extraBody: Readonly<Record<string, unknown>>
@@ -140,6 +144,27 @@ function deepSeekExtras(options: OpenAiProviderOptions): Readonly<Record<string,
 /** Default longest time without progress in an open stream. Thinking models stream reasoning, so a long silence means a stalled connection. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000
 
+/** Default longest time of one model call in all: half an hour (DeepSeek closes a request still queued after 10 minutes). */
+export const DEFAULT_CALL_TIMEOUT_MS = 1_800_000
+
+/** The caller's signal plus the call's overall deadline. */
+function withDeadline(parent: AbortSignal, ms: number): { readonly signal: AbortSignal; readonly fired: () => CallDeadlineError | undefined } & Disposable {
+  const call = linkSignal(parent)
+  let fired: CallDeadlineError | undefined
+  const timer = setTimeout(() => {
+    fired = new CallDeadlineError(ms)
+    call.abort(fired)
+  }, ms)
+  return {
+    signal: call.signal,
+    fired: () => fired,
+    [Symbol.dispose]: () => {
+      clearTimeout(timer)
+      call[Symbol.dispose]()
+    },
+  }
+}
+
 /** The warning for a finish reason that cut the answer short but is still an answer. */
 function cutAnswerWarning(provider: string, reason: string): string | undefined {
   if (reason === 'length') return `${provider}: the answer was cut off at the output limit (finish_reason length); it may be incomplete`
@@ -148,6 +173,15 @@ function cutAnswerWarning(provider: string, reason: string): string | undefined 
 }
 
 async function* streamWithRetries(settings: StreamSettings, request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+  const deadline = withDeadline(signal, settings.callTimeoutMs)
+  try {
+    yield* attempts(settings, request, signal, deadline)
+  } finally {
+    deadline[Symbol.dispose]()
+  }
+}
+
+async function* attempts(settings: StreamSettings, request: ModelRequest, signal: AbortSignal, deadline: { readonly signal: AbortSignal; readonly fired: () => CallDeadlineError | undefined }): AsyncGenerator<ModelStreamEvent> {
   // The shared body uses readonly arrays and an extra `reasoning_content`, so it is not the SDK's
   // type, but its JSON is exactly the chat-completions body; the SDK only serialises it.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
@@ -158,7 +192,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
     let yielded = false
     let answered = false
     let failed: { readonly error: unknown } | undefined
-    const attempt = linkSignal(signal)
+    const attempt = linkSignal(deadline.signal)
     let reader: ChunkReader | undefined
     try {
       const opened = await openBody(client, body, attempt.signal)
@@ -188,6 +222,8 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
     }
     // The fetch ends a body silently on abort, so the signal is the only reliable witness.
     if (signal.aborted) throw createAbortError(signal)
+    const late = deadline.fired()
+    if (late !== undefined) throw toModelError(classifyFailure(late, sdk), settings.context, retries, late)
     if (!failed) {
       const reason = mapper.finishReason
       if (reason === 'insufficient_system_resource') failed = { error: new InsufficientResourceError() }
@@ -220,7 +256,12 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
       ...(failure.status === undefined ? {} : { status: failure.status }),
       ...(yielded ? { discarded: true } : {}),
     }
-    await sleepUnlessAborted(settings.sleep, delay, signal)
+    await sleepUnlessAborted(settings.sleep, delay, deadline.signal).catch((error: unknown) => {
+      // Swallows the abort of a backoff wait that the deadline (not the caller) ended: the deadline is what to report.
+      const ended = deadline.fired()
+      if (ended !== undefined && !signal.aborted) throw toModelError(classifyFailure(ended, sdk), settings.context, retries, ended)
+      throw error
+    })
   }
 }
 

@@ -37,6 +37,14 @@ function idleText(kind: IdleKind, ms: number): string {
   }
 }
 
+/** The whole model call (every attempt and backoff wait) took longer than `model.callTimeoutMs`. */
+export class CallDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`the model call took longer than ${ms} ms in all (model.callTimeoutMs)`)
+    this.name = 'CallDeadlineError'
+  }
+}
+
 /** Stands for the SDK's header timeout, so the message says which limit ran out and how to change it. */
 export class ConnectTimeoutError extends Error {
   constructor(ms: number) {

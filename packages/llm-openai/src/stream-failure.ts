@@ -6,10 +6,11 @@
  * `insufficient_system_resource` are retried (research notes §3.4).
  */
 import type { Failure } from './failure-classification.ts'
-import { IdleStreamError, IncompleteStreamError, InsufficientResourceError, MalformedChunkError, StreamErrorObject } from './stream-errors.ts'
+import { CallDeadlineError, IdleStreamError, IncompleteStreamError, InsufficientResourceError, MalformedChunkError, StreamErrorObject } from './stream-errors.ts'
 
 /** The failure for one of our own stream errors; undefined for anything else. */
 export function classifyStreamError(error: unknown): Failure | undefined {
+  if (error instanceof CallDeadlineError) return { code: 'MODEL_NETWORK', retryable: false, detail: error.message, deadline: true }
   if (error instanceof IdleStreamError) return { code: 'MODEL_NETWORK', retryable: error.kind !== 'nothing-after-headers', detail: error.message, answered: true }
   if (error instanceof IncompleteStreamError) return { code: 'MODEL_NETWORK', retryable: true, detail: error.message, answered: true }
   if (error instanceof InsufficientResourceError) return { code: 'MODEL_SERVER', retryable: true, detail: error.message, answered: true }

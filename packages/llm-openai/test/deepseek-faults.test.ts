@@ -86,6 +86,28 @@ describe('streams that make no progress', () => {
   })
 })
 
+describe('the overall deadline (model.callTimeoutMs)', () => {
+  it('a stream that keeps making real progress forever ends at callTimeoutMs in one line, not retried', async () => {
+    server = await startDeepSeekServer({ answers: [{ ...ok, fault: 'trickle' }, ok], keepAliveEveryMs: 10 })
+    const { provider, logs } = testProvider(server.baseUrl, { idleTimeoutMs: 5_000, callTimeoutMs: 500 })
+    const { events, error } = await collectFailure(provider)
+    expect(events.length).toBeGreaterThan(0)
+    expect(error).toMatchObject({ code: 'MODEL_NETWORK' })
+    expect(messageOf(error)).toBe('deepseek call stopped: the model call took longer than 500 ms in all (model.callTimeoutMs)')
+    expect(logs).toEqual([])
+  })
+
+  it('the deadline also ends a backoff wait between attempts', async () => {
+    server = await startDeepSeekServer({ answers: [{ status: 503 }] })
+    // A wait that lasts until something aborts it: only the deadline can.
+    const sleep = (_ms: number, signal: AbortSignal): Promise<void> => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
+    const { provider, logs } = testProvider(server.baseUrl, { callTimeoutMs: 300, sleep })
+    const { error } = await collectFailure(provider)
+    expect(messageOf(error)).toBe('deepseek call stopped: the model call took longer than 300 ms in all (model.callTimeoutMs)')
+    expect(logs).toHaveLength(1)
+  })
+})
+
 describe('F18: one big event', () => {
   it('a 12 MB content chunk dribbled for longer than the idle limit arrives whole and is not silence', async () => {
     const text = 'abcdefghij\u00e9\u4e2d'.repeat(12 * 1024 * 1024 / 16)

@@ -146,10 +146,11 @@ async function stream(res: ServerResponse, answer: DeepSeekAnswer, chunks: reado
   for (let index = 0; index < (answer.keepAlives ?? 1); index++) await write(res, ': keep-alive\n\n')
   const fault = answer.fault
   const sendCount = fault === 'stall' || fault === 'reset' ? cutAfter : fault === 'keep-alive-only' ? chunks.length - 1 : chunks.length
-  if (fault === 'empty-chunks') {
+  if (fault === 'empty-chunks' || fault === 'trickle') {
     const [first] = chunks
     if (first !== undefined) await write(res, `data: ${JSON.stringify(first)}\n\n`)
-    const empty = { ...first, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: null }] }
+    const delta = fault === 'trickle' ? { content: null, reasoning_content: '.' } : {}
+    const empty = { ...first, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] }
     const timer = setInterval(() => void write(res, `data: ${JSON.stringify(empty)}\n\n`), keepAliveEveryMs)
     await closed(res)
     clearInterval(timer)

@@ -13,9 +13,10 @@ export type DeepSeekFinishReason = 'stop' | 'length' | 'content_filter' | 'tool_
  * chunk and no `[DONE]`, only `: keep-alive` comments until the client leaves.
  * `headers-then-silence`: 200 and the headers, then nothing. `empty-chunks`: the role chunk, then
  * valid chunks with an empty delta every `keepAliveEveryMs` until the client leaves (issue 22 F5;
- * not seen from DeepSeek, a server fault the client must survive).
+ * not seen from DeepSeek, a server fault the client must survive). `trickle`: the role chunk, then
+ * one reasoning piece every `keepAliveEveryMs`, forever (real progress that never ends).
  */
-export type DeepSeekStreamFault = 'stall' | 'reset' | 'keep-alive-only' | 'headers-then-silence' | 'empty-chunks'
+export type DeepSeekStreamFault = 'stall' | 'reset' | 'keep-alive-only' | 'headers-then-silence' | 'empty-chunks' | 'trickle'
 
 /** One scripted answer (an accepted chat request consumes one). */
 export interface DeepSeekAnswer {

@@ -20,6 +20,8 @@ afterEach(async () => {
 
 const ok: DeepSeekAnswer = { reasoning: 'The user wants the answer now.', text: 'The answer is 42.' }
 const types = (events: readonly ModelStreamEvent[]): string[] => [...new Set(events.map((event) => event.type))]
+/** A backoff wait that lasts until something aborts it. */
+const untilAborted = (_ms: number, signal: AbortSignal): Promise<void> => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
 /** Events after the last discarding retry: what the loop keeps. */
 const kept = (events: readonly ModelStreamEvent[]): ModelStreamEvent[] => events.slice(events.findLastIndex((event) => event.type === 'retry') + 1)
 
@@ -99,9 +101,7 @@ describe('the overall deadline (model.callTimeoutMs)', () => {
 
   it('the deadline also ends a backoff wait between attempts', async () => {
     server = await startDeepSeekServer({ answers: [{ status: 503 }] })
-    // A wait that lasts until something aborts it: only the deadline can.
-    const sleep = (_ms: number, signal: AbortSignal): Promise<void> => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
-    const { provider, logs } = testProvider(server.baseUrl, { callTimeoutMs: 300, sleep })
+    const { provider, logs } = testProvider(server.baseUrl, { callTimeoutMs: 300, sleep: untilAborted })
     const { error } = await collectFailure(provider)
     expect(messageOf(error)).toBe('deepseek call stopped: the model call took longer than 300 ms in all (model.callTimeoutMs)')
     expect(logs).toHaveLength(1)

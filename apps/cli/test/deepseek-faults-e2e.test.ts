@@ -128,6 +128,20 @@ describe('DeepSeek faults through dsh', { timeout: 120_000 }, () => {
     expect(failed).toMatchObject({ message: expect.stringContaining('the server sent the response headers and then nothing for 300 ms (model.idleTimeoutMs)') })
   })
 
+  it('ACP: a reset after output started is retried; the editor is told the partial answer is void, then gets the whole answer', async () => {
+    tree = await tempTree({ 'repo/': null })
+    const answer: DeepSeekAnswer = { reasoning: 'Thinking about the greeting at length.', text: 'Hello there!' }
+    server = await startDeepSeekServer({ answers: [{ ...answer, fault: 'reset' }, answer] })
+    acp = spawnAcp(['--dsh-home', tree.path('home'), '--base-url', server.baseUrl], { cwd: tree.path('repo'), home: tree.root, env: key })
+    await acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('repo'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' })
+    const texts = acp.updates.flatMap((note) => (note.update.sessionUpdate === 'agent_message_chunk' && note.update.content.type === 'text' ? [note.update.content.text] : []))
+    const voidAt = texts.findIndex((text) => text.includes('the partial answer above is discarded]'))
+    expect(voidAt).toBeGreaterThanOrEqual(0)
+    expect(texts.slice(voidAt + 1).join('')).toBe('Hello there!')
+  })
+
   it('chat --continue and an ACP prompt on a loaded session keep the endpoint the session ran with', async () => {
     tree = await tempTree({ 'repo/': null })
     server = await startDeepSeekServer({ answers: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] })

@@ -12,6 +12,7 @@ import { createApprovalBroker, createDiagnosticsRelay, latestSessionIn, runChat,
 import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
 import { storeFor } from '../commands/sessions.ts'
+import { storedEndpoint } from '../resume-endpoint.ts'
 import { cwdFrom } from '../global-options.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
@@ -66,6 +67,8 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, flags: options, log: setup.log })),
     // A stored session continues with its own endpoint (the start-up model when it ran with that one).
     modelForResume: (id) => {
+      // Nothing stored (a scripted session, no model call yet): the chat's current model goes on.
+      if (storedEndpoint(storeFor(io, options.dshHome), id) === undefined) return undefined
       const provider = setup.providerFor(id)
       return provider === setup.provider ? modelChoice(setup, label) : modelChoice(setup, `${provider.id}:${provider.model}`, provider)
     },

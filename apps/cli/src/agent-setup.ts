@@ -68,6 +68,12 @@ export interface AgentSetup {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** Options of `host.startAgent`; `resume` continues a stored session. */
   readonly startOptions: (resume?: string) => StartAgentOptions
+  /**
+   * The provider for continuing stored session `id` (ACP `session/load` and prompts): its stored
+   * endpoint unless `--model` / `--base-url` / the config say otherwise, else this setup's
+   * provider. The differing-endpoint note is logged once per session.
+   */
+  readonly providerFor: (id: string) => ModelProvider
   /** The maintainer-documents operator service, when the guard is enabled. */
   readonly docs?: OperatorService
   /** The permission mode in force and the shell sandbox. */
@@ -128,5 +134,19 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     mcp: { env: io.env, configFiles: (options.mcpConfig ?? []).map((file) => resolve(io.cwd, file)) },
   })
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
-  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, sandbox, permissions: installed, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
+  const noted = new Set<string>()
+  const made = new Map<string, ModelProvider>()
+  const providerFor = (id: string): ModelProvider => {
+    const chosenFor = resumeEndpoint(storedEndpoint(storeFor(io, options.dshHome), id), chosen, id)
+    const key = `${chosenFor.spec ?? defaultModelSpec} ${chosenFor.baseUrl ?? ''}`
+    if (key === `${endpoint.spec ?? defaultModelSpec} ${endpoint.baseUrl ?? ''}`) return provider
+    if (chosenFor.note !== undefined && !noted.has(id)) log(chosenFor.note)
+    noted.add(id)
+    const existing = made.get(key)
+    if (existing !== undefined) return existing
+    const created = providerFromConfig({ spec: parseModelSpec(chosenFor.spec ?? defaultModelSpec), cwd: io.cwd, env: io.env, baseUrl: chosenFor.baseUrl, model: config.model, flags: options, log })
+    made.set(key, created)
+    return created
+  }
+  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, providerFor, sandbox, permissions: installed, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
 }

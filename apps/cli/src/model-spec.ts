@@ -41,6 +41,7 @@ export interface ProviderInputs {
   readonly apiKeyEnv?: string | undefined
   readonly connectTimeoutMs?: number | undefined
   readonly idleTimeoutMs?: number | undefined
+  readonly callTimeoutMs?: number | undefined
   readonly maxRetries?: number | undefined
   readonly contextWindow?: number | undefined
   /** DeepSeek thinking toggle (`model.thinking`, `--thinking` / `--no-thinking`). */
@@ -90,6 +91,7 @@ export function providerFromConfig(inputs: ConfiguredProviderInputs): ModelProvi
     apiKeyEnv: model?.apiKeyEnv,
     connectTimeoutMs: model?.connectTimeoutMs,
     idleTimeoutMs: model?.idleTimeoutMs,
+    callTimeoutMs: model?.callTimeoutMs,
     maxRetries: model?.maxRetries,
     contextWindow: model?.contextWindow,
     thinking: inputs.flags?.thinking === undefined ? model?.thinking : inputs.flags.thinking ? 'enabled' : 'disabled',
@@ -129,6 +131,7 @@ export function createProvider(inputs: ProviderInputs): ModelProvider {
     ...(inputs.apiKeyEnv === undefined ? {} : { apiKeyEnv: inputs.apiKeyEnv }),
     ...(inputs.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: inputs.connectTimeoutMs }),
     ...(inputs.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: inputs.idleTimeoutMs }),
+    ...(inputs.callTimeoutMs === undefined ? {} : { callTimeoutMs: inputs.callTimeoutMs }),
     ...(inputs.maxRetries === undefined ? {} : { maxRetries: inputs.maxRetries }),
     ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }),
     ...(inputs.thinking === undefined ? {} : { thinking: inputs.thinking }),

@@ -36,6 +36,8 @@ export type Progress =
   | { readonly type: 'tool-output'; readonly callId: string; readonly text: string }
   | { readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: { readonly isError: boolean; readonly content: string; readonly status: string } }
   | { readonly type: 'turn-end'; readonly turn: number; readonly reason: string }
+  /** A retried model call; with `discarded`, the text streamed since `step-start` is void. */
+  | { readonly type: 'retry'; readonly attempt: number; readonly maxAttempts: number; readonly detail: string; readonly discarded: boolean }
 
 export type WebEvent =
   | { readonly kind: 'progress'; readonly event: Progress }

@@ -58,6 +58,13 @@ function withEvent(state: ChatState, event: WebEvent, cancelledText: string): Ch
           return { ...state, items: state.items.map((item) => (item.kind === 'tool' && item.callId === progress.callId && item.result === undefined ? { ...item, output: outputTail((item.output ?? '') + progress.text) } : item)) }
         case 'reasoning':
           return state
+        case 'retry': {
+          if (!progress.discarded) return state
+          // The partial answer of the failed attempt leaves the page; the next attempt streams it anew.
+          const last = state.items.at(-1)
+          const kept = state.streaming && last?.kind === 'assistant' ? state.items.slice(0, -1) : state.items
+          return { ...state, streaming: false, items: [...kept, { kind: 'notice', text: `the answer broke off (${progress.detail}); retrying, attempt ${progress.attempt} of ${progress.maxAttempts}` }] }
+        }
         default:
           return progress satisfies never
       }

@@ -10,6 +10,21 @@ const run = (events: readonly WebEvent[], start: ChatState = emptyChat): ChatSta
 const approval = (id: string): WebEvent => ({ kind: 'approval', approval: { id, tool: 'bash', code: 'ls', always: { kind: 'tool' } } })
 
 describe('chat state', () => {
+  it('a discarding retry takes the partial answer off the page and says it retries; the answer then shows once', () => {
+    const state = run([
+      { kind: 'prompt', text: 'hi' },
+      { kind: 'progress', event: { type: 'step-start', turn: 1, step: 1 } },
+      { kind: 'progress', event: { type: 'text', text: 'The partial' } },
+      { kind: 'progress', event: { type: 'retry', attempt: 2, maxAttempts: 5, detail: 'the stream stalled', discarded: true } },
+      { kind: 'progress', event: { type: 'text', text: 'The whole answer.' } },
+    ])
+    expect(state.items).toEqual([
+      { kind: 'user', text: 'hi' },
+      { kind: 'notice', text: 'the answer broke off (the stream stalled); retrying, attempt 2 of 5' },
+      { kind: 'assistant', text: 'The whole answer.' },
+    ])
+  })
+
   it('builds the transcript of a turn from its events', () => {
     const state = run([
       { kind: 'prompt', text: 'list files' },

@@ -12,8 +12,11 @@ export interface AcpAgentDeps {
   readonly host: Host
   /** The sessions of the connection (shared with the host's `askPermission`). */
   readonly registry: AcpSessionRegistry
-  /** `startAgent` options (provider, step limit, request log, …) for a session working in canonical `cwd`. */
-  readonly startOptions: (cwd: string) => StartAgentOptions
+  /**
+   * `startAgent` options (provider, step limit, request log, …) for a session working in canonical
+   * `cwd`; `sessionId` names the stored session being continued (its endpoint may differ).
+   */
+  readonly startOptions: (cwd: string, sessionId?: string) => StartAgentOptions
   /**
    * Validates additional directories (absolute) of a session working in canonical `primary` the
    * way `--add-dir` is validated: resolves with a one-line refusal naming the first invalid one,

@@ -89,6 +89,10 @@ export class PromptUpdates {
         this.#arguments.delete(event.callId)
         return
       }
+      case 'retry':
+        // Chunks already sent cannot be withdrawn: the client is told that they are void.
+        if (event.discarded) this.#send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n[dsh: the answer broke off (${event.detail}); retrying, attempt ${event.attempt} of ${event.maxAttempts}: the partial answer above is discarded]\n\n` } })
+        return
       case 'turn-end':
         return
       default: {

@@ -103,8 +103,9 @@ export type ModelStreamEvent =
     }
   | {
       /**
-       * The provider is about to retry a failed request (before anything else of the response was
-       * streamed). Informational: the loop records it as a `model/retry` session event.
+       * The provider is about to retry a failed request. Recorded by the loop as a `model/retry`
+       * session event. With `discarded`, output of the failed attempt had already been streamed:
+       * everything streamed since the call began is void and the loop drops it.
        */
       readonly type: 'retry'
       /** The attempt that comes next (2 for the first retry). */
@@ -119,6 +120,8 @@ export type ModelStreamEvent =
       readonly status?: number
       /** One line saying what failed. */
       readonly detail: string
+      /** True when the failed attempt had streamed output, now discarded (the next attempt starts over). */
+      readonly discarded?: boolean
     }
   | {
       /** Token usage (usually last). */
@@ -152,7 +155,18 @@ export interface ModelProvider {
 }
 
 /** Stable model error codes. */
-export type ModelErrorCode = 'MODEL_AUTH' | 'MODEL_RATE_LIMIT' | 'MODEL_SERVER' | 'MODEL_NETWORK' | 'MODEL_BAD_RESPONSE' | 'MODEL_SCRIPT_EXHAUSTED' | 'MODEL_CONFIG'
+export type ModelErrorCode =
+  | 'MODEL_AUTH'
+  | 'MODEL_RATE_LIMIT'
+  | 'MODEL_SERVER'
+  | 'MODEL_NETWORK'
+  | 'MODEL_BAD_RESPONSE'
+  | 'MODEL_SCRIPT_EXHAUSTED'
+  | 'MODEL_CONFIG'
+  /** The request is larger than the model's context (a 400 saying so); the loop compacts once and retries. */
+  | 'MODEL_CONTEXT_LENGTH'
+  /** The model answered with no text and no tool call (issue 22 F22). */
+  | 'MODEL_EMPTY_ANSWER'
 
 /** Errors thrown by providers. */
 export interface ModelErrorShape extends Error {

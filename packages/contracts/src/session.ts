@@ -149,6 +149,8 @@ export interface ModelRetryData extends TurnStep {
   readonly status?: number
   /** One line saying what failed. */
   readonly detail: string
+  /** True when the failed attempt had streamed output: it was discarded and is not in the log (the step's `assistant/message` is the next attempt's). */
+  readonly discarded?: boolean
 }
 
 /** Payloads of the core session event types. Plugins add their own types; readers skip unknown ones. */

@@ -35,6 +35,8 @@ const MODEL_ERROR_CODES: ReadonlySet<string> = new Set<ModelErrorCode>([
   'MODEL_BAD_RESPONSE',
   'MODEL_SCRIPT_EXHAUSTED',
   'MODEL_CONFIG',
+  'MODEL_CONTEXT_LENGTH',
+  'MODEL_EMPTY_ANSWER',
 ])
 
 /** The error a stream rejects with when its signal aborts; `name` is `'AbortError'`. */

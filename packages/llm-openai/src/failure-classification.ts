@@ -6,7 +6,9 @@
 import type { APIError } from 'openai'
 import type { ModelErrorCode } from '@dsh/contracts'
 import type { OpenAiSdk } from './sdk-loader.ts'
+import { summarizeBody } from './body-summary.ts'
 import { ModelError, oneLine } from './errors.ts'
+import { classifyStreamError } from './stream-failure.ts'
 
 /** A classified failure. */
 export interface Failure {
@@ -26,6 +28,18 @@ export interface Failure {
   readonly detail: string
   /** Server-requested wait (`retry-after-ms` / `retry-after`), in ms. */
   readonly retryAfterMs?: number
+  /** The server answered (a status, or a stream that broke off): the message never says "cannot reach". */
+  readonly answered?: boolean
+  /** A chunk that is not JSON: named as malformed, not as a refusal. */
+  readonly malformed?: boolean
+  /** The call's overall deadline ran out (`model.callTimeoutMs`): dsh stopped it, not the server. */
+  readonly deadline?: boolean
+}
+
+/** What the provider knows about the attempt beyond the error. */
+export interface AttemptFacts {
+  /** The response headers had arrived (the failure came while reading the body). */
+  readonly answered: boolean
 }
 
 /** Who failed, for messages. */
@@ -42,7 +56,14 @@ export interface FailureContext {
 export type SdkErrors = Pick<OpenAiSdk, 'APIConnectionError' | 'APIError'>
 
 /** Classifies an error thrown while opening or reading a stream through the SDK whose error classes are `sdk`. */
-export function classifyFailure(error: unknown, sdk: SdkErrors): Failure {
+export function classifyFailure(error: unknown, sdk: SdkErrors, facts: AttemptFacts = { answered: false }): Failure {
+  const failure = classifyError(error, sdk)
+  return facts.answered || failure.status !== undefined ? { ...failure, answered: true } : failure
+}
+
+function classifyError(error: unknown, sdk: SdkErrors): Failure {
+  const own = classifyStreamError(error)
+  if (own !== undefined) return own
   const unresolved = unresolvedHost(error)
   if (unresolved !== undefined) {
     // The name does not exist (a mistyped base URL): asking again gives the same answer, so no
@@ -66,22 +87,26 @@ export function classifyFailure(error: unknown, sdk: SdkErrors): Failure {
     if (status === 429) return { code: 'MODEL_RATE_LIMIT', retryable: true, status, detail, ...wait }
     if (status === 408) return { code: 'MODEL_NETWORK', retryable: true, status, detail, ...wait }
     if (status >= 500) return { code: 'MODEL_SERVER', retryable: true, status, detail, ...wait }
+    if (status === 400 && isContextLengthMessage(detail)) return { code: 'MODEL_CONTEXT_LENGTH', retryable: false, status, detail }
     return { code: 'MODEL_BAD_RESPONSE', retryable: false, status, detail }
-  }
-  if (error instanceof Error && error.name === 'InsufficientResourceError') return { code: 'MODEL_SERVER', retryable: true, detail: error.message }
-  if (error instanceof SyntaxError) {
-    return { code: 'MODEL_BAD_RESPONSE', retryable: false, detail: `unparseable stream chunk: ${error.message}` }
   }
   // Anything else thrown by fetch or the body reader (undici `terminated`, ECONNRESET, …).
   return { code: 'MODEL_NETWORK', retryable: true, detail: describeCause(error) }
 }
 
 /** Builds the final error for a failure; `retries` is how many retries were spent on it. */
-export function toModelError(failure: Failure, context: FailureContext, retries: number, cause: unknown): ModelError {
+export function toModelError(failure: Failure, context: FailureContext, retries: number, cause: unknown, facts: { readonly afterOutput?: boolean } = {}): ModelError {
   const http = failure.status === undefined ? '' : ` (HTTP ${failure.status})`
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : ''
   const { provider, baseUrl, keyHint } = context
   const text = ((): string => {
+    if (failure.deadline === true) return `${provider} call stopped${after}: ${failure.detail}`
+    if (failure.malformed === true) return `${provider} sent a malformed stream chunk${after}: ${failure.detail}`
+    if (failure.code === 'MODEL_NETWORK' && failure.status !== undefined) return `${provider} answered with an error${http}${after}: ${failure.detail}`
+    if (failure.code === 'MODEL_NETWORK' && failure.answered === true) {
+      const started = facts.afterOutput === true ? ' after output had started' : ''
+      return `${provider} response broke off${started}${after}: ${failure.detail}`
+    }
     switch (failure.code) {
       case 'MODEL_AUTH':
         return `${provider} rejected the API key${http}: ${failure.detail}; check ${keyHint}`
@@ -100,11 +125,6 @@ export function toModelError(failure: Failure, context: FailureContext, retries:
   return new ModelError(failure.code, text, { cause })
 }
 
-/** The error for a stream that failed after output was already yielded (never retried). */
-export function midStreamError(failure: Failure, context: FailureContext, cause: unknown): ModelError {
-  const text = `${context.provider} response broke off after output had started (not retried, it would duplicate output): ${failure.detail}`
-  return new ModelError('MODEL_NETWORK', text, { cause })
-}
 
 /** Parses `retry-after-ms`, then `retry-after` (seconds or an HTTP date), into milliseconds. */
 export function retryAfterFromHeaders(headers: Headers | undefined): number | undefined {
@@ -124,10 +144,15 @@ export function retryAfterFromHeaders(headers: Headers | undefined): number | un
 function serverMessage(error: APIError): string {
   const body: unknown = error.error
   if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message.trim() !== '') {
-    return oneLine(body.message)
+    return summarizeBody(body.message)
   }
   // The SDK prefixes the status ("400 …"); drop it, the caller prints the status itself.
-  return oneLine(error.message.replace(/^\d{3}\s+/, '')) || 'no error message from the server'
+  return summarizeBody(error.message.replace(/^\d{3}\s+/, '')) || 'no error message from the server'
+}
+
+/** DeepSeek's (and OpenAI's) wording of a request over the context window (research notes §3.5). */
+export function isContextLengthMessage(detail: string): boolean {
+  return /maximum context length|context[_ ]length[_ ]exceeded|reduce the length of the messages/i.test(detail)
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The OpenAI-compatible model provider: one streaming chat-completions call per step through
- * the official `openai` SDK (its own retries off), with our bounded, logged retries before any
- * event is yielded, prompt cancellation, and typed `ModelError`s for everything else. Creation
+ * the official `openai` SDK (its own retries off; the body read by our own SSE decoder), with our
+ * bounded, logged retries — also after output started, announced with `discarded` so the loop
+ * drops the partial answer — prompt cancellation, and typed `ModelError`s for everything else. Creation
  * checks the configuration; the SDK is loaded and its client made at the first request.
  */
 import type OpenAI from 'openai'
@@ -9,13 +10,15 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'o
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '@dsh/contracts'
 import { ChunkMapper } from './chunk-mapping.ts'
 import { resolveConnection } from './connection-config.ts'
-import { linkSignal, sleepUnlessAborted, type LinkedSignal } from './cancellation.ts'
+import { ChunkReader } from './chunk-reader.ts'
+import { linkSignal, sleepUnlessAborted } from './cancellation.ts'
 import { createAbortError } from './errors.ts'
-import { classifyFailure, midStreamError, toModelError, type Failure, type FailureContext } from './failure-classification.ts'
+import { classifyFailure, toModelError, type Failure, type FailureContext } from './failure-classification.ts'
 import { contextWindowFor, reasoningEchoFor, type OpenAiProviderKind, type ThinkingSetting } from './model-capabilities.ts'
 import { fetchModelNames, isUnknownModelMessage, unknownModelHint } from './model-listing.ts'
 import { abortableSleep, DEFAULT_MAX_RETRIES, retryDelayMs, type Sleep } from './retry-policy.ts'
 import { loadSdk, type OpenAiSdk } from './sdk-loader.ts'
+import { CallDeadlineError, ConnectTimeoutError, IncompleteStreamError, InsufficientResourceError } from './stream-errors.ts'
 
 /**
  * Time allowed from sending a request until its response headers arrive (connect, TLS, the
@@ -43,9 +46,11 @@ export interface OpenAiProviderOptions {
   readonly env: Readonly<Record<string, string | undefined>>
   /** Milliseconds to wait for the response headers of each attempt; default {@link DEFAULT_CONNECT_TIMEOUT_MS}. */
   readonly connectTimeoutMs?: number | undefined
-  /** Longest silence allowed between two stream chunks before the attempt fails (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
+  /** Longest time an open stream may go without progress (keep-alives and empty chunks are none) before the attempt fails (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
   readonly idleTimeoutMs?: number | undefined
-  /** Retries before the first event (429, 408, 5xx, network); default {@link DEFAULT_MAX_RETRIES}. */
+  /** Longest time one call may take in all, every attempt and backoff wait included (default {@link DEFAULT_CALL_TIMEOUT_MS}). */
+  readonly callTimeoutMs?: number | undefined
+  /** Retries (429, 408, 5xx, network, a stream cut or stalled, also after output started); default {@link DEFAULT_MAX_RETRIES}. */
   readonly maxRetries?: number | undefined
   /**
    * DeepSeek only: `thinking: {type}` in every request (`model.thinking`). Absent: not sent, the
@@ -92,6 +97,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     log: options.logger ?? (() => undefined),
     sleep: options.sleep ?? abortableSleep,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     connectTimeoutMs,
     extraBody: deepSeekExtras(options),
   }
@@ -120,6 +126,7 @@ interface StreamSettings {
   readonly log: (line: string) => void
   readonly sleep: Sleep
   readonly idleTimeoutMs: number
+  readonly callTimeoutMs: number
   readonly connectTimeoutMs: number
   /** Fields added to every body (DeepSeek's `thinking` and `reasoning_effort`). */
   readonly extraBody: Readonly<Record<string, unknown>>
@@ -134,31 +141,27 @@ function deepSeekExtras(options: OpenAiProviderOptions): Readonly<Record<string,
   }
 }
 
-/** Default longest silence between two stream chunks. Thinking models stream reasoning, so a long silence means a stalled connection. */
+/** Default longest time without progress in an open stream. Thinking models stream reasoning, so a long silence means a stalled connection. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000
 
-/** Raised when an open stream sends nothing for too long: the connection stalled. */
-class IdleStreamError extends Error {
-  constructor(ms: number) {
-    super(`no data from the server for ${ms} ms`)
-    this.name = 'IdleStreamError'
-  }
-}
+/** Default longest time of one model call in all: half an hour (DeepSeek closes a request still queued after 10 minutes). */
+export const DEFAULT_CALL_TIMEOUT_MS = 1_800_000
 
-/** Stands for the SDK's header timeout, so the message says which limit ran out and how to change it. */
-class ConnectTimeoutError extends Error {
-  constructor(ms: number) {
-    // No `cause`: the SDK's own "Request timed out" would only repeat this message.
-    super(`no response from the server within ${ms} ms (connectTimeoutMs)`)
-    this.name = 'ConnectTimeoutError'
-  }
-}
-
-/** DeepSeek's `finish_reason: insufficient_system_resource`: the server gave up mid-answer (retryable). */
-class InsufficientResourceError extends Error {
-  constructor() {
-    super('the server stopped the answer: insufficient_system_resource (DeepSeek is overloaded)')
-    this.name = 'InsufficientResourceError'
+/** The caller's signal plus the call's overall deadline. */
+function withDeadline(parent: AbortSignal, ms: number): { readonly signal: AbortSignal; readonly fired: () => CallDeadlineError | undefined } & Disposable {
+  const call = linkSignal(parent)
+  let fired: CallDeadlineError | undefined
+  const timer = setTimeout(() => {
+    fired = new CallDeadlineError(ms)
+    call.abort(fired)
+  }, ms)
+  return {
+    signal: call.signal,
+    fired: () => fired,
+    [Symbol.dispose]: () => {
+      clearTimeout(timer)
+      call[Symbol.dispose]()
+    },
   }
 }
 
@@ -169,15 +172,16 @@ function cutAnswerWarning(provider: string, reason: string): string | undefined 
   return undefined
 }
 
-/** Raised when a stream ends without a `finish_reason`: the server hung up early but cleanly. */
-class IncompleteStreamError extends Error {
-  constructor() {
-    super('stream ended before the response finished (no finish_reason)')
-    this.name = 'IncompleteStreamError'
+async function* streamWithRetries(settings: StreamSettings, request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+  const deadline = withDeadline(signal, settings.callTimeoutMs)
+  try {
+    yield* attempts(settings, request, signal, deadline)
+  } finally {
+    deadline[Symbol.dispose]()
   }
 }
 
-async function* streamWithRetries(settings: StreamSettings, request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+async function* attempts(settings: StreamSettings, request: ModelRequest, signal: AbortSignal, deadline: { readonly signal: AbortSignal; readonly fired: () => CallDeadlineError | undefined }): AsyncGenerator<ModelStreamEvent> {
   // The shared body uses readonly arrays and an extra `reasoning_content`, so it is not the SDK's
   // type, but its JSON is exactly the chat-completions body; the SDK only serialises it.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
@@ -186,31 +190,40 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
   for (let retries = 0; ; retries += 1) {
     const mapper = new ChunkMapper()
     let yielded = false
+    let answered = false
     let failed: { readonly error: unknown } | undefined
-    const attempt = linkSignal(signal)
+    const attempt = linkSignal(deadline.signal)
+    let reader: ChunkReader | undefined
     try {
-      const opened = await openChunks(client, body, attempt.signal)
+      const opened = await openBody(client, body, attempt.signal)
       if ('error' in opened) failed = opened.error instanceof sdk.APIConnectionTimeoutError ? { error: new ConnectTimeoutError(settings.connectTimeoutMs) } : opened
       else {
+        answered = true
+        reader = new ChunkReader({ body: opened.body, idleMs: settings.idleTimeoutMs, attempt })
         for (;;) {
-          const read = await readWithIdleLimit(opened.chunks, settings.idleTimeoutMs, attempt)
+          const read = await readChunk(reader)
+          if (read === undefined) break
           if ('error' in read) {
             failed = read
             break
           }
-          if (read.done === true) break
-          for (const event of mapper.map(read.value)) {
+          const events = mapper.map(read.chunk)
+          if (events.length > 0 || carriesProgress(read.chunk)) reader.progressed()
+          for (const event of events) {
             yielded = true
             yield event
           }
         }
       }
     } finally {
+      reader?.close()
       // Closes the HTTP request if it is still open (the consumer stopped early, or a read failed).
       attempt[Symbol.dispose]()
     }
-    // The SDK ends iteration silently on abort, so the signal is the only reliable witness.
+    // The fetch ends a body silently on abort, so the signal is the only reliable witness.
     if (signal.aborted) throw createAbortError(signal)
+    const late = deadline.fired()
+    if (late !== undefined) throw toModelError(classifyFailure(late, sdk), settings.context, retries, late)
     if (!failed) {
       const reason = mapper.finishReason
       if (reason === 'insufficient_system_resource') failed = { error: new InsufficientResourceError() }
@@ -221,8 +234,7 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
         return
       } else failed = { error: new IncompleteStreamError() }
     }
-    const failure = classifyFailure(failed.error, sdk)
-    if (yielded) throw midStreamError(failure, settings.context, failed.error)
+    const failure = classifyFailure(failed.error, sdk, { answered })
     if (!failure.retryable && isUnknownModelMessage(failure.status, failure.detail)) {
       const names = await fetchModelNames(client, signal).catch(() => {
         // Swallows a failed listing: the hint then says the endpoint did not list its models.
@@ -231,54 +243,62 @@ async function* streamWithRetries(settings: StreamSettings, request: ModelReques
       if (signal.aborted) throw createAbortError(signal)
       throw toModelError({ ...failure, detail: `${failure.detail}; ${unknownModelHint(settings.context.provider, names)}` }, settings.context, retries, failed.error)
     }
-    if (!failure.retryable || retries >= settings.maxRetries) throw toModelError(failure, settings.context, retries, failed.error)
+    if (!failure.retryable || retries >= settings.maxRetries) throw toModelError(failure, settings.context, retries, failed.error, { afterOutput: yielded })
     const delay = retryDelayMs(retries, failure.retryAfterMs)
-    settings.log(retryAnnouncement(settings, failure, retries, delay))
-    yield { type: 'retry', attempt: retries + 2, maxAttempts: settings.maxRetries + 1, delayMs: delay, code: failure.code, detail: failure.detail, ...(failure.status === undefined ? {} : { status: failure.status }) }
-    await sleepUnlessAborted(settings.sleep, delay, signal)
+    settings.log(retryAnnouncement(settings, failure, retries, delay, yielded))
+    yield {
+      type: 'retry',
+      attempt: retries + 2,
+      maxAttempts: settings.maxRetries + 1,
+      delayMs: delay,
+      code: failure.code,
+      detail: failure.detail,
+      ...(failure.status === undefined ? {} : { status: failure.status }),
+      ...(yielded ? { discarded: true } : {}),
+    }
+    await sleepUnlessAborted(settings.sleep, delay, deadline.signal).catch((error: unknown) => {
+      // Swallows the abort of a backoff wait that the deadline (not the caller) ended: the deadline is what to report.
+      const ended = deadline.fired()
+      if (ended !== undefined && !signal.aborted) throw toModelError(classifyFailure(ended, sdk), settings.context, retries, ended)
+      throw error
+    })
   }
 }
 
-/** Opens the stream; a failure is returned rather than thrown so the retry loop can classify it. */
-async function openChunks(client: OpenAI, body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<{ readonly chunks: AsyncIterator<ChatCompletionChunk> } | { readonly error: unknown }> {
+/** A chunk that carried no event still moved the answer on when it finished it or reported usage. */
+function carriesProgress(chunk: ChatCompletionChunk): boolean {
+  return chunk.usage !== undefined && chunk.usage !== null ? true : (chunk.choices ?? []).some((choice) => typeof choice.finish_reason === 'string')
+}
+
+/** Sends the request; the raw body of a 2xx answer, or the failure (HTTP error status, refused connection, abort) for classification. */
+async function openBody(client: OpenAI, body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<{ readonly body: ReadableStream<Uint8Array> } | { readonly error: unknown }> {
   try {
-    const stream = await client.chat.completions.create(body, { signal })
-    return { chunks: stream[Symbol.asyncIterator]() }
+    // The raw response: the SDK still turns an HTTP error status into its APIError, but the body is
+    // read by our own decoder (linear in the size of an event, with progress by bytes).
+    const response = await client.chat.completions.create(body, { signal }).asResponse()
+    if (response.body === null) return { error: new IncompleteStreamError() }
+    return { body: response.body }
   } catch (error) {
-    // Swallows the failure to open (HTTP error status, refused connection, abort): returned for classification.
+    // Swallows the failure to open: returned for classification.
     return { error }
-  }
-}
-
-/** Reads one chunk, failing the attempt (not the caller's signal) when the stream stays silent too long. */
-async function readWithIdleLimit(chunks: AsyncIterator<ChatCompletionChunk>, idleMs: number, attempt: LinkedSignal): Promise<IteratorResult<ChatCompletionChunk> | { readonly error: unknown }> {
-  let timer: NodeJS.Timeout | undefined
-  const silent = new Promise<{ readonly error: unknown }>((resolve) => {
-    timer = setTimeout(() => {
-      const error = new IdleStreamError(idleMs)
-      attempt.abort(error)
-      resolve({ error })
-    }, idleMs)
-  })
-  try {
-    return await Promise.race([readChunk(chunks), silent])
-  } finally {
-    clearTimeout(timer)
   }
 }
 
 /** Reads one chunk; a failure is returned rather than thrown so the retry loop can classify it. */
-async function readChunk(chunks: AsyncIterator<ChatCompletionChunk>): Promise<IteratorResult<ChatCompletionChunk> | { readonly error: unknown }> {
+async function readChunk(reader: ChunkReader): Promise<{ readonly chunk: ChatCompletionChunk } | { readonly error: unknown } | undefined> {
   try {
-    return await chunks.next()
+    const chunk = await reader.next()
+    return chunk === undefined ? undefined : { chunk }
   } catch (error) {
-    // Swallows a read failure (socket reset, unparseable chunk, in-stream error object): returned for classification.
+    // Swallows a read failure (socket reset, idle limit, malformed chunk, in-stream error object): returned for classification.
     return { error }
   }
 }
 
-/** The one line that announces a retry: what failed, which attempt comes next, and after what delay. */
-function retryAnnouncement(settings: StreamSettings, failure: Failure, retries: number, delay: number): string {
+/** The one line that announces a retry: what failed, which attempt comes next, and after what delay; whether streamed output was discarded. */
+function retryAnnouncement(settings: StreamSettings, failure: Failure, retries: number, delay: number, discarded: boolean): string {
   const http = failure.status === undefined ? '' : ` HTTP ${failure.status}`
-  return `${settings.context.provider}:${http} ${failure.code} (${failure.detail}); attempt ${retries + 2} of ${settings.maxRetries + 1} in ${delay} ms`
+  const next = `attempt ${retries + 2} of ${settings.maxRetries + 1} in ${delay} ms`
+  if (discarded) return `${settings.context.provider}:${http} ${failure.code} (${failure.detail}) after output had started; retrying: ${next}, the partial answer is discarded`
+  return `${settings.context.provider}:${http} ${failure.code} (${failure.detail}); ${next}`
 }

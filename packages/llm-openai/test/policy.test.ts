@@ -5,9 +5,12 @@
 import * as sdk from 'openai'
 import { APIConnectionError, APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
-import { classifyFailure, retryAfterFromHeaders } from '../src/failure-classification.ts'
+import { classifyFailure, retryAfterFromHeaders, toModelError, type FailureContext } from '../src/failure-classification.ts'
+
+const context: FailureContext = { provider: 'deepseek', baseUrl: 'http://127.0.0.1:1/v1', keyHint: 'DEEPSEEK_API_KEY' }
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_DEEPSEEK_MODEL, modelCapabilitiesFor, reasoningEchoFor, retiredModelWarning } from '../src/index.ts'
 import { BASE_DELAY_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, retryDelayMs } from '../src/retry-policy.ts'
+import { MalformedChunkError } from '../src/stream-errors.ts'
 
 describe('retryDelayMs', () => {
   it('doubles from the base delay, capped, with at most 25% jitter taken off', () => {
@@ -88,8 +91,17 @@ describe('classifyFailure', () => {
     }
   })
 
-  it('does not retry an unparseable chunk', () => {
-    expect(classifyFailure(new SyntaxError('Unexpected token'), sdk)).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false })
+  it('does not retry a malformed chunk, and names it as malformed, not as a refusal', () => {
+    const failure = classifyFailure(new MalformedChunkError('{oops'), sdk)
+    expect(failure).toMatchObject({ code: 'MODEL_BAD_RESPONSE', retryable: false, malformed: true })
+    expect(toModelError(failure, context, 0, undefined).message).toBe('deepseek sent a malformed stream chunk: malformed stream chunk (not a JSON object): "{oops"')
+  })
+
+  it('F16: a server that answered is never "cannot reach"', () => {
+    const timedOut = classifyFailure(new APIError(408, { message: 'Request Timeout' }, undefined, new Headers()), sdk)
+    expect(toModelError(timedOut, context, 1, undefined).message).toBe('deepseek answered with an error (HTTP 408) after 1 retry: Request Timeout')
+    const refused = classifyFailure(new APIConnectionError({ message: 'Connection error.', cause: new Error('connect ECONNREFUSED') }), sdk)
+    expect(toModelError(refused, context, 0, undefined).message).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:1\/v1: /)
   })
 })
 

@@ -107,22 +107,24 @@ describe('retries before output', () => {
 })
 
 describe('failures that are not retried', () => {
-  it('rejects with MODEL_NETWORK and no retry when the connection drops after text was yielded', async () => {
+  it('a connection dropped after text was yielded is retried: the retry says the partial answer is discarded', async () => {
     server = await startSseServer([{ kind: 'sse', chunks: [text('partial '), text('answer'), text('never sent')], dropAfter: 2 }, ok])
     const { provider, logs } = testProvider(server.baseUrl)
-    const { events, error } = await collectFailure(provider)
-    expect(joinText(events)).toBe('partial answer')
-    expect(error).toMatchObject({ code: 'MODEL_NETWORK' })
-    expect(messageOf(error)).not.toContain('\n')
-    expect(server.requests).toHaveLength(1)
-    expect(logs).toEqual([])
+    const events = await collect(provider)
+    expect(events.map((event) => event.type)).toEqual(['text', 'text', 'retry', 'text'])
+    expect(events[2]).toMatchObject({ type: 'retry', attempt: 2, code: 'MODEL_NETWORK', discarded: true })
+    expect(joinText(events.slice(3))).toBe('hello')
+    expect(server.requests).toHaveLength(2)
+    expect(logs[0]).toMatch(/^deepseek: MODEL_NETWORK \(.*\) after output had started; retrying: attempt 2 of 5 in \d+ ms, the partial answer is discarded$/)
   })
 
-  it('rejects with MODEL_NETWORK when a stream that yielded text ends without finish_reason', async () => {
-    server = await startSseServer([{ kind: 'sse', chunks: [text('cut ')], done: true }, ok])
-    const { error } = await collectFailure(testProvider(server.baseUrl).provider)
+  it('a stream that yielded text and ended without finish_reason fails with one line after the last retry', async () => {
+    server = await startSseServer([{ kind: 'sse', chunks: [text('cut ')], done: true }])
+    const { provider } = testProvider(server.baseUrl, { maxRetries: 1 })
+    const { error } = await collectFailure(provider)
     expect(error).toMatchObject({ code: 'MODEL_NETWORK' })
-    expect(server.requests).toHaveLength(1)
+    expect(messageOf(error)).toBe('deepseek response broke off after output had started after 1 retry: the stream ended before the response finished (no finish_reason)')
+    expect(server.requests).toHaveLength(2)
   })
 
   it('maps 401 and 403 to MODEL_AUTH naming the key variable, without retrying', async () => {
@@ -165,22 +167,23 @@ describe('failures that are not retried', () => {
 })
 
 describe('stalled streams', () => {
-  it('a stream that opens and then stays silent fails the attempt and is retried when nothing was yielded', async () => {
+  it('a stream that opens and then sends nothing fails within the idle limit, not retried, in one line (F9)', async () => {
     server = await startSseServer([{ kind: 'sse', chunks: [], hangAfter: 0 }, ok])
     const { provider, logs } = testProvider(server.baseUrl, { idleTimeoutMs: 150 })
-    const events = await collect(provider)
-    expect(joinText(events)).toBe('hello')
-    expect(server.requests).toHaveLength(2)
-    expect(logs[0]).toMatch(/MODEL_NETWORK \(.*no data from the server for 150 ms.*\); attempt 2 of 5 in /)
+    const { events, error } = await collectFailure(provider)
+    expect(events).toEqual([])
+    expect(messageOf(error)).toBe('deepseek response broke off: the server sent the response headers and then nothing for 150 ms (model.idleTimeoutMs)')
+    expect(server.requests).toHaveLength(1)
+    expect(logs).toEqual([])
   })
 
-  it('a stream that stalls after output fails with MODEL_NETWORK and is not retried', async () => {
+  it('a stream that stalls after output is retried and the next attempt answers', async () => {
     server = await startSseServer([{ kind: 'sse', chunks: [text('partial')], hangAfter: 1 }, ok])
-    const { provider } = testProvider(server.baseUrl, { idleTimeoutMs: 150 })
-    const { events, error } = await collectFailure(provider)
-    expect(joinText(events)).toBe('partial')
-    expect(isModelError(error) && error.code).toBe('MODEL_NETWORK')
-    expect(messageOf(error)).toContain('no data from the server for 150 ms')
-    expect(server.requests).toHaveLength(1)
+    const { provider, logs } = testProvider(server.baseUrl, { idleTimeoutMs: 150 })
+    const events = await collect(provider)
+    expect(events.map((event) => event.type)).toEqual(['text', 'retry', 'text'])
+    expect(joinText(events.slice(2))).toBe('hello')
+    expect(logs[0]).toContain('the stream stalled: no data for 150 ms (model.idleTimeoutMs)')
+    expect(server.requests).toHaveLength(2)
   })
 })

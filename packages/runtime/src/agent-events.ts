@@ -9,6 +9,15 @@ export type AgentProgress =
   | { /** A model call starts. */ readonly type: 'step-start'; readonly turn: number; readonly step: number }
   | { /** Answer text delta. */ readonly type: 'text'; readonly text: string }
   | { /** Reasoning delta. */ readonly type: 'reasoning'; readonly text: string }
+  | {
+      /** The model call is retried; with `discarded`, the text and reasoning streamed since `step-start` are void (the next attempt streams the answer anew). */
+      readonly type: 'retry'
+      readonly attempt: number
+      readonly maxAttempts: number
+      /** One line saying what failed. */
+      readonly detail: string
+      readonly discarded: boolean
+    }
   | { /** A tool call is about to run. */ readonly type: 'tool-start'; readonly callId: string; readonly name: string; readonly arguments: string }
   | { /** Output of a running tool call (front ends only; the model sees the result). */ readonly type: 'tool-output'; readonly callId: string; readonly text: string }
   | { /** A tool call finished. */ readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: ToolFinalOutcome }

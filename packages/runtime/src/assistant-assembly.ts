@@ -71,15 +71,30 @@ export class AssistantAssembler {
     return deepFreeze({ id: randomUUID(), role: 'assistant', content: [{ type: 'text', text }], source: { kind: 'model' } })
   }
 
-  /** The finished message. Calls without an id get a generated one. */
+  /**
+   * The finished message. Calls without an id get a generated one; a call whose id an earlier call
+   * of the same answer already has gets that id with `_2`, `_3`, … (the first unused), before it is
+   * stored, so every tool result answers exactly one call and the next request is valid (issue 22 F6).
+   */
   finish(): AssistantMessage {
     const content: ContentBlock[] = []
     if (this.#reasoning !== '') content.push({ type: 'reasoning', text: this.#reasoning })
     if (this.#text !== '') content.push({ type: 'text', text: this.#text })
     const ordered = [...this.#calls.entries()].toSorted(([a], [b]) => a - b)
+    const used = new Set(ordered.map(([, call]) => call.id))
+    const seen = new Set<string>()
     for (const [, call] of ordered) {
-      content.push({ type: 'tool-call', callId: call.id === '' ? `call_${randomUUID().slice(0, 8)}` : call.id, name: call.name, arguments: call.args })
+      let callId = call.id === '' ? `call_${randomUUID().slice(0, 8)}` : call.id
+      if (seen.has(callId)) callId = uniqueId(callId, used)
+      seen.add(callId)
+      used.add(callId)
+      content.push({ type: 'tool-call', callId, name: call.name, arguments: call.args })
     }
     return deepFreeze({ id: randomUUID(), role: 'assistant', content, source: { kind: 'model' } })
   }
+}
+
+/** `id_2`, `id_3`, … : the first not in `used`. */
+function uniqueId(id: string, used: ReadonlySet<string>): string {
+  for (let n = 2; ; n++) if (!used.has(`${id}_${n}`)) return `${id}_${n}`
 }

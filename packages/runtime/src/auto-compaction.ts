@@ -50,16 +50,20 @@ export async function maybeAutoCompact(options: {
   readonly notice: (line: string) => void
   /** Receives the summary call's request body (the request log). */
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
+  /** The API refused the request as longer than its context: compact whatever can be, whatever the estimate says. */
+  readonly overflow?: boolean | undefined
 }): Promise<boolean> {
   const threshold = options.settings.share * options.provider.contextWindow
   const bodyLength = options.jsonLength
   const estimate = tokensOfLength(bodyLength)
-  if (estimate <= threshold) return false
+  const overflow = options.overflow === true
+  if (estimate <= threshold && !overflow) return false
   // Earlier turns go first; a single long turn compacts its completed steps instead.
   const plan = planCompaction(options.session) ?? planCompaction(options.session, { scope: 'completed-steps' })
   // Not worth a checkpoint when it would free little: the fixed part (system prompt, tools, the
   // prompt, the latest step) is what fills the window, and compacting every step would only churn.
-  if (plan === undefined || JSON.stringify(plan.messages).length < MIN_SHARE_FREED * bodyLength) {
+  if (overflow && plan === undefined) return false
+  if (plan === undefined || (!overflow && JSON.stringify(plan.messages).length < MIN_SHARE_FREED * bodyLength)) {
     options.notice(`automatic compaction: the request passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window, but compacting now would free too little; continuing without it`)
     return false
   }
@@ -75,6 +79,7 @@ export async function maybeAutoCompact(options: {
   }
   const keptPromptMaxChars = Math.max(1000, Math.floor(options.provider.contextWindow * KEPT_PROMPT_SHARE * 4))
   const compacted = compactSession(options.session, { plan, keptPromptMaxChars, ...(summary === undefined ? {} : { summary, summarizer: 'model' as const }) })
-  if (compacted) options.log(`automatic compaction: about ${estimate} tokens passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window`)
+  if (compacted && overflow) options.log('automatic compaction: the model refused the request as longer than its context; compacted, retrying once')
+  else if (compacted) options.log(`automatic compaction: about ${estimate} tokens passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window`)
   return compacted
 }

@@ -68,7 +68,7 @@ const corePayloads = {
     object: { target: { oneOf: ['next-step', 'next-turn'] }, start: 'integer', removedIds: { array: 'string' }, inserted: { array: userMessage }, outcome: { optional: { oneOf: ['claimed', 'canceled', 'interrupted'] } } },
   },
   'request/header': { object: { turn: 'count', step: 'count', model: 'string', provider: 'string', baseUrl: { optional: 'string' } } },
-  'model/retry': { object: { turn: 'count', step: 'count', attempt: 'count', maxAttempts: 'count', delayMs: 'number', code: 'string', status: { optional: 'integer' }, detail: 'string' } },
+  'model/retry': { object: { turn: 'count', step: 'count', attempt: 'count', maxAttempts: 'count', delayMs: 'number', code: 'string', status: { optional: 'integer' }, detail: 'string', discarded: { optional: 'boolean' } } },
   'tool/permission': {
     object: {
       callId: 'string',

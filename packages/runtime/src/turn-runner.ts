@@ -111,7 +111,7 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
   try {
     for (const message of decision.messages) appendUser(session, message, turn, step)
     deps.progress({ type: 'step-start', turn, step })
-    const calls = await callModel(deps, turn, step, signal)
+    const calls = await callModelCompactingOnce(deps, turn, step, signal)
     contexts = await runCalls(deps, turn, step, calls.toolCalls, signal)
     aborted = signal.aborted
     if (aborted) return { kind: 'end', reason: 'cancelled', finalText: calls.text }
@@ -148,17 +148,53 @@ function requestInput(deps: TurnDeps): RequestBodyInput & { readonly memo: WireM
   }
 }
 
+/** True for the provider's "the request is longer than the context window" failure. */
+const isContextOverflow = (error: unknown): boolean => error instanceof Error && 'code' in error && error.code === 'MODEL_CONTEXT_LENGTH'
+
+/**
+ * Calls the model; when the API refuses the request as longer than its context, compacts once
+ * and retries once. A second refusal, or nothing to compact, is one clear error.
+ */
+async function callModelCompactingOnce(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
+  try {
+    return await callModel(deps, turn, step, signal)
+  } catch (error) {
+    if (!isContextOverflow(error) || signal.aborted) throw error
+    const settings = deps.autoCompact ?? { share: 1, useModel: false }
+    const compacted = await maybeAutoCompact({ session: deps.session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, overflow: true })
+    if (!compacted) throw new ContextOverflowError(`${errorMessage(error)} (nothing earlier in the session could be compacted: shorten the prompt, or start a new session)`, error)
+    try {
+      return await callModel(deps, turn, step, signal)
+    } catch (again) {
+      if (!isContextOverflow(again) || signal.aborted) throw again
+      throw new ContextOverflowError(`${errorMessage(again)} (still too long after one automatic compaction: shorten the prompt, or start a new session)`, again)
+    }
+  }
+}
+
+/** The request stays longer than the model's context; keeps the provider's code. */
+class ContextOverflowError extends Error {
+  readonly code = 'MODEL_CONTEXT_LENGTH'
+  constructor(message: string, cause: unknown) {
+    super(message, { cause })
+    this.name = 'ModelError'
+  }
+}
+
 async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
   const body = buildChatRequestBody(requestInput(deps))
   const { baseUrl } = deps.provider
   deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id, ...(baseUrl === undefined ? {} : { baseUrl }) })
   deps.onRequest?.(body)
-  const assembler = new AssistantAssembler()
+  let assembler = new AssistantAssembler()
   try {
     for await (const event of deps.provider.stream({ body, turn, step }, signal)) {
       if (event.type === 'retry') {
         const { type: _type, ...retry } = event
         deps.session.append('model/retry', { turn, step, ...retry })
+        // The failed attempt's output is void: the log gets only the next attempt's message.
+        if (retry.discarded === true) assembler = new AssistantAssembler()
+        deps.progress({ type: 'retry', attempt: retry.attempt, maxAttempts: retry.maxAttempts, detail: retry.detail, discarded: retry.discarded === true })
         continue
       }
       assembler.push(event)

@@ -133,8 +133,13 @@ export class ChatController {
     this.#options.view.statusChanged()
   }
 
-  /** Starts an agent on a stored session (`resume`) or a new one, with the current model. */
+  /**
+   * Starts an agent on a stored session (`resume`) or a new one, with the current model; a stored
+   * session that ran with another endpoint continues with that one (it becomes the chat's model).
+   */
   startAgent(resume?: string): Promise<Agent> {
+    const stored = resume === undefined ? undefined : this.#options.env.modelForResume?.(resume)
+    if (stored !== undefined && stored.provider !== this.#model.provider) this.#model = stored
     return this.#options.env.host.startAgent({ ...this.#options.env.startOptions(resume), provider: this.#model.provider })
   }
 

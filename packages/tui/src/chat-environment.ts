@@ -62,6 +62,12 @@ export interface ChatEnvironment {
   readonly startOptions: (resume?: string) => StartAgentOptions
   /** Resolves a model spec for `/model`; throws an error with a one-line message for a bad one. */
   readonly switchModel?: (spec: string) => ModelChoice
+  /**
+   * The model a stored session continues with: the endpoint it ran with unless a flag or the
+   * config chose otherwise (it becomes the chat's model); undefined: keep the current model.
+   * Asked whenever a stored session is opened (`/resume`, the start-up picker, `--continue`).
+   */
+  readonly modelForResume?: (sessionId: string) => ModelChoice | undefined
   /** Ask the model for `/compact` summaries (else the deterministic one). */
   readonly modelSummaries: boolean
   /** The request log, for model calls made outside a turn (`/compact`). */

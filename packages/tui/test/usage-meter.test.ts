@@ -1,7 +1,7 @@
 // Context and cost figures come from recorded usage only, at the configured prices.
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '@dsh/contracts'
-import { compactCount, contextLabel, costLabel, usageFigures } from '../src/status/usage-meter.ts'
+import { cacheLabel, compactCount, contextLabel, costLabel, usageFigures } from '../src/status/usage-meter.ts'
 import { shortPath } from '../src/status/status-snapshot.ts'
 import { statusParts } from '../src/screen/status-line.ts'
 
@@ -21,7 +21,7 @@ describe('usage figures', () => {
     expect(figures.cost).toBeCloseTo((600 * 2 + 400 * 0.5 + 100 * 8 + 3000 * 2 + 200 * 8) / 1_000_000, 12)
     expect(contextLabel(figures, 128_000)).toBe('ctx 3.2k/128k (3%)')
     expect(costLabel(figures, prices)).toBe('$0.0098')
-    expect(usageFigures(events, undefined)).toEqual({ contextTokens: 3200 })
+    expect(usageFigures(events, undefined)).toEqual({ contextTokens: 3200, cache: { inputTokens: 1000, hitTokens: 400 } })
     expect(costLabel(usageFigures(events, undefined), undefined)).toBeUndefined()
     expect(contextLabel(usageFigures([assistant(1)], prices), 1000)).toBeUndefined()
   })
@@ -31,6 +31,14 @@ describe('usage figures', () => {
     const prices = { inputPerMillion: 1, outputPerMillion: 1 }
     expect(usageFigures([assistant(1, { inputTokens: 9000, outputTokens: 500 }), compaction], prices)).toEqual({ cost: 9500 / 1_000_000 })
     expect(usageFigures([assistant(1, { inputTokens: 9000, outputTokens: 500 }), compaction, assistant(3, { inputTokens: 800, outputTokens: 100 })], prices).contextTokens).toBe(900)
+  })
+
+  it('give the cache-hit share over the calls that reported hits, rounded down, and nothing before any', () => {
+    const events = [assistant(1, { inputTokens: 1000, outputTokens: 10, cacheHitTokens: 0 }), assistant(2, { inputTokens: 2000, outputTokens: 10, cacheHitTokens: 1990 }), assistant(3, { inputTokens: 500, outputTokens: 5 })]
+    expect(usageFigures(events, undefined).cache).toEqual({ inputTokens: 3000, hitTokens: 1990 })
+    expect(cacheLabel(usageFigures(events, undefined))).toBe('cache 66%')
+    expect(cacheLabel(usageFigures([assistant(1, { inputTokens: 500, outputTokens: 5 })], undefined))).toBeUndefined()
+    expect(statusParts({ model: 'm', cwd: '~', roots: 0, approvals: 'ask', context: 'ctx 1k/1.0M (0%)', cache: 'cache 98%', sessionId: 's' })).toEqual(['m', '~', 'ask', 'ctx 1k/1.0M (0%)', 'cache 98%'])
   })
 
   it('format counts, paths and the status parts', () => {

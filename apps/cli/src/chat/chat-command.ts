@@ -8,9 +8,12 @@
  */
 import { resolve } from 'node:path'
 import { approvalLabel, chatPermissions } from './chat-permissions.ts'
-import { createApprovalBroker, createDiagnosticsRelay, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
+import { createApprovalBroker, createDiagnosticsRelay, latestSessionIn, runChat, terminalMode, type ChatEnvironment, type DiagnosticsRelay, type ModelChoice, type StartChoice } from '@dsh/tui'
 import type { Agent } from '@dsh/runtime'
 import { usageError } from '../cli-error.ts'
+import { storeFor } from '../commands/sessions.ts'
+import { storedEndpoint } from '../resume-endpoint.ts'
+import { cwdFrom } from '../global-options.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../agent-setup.ts'
 import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
@@ -63,6 +66,13 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     model: modelChoice(setup, label),
     startOptions: setup.startOptions,
     switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, flags: options, log: setup.log })),
+    // A stored session continues with its own endpoint (the start-up model when it ran with that one).
+    modelForResume: (id) => {
+      // Nothing stored (a scripted session, no model call yet): the chat's current model goes on.
+      if (storedEndpoint(storeFor(io, options.dshHome), id) === undefined) return undefined
+      const provider = setup.providerFor(id)
+      return provider === setup.provider ? modelChoice(setup, label) : modelChoice(setup, `${provider.id}:${provider.model}`, provider)
+    },
     modelSummaries: setup.spec.kind !== 'scripted',
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
     inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
@@ -97,7 +107,9 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   // The host's diagnostics go to stderr, or into the transcript while the full-screen UI draws.
   const diagnostics = createDiagnosticsRelay((line) => errLine(io, line))
   // The chat's default mode is ask.
-  const setup = await prepareAgentSetup(io, options, { askPermission: broker.askPermission, log: diagnostics.log, defaultMode: 'ask', ...(options.yes === true ? { mode: 'full-auto' } : {}) })
+  // --continue keeps the endpoint of the session it continues, as --resume ID does.
+  const continued = start.kind === 'continue' ? latestSessionIn(storeFor(io, options.dshHome), cwdFrom(io, options.cwd))?.id : undefined
+  const setup = await prepareAgentSetup(io, continued === undefined ? options : { ...options, resume: continued }, { askPermission: broker.askPermission, log: diagnostics.log, defaultMode: 'ask', ...(options.yes === true ? { mode: 'full-auto' } : {}) })
   sessionCwd = setup.cwd
   const stop = new AbortController()
   // Ctrl-C is the chat's own key (a keystroke in the screen mode, SIGINT in the plain mode).

@@ -30,7 +30,8 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
   const app = createAcpAgentApp({
     host: setup.host,
     registry,
-    startOptions: (cwd) => ({ ...setup.startOptions(), cwd }),
+    // A loaded session keeps the endpoint it ran with, as `dsh run --resume` does.
+    startOptions: (cwd, sessionId) => ({ ...setup.startOptions(), cwd, ...(sessionId === undefined ? {} : { provider: setup.providerFor(sessionId) }) }),
     checkDirectories: (primary, dirs) => refusedDirectory(setup, primary, dirs),
     extraDirectories: absoluteDirs(io, options.addDir),
     agentInfo: { name: 'dsh', title: 'dsh', version },

@@ -18,6 +18,7 @@ import { expandRunPrompt } from '../command-expansion.ts'
 import { promptFrom } from '../prompt-source.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { answerForOutput } from '../terminal-output.ts'
+import { emptyAnswerNotice } from '../empty-answer.ts'
 
 export { configFrom, defaultAutoCompactShare } from '../agent-setup.ts'
 
@@ -89,6 +90,8 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
     }
     if (result.reason === 'cancelled') throw new CliError('cancelled')
     if (result.reason === 'blocked') throw new CliError('the turn was blocked before the model was called')
+    const empty = result.reason === 'completed' ? emptyAnswerNotice(agent.session.events, result.turn) : undefined
+    if (empty !== undefined) throw new CliError(`${empty} ${agent.session.id}`)
     const text = answerForOutput(result.finalText, { isTerminal: 'isTTY' in io.stdout && io.stdout.isTTY === true, raw: options.raw === true })
     io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`)
     if (result.reason === 'max-steps') {

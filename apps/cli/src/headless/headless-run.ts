@@ -19,6 +19,7 @@ import { errLine, type CliIo } from '../cli-io.ts'
 import { promptFrom } from '../prompt-source.ts'
 import { guardShutdown, type ShutdownGuard } from '../shutdown.ts'
 import type { RunOptions } from '../commands/run.ts'
+import { EMPTY_ANSWER_CODE, emptyAnswerNotice } from '../empty-answer.ts'
 import { failureOf, turnEndCodes } from './failure-code.ts'
 import { HeadlessOutput, type HeadlessFormat } from './headless-output.ts'
 import { initLine } from './init-line.ts'
@@ -60,6 +61,8 @@ async function runPrompt(agent: Agent, prompt: string, signal: AbortSignal, shut
     const result = await agent.prompt(prompt, { signal })
     if (shutdown.signal !== undefined) return cancelledBy(shutdown, result.finalText)
     const code = turnEndCodes[result.reason]
+    const empty = result.reason === 'completed' ? emptyAnswerNotice(agent.session.events, result.turn) : undefined
+    if (empty !== undefined) return { stopReason: 'error', finalText: '', exitCode: 1, error: { code: EMPTY_ANSWER_CODE, message: `${empty} ${agent.session.id}` } }
     if (code === undefined) return { stopReason: result.reason, finalText: result.finalText, exitCode: 0 }
     const message = result.reason === 'max-steps' ? `stopped at the step limit before the model finished; continue with --resume ${agent.session.id}` : result.reason === 'blocked' ? 'the turn was blocked before the model was called' : 'cancelled'
     return { stopReason: result.reason, finalText: result.finalText, exitCode: 1, error: { code, message } }

@@ -81,10 +81,10 @@ export function answerChunks(input: AnswerChunksInput): AnswerChunks {
   const chunks: object[] = [chunk(thinking ? { role: 'assistant', content: null, reasoning_content: '' } : { role: 'assistant', content: '' })]
   for (const piece of cutShort ? reasoningPieces.slice(0, half) : reasoningPieces) chunks.push(chunk({ content: null, reasoning_content: piece }))
   const cutAfter = 1 + half
-  for (const piece of words(text)) chunks.push(chunk(thinking ? { content: piece, reasoning_content: null } : { content: piece }))
+  for (const piece of answer.bigEvent === undefined ? words(text) : text === '' ? [] : [text]) chunks.push(chunk(thinking ? { content: piece, reasoning_content: null } : { content: piece }))
   const wireCalls = cutShort
     ? []
-    : calls.map((call, index) => ({ id: callId(input.seed, index), type: 'function', function: { name: call.name, arguments: call.arguments } }))
+    : calls.map((call, index) => ({ id: callId(input.seed, answer.duplicateCallIds === true ? 0 : index), type: 'function', function: { name: call.name, arguments: call.arguments } }))
   wireCalls.forEach((call, index) => {
     chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }))
     for (const piece of shreds(call.function.arguments)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))

@@ -36,3 +36,5 @@ export const concurrencyExceeded = (): DeepSeekError =>
   envelope(429, 'Your current concurrency is 40, which exceeds your concurrency limit of 39 based on your remaining balance. Please top up your balance to restore your concurrency.', 'rate_limit_error')
 /** A server failure (no body was ever captured; this text is the imitation's own). */
 export const serverFailure = (status: 500 | 503): DeepSeekError => envelope(status, status === 503 ? 'Server overloaded, please try again later' : 'Internal Server Error', 'api_error')
+/** Two tool calls (or two tool results) with one id; the imitation's own text, no DeepSeek body was captured. */
+export const duplicateToolCall = (id: string): DeepSeekError => envelope(400, `Duplicate value for 'tool_call_id' of ${id} in message[]`)

@@ -79,6 +79,7 @@ export async function startDeepSeekServer(options: DeepSeekServerOptions): Promi
       })
       if (refusal !== undefined) return refuse(res, refusal, records, { ...base, body })
       const answer = pickAnswer(body)
+      if (answer.status !== undefined && answer.htmlBody === true) return refuseWithHtml(res, answer.status, records, { ...base, body })
       if (answer.status !== undefined) return refuse(res, statusError(answer.status, req), records, { ...base, body })
       const report = cache.lookup(prompt)
       const thinking = thinkingOn(body)
@@ -121,6 +122,16 @@ function refuse(res: ServerResponse, error: DeepSeekError, records: DeepSeekReco
   return undefined
 }
 
+/** A proxy's error page (nginx-like), as a gateway in front of the API sends it; not DeepSeek's own text. */
+function refuseWithHtml(res: ServerResponse, status: number, records: DeepSeekRecord[], base: Omit<DeepSeekRecord, 'status'>): undefined {
+  const title = `${status} ${status === 503 ? 'Service Temporarily Unavailable' : 'Internal Server Error'}`
+  const page = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n${'<!-- padding -->\r\n'.repeat(40)}`
+  res.writeHead(status, { 'content-type': 'text/html' })
+  res.end(page)
+  records.push({ ...base, status, error: { message: title, type: 'html' } })
+  return undefined
+}
+
 function sendJson(res: ServerResponse, status: number, body: object): void {
   // No x-ratelimit-* headers: DeepSeek sends none.
   res.writeHead(status, { 'content-type': 'application/json' })
@@ -135,7 +146,21 @@ async function stream(res: ServerResponse, answer: DeepSeekAnswer, chunks: reado
   for (let index = 0; index < (answer.keepAlives ?? 1); index++) await write(res, ': keep-alive\n\n')
   const fault = answer.fault
   const sendCount = fault === 'stall' || fault === 'reset' ? cutAfter : fault === 'keep-alive-only' ? chunks.length - 1 : chunks.length
-  for (const chunk of chunks.slice(0, sendCount)) await write(res, `data: ${JSON.stringify(chunk)}\n\n`)
+  if (fault === 'empty-chunks' || fault === 'trickle') {
+    const [first] = chunks
+    if (first !== undefined) await write(res, `data: ${JSON.stringify(first)}\n\n`)
+    const delta = fault === 'trickle' ? { content: null, reasoning_content: '.' } : {}
+    const empty = { ...first, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] }
+    const timer = setInterval(() => void write(res, `data: ${JSON.stringify(empty)}\n\n`), keepAliveEveryMs)
+    await closed(res)
+    clearInterval(timer)
+    return false
+  }
+  for (const chunk of chunks.slice(0, sendCount)) {
+    const line = `data: ${JSON.stringify(chunk)}\n\n`
+    if (answer.bigEvent !== undefined && line.length > answer.bigEvent.bytesPerWrite) await dribble(res, line, answer.bigEvent)
+    else await write(res, line)
+  }
   if (fault === 'reset') {
     res.socket?.destroy()
     return false
@@ -150,6 +175,18 @@ async function stream(res: ServerResponse, answer: DeepSeekAnswer, chunks: reado
   await write(res, 'data: [DONE]\n\n')
   res.end()
   return true
+}
+
+/** Writes `text` a few bytes at a time with pauses (one big event on a slow link). */
+async function dribble(res: ServerResponse, text: string, pace: { readonly bytesPerWrite: number; readonly everyMs: number }): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8')
+  for (let offset = 0; offset < bytes.length && !res.destroyed; offset += pace.bytesPerWrite) {
+    await new Promise<void>((resolve) => {
+      if (res.destroyed) resolve()
+      else res.write(bytes.subarray(offset, offset + pace.bytesPerWrite), () => resolve())
+    })
+    await new Promise<void>((resolve) => setTimeout(resolve, pace.everyMs))
+  }
 }
 
 /** Resolves false once the client has left. */

@@ -11,9 +11,12 @@ export type DeepSeekFinishReason = 'stop' | 'length' | 'content_filter' | 'tool_
  * A broken stream. `stall`: half the reasoning, then silence with the socket open. `reset`: half
  * the reasoning, then the socket is destroyed. `keep-alive-only`: the whole message but no final
  * chunk and no `[DONE]`, only `: keep-alive` comments until the client leaves.
- * `headers-then-silence`: 200 and the headers, then nothing.
+ * `headers-then-silence`: 200 and the headers, then nothing. `empty-chunks`: the role chunk, then
+ * valid chunks with an empty delta every `keepAliveEveryMs` until the client leaves (issue 22 F5;
+ * not seen from DeepSeek, a server fault the client must survive). `trickle`: the role chunk, then
+ * one reasoning piece every `keepAliveEveryMs`, forever (real progress that never ends).
  */
-export type DeepSeekStreamFault = 'stall' | 'reset' | 'keep-alive-only' | 'headers-then-silence'
+export type DeepSeekStreamFault = 'stall' | 'reset' | 'keep-alive-only' | 'headers-then-silence' | 'empty-chunks' | 'trickle'
 
 /** One scripted answer (an accepted chat request consumes one). */
 export interface DeepSeekAnswer {
@@ -31,6 +34,15 @@ export interface DeepSeekAnswer {
   readonly status?: 401 | 402 | 429 | 500 | 503
   /** `: keep-alive` comments sent before the first chunk (queued request); default 1. */
   readonly keepAlives?: number
+  /** Every tool call of the answer streams the first call's id (issue 22 F6; DeepSeek never documented unique ids). */
+  readonly duplicateCallIds?: boolean
+  /**
+   * The answer text as one content chunk (one SSE event however large), written `bytesPerWrite`
+   * bytes at a time every `everyMs` (issue 22 F18: a big event on a slow link).
+   */
+  readonly bigEvent?: { readonly bytesPerWrite: number; readonly everyMs: number }
+  /** With `status` 500/503: an HTML page from a proxy in front of the API instead of DeepSeek's JSON envelope. */
+  readonly htmlBody?: boolean
 }
 
 /** What an answer script sees of a request. */

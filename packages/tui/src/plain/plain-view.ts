@@ -36,6 +36,13 @@ export class PlainView implements ChatView {
       case 'step-start':
         this.#block = 'none'
         return
+      case 'retry':
+        // Printed text cannot be taken back: say plainly that what came before is void.
+        if (event.discarded) {
+          this.#block = 'none'
+          this.#line(`[the answer broke off (${sanitize(event.detail)}); retrying, attempt ${event.attempt} of ${event.maxAttempts}: the partial answer above is discarded]`)
+        }
+        return
       case 'reasoning':
         if (!this.#options.showReasoning) return
         if (this.#block !== 'reasoning') {

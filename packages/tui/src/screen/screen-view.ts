@@ -47,6 +47,8 @@ export class ScreenView implements ChatView {
   #reasoningExpanded = false
   /** What the transcript ends with, to put one blank line between answers, tool groups and the rest. */
   #last: BlockKind = 'other'
+  /** Answer and reasoning blocks (with their spacers) of the model call now streaming: a discarding retry removes them. */
+  #attempt: Component[] = []
 
   constructor(host: ScreenViewHost) {
     this.#host = host
@@ -58,6 +60,12 @@ export class ScreenView implements ChatView {
       case 'step-start':
         this.#endReasoning()
         this.#answer = undefined
+        this.#attempt = []
+        break
+      case 'retry':
+        // The log line (`retrying: …`) reaches the transcript through the diagnostics relay; here
+        // the void partial answer leaves the screen, so nothing of it is shown twice.
+        if (event.discarded) this.#discardAttempt()
         break
       case 'reasoning':
         if (this.#thinking === undefined) {
@@ -79,6 +87,7 @@ export class ScreenView implements ChatView {
       case 'tool-start': {
         this.#endReasoning()
         this.#answer = undefined
+        this.#attempt = []
         const row = new ToolRow({ callId: event.callId, name: event.name, rawArguments: event.arguments, theme, now: this.#host.now })
         this.#before.set(event.callId, { name: event.name, args: event.arguments, before: contentBefore(event.name, event.arguments, this.#host.cwd()) })
         this.#tools.set(event.callId, row)
@@ -168,6 +177,21 @@ export class ScreenView implements ChatView {
     this.#host.requestRender()
   }
 
+  /** Removes the streamed blocks of the failed attempt. */
+  #discardAttempt(): void {
+    const { transcript } = this.#host
+    for (const component of this.#attempt) {
+      transcript.removeChild(component)
+      const index = component instanceof ReasoningBlock ? this.#reasoning.indexOf(component) : -1
+      if (index !== -1) this.#reasoning.splice(index, 1)
+    }
+    this.#attempt = []
+    this.#thinking = undefined
+    this.#answer = undefined
+    const last = transcript.children.at(-1)
+    this.#last = last === undefined ? 'other' : last instanceof PromptBlock ? 'prompt' : last instanceof ToolRow ? 'tool' : 'other'
+  }
+
   #endReasoning(): void {
     this.#thinking?.finish()
     this.#thinking = undefined
@@ -181,8 +205,14 @@ export class ScreenView implements ChatView {
   /** Adds a block, with a blank line before it when the kind of content changes. */
   #append(component: Component, kind: BlockKind): void {
     const separate = kind !== this.#last && kind !== 'prompt' && this.#last !== 'prompt' && !(kind === 'tool' && this.#last === 'reasoning')
-    if (separate && this.#host.transcript.children.length > 0) this.#host.transcript.addChild(new Spacer(1))
+    const streamed = kind === 'answer' || kind === 'reasoning'
+    if (separate && this.#host.transcript.children.length > 0) {
+      const spacer = new Spacer(1)
+      this.#host.transcript.addChild(spacer)
+      if (streamed) this.#attempt.push(spacer)
+    }
     this.#host.transcript.addChild(component)
+    if (streamed) this.#attempt.push(component)
     this.#last = kind
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The status line above the editor: model, working directory, additional roots, approval mode,
- * context in use, session cost (when prices are known) and, while a step runs, a spinner with
- * the elapsed time. One line: when it is too wide, the context and cost figures stay and the
+ * context in use, the session's cache-hit share (when the provider reports it), session cost (when
+ * prices are known) and, while a step runs, a spinner with the elapsed time. One line: when it is
+ * too wide, the context, cache and cost figures stay and the
  * rest gives way (the model label is shortened, then the approval mode, the directory, the roots
  * and finally the model are left out; the banner and `/status` still show them).
  */
@@ -18,16 +19,20 @@ export function statusParts(status: StatusSnapshot): string[] {
     status.cwd,
     ...(status.roots > 0 ? [`+${status.roots} ${status.roots === 1 ? 'root' : 'roots'}`] : []),
     status.approvals,
-    ...(status.context === undefined ? [] : [status.context]),
-    ...(status.cost === undefined ? [] : [status.cost]),
+    ...figureParts(status),
   ]
+}
+
+/** Context in use, cache-hit share and cost: the parts that always stay. */
+function figureParts(status: StatusSnapshot): string[] {
+  return [...(status.context === undefined ? [] : [status.context]), ...(status.cache === undefined ? [] : [status.cache]), ...(status.cost === undefined ? [] : [status.cost])]
 }
 
 /** The parts that fit `width` columns, dropped and shortened as the header says. */
 export function fittedStatusParts(status: StatusSnapshot, width: number): string[] {
   const model = shortLabel(status.model)
   const roots = status.roots > 0 ? [`+${status.roots} ${status.roots === 1 ? 'root' : 'roots'}`] : []
-  const figures = [...(status.context === undefined ? [] : [status.context]), ...(status.cost === undefined ? [] : [status.cost])]
+  const figures = figureParts(status)
   const candidates = [statusParts(status), statusParts({ ...status, model }), [model, status.cwd, ...roots, ...figures], [model, ...roots, ...figures], [model, ...figures], figures]
   return candidates.find((parts) => visibleWidth(parts.join(separator)) <= width) ?? [model, ...figures]
 }

@@ -22,6 +22,7 @@ export function statusDetails(controller: ChatController): string[] {
     `roots:      ${roots.length === 0 ? 'none' : roots.join(', ')}`,
     `approvals:  ${status.approvals}${remembered.length === 0 ? '' : `; allowed for this session: ${remembered.join(', ')}`}`,
     `context:    ${status.context ?? 'no usage recorded (yet, or since the last compaction)'}`,
+    `cache:      ${status.cache === undefined ? 'no cache figures reported (yet)' : `${status.cache.replace(/^cache /, '')} of the prompt tokens were cache hits`}`,
     `cost:       ${status.cost ?? (controller.model.prices === undefined ? 'unknown (set model.prices in the config file)' : 'no usage recorded yet')}`,
   ]
 }

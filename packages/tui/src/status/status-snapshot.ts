@@ -1,11 +1,11 @@
 /**
  * What the status line and `/status` show, read from the chat at one moment: model, working
  * directory (home as `~`, long paths shortened), additional roots, approval mode, context in use
- * and cost from recorded usage, and whether something runs (and since when).
+ * cache-hit share and cost from recorded usage, and whether something runs (and since when).
  */
 import { userHome } from '@dsh/runtime'
 import type { ChatController } from '../chat-controller.ts'
-import { contextLabel, costLabel, usageFigures } from './usage-meter.ts'
+import { cacheLabel, contextLabel, costLabel, usageFigures } from './usage-meter.ts'
 
 /** One reading. */
 export interface StatusSnapshot {
@@ -17,6 +17,8 @@ export interface StatusSnapshot {
   readonly context?: string
   /** `$0.0123` when prices are known and usage was recorded. */
   readonly cost?: string
+  /** `cache 97%` once a call reported its cache hits. */
+  readonly cache?: string
   readonly sessionId: string
   /** Start of the running step or command (milliseconds), when one runs. */
   readonly runningSince?: number
@@ -36,6 +38,7 @@ export function statusSnapshot(controller: ChatController): StatusSnapshot {
   const figures = usageFigures(agent.session.events, model.prices)
   const context = contextLabel(figures, model.provider.contextWindow)
   const cost = costLabel(figures, model.prices)
+  const cache = cacheLabel(figures)
   const since = controller.runningSince
   return {
     model: model.label,
@@ -45,6 +48,7 @@ export function statusSnapshot(controller: ChatController): StatusSnapshot {
     sessionId: agent.session.id,
     ...(context === undefined ? {} : { context }),
     ...(cost === undefined ? {} : { cost }),
+    ...(cache === undefined ? {} : { cache }),
     ...(since === undefined ? {} : { runningSince: since }),
   }
 }

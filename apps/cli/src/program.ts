@@ -14,6 +14,7 @@ import type { AcpOptions } from './commands/acp.ts'
 import type { DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
 import { registerMcpCommands } from './commands/mcp.ts'
+import { registerRewindCommands } from './commands/rewind-commands.ts'
 import type { RunOptions } from './commands/run.ts'
 import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
@@ -180,6 +181,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     })
 
   registerRootsCommands(program, io, setExit)
+  registerRewindCommands(program, io, setExit)
   registerMcpCommands(program, io, setExit)
 
   const sandbox = program

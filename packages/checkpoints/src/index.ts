@@ -1,0 +1,12 @@
+/** Public surface of the checkpoints package. */
+export { createCheckpointsPlugin, type CapturePluginOptions } from './capture-plugin.ts'
+export { CheckpointDirectory, checkpointsRoot } from './checkpoint-directory.ts'
+export type { FileChange, FileState, NotKeptReason, RewindFile, RewindJournal, RewindRecord, TurnCheckpoint } from './checkpoint-types.ts'
+export { DEFAULT_MAX_BYTES } from './byte-budget.ts'
+export { DEFAULT_MAX_FILE_BYTES, notKeptText } from './file-state.ts'
+export { REWIND_EVENT, type RewindMarkerData } from './conversation-marker.ts'
+export { recoverRewind, type Recovery, type RewindProbe } from './rewind-apply.ts'
+export { checkTurn, type RewindRequest } from './rewind-plan.ts'
+export { listTurns, rewindTo, undoRewind, type RewindOutcome, type TurnListing } from './rewind-session.ts'
+export { parseAge, pruneCheckpoints, type PruneResult } from './prune.ts'
+export { rewoundTurns, turnRows } from './turn-history.ts'

@@ -1,0 +1,130 @@
+/**
+ * What the session knows about the files of one writable root: for each file that is not ignored,
+ * its stat key (size, mtime, ctime, inode, mode) and where its current content can be read back —
+ * an object in the session's store, or, for a tracked file that matched its index entry when first
+ * seen, the object in the repository's own database (read-only). `sync` re-lists the root, finds
+ * what changed since the last sync by comparing stat keys, stores the new contents and returns
+ * each change with the state before it. Only changed files are read.
+ */
+import { join } from 'node:path'
+import type { Stats } from 'node:fs'
+import type { ByteBudget } from './byte-budget.ts'
+import type { FileState } from './checkpoint-types.ts'
+import { captureState, lstatOrAbsent } from './file-state.ts'
+import { cleanTrackedObjects, listUnignored, probeGit, readObject } from './git-reader.ts'
+import type { ObjectStore } from './object-store.ts'
+import { walkFiles } from './tree-walk.ts'
+
+interface Known {
+  readonly key: string
+  /** The content as stored, or a repository object id to copy from when it is needed. */
+  readonly state: FileState | { readonly kind: 'git'; readonly oid: string; readonly size: number; readonly mode: number }
+}
+
+/** One change found by a sync. */
+export interface RootChange {
+  readonly path: string
+  readonly before: FileState
+  readonly after: FileState
+}
+
+const statKey = (stats: Stats): string => `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`
+
+/** Options of a tracker. */
+export interface RootTrackerOptions {
+  readonly root: string
+  readonly store: ObjectStore
+  readonly maxFileBytes: number
+  readonly budget: ByteBudget
+}
+
+/** The known state of one root. */
+export class RootTracker {
+  readonly root: string
+  readonly #options: RootTrackerOptions
+  readonly #known = new Map<string, Known>()
+  readonly #git: boolean
+  #primed = false
+
+  constructor(options: RootTrackerOptions) {
+    this.#options = options
+    this.root = options.root
+    this.#git = probeGit(options.root) === 'present'
+  }
+
+  #list(): string[] {
+    return (this.#git ? listUnignored(this.root) : undefined) ?? walkFiles(this.root)
+  }
+
+  /** First look: every file's key, stored content only for what the repository cannot give back. */
+  #prime(): void {
+    const clean = this.#git ? cleanTrackedObjects(this.root) : new Map<string, string>()
+    for (const path of this.#list()) {
+      const stats = lstatOrAbsent(join(this.root, path))
+      if (stats === undefined) continue
+      const oid = clean.get(path)
+      if (oid !== undefined && stats.isFile()) this.#known.set(path, { key: statKey(stats), state: { kind: 'git', oid, size: stats.size, mode: stats.mode & 0o7777 } })
+      else this.#known.set(path, { key: statKey(stats), state: this.#capture(path) })
+    }
+    this.#primed = true
+  }
+
+  #capture(path: string): FileState {
+    const { maxFileBytes, store, budget } = this.#options
+    return captureState(join(this.root, path), store, maxFileBytes, budget).state
+  }
+
+  /** The stored form of a known state (copies a repository object into the store on demand). */
+  #materialize(known: Known): FileState {
+    const { state } = known
+    if (state.kind !== 'git') return state
+    const bytes = readObject(this.root, state.oid)
+    if (bytes === undefined) return { kind: 'not-kept', reason: 'not-a-file', size: state.size, mode: state.mode }
+    const { blob, added } = this.#options.store.put(bytes)
+    this.#options.budget.spend(added)
+    return { kind: 'file', blob, size: bytes.length, mode: state.mode }
+  }
+
+  /** Re-lists the root; returns what changed since the last sync (nothing on the first one). */
+  sync(): RootChange[] {
+    if (!this.#primed) {
+      this.#prime()
+      return []
+    }
+    const changes: RootChange[] = []
+    const seen = new Set<string>()
+    for (const path of this.#list()) {
+      const stats = lstatOrAbsent(join(this.root, path))
+      if (stats === undefined) continue
+      seen.add(path)
+      const known = this.#known.get(path)
+      const key = statKey(stats)
+      if (known?.key === key) continue
+      const after = this.#capture(path)
+      const before: FileState = known === undefined ? { kind: 'absent' } : this.#materialize(known)
+      this.#known.set(path, { key, state: after })
+      changes.push({ path: join(this.root, path), before, after })
+    }
+    for (const [path, known] of this.#known) {
+      // Not listed but still there: it became ignored, or dsh wrote it where the listing never looks.
+      if (seen.has(path) || lstatOrAbsent(join(this.root, path)) !== undefined) continue
+      changes.push({ path: join(this.root, path), before: this.#materialize(known), after: { kind: 'absent' } })
+      this.#known.delete(path)
+    }
+    return changes.filter((change) => !sameContent(change.before, change.after))
+  }
+
+  /** Records that dsh itself left `state` at `path` (a write or an edit), so the next sync sees no change there. */
+  note(absolutePath: string, state: FileState): void {
+    const path = absolutePath.slice(this.root.length + 1)
+    const stats = lstatOrAbsent(absolutePath)
+    if (stats === undefined) this.#known.delete(path)
+    else if (this.#primed) this.#known.set(path, { key: statKey(stats), state })
+  }
+}
+
+/** A change whose content and mode are the same on both sides (only the time moved) is no change. */
+function sameContent(before: FileState, after: FileState): boolean {
+  if (before.kind === 'file' && after.kind === 'file') return before.blob === after.blob && before.mode === after.mode
+  return false
+}

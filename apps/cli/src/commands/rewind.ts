@@ -5,7 +5,8 @@
  * interrupted earlier rewind is finished or rolled back before anything else.
  */
 import { relative } from 'node:path'
-import { CheckpointDirectory, listTurns, notKeptText, parseAge, pruneCheckpoints, recoverRewind, rewindTo, undoRewind, type FileState, type RewindOutcome, type RewindProbe } from '@dsh/checkpoints'
+import { CheckpointDirectory, listTurns, notKeptText, parseAge, pruneCheckpoints, recoverRewind, rewindTo, undoRewind, type FileState, type Recovery, type RewindOutcome, type RewindProbe } from '@dsh/checkpoints'
+import { errorMessage, type Session } from '@dsh/runtime'
 import { terminalLine } from '@dsh/workspace-context'
 import { usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
@@ -75,10 +76,36 @@ function report(io: CliIo, cwd: string, outcome: RewindOutcome, what: string): n
   }
 }
 
+/** Opens the session locked and finishes an interrupted rewind; a session another process runs is only read. */
+function openForList(io: CliIo, id: string, dshHome: string): Session {
+  const store = storeFor(io, dshHome)
+  let session: Session
+  try {
+    session = store.open(id)
+  } catch (error) {
+    // Busy (another process runs it) or unwritable: list it read-only; an unknown id fails in load.
+    const loaded = store.load(id)
+    if (new CheckpointDirectory(dshHome, loaded.id).journal() !== undefined) errLine(io, `warning: a rewind of session ${loaded.id} was interrupted (${errorMessage(error)}); the next dsh rewind of it finishes or rolls it back`)
+    return loaded
+  }
+  recovered(io, session, recoverRewind(new CheckpointDirectory(dshHome, session.id), session))
+  return session
+}
+
+function recovered(io: CliIo, session: Session, recovery: Recovery): void {
+  if (recovery !== 'none') errLine(io, `note: an interrupted rewind of session ${session.id} was ${recovery === 'completed' ? 'completed' : 'rolled back'}`)
+}
+
 function listCommand(io: CliIo, id: string, dshHome: string): number {
-  const session = storeFor(io, dshHome).load(id)
-  const directory = new CheckpointDirectory(dshHome, session.id)
-  if (directory.journal() !== undefined) errLine(io, `warning: a rewind of session ${session.id} was interrupted; the next dsh rewind of it finishes or rolls it back`)
+  const session = openForList(io, id, dshHome)
+  try {
+    return listRows(io, session, new CheckpointDirectory(dshHome, session.id))
+  } finally {
+    session.close()
+  }
+}
+
+function listRows(io: CliIo, session: Session, directory: CheckpointDirectory): number {
   const rows = listTurns(session, directory)
   if (rows.length === 0) {
     io.stdout.write(`session ${session.id} has no turns\n`)
@@ -105,8 +132,7 @@ export function rewindCommand(io: CliIo, id: string, options: RewindOptions): nu
   const session = storeFor(io, dshHome).open(id)
   try {
     const directory = new CheckpointDirectory(dshHome, session.id)
-    const recovered = recoverRewind(directory, session)
-    if (recovered !== 'none') errLine(io, `note: an interrupted rewind of session ${session.id} was ${recovered === 'completed' ? 'completed' : 'rolled back'}`)
+    recovered(io, session, recoverRewind(directory, session))
     const probe = probeFrom(io)
     const run = { force: options.force === true, ...(probe === undefined ? {} : { probe }) }
     if (toTurn === undefined) return report(io, session.header.cwd, undoRewind(session, directory, run), `undid the last rewind of session ${session.id}`)

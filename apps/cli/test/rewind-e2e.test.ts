@@ -5,32 +5,16 @@
 // user's repository (refs, objects, index, stash) unchanged by all of it.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, lstatSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
+import { snapshot } from './tree-snapshot.ts'
 
 let tree: TempTree
 afterEach(async () => tree?.dispose())
-
-/** Every entry under `root` except `.git`: type, mode and content digest. */
-export function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (relative: string): void => {
-    for (const name of readdirSync(join(root, relative)).toSorted()) {
-      if (relative === '' && name === '.git') continue
-      const path = relative === '' ? name : `${relative}/${name}`
-      const stats = lstatSync(join(root, path))
-      if (stats.isDirectory()) walk(path)
-      else if (stats.isSymbolicLink()) out[path] = `link ${readlinkSync(join(root, path))}`
-      else out[path] = `${(stats.mode & 0o7777).toString(8)} ${createHash('sha256').update(readFileSync(join(root, path))).digest('hex')}`
-    }
-  }
-  walk('')
-  return out
-}
 
 const git = (repo: string, ...args: string[]): string => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' })
 
@@ -179,8 +163,9 @@ describe('dsh rewind', () => {
     const usage = await dsh(['rewind', id])
     expect(usage.code).toBe(2)
     const objects = tree.path(`home/checkpoints/${id}/objects`)
-    const checkpoint = JSON.parse(readFileSync(tree.path(`home/checkpoints/${id}/turns/1.json`), 'utf8')) as { files: Record<string, { before: { kind: string; blob?: string } }> }
-    const blob = checkpoint.files[join(repo, 'src/deep.ts')]?.before.blob ?? ''
+    const text = readFileSync(tree.path(`home/checkpoints/${id}/turns/1.json`), 'utf8')
+    const blob = new RegExp(`"${join(repo, 'src/deep.ts')}":\\{[^}]*"before":\\{"kind":"file","blob":"([0-9a-f]{64})"`).exec(text)?.[1] ?? ''
+    expect(blob).not.toBe('')
     rmSync(join(objects, blob.slice(0, 2), blob.slice(2)))
     const now = snapshot(repo)
     const missing = await dsh(['rewind', id, '--to', '1'])

@@ -37,6 +37,12 @@ export function writeDurable(path: string, data: string | Uint8Array, options: {
   syncDirectory(directory)
 }
 
+/** The `code` of a Node.js system error, undefined for anything else. */
+export function errnoOf(error: unknown): string | undefined {
+  const code: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : undefined
+  return typeof code === 'string' ? code : undefined
+}
+
 /** Writes a JSON document durably. */
 export function writeJsonDurable(path: string, value: unknown): void {
   writeDurable(path, `${JSON.stringify(value)}\n`)
@@ -49,7 +55,7 @@ export function readJson(path: string): unknown {
     text = readFileSync(path, 'utf8')
   } catch (error) {
     // ENOENT is the absent case the caller asks about; anything else (EACCES, EIO) is a real failure.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return absentJson
+    if (errnoOf(error) === 'ENOENT') return absentJson
     throw error
   }
   try {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import type { ByteBudget } from './byte-budget.ts'
 import type { FileState, NotKeptReason } from './checkpoint-types.ts'
-import { syncDirectory } from './durable-file.ts'
+import { errnoOf, syncDirectory } from './durable-file.ts'
 import type { ObjectStore } from './object-store.ts'
 
 /** Default largest file kept whole (5 MiB). */
@@ -20,7 +20,7 @@ export function lstatOrAbsent(path: string): Stats | undefined {
     return lstatSync(path)
   } catch (error) {
     // ENOENT/ENOTDIR: nothing at the path, which is a state of its own; other errors are real.
-    const code = (error as NodeJS.ErrnoException).code
+    const code = errnoOf(error)
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
     throw error
   }

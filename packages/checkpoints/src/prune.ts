@@ -11,8 +11,9 @@ import { checkpointsRoot } from './checkpoint-directory.ts'
 export function parseAge(text: string): number | undefined {
   const match = /^(\d+)([dhms])$/.exec(text.trim())
   if (match === null) return undefined
-  const unit = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }[match[2] as 'd' | 'h' | 'm' | 's']
-  return Number(match[1]) * unit
+  const units: Readonly<Record<string, number>> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }
+  const unit = units[match[2] ?? '']
+  return unit === undefined ? undefined : Number(match[1]) * unit
 }
 
 const mtimeOf = (path: string): number => (existsSync(path) ? statSync(path).mtimeMs : 0)

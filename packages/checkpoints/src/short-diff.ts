@@ -38,6 +38,8 @@ function describe(state: FileState): string {
   }
 }
 
+const side = (lines: readonly string[], sign: string): string[] => [...lines.slice(0, SHOWN_LINES).map((line) => `${sign} ${line}`), ...(lines.length > SHOWN_LINES ? [`${sign} … ${lines.length - SHOWN_LINES} more lines`] : [])]
+
 /** Diff lines (each prefixed `-` expected / `+` now), indented by the caller. */
 export function shortDiff(expected: FileState, now: FileState, store: ObjectStore): string[] {
   const before = textOf(expected, store)
@@ -53,6 +55,5 @@ export function shortDiff(expected: FileState, now: FileState, store: ObjectStor
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
   const removed = a.slice(head, a.length - tail)
   const added = b.slice(head, b.length - tail)
-  const side = (lines: string[], sign: string): string[] => [...lines.slice(0, SHOWN_LINES).map((line) => `${sign} ${line}`), ...(lines.length > SHOWN_LINES ? [`${sign} … ${lines.length - SHOWN_LINES} more lines`] : [])]
   return [`@@ line ${head + 1}`, ...side(removed, '-'), ...side(added, '+')]
 }

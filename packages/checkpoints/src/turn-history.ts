@@ -51,6 +51,11 @@ export function turnRows(session: SessionView): TurnRow[] {
   return rows.map((row) => ({ ...row, prompt: row.prompt ?? '' }))
 }
 
+function toggle(set: Set<number>, turn: number, on: boolean): void {
+  if (on) set.add(turn)
+  else set.delete(turn)
+}
+
 /** Replays the committed rewinds (oldest first) into the sets of rewound turns. */
 export function rewoundTurns(records: readonly RewindRecord[]): RewoundTurns {
   const code = new Set<number>()
@@ -61,8 +66,8 @@ export function rewoundTurns(records: readonly RewindRecord[]): RewoundTurns {
     const target = record.kind === 'undo' ? undone : record
     if (target === undefined) continue
     for (const turn of target.turns) {
-      if (target.code) (record.kind === 'undo' ? code.delete(turn) : code.add(turn))
-      if (target.conversation) (record.kind === 'undo' ? conversation.delete(turn) : conversation.add(turn))
+      if (target.code) toggle(code, turn, record.kind === 'rewind')
+      if (target.conversation) toggle(conversation, turn, record.kind === 'rewind')
     }
   }
   return { code, conversation }

@@ -43,7 +43,8 @@ describe('rewind faults', () => {
     const running = dsh(['run', 'wait'], script)
     await expect.poll(() => existsSync(tree.path('repo/started')), { timeout: 30_000 }).toBe(true)
     const sessions = await dsh(['sessions', 'list', '--json'])
-    const id = (JSON.parse(sessions.stdout) as { id: string }[])[0]?.id ?? ''
+    const id = /"id": "([^"]+)"/.exec(sessions.stdout)?.[1] ?? ''
+    expect(id).not.toBe('')
     const busy = await dsh(['rewind', id, '--to', '1'])
     expect(busy.code).toBe(1)
     expect(busy.stderr).toMatch(new RegExp(`^dsh: session ${id} is open in (process \\d+|another process)[^\\n]*close it there first`, 'm'))

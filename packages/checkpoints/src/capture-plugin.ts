@@ -43,6 +43,9 @@ export function createCheckpointsPlugin(options: CapturePluginOptions) {
       const sessions = new Map<string, SessionCapture>()
       const queues = new Map<string, Promise<unknown>>()
       const targets = new Map<symbol, string>()
+      ctx.effect(() => () => {
+        for (const capture of sessions.values()) capture.close()
+      })
       const limits = { maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES }
 
       const captureOf = (id: string): SessionCapture => {
@@ -54,14 +57,14 @@ export function createCheckpointsPlugin(options: CapturePluginOptions) {
         return capture
       }
       /** Runs `step` after the session's earlier captures; failures are logged, never thrown. */
-      const serial = (execution: ToolExecution, what: string, step: (capture: SessionCapture, turn: number, roots: readonly string[]) => boolean | void): Promise<void> => {
+      const serial = (execution: ToolExecution, what: string, step: (capture: SessionCapture, turn: number, roots: readonly string[]) => boolean | void | Promise<boolean | void>): Promise<void> => {
         const agent = execution.agent
         if (agent === undefined) return Promise.resolve()
         const run = async (): Promise<void> => {
           try {
             const service: WorkspaceRootsService | undefined = ctx.get('workspaceRoots')
             const roots = [agent.cwd, ...(service === undefined ? [] : service.session(agent.session).writableRoots())]
-            const exceeded = step(captureOf(agent.id), currentTurn(agent.session), roots)
+            const exceeded = await step(captureOf(agent.id), currentTurn(agent.session), roots)
             if (exceeded === true) options.log(`notice: the checkpoints of session ${agent.id} reached checkpoints.maxBytes (${limits.maxBytes} bytes); files changed from now on in this session cannot be restored by dsh rewind`)
           } catch (error) {
             // Contained: a checkpoint that cannot be written must not stop the tool; it is said once per failure.

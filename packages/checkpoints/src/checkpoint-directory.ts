@@ -52,9 +52,9 @@ export class CheckpointDirectory {
       .toSorted((a, b) => a - b)
   }
 
-  /** Saves a turn's checkpoint durably (after the objects it names). */
-  saveTurn(checkpoint: TurnCheckpoint): void {
-    writeJsonDurable(this.#turnFile(checkpoint.turn), checkpoint)
+  /** Saves a turn's checkpoint (after the objects it names): flushed unless `flush` is false (then whole, but a crash may keep the previous one). */
+  saveTurn(checkpoint: TurnCheckpoint, options: { readonly flush?: boolean } = {}): void {
+    writeJsonDurable(this.#turnFile(checkpoint.turn), checkpoint, options)
   }
 
   /** Completed rewinds, oldest first. */

@@ -17,8 +17,11 @@ export function syncDirectory(directory: string): void {
   }
 }
 
-/** Writes `data` to `path` durably (see the module header), creating the parent directory. */
-export function writeDurable(path: string, data: string | Uint8Array, options: { readonly mode?: number } = {}): void {
+/**
+ * Writes `data` to `path` durably (see the module header), creating the parent directory. With
+ * `flush: false` the rename still makes the file appear whole, but a crash may leave the old one.
+ */
+export function writeDurable(path: string, data: string | Uint8Array, options: { readonly mode?: number; readonly flush?: boolean } = {}): void {
   const directory = dirname(path)
   mkdirSync(directory, { recursive: true, mode: 0o700 })
   const temp = join(directory, `.${basename(path)}.${randomUUID()}.tmp`)
@@ -26,7 +29,7 @@ export function writeDurable(path: string, data: string | Uint8Array, options: {
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(handle, bytes, offset, bytes.length - offset)
-    fsyncSync(handle)
+    if (options.flush !== false) fsyncSync(handle)
   } catch (error) {
     closeSync(handle)
     rmSync(temp, { force: true })
@@ -34,7 +37,7 @@ export function writeDurable(path: string, data: string | Uint8Array, options: {
   }
   closeSync(handle)
   renameSync(temp, path)
-  syncDirectory(directory)
+  if (options.flush !== false) syncDirectory(directory)
 }
 
 /** The `code` of a Node.js system error, undefined for anything else. */
@@ -44,8 +47,8 @@ export function errnoOf(error: unknown): string | undefined {
 }
 
 /** Writes a JSON document durably. */
-export function writeJsonDurable(path: string, value: unknown): void {
-  writeDurable(path, `${JSON.stringify(value)}\n`)
+export function writeJsonDurable(path: string, value: unknown, options: { readonly flush?: boolean } = {}): void {
+  writeDurable(path, `${JSON.stringify(value)}\n`, options)
 }
 
 /** Reads a JSON document: its value, `absent` when there is no file, or throws a one-line error naming it when it is not JSON. */

@@ -49,3 +49,11 @@ export function cleanTrackedObjects(root: string): Map<string, string> {
 export function readObject(root: string, oid: string): Buffer | undefined {
   return git(root, ['cat-file', 'blob', oid])
 }
+
+/** Which of `paths` (relative to `root`) git ignores; none when git cannot tell. */
+export function ignoredAmong(root: string, paths: readonly string[]): Set<string> {
+  if (paths.length === 0) return new Set()
+  const result = spawnSync('git', ['-c', 'core.fsmonitor=false', '-C', root, 'check-ignore', '--stdin', '-z'], { env: gitEnv(), input: `${paths.join('\0')}\0`, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'] })
+  // Exit 1 means none is ignored; anything but 0 and 1 is a failure, where nothing counts as ignored.
+  return result.status === 0 ? new Set(nulSplit(result.stdout)) : new Set()
+}

@@ -2,16 +2,18 @@
  * What the session knows about the files of one writable root: for each file that is not ignored,
  * its stat key (size, mtime, ctime, inode, mode) and where its current content can be read back —
  * an object in the session's store, or, for a tracked file that matched its index entry when first
- * seen, the object in the repository's own database (read-only). `sync` re-lists the root, finds
- * what changed since the last sync by comparing stat keys, stores the new contents and returns
- * each change with the state before it. Only changed files are read.
+ * seen, the object in the repository's own database (read-only). `sync` finds what changed since
+ * the last sync — the paths a {@link ChangeWatch} saw change, or, when the watch lost track, a
+ * full listing — compares their stat keys, stores the new contents and returns each change with
+ * the state before it. Only changed files are read.
  */
 import { join } from 'node:path'
 import type { Stats } from 'node:fs'
 import type { ByteBudget } from './byte-budget.ts'
 import type { FileState } from './checkpoint-types.ts'
 import { captureState, lstatOrAbsent } from './file-state.ts'
-import { cleanTrackedObjects, listUnignored, probeGit, readObject } from './git-reader.ts'
+import { ChangeWatch } from './change-watch.ts'
+import { cleanTrackedObjects, ignoredAmong, listUnignored, probeGit, readObject } from './git-reader.ts'
 import type { ObjectStore } from './object-store.ts'
 import { walkFiles } from './tree-walk.ts'
 
@@ -45,6 +47,7 @@ export class RootTracker {
   readonly #known = new Map<string, Known>()
   readonly #git: boolean
   #primed = false
+  #watch: ChangeWatch | undefined
 
   constructor(options: RootTrackerOptions) {
     this.#options = options
@@ -85,33 +88,83 @@ export class RootTracker {
     return { kind: 'file', blob, size: bytes.length, mode: state.mode }
   }
 
-  /** Re-lists the root; returns what changed since the last sync (nothing on the first one). */
-  sync(): RootChange[] {
+  /** Re-examines what may have changed since the last sync; returns the changes (nothing on the first sync). */
+  async sync(): Promise<RootChange[]> {
     if (!this.#primed) {
+      // Watching starts before the first listing, so nothing changed in between goes unseen.
+      this.#watch = new ChangeWatch(this.root)
       this.#prime()
       return []
     }
+    await this.#watch?.settled()
+    const watch = this.#watch
+    if (watch === undefined || !watch.healthy) {
+      const changes = this.#fullScan()
+      watch?.reset()
+      return changes
+    }
+    const changes: RootChange[] = []
+    for (const path of this.#candidates(watch)) this.#examine(path, changes)
+    return changes.filter((change) => !sameContent(change.before, change.after))
+  }
+
+  /** Paths the watch saw change: files, everything under changed directories, known files under gone ones. */
+  #candidates(watch: ChangeWatch): Set<string> {
+    const isDirectory = (relative: string): boolean => lstatOrAbsent(join(this.root, relative))?.isDirectory() === true
+    const candidates = new Set<string>()
+    const prefixes: string[] = []
+    for (const path of watch.drain(isDirectory)) {
+      const stats = lstatOrAbsent(join(this.root, path))
+      if (stats?.isDirectory() === true) for (const inner of walkFiles(join(this.root, path))) candidates.add(path === '' ? inner : `${path}/${inner}`)
+      if (stats === undefined || stats.isDirectory()) prefixes.push(path === '' ? '' : `${path}/`)
+      if (stats === undefined || !stats.isDirectory()) candidates.add(path)
+    }
+    if (prefixes.length > 0) for (const known of this.#known.keys()) if (prefixes.some((prefix) => known.startsWith(prefix))) candidates.add(known)
+    const fresh = [...candidates].filter((path) => !this.#known.has(path) && path !== '')
+    const ignored = this.#git ? ignoredAmong(this.root, fresh) : new Set<string>()
+    for (const path of ignored) candidates.delete(path)
+    candidates.delete('')
+    return candidates
+  }
+
+  /** Compares one path with what is known; records a change. */
+  #examine(path: string, changes: RootChange[]): void {
+    const stats = lstatOrAbsent(join(this.root, path))
+    const known = this.#known.get(path)
+    if (stats === undefined || stats.isDirectory()) {
+      if (known === undefined) return
+      changes.push({ path: join(this.root, path), before: this.#materialize(known), after: { kind: 'absent' } })
+      this.#known.delete(path)
+      return
+    }
+    const key = statKey(stats)
+    if (known?.key === key) return
+    const after = this.#capture(path)
+    const before: FileState = known === undefined ? { kind: 'absent' } : this.#materialize(known)
+    this.#known.set(path, { key, state: after })
+    changes.push({ path: join(this.root, path), before, after })
+  }
+
+  /** Re-lists the whole root (no watch, or one that lost track). */
+  #fullScan(): RootChange[] {
     const changes: RootChange[] = []
     const seen = new Set<string>()
     for (const path of this.#list()) {
-      const stats = lstatOrAbsent(join(this.root, path))
-      if (stats === undefined) continue
+      if (lstatOrAbsent(join(this.root, path)) === undefined) continue
       seen.add(path)
-      const known = this.#known.get(path)
-      const key = statKey(stats)
-      if (known?.key === key) continue
-      const after = this.#capture(path)
-      const before: FileState = known === undefined ? { kind: 'absent' } : this.#materialize(known)
-      this.#known.set(path, { key, state: after })
-      changes.push({ path: join(this.root, path), before, after })
+      this.#examine(path, changes)
     }
-    for (const [path, known] of this.#known) {
+    for (const path of [...this.#known.keys()]) {
       // Not listed but still there: it became ignored, or dsh wrote it where the listing never looks.
       if (seen.has(path) || lstatOrAbsent(join(this.root, path)) !== undefined) continue
-      changes.push({ path: join(this.root, path), before: this.#materialize(known), after: { kind: 'absent' } })
-      this.#known.delete(path)
+      this.#examine(path, changes)
     }
     return changes.filter((change) => !sameContent(change.before, change.after))
+  }
+
+  /** Stops watching. */
+  close(): void {
+    this.#watch?.close()
   }
 
   /** Records that dsh itself left `state` at `path` (a write or an edit), so the next sync sees no change there. */

@@ -87,7 +87,7 @@ export class SessionCapture {
   }
 
   /** Saves the current turn; returns true when the budget ran out during it for the first time. */
-  #save(): boolean {
+  #save(options: { readonly flush?: boolean } = {}): boolean {
     const current = this.#current
     if (current === undefined) return false
     const exceeded = this.budget.takeExceeded() && !current.overBudget
@@ -100,7 +100,7 @@ export class SessionCapture {
       bytesAdded: this.budget.used - current.startBytes,
       ...(current.overBudget ? { overBudget: true } : {}),
     }
-    this.directory.saveTurn(checkpoint)
+    this.directory.saveTurn(checkpoint, options)
     return exceeded
   }
 
@@ -122,20 +122,27 @@ export class SessionCapture {
     current.files.set(path, { ...change, after: state })
     const root = roots.find((candidate) => inside(candidate, path))
     if (root !== undefined) this.#tracker(root).note(path, state)
-    return this.#save()
+    // What the write left only serves the "changed outside dsh" check; it need not reach the disk
+    // before anything else does (a crash loses it, and the check then compares with the pre-image).
+    return this.#save({ flush: false })
+  }
+
+  /** Stops watching the roots. */
+  close(): void {
+    for (const tracker of this.#trackers.values()) tracker.close()
   }
 
   /** Before a shell command: brings every root's known state up to date (those changes are not the turn's). */
-  beforeShell(roots: readonly string[]): void {
-    for (const root of roots) this.#tracker(root).sync()
+  async beforeShell(roots: readonly string[]): Promise<void> {
+    for (const root of roots) await this.#tracker(root).sync()
   }
 
   /** After a shell command: records every change it made in the roots. Returns true when the budget ran out. */
-  afterShell(turn: number, roots: readonly string[], tool: string): boolean {
+  async afterShell(turn: number, roots: readonly string[], tool: string): Promise<boolean> {
     const current = this.#turn(turn, roots)
     let changed = false
     for (const root of roots) {
-      for (const change of this.#tracker(root).sync()) {
+      for (const change of await this.#tracker(root).sync()) {
         changed = true
         const known = current.files.get(change.path)
         current.files.set(change.path, known === undefined ? { path: change.path, before: change.before, after: change.after, by: tool } : { ...known, after: change.after })

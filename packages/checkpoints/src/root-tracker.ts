@@ -8,7 +8,8 @@
  * the state before it. Only changed files are read.
  */
 import { join } from 'node:path'
-import type { Stats } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, type Stats } from 'node:fs'
 import type { ByteBudget } from './byte-budget.ts'
 import type { FileState } from './checkpoint-types.ts'
 import { captureState, lstatOrAbsent } from './file-state.ts'
@@ -104,7 +105,8 @@ export class RootTracker {
       return changes
     }
     const changes: RootChange[] = []
-    for (const path of this.#candidates(watch)) this.#examine(path, changes)
+    // A path the watch saw is compared by content: a same-size rewrite within one timestamp tick keeps the stat key.
+    for (const path of this.#candidates(watch)) this.#examine(path, changes, false)
     return changes.filter((change) => !sameContent(change.before, change.after))
   }
 
@@ -127,8 +129,8 @@ export class RootTracker {
     return candidates
   }
 
-  /** Compares one path with what is known; records a change. */
-  #examine(path: string, changes: RootChange[]): void {
+  /** Compares one path with what is known (by stat key, or by content when `trustKey` is false); records a change. */
+  #examine(path: string, changes: RootChange[], trustKey = true): void {
     const stats = lstatOrAbsent(join(this.root, path))
     const known = this.#known.get(path)
     if (stats === undefined || stats.isDirectory()) {
@@ -138,7 +140,7 @@ export class RootTracker {
       return
     }
     const key = statKey(stats)
-    if (known?.key === key) return
+    if (known?.key === key && (trustKey || unchangedRepositoryFile(join(this.root, path), known, stats))) return
     const after = this.#capture(path)
     const before: FileState = known === undefined ? { kind: 'absent' } : this.#materialize(known)
     this.#known.set(path, { key, state: after })
@@ -154,7 +156,7 @@ export class RootTracker {
       seen.add(path)
       this.#examine(path, changes)
     }
-    for (const path of [...this.#known.keys()]) {
+    for (const path of this.#known.keys()) {
       // Not listed but still there: it became ignored, or dsh wrote it where the listing never looks.
       if (seen.has(path) || lstatOrAbsent(join(this.root, path)) !== undefined) continue
       this.#examine(path, changes)
@@ -174,6 +176,13 @@ export class RootTracker {
     if (stats === undefined) this.#known.delete(path)
     else if (this.#primed) this.#known.set(path, { key: statKey(stats), state })
   }
+}
+
+/** Whether a file still holds the repository object it was known by (same mode, same git blob hash). */
+function unchangedRepositoryFile(path: string, known: Known, stats: Stats): boolean {
+  if (known.state.kind !== 'git' || !stats.isFile() || (stats.mode & 0o7777) !== known.state.mode) return false
+  const bytes = readFileSync(path)
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex') === known.state.oid
 }
 
 /** A change whose content and mode are the same on both sides (only the time moved) is no change. */

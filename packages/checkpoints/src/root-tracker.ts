@@ -75,7 +75,12 @@ export class RootTracker {
 
   #capture(path: string): FileState {
     const { maxFileBytes, store, budget } = this.#options
-    return captureState(join(this.root, path), store, maxFileBytes, budget).state
+    try {
+      return captureState(join(this.root, path), store, maxFileBytes, budget).state
+    } catch {
+      // Unreadable (EACCES) or gone mid-read: its content cannot be kept; it is named as not restorable.
+      return { kind: 'not-kept', reason: 'not-a-file', size: 0, mode: 0 }
+    }
   }
 
   /** The stored form of a known state (copies a repository object into the store on demand). */

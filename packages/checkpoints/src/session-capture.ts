@@ -106,6 +106,9 @@ export class SessionCapture {
 
   /** Before `write`/`edit` changes `path`: keeps its pre-image (once per turn). Returns true when the budget ran out. */
   beforeWrite(turn: number, roots: readonly string[], path: string, tool: string): boolean {
+    // Only the session's roots are kept: a write elsewhere is refused by the filesystem anyway, and
+    // nothing outside the roots (secrets included) is ever copied into the store.
+    if (!roots.some((root) => inside(root, path))) return false
     const current = this.#turn(turn, roots)
     if (current.files.has(path)) return false
     const { state } = captureState(path, this.directory.objects, this.#limits.maxFileBytes, this.budget)

@@ -1,7 +1,8 @@
 // Rewind under faults, through the built binary: a session another process runs is refused with
 // one line naming that process; a rewind killed (SIGKILL) at every step — after its journal,
 // after each file, after its record, after its conversation marker — leaves, once the next dsh
-// rewind ran, the tree exactly as before the rewind or exactly as after it, and nothing else.
+// rewind (or the next run of the session) ran, the tree exactly as before the rewind or exactly as
+// after it, and nothing else.
 import { spawn } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -81,5 +82,12 @@ describe('rewind faults', () => {
       expect(snapshot(tree.path('repo'))).toEqual(after)
       expect(existsSync(join(tree.path('home'), 'checkpoints', id, 'journal.json'))).toBe(false)
     }
+    // The next run of the session finishes the job too: killed among the files, then resumed.
+    expect(await killedAt(['rewind', id, '--to', '1'], '4')).toBe('paused')
+    const resumed = await dsh(['run', '--resume', id, 'go on'], { responses: [{ text: 'ok' }] })
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stderr).toMatch(/^note: an interrupted rewind of session \S+ was (completed|rolled back)$/m)
+    expect([JSON.stringify(before), JSON.stringify(after)]).toContain(JSON.stringify(snapshot(tree.path('repo'))))
+    expect(existsSync(join(tree.path('home'), 'checkpoints', id, 'journal.json'))).toBe(false)
   })
 })

@@ -3,13 +3,17 @@
  * target's pre-image is stored (durably) in `tools/pre-execute`, after every guard allowed the
  * call and before the tool runs; what the tool left is recorded in `tools/post-execute`. For the
  * shell tools (`bash`, `run_code`) the session's writable roots are re-synced before the command
- * and after it (see root-tracker.ts). Captures of one session run one at a time. A capture that
+ * and after it (see root-tracker.ts). Before a session's first step, a rewind a crash interrupted
+ * is completed or rolled back. Captures of one session run one at a time. A capture that
  * fails never fails the call: it is logged, and the call runs without a checkpoint for that file.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { FileSystemPort, ToolExecution, WorkspaceRootsService } from '@dsh/contracts'
 import { DEFAULT_MAX_BYTES } from './byte-budget.ts'
 import { DEFAULT_MAX_FILE_BYTES } from './file-state.ts'
+import { CheckpointDirectory } from './checkpoint-directory.ts'
+import { isWritable } from './conversation-marker.ts'
+import { recoverRewind } from './rewind-apply.ts'
 import { SessionCapture } from './session-capture.ts'
 import { currentTurn } from './turn-of.ts'
 
@@ -75,6 +79,26 @@ export function createCheckpointsPlugin(options: CapturePluginOptions) {
         queues.set(agent.id, next)
         return next
       }
+
+      // A rewind a crash interrupted is finished or rolled back before the session's first step.
+      const checked = new Set<string>()
+      ctx.on('agent/pre-step', async (payload, next) => {
+        const { agent } = payload
+        if (!checked.has(agent.id)) {
+          checked.add(agent.id)
+          try {
+            const directory = new CheckpointDirectory(options.dshHome, agent.id)
+            if (isWritable(agent.session) && directory.journal() !== undefined) {
+              const recovery = recoverRewind(directory, agent.session)
+              options.log(`note: an interrupted rewind of session ${agent.id} was ${recovery === 'completed' ? 'completed' : 'rolled back'}`)
+            }
+          } catch (error) {
+            // Contained: the turn still runs; the next dsh rewind of the session tries again.
+            options.log(`warning: finishing an interrupted rewind of session ${agent.id} failed: ${error instanceof Error ? error.message : String(error)}`)
+          }
+        }
+        return next()
+      })
 
       ctx.on('tools/pre-execute', async (execution, next) => {
         const verdict = await next()

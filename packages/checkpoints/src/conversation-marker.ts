@@ -5,9 +5,19 @@
  * the rewind's marker and reinstates the nodes it removed. The marker carries no message, so the
  * model sees nothing of it.
  */
-import type { SessionView } from '@dsh/contracts'
-import type { Session } from '@dsh/runtime'
+import type { SessionView, SurfaceOp } from '@dsh/contracts'
 import type { RewindRecord } from './checkpoint-types.ts'
+
+/** A session log that takes appends (the runtime's `Session`). */
+export interface WritableSession extends SessionView {
+  append(type: string, data: unknown, options: { readonly surfaceOp?: SurfaceOp; readonly sourceEventSeqs?: readonly number[] }): unknown
+  sync(): void
+}
+
+/** Whether a session view can take appends (a live agent's session can; a loaded one cannot). */
+export function isWritable(session: SessionView): session is WritableSession {
+  return typeof Reflect.get(session, 'append') === 'function' && typeof Reflect.get(session, 'sync') === 'function'
+}
 
 /** Event type of the marker. */
 export const REWIND_EVENT = 'checkpoint/rewind'
@@ -38,10 +48,11 @@ export function markerIndex(session: SessionView, id: string): number {
 }
 
 /** Appends the marker of `record` and flushes the log. */
-export function appendMarker(session: Session, record: RewindRecord): void {
+export function appendMarker(session: WritableSession, record: RewindRecord): void {
   const data: RewindMarkerData = { rewindId: record.id, kind: record.kind, turns: record.turns, ...(record.undoes === undefined ? {} : { undoes: record.undoes }) }
   if (record.kind === 'rewind') {
-    const start = session.surface.length - record.removedNodes.length
+    const start = record.removedNodes.length === 0 ? session.surface.length : session.surface.indexOf(record.removedNodes[0] ?? -1)
+    if (start === -1 || session.surface.length - start !== record.removedNodes.length) throw new Error(`the conversation of session ${session.header.id} changed since rewind ${record.id} was planned`)
     session.append(REWIND_EVENT, data, { surfaceOp: { op: 'replace', start, end: session.surface.length }, sourceEventSeqs: record.removedNodes })
   } else {
     const index = markerIndex(session, record.undoes ?? '')

@@ -9,10 +9,9 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import type { Session } from '@dsh/runtime'
 import type { RewindFile, RewindRecord } from './checkpoint-types.ts'
 import type { CheckpointDirectory } from './checkpoint-directory.ts'
-import { appendMarker, hasMarker } from './conversation-marker.ts'
+import { appendMarker, hasMarker, type WritableSession } from './conversation-marker.ts'
 import { applyState } from './file-state.ts'
 
 /** Test hook: called between the steps of a rewind with the step's name (crash campaigns kill the process there). */
@@ -44,7 +43,7 @@ function applyAll(directory: CheckpointDirectory, files: readonly RewindFile[], 
 export const newRewindId = (): string => randomUUID()
 
 /** Runs a planned rewind (or undo) described by `record`; `session` receives the marker. */
-export function executeRewind(directory: CheckpointDirectory, session: Session, record: RewindRecord, probe?: RewindProbe): void {
+export function executeRewind(directory: CheckpointDirectory, session: WritableSession, record: RewindRecord, probe?: RewindProbe): void {
   directory.saveJournal({ version: 1, record })
   probe?.('journal')
   applyAll(directory, record.files, (file) => file.target, probe)
@@ -59,7 +58,7 @@ export function executeRewind(directory: CheckpointDirectory, session: Session, 
 export type Recovery = 'none' | 'completed' | 'rolled-back'
 
 /** Finishes or rolls back a rewind a crash interrupted (see the module header). */
-export function recoverRewind(directory: CheckpointDirectory, session: Session): Recovery {
+export function recoverRewind(directory: CheckpointDirectory, session: WritableSession): Recovery {
   const journal = directory.journal()
   if (journal === undefined) return 'none'
   const { record } = journal

@@ -11,3 +11,4 @@ export { listTurns, rewindTo, undoRewind, type RewindOutcome, type TurnListing }
 export { parseAge, pruneCheckpoints, type PruneResult } from './prune.ts'
 export { rewoundTurns, turnRows } from './turn-history.ts'
 export { rewoundLine, rewoundMessages } from './rewound-view.ts'
+export { planRewind, type RewindPlan } from './rewind-plan.ts'

@@ -16,6 +16,7 @@ import { prepareAgentSetup, type AgentSetup, type AgentSetupOptions } from '../a
 import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add-dirs.ts'
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
+import { rewindChatCommand } from './rewind-chat-command.ts'
 import { workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
@@ -118,7 +119,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
-      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs)],
+      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome)],
       stdin: streams.stdin,
       stdout: io.stdout,
       stderr: io.stderr,

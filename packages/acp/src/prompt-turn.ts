@@ -15,6 +15,7 @@ import type { AcpAgentDeps } from './acp-contract.ts'
 import { clientFileSystem } from './client-file-system.ts'
 import { promptText } from './prompt-text.ts'
 import { PromptUpdates } from './prompt-updates.ts'
+import { answerRewind, rewindArguments } from './rewind-command.ts'
 import type { AcpSession } from './session-registry.ts'
 import { stopReasonOf } from './stop-reason.ts'
 
@@ -83,6 +84,16 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
   session.running = { controller, client, send, flush: () => sent, toolCallId: (callId) => updates.toolCallId(callId), announced: new Map(), settled }
   try {
     const agent = await openAgent(deps, session)
+    const rewind = rewindArguments(text)
+    if (rewind !== undefined) {
+      try {
+        const answer = answerRewind(agent, deps.host.dshHome, rewind, send)
+        await sent
+        return answer
+      } finally {
+        agent.dispose()
+      }
+    }
     const unsubscribe = agent.onProgress((event) => updates.onProgress(event))
     try {
       const result = await agent.prompt(text, { signal: controller.signal }).catch((error: unknown) => {

@@ -3,10 +3,10 @@
  * a rewind to before a turn (files, conversation or both), and the undo of the latest rewind.
  * Nothing changes when a problem or a conflict is found; the outcome says what was found.
  */
-import type { Session } from '@dsh/runtime'
 import type { FileState, RewindRecord } from './checkpoint-types.ts'
 import type { CheckpointDirectory } from './checkpoint-directory.ts'
-import { markerIndex } from './conversation-marker.ts'
+import type { SessionView } from '@dsh/contracts'
+import { markerIndex, type WritableSession } from './conversation-marker.ts'
 import { captureState, DEFAULT_MAX_FILE_BYTES, sameState } from './file-state.ts'
 import { executeRewind, newRewindId, type RewindProbe } from './rewind-apply.ts'
 import { planRewind, type RewindPlan, type RewindRequest } from './rewind-plan.ts'
@@ -27,7 +27,7 @@ export interface TurnListing {
 }
 
 /** The turns with their changed files and rewind states. */
-export function listTurns(session: Session, directory: CheckpointDirectory): TurnListing[] {
+export function listTurns(session: SessionView, directory: CheckpointDirectory): TurnListing[] {
   const rewound = rewoundTurns(directory.rewinds())
   return turnRows(session).map((row) => {
     const checkpoint = directory.turn(row.turn)
@@ -58,7 +58,7 @@ export interface RewindRunOptions {
 }
 
 /** Rewinds to before `request.toTurn`. */
-export function rewindTo(session: Session, directory: CheckpointDirectory, request: RewindRequest, options: RewindRunOptions): RewindOutcome {
+export function rewindTo(session: WritableSession, directory: CheckpointDirectory, request: RewindRequest, options: RewindRunOptions): RewindOutcome {
   const plan = planRewind(session, directory, directory.rewinds(), request, { force: options.force })
   if (plan.errors.length > 0) return { kind: 'refused', errors: plan.errors }
   if (plan.conflicts.length > 0) return { kind: 'conflicts', conflicts: plan.conflicts }
@@ -81,12 +81,12 @@ export function rewindTo(session: Session, directory: CheckpointDirectory, reque
 }
 
 /** Undoes the latest rewind that is not undone yet. */
-export function undoRewind(session: Session, directory: CheckpointDirectory, options: RewindRunOptions): RewindOutcome {
+export function undoRewind(session: WritableSession, directory: CheckpointDirectory, options: RewindRunOptions): RewindOutcome {
   const records = directory.rewinds()
   const last = lastOpenRewind(records)
-  if (last === undefined) return { kind: 'refused', errors: [`session ${session.id} has no rewind to undo`] }
-  if (currentTurn(session) > last.lastTurn) return { kind: 'refused', errors: [`turns ran in session ${session.id} after its last rewind; rewind again with --to instead of undoing it`] }
-  if (last.conversation && markerIndex(session, last.id) !== session.surface.length - 1) return { kind: 'refused', errors: [`the conversation of session ${session.id} changed after its last rewind (it was compacted); the rewind cannot be undone`] }
+  if (last === undefined) return { kind: 'refused', errors: [`session ${session.header.id} has no rewind to undo`] }
+  if (currentTurn(session) > last.lastTurn) return { kind: 'refused', errors: [`turns ran in session ${session.header.id} after its last rewind; rewind again with --to instead of undoing it`] }
+  if (last.conversation && markerIndex(session, last.id) !== session.surface.length - 1) return { kind: 'refused', errors: [`the conversation of session ${session.header.id} changed after its last rewind (it was compacted); the rewind cannot be undone`] }
   const conflicts: { path: string; diff: string[] }[] = []
   const files: { path: string; target: FileState; prior: FileState }[] = []
   for (const file of last.files) {

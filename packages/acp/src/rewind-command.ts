@@ -31,8 +31,12 @@ export function answerRewind(agent: Agent, dshHome: string, args: readonly strin
 
 /** Tells the client which commands the session has (sent after `session/new` and `session/load`). */
 export function advertiseCommands(client: AgentContext, sessionId: string, log: (line: string) => void): void {
-  client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [rewindCommand] } }).catch((error: unknown) => {
-    // A client gone before the list reached it needs none; anything else is worth a line.
-    log(`session ${sessionId}: the command list was not sent: ${error instanceof Error ? error.message : String(error)}`)
-  })
+  // A client gone before the list reached it needs none; the failure is worth a line, never a crash.
+  const failed = (error: unknown): void => log(`session ${sessionId}: the command list was not sent: ${error instanceof Error ? error.message : String(error)}`)
+  try {
+    client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [rewindCommand] } }).catch(failed)
+  } catch (error) {
+    // Thrown at once when the connection is already closed.
+    failed(error)
+  }
 }

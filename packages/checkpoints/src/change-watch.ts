@@ -12,6 +12,9 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { SKIPPED_DIRECTORIES } from './tree-walk.ts'
 
+/** Most directories watched per root; past it the owner lists the root instead. */
+export const MAX_WATCHED_DIRECTORIES = 20_000
+
 /** Most paths collected between drains before the watch stops trusting itself (inotify's queue holds 16384 events by default). */
 export const BURST_LIMIT = 4000
 
@@ -34,6 +37,10 @@ export class ChangeWatch {
 
   #add(relative: string): void {
     if (this.#watchers.has(relative) || !this.#healthy) return
+    if (this.#watchers.size >= MAX_WATCHED_DIRECTORIES) {
+      this.#healthy = false
+      return
+    }
     let entries
     try {
       const watcher = watch(join(this.#root, relative), { persistent: false }, (_event, name) => this.#seen(relative, name))

@@ -19,7 +19,7 @@ export type FileState =
   | { readonly kind: 'not-kept'; readonly reason: NotKeptReason; readonly size: number; readonly mode: number }
 
 /** Why a content was not kept. */
-export type NotKeptReason = 'too-large' | 'over-budget' | 'not-a-file'
+export type NotKeptReason = 'too-large' | 'over-budget' | 'not-a-file' | 'first-look-limit'
 
 /** One file a turn changed. */
 export interface FileChange {
@@ -45,6 +45,8 @@ export interface TurnCheckpoint {
   readonly files: Readonly<Record<string, FileChange>>
   /** Bytes of new objects this turn added to the store. */
   readonly bytesAdded: number
+  /** Roots with more than 100,000 files: what the shell changed there is not captured. */
+  readonly untrackedRoots?: readonly string[]
   /** Set when the per-session budget ran out during the turn: later pre-images were not kept. */
   readonly overBudget?: boolean
 }

@@ -67,7 +67,9 @@ export function notKeptText(reason: NotKeptReason): string {
     case 'over-budget':
       return "the session's checkpoints.maxBytes budget was used up"
     case 'not-a-file':
-      return 'it was not a regular file'
+      return 'it was not a regular file, or could not be read'
+    case 'first-look-limit':
+      return 'the first look at its root stored its limit of bytes before reaching it'
     default: {
       const unreachable: never = reason
       throw new Error(`unknown reason ${String(unreachable)}`)

@@ -22,6 +22,8 @@ export interface TurnListing {
   readonly files: readonly string[]
   readonly unrestorable: readonly string[]
   readonly overBudget: boolean
+  /** Roots too big for shell changes to be captured during the turn. */
+  readonly untrackedRoots: readonly string[]
   readonly codeRewound: boolean
   readonly conversationRewound: boolean
 }
@@ -39,6 +41,7 @@ export function listTurns(session: SessionView, directory: CheckpointDirectory):
       files: changes.map((change) => change.path).toSorted(),
       unrestorable: changes.flatMap((change) => (change.before.kind === 'not-kept' ? [change.path] : [])).toSorted(),
       overBudget: checkpoint?.overBudget === true,
+      untrackedRoots: checkpoint?.untrackedRoots ?? [],
       codeRewound: rewound.code.has(row.turn),
       conversationRewound: rewound.conversation.has(row.turn),
     }

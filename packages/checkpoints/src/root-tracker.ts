@@ -31,6 +31,11 @@ export interface RootChange {
   readonly after: FileState
 }
 
+/** Most non-ignored files a root may have for its shell changes to be captured. */
+export const MAX_TRACKED_FILES = 100_000
+/** Most bytes the first look at a root stores (files git cannot give back: untracked, modified, or all outside git). */
+export const FIRST_LOOK_BYTES = 256 * 1024 * 1024
+
 const statKey = (stats: Stats): string => `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`
 
 /** Options of a tracker. */
@@ -48,6 +53,7 @@ export class RootTracker {
   readonly #known = new Map<string, Known>()
   readonly #git: boolean
   #primed = false
+  #tooBig = false
   #watch: ChangeWatch | undefined
 
   constructor(options: RootTrackerOptions) {
@@ -63,14 +69,31 @@ export class RootTracker {
   /** First look: every file's key, stored content only for what the repository cannot give back. */
   #prime(): void {
     const clean = this.#git ? cleanTrackedObjects(this.root) : new Map<string, string>()
-    for (const path of this.#list()) {
+    const listed = this.#list()
+    this.#primed = true
+    if (listed.length > MAX_TRACKED_FILES) {
+      this.#tooBig = true
+      return
+    }
+    let firstLook = 0
+    for (const path of listed) {
       const stats = lstatOrAbsent(join(this.root, path))
       if (stats === undefined) continue
       const oid = clean.get(path)
-      if (oid !== undefined && stats.isFile()) this.#known.set(path, { key: statKey(stats), state: { kind: 'git', oid, size: stats.size, mode: stats.mode & 0o7777 } })
-      else this.#known.set(path, { key: statKey(stats), state: this.#capture(path) })
+      const mode = stats.mode & 0o7777
+      if (oid !== undefined && stats.isFile()) this.#known.set(path, { key: statKey(stats), state: { kind: 'git', oid, size: stats.size, mode } })
+      else if (firstLook + stats.size > FIRST_LOOK_BYTES) this.#known.set(path, { key: statKey(stats), state: { kind: 'not-kept', reason: 'first-look-limit', size: stats.size, mode } })
+      else {
+        const state = this.#capture(path)
+        if (state.kind === 'file') firstLook += state.size
+        this.#known.set(path, { key: statKey(stats), state })
+      }
     }
-    this.#primed = true
+  }
+
+  /** True when the root has more files than are tracked ({@link MAX_TRACKED_FILES}): shell changes there are not captured. */
+  get tooBig(): boolean {
+    return this.#tooBig
   }
 
   #capture(path: string): FileState {
@@ -100,8 +123,10 @@ export class RootTracker {
       // Watching starts before the first listing, so nothing changed in between goes unseen.
       this.#watch = new ChangeWatch(this.root)
       this.#prime()
+      if (this.#tooBig) this.#watch.close()
       return []
     }
+    if (this.#tooBig) return []
     await this.#watch?.settled()
     const watch = this.#watch
     if (watch === undefined || !watch.healthy) {

@@ -49,6 +49,8 @@ interface OpenTurn {
   readonly turn: number
   readonly roots: string[]
   readonly files: Map<string, FileChange>
+  /** Roots too big to track shell changes in. */
+  readonly untracked: string[]
   /** Stored bytes when the turn began. */
   readonly startBytes: number
   overBudget: boolean
@@ -71,7 +73,7 @@ export class SessionCapture {
   #turn(turn: number, roots: readonly string[]): OpenTurn {
     if (this.#current?.turn !== turn) {
       const existing = this.directory.turn(turn)
-      this.#current = { turn, roots: [...roots], files: new Map(Object.entries(existing?.files ?? {})), startBytes: this.budget.used - (existing?.bytesAdded ?? 0), overBudget: existing?.overBudget ?? false }
+      this.#current = { turn, roots: [...roots], files: new Map(Object.entries(existing?.files ?? {})), untracked: [...(existing?.untrackedRoots ?? [])], startBytes: this.budget.used - (existing?.bytesAdded ?? 0), overBudget: existing?.overBudget ?? false }
     }
     for (const root of roots) if (!this.#current.roots.includes(root)) this.#current.roots.push(root)
     return this.#current
@@ -99,6 +101,7 @@ export class SessionCapture {
       files: Object.fromEntries(current.files),
       bytesAdded: this.budget.used - current.startBytes,
       ...(current.overBudget ? { overBudget: true } : {}),
+      ...(current.untracked.length === 0 ? {} : { untrackedRoots: current.untracked }),
     }
     this.directory.saveTurn(checkpoint, options)
     return exceeded
@@ -145,7 +148,12 @@ export class SessionCapture {
     const current = this.#turn(turn, roots)
     let changed = false
     for (const root of roots) {
-      for (const change of await this.#tracker(root).sync()) {
+      const tracker = this.#tracker(root)
+      if (tracker.tooBig && !current.untracked.includes(root)) {
+        current.untracked.push(root)
+        changed = true
+      }
+      for (const change of await tracker.sync()) {
         changed = true
         const known = current.files.get(change.path)
         current.files.set(change.path, known === undefined ? { path: change.path, before: change.before, after: change.after, by: tool } : { ...known, after: change.after })

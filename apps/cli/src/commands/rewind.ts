@@ -115,6 +115,7 @@ function listRows(io: CliIo, session: Session, directory: CheckpointDirectory): 
     const marks = [row.codeRewound ? 'files' : '', row.conversationRewound ? 'conversation' : ''].filter((mark) => mark !== '')
     const files = row.files.length === 0 ? 'no files changed' : `${row.files.length} file${row.files.length === 1 ? '' : 's'}: ${row.files.map((file) => shown(session.header.cwd, file)).join(', ')}`
     io.stdout.write(`${row.turn}  ${row.time.slice(0, 19)}Z  ${terminalLine(row.prompt.slice(0, 72))}  (${files})${marks.length === 0 ? '' : `  [rewound: ${marks.join(', ')}]`}${row.overBudget ? '  [over checkpoints.maxBytes]' : ''}\n`)
+    if (row.untrackedRoots.length > 0) io.stdout.write(`   shell changes not captured in: ${row.untrackedRoots.map((root) => terminalLine(root)).join(', ')} (more than 100,000 files)\n`)
     if (row.unrestorable.length > 0) io.stdout.write(`   not restorable: ${row.unrestorable.map((file) => shown(session.header.cwd, file)).join(', ')}\n`)
   }
   return 0

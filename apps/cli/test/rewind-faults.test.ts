@@ -1,10 +1,12 @@
 // Rewind under faults, through the built binary: a session another process runs is refused with
-// one line naming that process; a rewind killed (SIGKILL) at every step — after its journal,
+// one line naming that process; a turn SIGKILLed while a command runs leaves whole checkpoints
+// whose objects match their names, and rewinds; a rewind killed (SIGKILL) at every step — after its journal,
 // after each file, after its record, after its conversation marker — leaves, once the next dsh
 // rewind (or the next run of the session) ran, the tree exactly as before the rewind or exactly as
 // after it, and nothing else.
 import { spawn } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -51,6 +53,36 @@ describe('rewind faults', () => {
     expect(busy.stderr).toMatch(new RegExp(`^dsh: session ${id} is open in (process \\d+|another process)[^\\n]*close it there first`, 'm'))
     writeFileSync(tree.path('repo/release'), '')
     expect((await running).code).toBe(0)
+  })
+
+  it('a turn killed in the middle leaves whole checkpoints whose objects are intact, and rewinds', async () => {
+    tree = await tempTree({ 'repo/a.txt': 'a\n', 'scripts/': null, 'tmp/': null })
+    const script = {
+      responses: [
+        call('write', { file_path: 'a.txt', content: 'rewritten\n' }),
+        call('write', { file_path: 'new.txt', content: 'new\n' }),
+        // It outlives the killed dsh (shell commands may leave processes behind) and ends once the test removes its marker.
+        call('bash', { command: 'touch started; while [ -e started ]; do sleep 0.05; done' }),
+        { text: 'never' },
+      ],
+    }
+    const child = spawn(dshBinary, ['--dsh-home', tree.path('home'), 'run', '--model', `scripted:${writeScript(tree.path('scripts'), 'killed.json', script)}`, 'go'], { cwd: tree.path('repo'), env: testEnv(tree.path('repo'), { TMPDIR: tree.path('tmp') }), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise((resolve) => child.on('close', resolve))
+    await expect.poll(() => existsSync(tree.path('repo/started')), { timeout: 30_000 }).toBe(true)
+    child.kill('SIGKILL')
+    await exited
+    const id = sessionIdOf(stderr)
+    const turn = JSON.parse(readFileSync(tree.path(`home/checkpoints/${id}/turns/1.json`), 'utf8')) as unknown
+    const blobs = JSON.stringify(turn).match(/[0-9a-f]{64}/g) ?? []
+    expect(blobs.length).toBeGreaterThan(0)
+    for (const blob of blobs) expect(createHash('sha256').update(readFileSync(tree.path(`home/checkpoints/${id}/objects/${blob.slice(0, 2)}/${blob.slice(2)}`))).digest('hex')).toBe(blob)
+    rmSync(tree.path('repo/started'))
+    const rewound = await dsh(['rewind', id, '--to', '1'])
+    expect(rewound.code, rewound.stderr).toBe(0)
+    expect(snapshot(tree.path('repo'))).toEqual({ 'a.txt': expect.stringMatching(/^644 /) })
+    expect(readFileSync(tree.path('repo/a.txt'), 'utf8')).toBe('a\n')
   })
 
   it('leaves the tree in the state before or after a rewind killed at any step', async () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import type { ChatRequestBody, ModelProvider, ProcessLauncher, ToolDefinition } from '@dsh/contracts'
+import { createCheckpointsPlugin } from '@dsh/checkpoints'
 import { createRunCodeTool } from '@dsh/code-mode'
 import { createMultiRootWorkspacePlugin } from '@dsh/multi-root-workspace'
 import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
@@ -119,6 +120,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   host.ctx.effect(() => () => options.processes.endAll().finally(() => sandbox.launcher.dispose()))
   // What each session last saw of each file, so `write` never drops someone else's change (issue 22 F3).
   await host.ctx.plugin(createFileVersionsPlugin(versions))
+  if (options.config.checkpoints?.enabled !== false) await host.ctx.plugin(createCheckpointsPlugin({ dshHome: options.dshHome, log: options.log, ...options.config.checkpoints }))
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => options.log(`warning: ${line}`) }), instructionConfig(options.config.workspaceContext, options.dshHome))
   if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   // After the instruction plugins: the catalog follows their messages in the first request.

@@ -45,6 +45,12 @@ const agentSchema = z.strictObject({
   codeMode: z.boolean().optional().describe('Offer the run_code tool (default true)'),
 })
 
+const checkpointsSchema = z.strictObject({
+  enabled: z.boolean().optional().describe('Keep checkpoints for dsh rewind (default true)'),
+  maxFileBytes: z.number().int().positive().optional().describe('Largest file whose earlier content is kept (default 5 MiB)'),
+  maxBytes: z.number().int().positive().optional().describe('Checkpoint bytes one session may store (default 1 GiB)'),
+})
+
 /** Schema of the whole file. */
 export const configFileSchema = z.strictObject({
   model: modelSchema.optional(),
@@ -58,6 +64,7 @@ export const configFileSchema = z.strictObject({
   hooks: z.record(z.string(), z.unknown()).optional().describe('Hooks in Claude Code\'s shape, plus maxStopContinues (README "Hooks")'),
   mcp: mcpSectionSchema.optional().describe('MCP servers and their limits (README "MCP servers")'),
   skills: SkillsSectionSchema.optional().describe('Agent Skills and the catalog budget (README "Skills and custom commands")'),
+  checkpoints: checkpointsSchema.optional().describe('Checkpoints and dsh rewind (README "Undo a turn")'),
 })
 
 /** A validated config file. */

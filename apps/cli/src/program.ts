@@ -15,6 +15,7 @@ import type { DocsOptions } from './commands/docs.ts'
 import { registerRootsCommands } from './commands/roots.ts'
 import { registerMcpCommands } from './commands/mcp.ts'
 import { registerSkillsCommands } from './commands/skills.ts'
+import { registerRewindCommands } from './commands/rewind-commands.ts'
 import type { RunOptions } from './commands/run.ts'
 import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
@@ -181,6 +182,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     })
 
   registerRootsCommands(program, io, setExit)
+  registerRewindCommands(program, io, setExit)
   registerMcpCommands(program, io, setExit)
   registerSkillsCommands(program, io, setExit)
 

@@ -152,7 +152,7 @@ describe('dsh web: sessions, streaming, approvals', () => {
     expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ id, title: 'say hello' })]))
     const history = await w.api<{ items: unknown[] }>('GET', `/api/sessions/${id}/history`)
     expect(history.body.items).toEqual([
-      { kind: 'user', text: 'say hello' },
+      { kind: 'user', text: 'say hello', turn: 1 },
       { kind: 'assistant', text: 'Hello from the web host.' },
     ])
   })
@@ -270,7 +270,7 @@ describe('dsh web: every route works on a live session, never on a client-named 
     const storedId = /session: (\S+)/.exec(stored.stderr)?.[1] ?? ''
     expect(stored.code).toBe(0)
     expect(await w.api('POST', '/api/sessions', { resume: storedId })).toEqual({ status: 200, body: { id: storedId } })
-    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, items: [{ kind: 'user', text: 'an earlier prompt' }, { kind: 'assistant', text: 'stored answer' }] })
+    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, items: [{ kind: 'user', text: 'an earlier prompt', turn: 1 }, { kind: 'assistant', text: 'stored answer' }] })
     const rows = (await w.api<{ sessions: { id: string; title: string; live: boolean }[] }>('GET', '/api/sessions')).body.sessions
     expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
   })

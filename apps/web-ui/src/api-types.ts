@@ -16,7 +16,7 @@ export interface SessionRow {
 }
 
 export type HistoryItem =
-  | { readonly kind: 'user'; readonly text: string }
+  | { readonly kind: 'user'; readonly text: string; readonly turn?: number }
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean; /** The last of what the running call printed (live only). */ readonly output?: string }
 
@@ -104,4 +104,15 @@ export interface ContextView {
   readonly cwd: string
   readonly session: readonly string[]
   readonly workspace: readonly string[]
+}
+
+/** What a rewind to before a turn would change (GET /sessions/:id/rewind/:turn). */
+export interface RewindPreview {
+  readonly turn: number
+  readonly files: readonly { readonly path: string; readonly action: 'restore' | 'remove' }[]
+  /** Messages that leave the model's view. */
+  readonly conversation: number
+  readonly conflicts: readonly { readonly path: string; readonly diff: readonly string[] }[]
+  readonly unrestorable: readonly string[]
+  readonly problems: readonly string[]
 }

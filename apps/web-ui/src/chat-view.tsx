@@ -12,9 +12,10 @@ import { chatReducer, emptyChat, type ChatItem } from './chat-state.ts'
 import { commandMatches, type CommandItem } from './command-matches.ts'
 import { useStrings } from './i18n.ts'
 import { Markdown } from './markdown.tsx'
+import { RewindDialog } from './rewind-dialog.tsx'
 import { ToolRow } from './tool-row.tsx'
 
-function Item(props: { readonly item: ChatItem }): JSX.Element {
+function Item(props: { readonly item: ChatItem; readonly onRewind: (turn: number) => void }): JSX.Element {
   const t = useStrings()
   const { item } = props
   switch (item.kind) {
@@ -23,6 +24,11 @@ function Item(props: { readonly item: ChatItem }): JSX.Element {
         <article class="turn user" aria-label={t.you}>
           <div class="who">{t.you}</div>
           <div class="text">{item.text}</div>
+          {item.turn === undefined ? null : (
+            <button type="button" class="rewind" onClick={() => props.onRewind(item.turn ?? 0)}>
+              {t.rewindToHere}
+            </button>
+          )}
         </article>
       )
     case 'assistant':
@@ -55,6 +61,10 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const [connected, setConnected] = useState(false)
   /** True after the stream broke, until it is back. */
   const [lost, setLost] = useState(false)
+  /** The turn whose "Rewind to here" dialog is open. */
+  const [rewinding, setRewinding] = useState<number | undefined>()
+  /** Bumped after a rewind: the stream is opened again and the history read anew. */
+  const [generation, setGeneration] = useState(0)
   const bottom = useRef<HTMLDivElement>(null)
   const cancelledText = useRef(t.turnCancelled)
   cancelledText.current = t.turnCancelled
@@ -67,12 +77,11 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
     // nothing falls between the two; again after a reconnect. Until then the textbox is read-only.
     let subscribed = false
     // A history read while a turn ran lacks what that turn streamed before the stream was
-    // subscribed; the history is read again when the turn ends, so its answer shows whole.
-    let joinedMidTurn = false
+    // subscribed; the history is read again when each turn ends, so its answer shows whole and
+    // its prompt gets its turn number ("Rewind to here").
     const readHistory = (): void => {
       get<{ items: HistoryItem[]; busy: boolean }>(`${path}/history`)
         .then((history) => {
-          joinedMidTurn = history.busy
           dispatch({ kind: 'history', items: history.items, busy: history.busy })
           setConnected(true)
           setLost(false)
@@ -96,11 +105,11 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       dispatch({ kind: 'event', event, cancelledText: cancelledText.current })
       if (event.kind === 'busy' && !event.busy) {
         onActivity()
-        if (joinedMidTurn) readHistory()
+        readHistory()
       }
     })
     return () => source.close()
-  }, [props.sessionId, onActivity])
+  }, [props.sessionId, onActivity, generation])
 
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [state.items, state.approvals])
 
@@ -144,13 +153,23 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       <div class="transcript" role="log" aria-live="polite">
         {state.items.length === 0 && state.approvals.length === 0 ? <p class="empty">{t.emptyChat(props.cwd)}</p> : null}
         {state.items.map((item, index) => (
-          <Item key={index} item={item} />
+          <Item key={index} item={item} onRewind={setRewinding} />
         ))}
         {state.approvals.map((approval) => (
           <ApprovalCard key={approval.id} approval={approval} answer={(choice) => answer(approval.id, choice)} />
         ))}
         <div ref={bottom} />
       </div>
+      {rewinding === undefined ? null : (
+        <RewindDialog
+          sessionId={props.sessionId}
+          turn={rewinding}
+          onClose={(rewound) => {
+            setRewinding(undefined)
+            if (rewound) setGeneration((value) => value + 1)
+          }}
+        />
+      )}
       {problem === undefined ? null : (
         <p class="error" role="alert">
           {problem}

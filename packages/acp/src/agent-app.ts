@@ -12,6 +12,7 @@ import { finishForeignCall } from './foreign-calls.ts'
 import { initialize } from './initialize.ts'
 import { answerPrompt } from './prompt-turn.ts'
 import { listSessions } from './session-listing.ts'
+import { advertiseCommands } from './rewind-command.ts'
 import { loadSession, newSession } from './session-open.ts'
 
 /** Builds the agent app over `deps.host`. */
@@ -27,8 +28,17 @@ export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
   deps.host.ctx.on('tools/result', (execution, outcome) => finishForeignCall(deps.registry, execution, outcome))
   return agent({ name: deps.agentInfo.name })
     .onRequest('initialize', ({ params }) => initialize(deps, params))
-    .onRequest('session/new', ({ params }) => newSession(deps, params))
-    .onRequest('session/load', ({ params, client }) => loadSession(deps, params, client))
+    .onRequest('session/new', async ({ params, client }) => {
+      const answer = await newSession(deps, params)
+      // After the answer, so the client knows the session the list belongs to.
+      setImmediate(() => advertiseCommands(client, answer.sessionId, deps.log))
+      return answer
+    })
+    .onRequest('session/load', async ({ params, client }) => {
+      const answer = await loadSession(deps, params, client)
+      setImmediate(() => advertiseCommands(client, params.sessionId, deps.log))
+      return answer
+    })
     .onRequest('session/list', ({ params }) => listSessions(deps.host.sessions, params))
     .onRequest('session/prompt', ({ params, client, signal }) => answerPrompt(deps, deps.registry.require(params.sessionId), params, client, signal))
     .onNotification('session/cancel', ({ params }) => {

@@ -16,6 +16,7 @@ import { clientFileSystem } from './client-file-system.ts'
 import { promptText } from './prompt-text.ts'
 import { PromptUpdates } from './prompt-updates.ts'
 import { commandsUpdate, expandSlash } from './slash-commands.ts'
+import { answerRewind, rewindArguments } from './rewind-command.ts'
 import type { AcpSession } from './session-registry.ts'
 import { stopReasonOf } from './stop-reason.ts'
 
@@ -65,7 +66,9 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
   const typed = promptText(params.prompt)
   // As in `dsh run`: an empty prompt is the client's mistake, not a model call.
   if (typed.trim() === '') throw RequestError.invalidParams({ sessionId: session.id }, 'prompt: the prompt is empty: say what the agent should do')
-  const text = await expandSlash(deps, session, typed)
+  // The built-in `/rewind` wins over a command file of that name.
+  const rewind = rewindArguments(typed)
+  const text = rewind === undefined ? await expandSlash(deps, session, typed) : typed
   const controller = new AbortController()
   const cancel = (): void => controller.abort()
   signal.addEventListener('abort', cancel, { once: true })
@@ -87,6 +90,15 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
   session.running = { controller, client, send, flush: () => sent, toolCallId: (callId) => updates.toolCallId(callId), announced: new Map(), settled }
   try {
     const agent = await openAgent(deps, session)
+    if (rewind !== undefined) {
+      try {
+        const answer = answerRewind(agent, deps.host.dshHome, rewind, send)
+        await sent
+        return answer
+      } finally {
+        agent.dispose()
+      }
+    }
     const unsubscribe = agent.onProgress((event) => updates.onProgress(event))
     try {
       const result = await agent.prompt(text, { signal: controller.signal }).catch((error: unknown) => {

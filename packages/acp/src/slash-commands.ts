@@ -7,6 +7,7 @@
 import type { AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk'
 import { errorMessage } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
+import { rewindCommand } from './rewind-command.ts'
 import type { AcpSession } from './session-registry.ts'
 
 /** The prompt text to send for `text` typed in `session`. */
@@ -26,9 +27,11 @@ export async function commandsUpdate(deps: AcpAgentDeps, session: AcpSession): P
   if (deps.commands === undefined || session.commandsAnnounced) return undefined
   session.commandsAnnounced = true
   try {
-    const listed = await deps.commands.list(session.cwd)
+    // The built-in `/rewind` shadows a command file of that name.
+    const listed = (await deps.commands.list(session.cwd)).filter((item) => item.name !== rewindCommand.name)
     if (listed.length === 0) return undefined
-    const availableCommands: AvailableCommand[] = listed.map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
+    // Each update replaces the client's list: the built-in command stays in it.
+    const availableCommands: AvailableCommand[] = [rewindCommand, ...listed.map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))]
     return { sessionUpdate: 'available_commands_update', availableCommands }
   } catch (error) {
     // Nothing to advertise now; `/name` prompts still expand when the files can be read then.

@@ -33,9 +33,17 @@ export interface SessionHeader {
 /**
  * How a surface-eligible event changes the visible surface. `append` adds the event at the end;
  * `replace` removes the surface nodes in the half-open index range `[start, end)` and puts the
- * event in their place.
+ * event in their place (followed by the `reinstate` seqs, when given).
  */
-export type SurfaceOp = 'append' | { readonly op: 'replace'; readonly start: number; readonly end: number }
+export type SurfaceOp =
+  | 'append'
+  | {
+      readonly op: 'replace'
+      readonly start: number
+      readonly end: number
+      /** Seqs of earlier events put back right after this one (undoing a rewind); absent: none. */
+      readonly reinstate?: readonly number[]
+    }
 
 /** Why a turn ended. */
 export type TurnEndReason = 'completed' | 'blocked' | 'cancelled' | 'error' | 'max-steps'

@@ -45,7 +45,7 @@ const toolResultMessage: Shape = {
 }
 
 const surfaceOp: Shape = {
-  optional: { either: [{ literal: 'append' }, { object: { op: { literal: 'replace' }, start: 'count', end: 'count' } }], describe: '"append" or { op: "replace", start, end }' },
+  optional: { either: [{ literal: 'append' }, { object: { op: { literal: 'replace' }, start: 'count', end: 'count', reinstate: { optional: { array: 'count' } } } }], describe: '"append" or { op: "replace", start, end, reinstate? }' },
 }
 
 /** The envelope of every event line (whether a replace range fits the surface is checked by the surface). */

@@ -34,6 +34,7 @@ export class Surface implements SurfaceState {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start || end > this.#nodes.length) {
       throw new RangeError(`surface replace [${start}, ${end}) is outside a surface of ${this.#nodes.length} nodes`)
     }
+    if (op.reinstate?.some((seq) => !Number.isInteger(seq) || seq < 1) === true) throw new RangeError(`surface replace reinstates a seq that is not a positive integer`)
   }
 
   /** Applies one event's operation: `append` adds `seq` at the end; `replace` puts it in place of nodes `[start, end)`. */
@@ -43,7 +44,7 @@ export class Surface implements SurfaceState {
       this.#nodes.push(seq)
       return
     }
-    this.#nodes.splice(op.start, op.end - op.start, seq)
+    this.#nodes.splice(op.start, op.end - op.start, seq, ...(op.reinstate ?? []))
     this.#replaceGeneration += 1
   }
 }

@@ -111,7 +111,7 @@ describe('session log', () => {
   })
 
   it.each([
-    ['an unknown surface operation', { type: 'turn/start', seq: 3, time: 't', data: { turn: 2 }, surfaceOp: 'prepend' }, 'not a session event (surfaceOp: expected "append" or { op: "replace", start, end }, got "prepend")'],
+    ['an unknown surface operation', { type: 'turn/start', seq: 3, time: 't', data: { turn: 2 }, surfaceOp: 'prepend' }, 'not a session event (surfaceOp: expected "append" or { op: "replace", start, end, reinstate? }, got "prepend")'],
     ['a fractional seq', { type: 'turn/start', seq: 2.5, time: 't', data: { turn: 2 } }, 'not a session event (seq: expected integer >= 0, got number)'],
     ['a line without a type', { seq: 3, time: 't', data: {} }, 'not a session event (type: missing (expected string))'],
     ['an array instead of an event', [1, 2], 'not a session event (value: expected object, got array)'],

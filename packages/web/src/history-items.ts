@@ -7,7 +7,7 @@ import type { Message } from '@dsh/contracts'
 
 /** One shown item. */
 export type HistoryItem =
-  | { readonly kind: 'user'; readonly text: string }
+  | { readonly kind: 'user'; readonly text: string; /** The turn it started, when known (the page offers "Rewind to here"). */ readonly turn?: number }
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean }
 
@@ -18,13 +18,16 @@ const textOf = (blocks: readonly { readonly type: string; readonly text?: string
     .join('')
 
 /** The items of `messages`, in order; a tool result is attached to its call. */
-export function historyItems(messages: readonly Message[]): HistoryItem[] {
+export function historyItems(messages: readonly Message[], turnOf: (message: Message) => number | undefined = () => undefined): HistoryItem[] {
   const items: HistoryItem[] = []
   const calls = new Map<string, number>()
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        if (message.source.kind === 'user') items.push({ kind: 'user', text: textOf(message.content) })
+        if (message.source.kind === 'user') {
+          const turn = turnOf(message)
+          items.push({ kind: 'user', text: textOf(message.content), ...(turn === undefined ? {} : { turn }) })
+        }
         break
       case 'assistant': {
         const text = textOf(message.content)

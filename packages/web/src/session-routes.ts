@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
-import { deriveMessages, isDshError } from '@dsh/runtime'
+import { dataOf, deriveMessages, isDshError } from '@dsh/runtime'
 import { historyItems } from './history-items.ts'
 import { jsonBody } from './json-body.ts'
 import type { LiveSession } from './live-session.ts'
@@ -51,7 +51,12 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
   app.get('/sessions/:id/history', (c) => {
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
-    return c.json({ id: live.id, busy: live.busy, items: historyItems(deriveMessages(live.agent.session)) })
+    const turns = new Map<string, number>()
+    for (const event of live.agent.session.events) {
+      const data = dataOf(event, 'user/message')
+      if (data?.turn !== undefined) turns.set(data.message.id, data.turn)
+    }
+    return c.json({ id: live.id, busy: live.busy, items: historyItems(deriveMessages(live.agent.session), (message) => turns.get(message.id)) })
   })
   app.get('/sessions/:id/events', (c) => {
     const live = liveSessionOf(c, sessions)

@@ -16,6 +16,7 @@ import { foldersRoutes } from './folders-routes.ts'
 import { LiveSessions } from './live-sessions.ts'
 import { pageRoutes } from './page-assets.ts'
 import { refuse, requestGuard } from './request-guard.ts'
+import { rewindRoutes } from './rewind-routes.ts'
 import { sessionRoutes } from './session-routes.ts'
 import { createWebAuth } from './web-auth.ts'
 import type { WebEnvironment } from './web-types.ts'
@@ -68,6 +69,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   api.route('/', sessionRoutes(env, sessions, streams))
   api.route('/', foldersRoutes(env, sessions))
   api.route('/', docsRoutes(env.docs, sessions))
+  api.route('/', rewindRoutes(env, sessions))
   const app = new Hono()
   app.use('*', requestGuard({ auth, port: () => port, privateHost: options.privateHost ?? true }))
   app.route('/api', api)

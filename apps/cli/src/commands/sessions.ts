@@ -3,6 +3,7 @@
  * prefix). Everything stored is shown terminal-safe: control characters become visible.
  */
 import type { Message } from '@dsh/contracts'
+import { rewoundLine, rewoundMessages } from '@dsh/checkpoints'
 import { deriveMessages, messageText, SessionStore } from '@dsh/runtime'
 import { terminalLine, terminalText } from '@dsh/workspace-context'
 import { join } from 'node:path'
@@ -58,6 +59,9 @@ export function showSession(io: CliIo, id: string, options: { readonly dshHome?:
   if (options.messages === true) {
     // Messages carry repository and model text: shown terminal-safe (escape sequences made visible).
     io.stdout.write(`${terminalText(deriveMessages(session).map(renderMessage).join('\n'))}\n`)
+    for (const { turn, messages } of rewoundMessages(dshHomeFrom(io, options.dshHome), session)) {
+      io.stdout.write(`${terminalText([`=== turn ${turn} (rewound: the model no longer sees it)`, ...messages.map(renderMessage)].join('\n'))}\n`)
+    }
     return 0
   }
   const counts = new Map<string, number>()
@@ -68,6 +72,7 @@ export function showSession(io: CliIo, id: string, options: { readonly dshHome?:
     `cwd ${terminalLine(session.header.cwd)}`,
     ...(session.header.parentSession === undefined ? [] : [`parent ${terminalLine(session.header.parentSession)} (depth ${session.header.delegationDepth})`]),
     `events ${session.events.length}, visible messages ${session.surface.length}`,
+    ...[rewoundLine(dshHomeFrom(io, options.dshHome), session) ?? []].flat(),
     ...[...counts.entries()].map(([type, count]) => `  ${terminalLine(type)}: ${count}`),
     ...usageLines(usageTotals(session.events), options.config === undefined ? undefined : loadConfigFile(resolve(io.cwd, options.config), (line) => errLine(io, `warning: ${line}`)).model?.prices),
   ]

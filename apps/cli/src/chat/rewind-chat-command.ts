@@ -1,0 +1,21 @@
+/**
+ * `/rewind` in the chat (list, preview, `yes`, `undo`: see @dsh/checkpoints' rewind-command-text),
+ * on the chat's live session, plugged into the chat's slash registry.
+ */
+import { CheckpointDirectory, REWIND_USAGE, rewindCommandText } from '@dsh/checkpoints'
+import type { SlashCommandSpec } from '@dsh/tui'
+
+/** The command for a chat whose home is `dshHome`. */
+export function rewindChatCommand(dshHome: string): SlashCommandSpec {
+  return {
+    name: 'rewind',
+    usage: REWIND_USAGE,
+    help: 'list turns; preview a rewind to before turn N; "yes" does it; undo the last rewind',
+    run: ({ controller, view }, args) => {
+      const session = controller.agent.session
+      const lines = rewindCommandText(session, new CheckpointDirectory(dshHome, session.id), args)
+      view.statusChanged()
+      return lines
+    },
+  }
+}

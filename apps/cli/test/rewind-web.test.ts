@@ -1,0 +1,57 @@
+// The web host's "Rewind to here" action in headless Chromium against the built binary with a
+// scripted model: the dialog previews the files and the conversation that would change, the
+// rewind puts the files back, and the message leaves the page's history.
+import { existsSync, readFileSync } from 'node:fs'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { writeScript } from './run-dsh.ts'
+import { startWeb, type WebProcess } from './web-harness.ts'
+
+const UI_WAIT_MS = 60_000
+let browser: Browser
+let tree: TempTree | undefined
+let web: WebProcess | undefined
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+}, 60_000)
+afterAll(async () => browser?.close())
+afterEach(async () => {
+  await web?.stop()
+  web = undefined
+  await tree?.dispose()
+  tree = undefined
+})
+
+describe('dsh web: Rewind to here', () => {
+  it(
+    'previews the change, rewinds files and conversation',
+    async () => {
+      tree = await tempTree({ 'repo/.git/': null, 'repo/keep.txt': 'original\n', 'repo/cfg.yaml': 'permissions:\n  mode: full-auto\n', 'home/': null })
+      const script = writeScript(tree.path('.'), 'script.json', {
+        responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: 'new.txt', content: 'made\n' } }] }, { toolCalls: [{ name: 'bash', arguments: { command: 'echo changed > keep.txt' } }] }, { text: 'Made them.' }],
+      })
+      web = await startWeb(['--model', `scripted:${script}`, '--config', 'cfg.yaml'], { cwd: tree.path('repo'), home: tree.path('home') })
+      const context = await browser.newContext({ locale: 'en-US' })
+      context.setDefaultTimeout(UI_WAIT_MS)
+      const page = await context.newPage()
+      await page.goto(web.url)
+      const message = page.getByRole('textbox', { name: 'Message' })
+      await message.fill('make the files')
+      await message.press('Enter')
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: UI_WAIT_MS }).toBe('Made them.')
+      await page.getByRole('button', { name: 'Rewind to here' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Rewind to before turn 1' })
+      await expect.poll(() => dialog.getByRole('list').textContent(), { timeout: UI_WAIT_MS }).toBe('restore keep.txtremove new.txt')
+      await expect.poll(() => dialog.textContent()).toContain("The conversation from this message on (")
+      expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('changed\n')
+      await dialog.getByRole('button', { name: 'Rewind', exact: true }).click()
+      await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(0)
+      expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('original\n')
+      expect(existsSync(tree.path('repo/new.txt'))).toBe(false)
+      await context.close()
+    },
+    240_000,
+  )
+})

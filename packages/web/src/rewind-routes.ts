@@ -1,0 +1,73 @@
+/**
+ * The rewind API of the web host (the "Rewind to here" action on each of your messages): a
+ * preview of what a rewind of the live session to before turn N changes (files, conversation,
+ * conflicts, problems), and the rewind itself, refused while a turn runs. Files changed outside
+ * dsh since the session wrote them refuse the rewind (409 with the list); the page shows them.
+ */
+import { relative } from 'node:path'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { CheckpointDirectory, planRewind, rewindTo } from '@dsh/checkpoints'
+import { jsonBody } from './json-body.ts'
+import type { LiveSessions } from './live-sessions.ts'
+import { refuse } from './request-guard.ts'
+import { liveSessionOf } from './session-routes.ts'
+import type { WebEnvironment } from './web-types.ts'
+
+const RewindBody = z.strictObject({ turn: z.number().int().min(1) })
+
+const shown = (cwd: string, path: string): string => {
+  const inner = relative(cwd, path)
+  return inner !== '' && !inner.startsWith('..') ? inner : path
+}
+
+/** The routes. */
+export function rewindRoutes(env: WebEnvironment, sessions: LiveSessions): Hono {
+  const app = new Hono()
+  app.get('/sessions/:id/rewind/:turn', (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    const turn = Number(c.req.param('turn'))
+    if (!Number.isInteger(turn) || turn < 1) return refuse(c, 400, 'the turn is a number from 1')
+    const session = live.agent.session
+    const directory = new CheckpointDirectory(env.homes.dshHome, session.id)
+    let plan
+    try {
+      plan = planRewind(session, directory, directory.rewinds(), { toTurn: turn, code: true, conversation: true }, { force: false })
+    } catch (error) {
+      // A turn out of range or a corrupt checkpoint file: one line for the page.
+      return refuse(c, 400, error instanceof Error ? error.message : String(error))
+    }
+    const cwd = session.header.cwd
+    return c.json({
+      turn,
+      files: plan.files.map((file) => ({ path: shown(cwd, file.path), action: file.target.kind === 'absent' ? 'remove' : 'restore' })),
+      conversation: plan.surfaceStart === undefined ? 0 : session.surface.length - plan.surfaceStart,
+      conflicts: plan.conflicts.map((conflict) => ({ path: shown(cwd, conflict.path), diff: conflict.diff })),
+      unrestorable: plan.unrestorable.map((file) => shown(cwd, file.path)),
+      problems: plan.errors,
+    })
+  })
+  app.post('/sessions/:id/rewind', async (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    const body = await jsonBody(c, RewindBody)
+    if (!body.ok) return body.response
+    if (live.busy) return refuse(c, 409, 'a turn is running; cancel it or wait before rewinding')
+    const session = live.agent.session
+    const outcome = rewindTo(session, new CheckpointDirectory(env.homes.dshHome, session.id), { toTurn: body.value.turn, code: true, conversation: true }, { force: false })
+    switch (outcome.kind) {
+      case 'refused':
+        return refuse(c, 409, outcome.errors.join('; '))
+      case 'conflicts':
+        return refuse(c, 409, `files changed outside dsh since the session wrote them: ${outcome.conflicts.map((conflict) => shown(session.header.cwd, conflict.path)).join(', ')}; nothing was changed`)
+      case 'done':
+        return c.json({ files: outcome.record.files.length, conversation: outcome.record.conversation })
+      default: {
+        const unreachable: never = outcome
+        throw new Error(`unknown rewind outcome ${JSON.stringify(unreachable)}`)
+      }
+    }
+  })
+  return app
+}

@@ -24,7 +24,7 @@ import { instructionConfig } from './instruction-config.ts'
 import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
 import type { ComposePermissions } from './permission-options.ts'
-import { installPermissions, sandboxSetup, secretLocations, type SandboxSetup } from './permission-setup.ts'
+import { exemptingWrites, installPermissions, sandboxSetup, secretLocations, type SandboxSetup } from './permission-setup.ts'
 import { startMcpServers } from './mcp-setup.ts'
 import type { McpHub, ServerEntry } from '@dsh/mcp'
 
@@ -94,13 +94,14 @@ export const defaultSubagentDepth = 2
 /** Builds the host with every product plugin mounted, and the options its agents run with. */
 export async function composeHost(options: ComposeOptions): Promise<Composition> {
   const secrets = secretLocations(options.dshHome)
-  const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secrets })
-  // grep and glob walk with ripgrep, not through fs listings: they get the same list to leave out.
-  const isSecretPath = (path: string): boolean => secrets.some((secret) => path === secret || path.startsWith(`${secret}/`))
   const permissions = options.permissions ?? { defaultMode: 'ask' }
   const frontEndAsk = options.askPermission
   const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log, dshHome: options.dshHome, configPath: options.configPath }
   const sandbox = sandboxSetup(setupOptions)
+  // What dsh itself writes (write, edit, operator saves) is not reverted as a command's plant.
+  const fs = exemptingWrites(createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secrets }), (path) => sandbox.launcher.exempt(path))
+  // grep and glob walk with ripgrep, not through fs listings: they get the same list to leave out.
+  const isSecretPath = (path: string): boolean => secrets.some((secret) => path === secret || path.startsWith(`${secret}/`))
   // The guard wraps the front end's asker once the host (and its settings) exist.
   let asker: AskPermission | undefined
   const versions = new FileVersions()

@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { resolve } from 'node:path'
-import type { PermissionMode } from '@dsh/contracts'
+import type { FileSystemPort, PermissionMode } from '@dsh/contracts'
 import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, secretReadPaths, usableRules, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
 import { userHome, type AskPermission, type Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
@@ -48,6 +48,21 @@ function canonical(dir: string): string {
 /** Where credentials and session logs live: read, grep and glob refuse them, listings leave them out. */
 export function secretLocations(dshHome: string): string[] {
   return secretReadPaths({ home: userHome(), dshHome })
+}
+
+/** `fs` telling `exempt` of every path it is about to write (before it writes, so a sweep never takes it for a plant). */
+export function exemptingWrites(fs: FileSystemPort, exempt: (path: string) => void): FileSystemPort {
+  return {
+    ...fs,
+    writeText: (path, content, writeOptions) => {
+      exempt(path)
+      return fs.writeText(path, content, writeOptions)
+    },
+    editText: (path, edit, editOptions) => {
+      exempt(path)
+      return fs.editText(path, edit, editOptions)
+    },
+  }
 }
 
 /** Resolves the mode and creates the launcher. */

@@ -41,7 +41,7 @@ export interface LaunchPlan {
 
 /** Wraps process launches; must not throw. */
 export interface ProcessLauncher {
-  /** The plan for one launch. Pure apart from reading the launcher's own settings. */
+  /** The plan for one launch. Must not throw; it may read the filesystem (what to protect) and revert what earlier launches planted. */
   plan(request: LaunchRequest): LaunchPlan
   /**
    * A model-visible note to append to a finished command's result when its output shows that the

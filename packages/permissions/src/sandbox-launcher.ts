@@ -4,13 +4,19 @@
  * `danger-full-access`), always with the filtered environment. The sandbox is probed on first need;
  * when it is unavailable the launch runs unsandboxed, which the permission guard has already made
  * ask (interactive front ends) or refused (`dsh run`), and dsh said so once on stderr. The
- * launcher owns the process's private temp directory (session-temp.ts): `dispose` removes it.
+ * launcher owns the process's private temp directory (session-temp.ts), the creation watch that
+ * reverts protected files commands create (creation-watch.ts) and the reaper that ends its
+ * sandboxes if dsh dies (sandbox-reaper.ts); `dispose` ends all three.
  */
+import { join } from 'node:path'
 import type { LaunchPlan, LaunchRequest, PermissionMode, ProcessLauncher } from '@dsh/contracts'
 import { bwrapArguments, type SandboxShape } from './bwrap-args.ts'
 import { filterEnvironment } from './env-filter.ts'
 import { sandboxOf } from './mode-policy.ts'
-import { protectedInsideRoots, sandboxMasks } from './sandbox-masks.ts'
+import { CreationWatch } from './creation-watch.ts'
+import { protectedInsideRoots } from './protected-inside-roots.ts'
+import { sandboxMasks } from './sandbox-masks.ts'
+import { SandboxReaper } from './sandbox-reaper.ts'
 import { probeBubblewrap, unavailableLine, type SandboxStatus } from './sandbox-probe.ts'
 import { sandboxRefusalNote } from './sandbox-refusal.ts'
 import { removeStaleSessionTemps, SessionTemp } from './session-temp.ts'
@@ -53,7 +59,12 @@ export interface SandboxLauncher extends ProcessLauncher {
   status(): SandboxStatus
   /** True when the sandbox was weakened for a test ({@link WEAKEN_SANDBOX_VARIABLE}). */
   readonly weakened: boolean
-  /** Removes the private temp directory (when the host ends). */
+  /**
+   * dsh itself is about to write `path` (the `write`/`edit` tools, an operator save): a protected
+   * path it creates is not reverted as a command's plant (creation-watch.ts).
+   */
+  exempt(path: string): void
+  /** Reverts what commands planted last, stops the reaper and removes the private temp directory (when the host ends). */
   dispose(): void
 }
 
@@ -72,10 +83,17 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
   const kind = sandboxOf(options.mode)
   if (kind !== 'none') removeStaleSessionTemps(options.tempDir)
   const temp = new SessionTemp(options.tempDir)
+  const watch = new CreationWatch({ ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }), warn: options.warn })
+  const reaper = new SandboxReaper()
   const shapeOf = (request: LaunchRequest): { shape: SandboxShape; writable: string[] } => {
     const roots = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
     const writable = roots.filter((root) => root !== options.tempDir)
-    const inside = protectedInsideRoots(writable)
+    const searched = request.writableRoots.filter((root) => root !== options.tempDir)
+    // What commands planted since the last look is reverted before it could be taken as known.
+    watch.sweep()
+    const inside = protectedInsideRoots(writable, { searched })
+    watch.observe(inside, writable)
+    if (request.outlivesCall === true) reaper.ensure()
     const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })
     const shape: SandboxShape = {
       writable,
@@ -88,6 +106,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       network: options.network,
       dieWithParent: request.outlivesCall !== true,
       sharePidNamespace: weakened,
+      ownerId: reaper.id,
     }
     return { shape, writable: roots }
   }
@@ -101,7 +120,17 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       const { shape, writable } = shapeOf(request)
       return { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }
     },
-    explain: (output, plan) => (plan.sandboxed ? sandboxRefusalNote(output, plan.writable) : undefined),
-    dispose: () => temp.dispose(),
+    explain(output, plan) {
+      if (!plan.sandboxed) return undefined
+      watch.sweep()
+      const notes = [sandboxRefusalNote(output, plan.writable), watch.notice()].filter((note) => note !== undefined)
+      return notes.length === 0 ? undefined : notes.join('\n')
+    },
+    exempt: (path) => watch.exempt(path),
+    dispose() {
+      watch.dispose()
+      reaper.dispose()
+      temp.dispose()
+    },
   }
 }

@@ -103,8 +103,35 @@ describe('masks and protected paths', () => {
     writeFileSync(`${repo}/.envrc`, '')
     expect(protectedInsideRoots([repo])).toEqual({
       pinned: [`${repo}/.git`],
-      readOnly: [`${repo}/.git/config`, `${repo}/.git/hooks`, `${repo}/.dsh-maintainer-doc-guard`, `${repo}/.dshrc`, `${repo}/.vscode`, `${repo}/.envrc`],
+      readOnly: [`${repo}/.dsh-maintainer-doc-guard`, `${repo}/.dshrc`, `${repo}/.vscode`, `${repo}/.envrc`, `${repo}/.git/config`, `${repo}/.git/hooks`],
+      absent: [`${repo}/.claude`, `${repo}/.idea`, `${repo}/.mcp.json`, `${repo}/.git/info`, `${repo}/.git/config.worktree`],
+      dshNames: [{ root: repo, names: ['.dsh-maintainer-doc-guard', '.dshrc'] }],
     })
+  })
+
+  it('nested repositories, worktrees and submodules: pinned down to their git directory, whose config, hooks and pointers are read-only', async () => {
+    tree = await tempTree({
+      'r/.git/config': '',
+      'r/.git/hooks/': null,
+      'r/.git/worktrees/wt/commondir': '../..',
+      'r/.git/worktrees/wt/gitdir': '',
+      'r/.git/modules/lib/HEAD': '',
+      'r/.git/modules/lib/config': '',
+      'r/wt/.git': 'gitdir: ../.git/worktrees/wt\n',
+      'r/src/vendor/x/.git/config': '',
+      'r/node_modules/y/.git/config': '',
+    })
+    const r = tree.path('r')
+    const inside = protectedInsideRoots([r])
+    expect(inside.pinned).toEqual([`${r}/.git`, `${r}/src`, `${r}/wt`, `${r}/.git/modules`, `${r}/.git/worktrees`, `${r}/src/vendor`, `${r}/.git/modules/lib`, `${r}/.git/worktrees/wt`, `${r}/src/vendor/x`, `${r}/src/vendor/x/.git`])
+    expect([...inside.readOnly].sort()).toEqual(
+      [`${r}/.git/config`, `${r}/.git/hooks`, `${r}/.git/worktrees/wt/commondir`, `${r}/.git/worktrees/wt/gitdir`, `${r}/.git/modules/lib/config`, `${r}/wt/.git`, `${r}/src/vendor/x/.git/config`].sort(),
+    )
+    expect(inside.absent).toContain(`${r}/src/vendor/x/.git/hooks`)
+    expect(inside.absent).toContain(`${r}/.git/modules/lib/hooks`)
+    expect(inside.absent).toContain(`${r}/.git/worktrees/wt/config.worktree`)
+    expect(inside.absent).not.toContain(`${r}/.git/worktrees/wt/hooks`)
+    expect(inside.readOnly.some((path) => path.includes('node_modules'))).toBe(false)
   })
 
   it('the secret locations are one exported list', () => {

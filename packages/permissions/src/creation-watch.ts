@@ -24,7 +24,9 @@ export interface CreationWatchOptions {
   readonly warn: (line: string) => void
 }
 
-const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
+const isWithin = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 const present = (path: string): boolean => {
   try {
@@ -56,13 +58,13 @@ export class CreationWatch {
   }
 
   /** Records what a launch found absent (call after `sweep`, so nothing planted since is taken as known). */
-  observe(inside: InsideRoots, roots: readonly string[]): void {
-    for (const path of inside.absent) {
+  observe(found: InsideRoots, roots: readonly string[]): void {
+    for (const path of found.absent) {
       const root = roots.find((candidate) => path.startsWith(`${candidate}/`)) ?? dirname(path)
       this.#absent.set(path, root)
       this.#listen(dirname(path), basename(path))
     }
-    for (const { root, names } of inside.dshNames) {
+    for (const { root, names } of found.dshNames) {
       this.#dshNames.set(root, new Set(names))
       this.#listen(root, DSH_PREFIX)
     }
@@ -74,7 +76,7 @@ export class CreationWatch {
   }
 
   #exempted(path: string): boolean {
-    for (const written of this.#exempt) if (inside(written, path)) return true
+    for (const written of this.#exempt) if (isWithin(written, path)) return true
     return false
   }
 
@@ -92,7 +94,7 @@ export class CreationWatch {
       try {
         names = readdirSync(root)
           .filter((name) => name.startsWith(DSH_PREFIX))
-          .sort()
+          .toSorted()
       } catch {
         // The root is gone or unreadable: nothing new can be found there.
         continue
@@ -123,7 +125,7 @@ export class CreationWatch {
         renameSync(path, target)
       } catch (error) {
         // Another filesystem (EXDEV): copied, links as links, then removed.
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+        if (!(error instanceof Error) || !('code' in error) || error.code !== 'EXDEV') throw error
         cpSync(path, target, { recursive: true, verbatimSymlinks: true })
         this.#remove(path)
       }
@@ -133,7 +135,7 @@ export class CreationWatch {
       // The quarantine cannot be written (a full or read-only $DSH_HOME): removed in place instead.
       this.#remove(path)
       this.#pending.push({ path })
-      this.#options.warn(`dsh: removed ${path}, which a sandboxed command created (a protected path; quarantine failed: ${(error as Error).message})`)
+      this.#options.warn(`dsh: removed ${path}, which a sandboxed command created (a protected path; quarantine failed: ${messageOf(error)})`)
     }
     return path
   }
@@ -143,7 +145,7 @@ export class CreationWatch {
       rmSync(path, { recursive: true, force: true })
     } catch (error) {
       // A tree made unremovable (no write permission inside): the user must know it is there.
-      this.#options.warn(`dsh: could not remove ${path}, which a sandboxed command created: remove it before running git or your tools there (${(error as Error).message})`)
+      this.#options.warn(`dsh: could not remove ${path}, which a sandboxed command created: remove it before running git or your tools there (${messageOf(error)})`)
     }
   }
 

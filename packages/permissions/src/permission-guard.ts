@@ -39,7 +39,7 @@ export interface PermissionGuardOptions {
   /** The writable roots of an agent's session (what its `write` and `edit` may change); absent: not checked. */
   readonly writableRoots?: (agent: AgentHandle) => readonly string[]
   /**
-   * Where credentials and session transcripts live (secret-read-paths.ts): `read`, `grep` and
+   * Where credentials and session transcripts live (secret-locations.ts): `read`, `grep` and
    * `glob` refuse them unless an allow rule names them. Absent: none.
    */
   readonly secretPaths?: readonly string[]

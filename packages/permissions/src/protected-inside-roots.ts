@@ -81,6 +81,8 @@ function protectRepositories(root: string, out: InsideRoots, budget: number): vo
   }
 }
 
+const unique = (list: readonly string[]): string[] => [...new Set(list)]
+
 /** Shallower first (an ancestor's bind before its descendants'), then by name. */
 const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0)
 
@@ -103,6 +105,5 @@ export function protectedInsideRoots(roots: readonly string[], options: InsideRo
     // Only the top of a root not searched (sandbox.writable caches): one directory read.
     protectRepositories(root, out, searched.has(root) ? GIT_SEARCH_BUDGET : 1)
   }
-  const unique = (list: string[]): string[] => [...new Set(list)]
-  return { pinned: unique(out.pinned).sort(byDepth), readOnly: unique(out.readOnly), absent: unique(out.absent), dshNames: out.dshNames }
+  return { pinned: unique(out.pinned).toSorted(byDepth), readOnly: unique(out.readOnly), absent: unique(out.absent), dshNames: out.dshNames }
 }

@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { Socket } from 'node:net'
 
 /** The variable bubblewrap sets inside (and holds in its argument list) to name the owner. */
 export const SANDBOX_OWNER_VARIABLE = 'DSH_SANDBOX_OWNER'
@@ -44,7 +45,7 @@ export class SandboxReaper {
       const watcher = spawn('bash', ['-c', WATCHER], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ID: this.id } })
       // Neither the watcher nor its pipe keeps dsh's event loop alive.
       watcher.unref()
-      ;(watcher.stdin as unknown as { unref?: () => void } | null)?.unref?.()
+      if (watcher.stdin instanceof Socket) watcher.stdin.unref()
       // A watcher that could not start: the tracker still ends sandboxes when dsh ends normally.
       watcher.on('error', () => undefined)
       watcher.stdin?.on('error', () => undefined)

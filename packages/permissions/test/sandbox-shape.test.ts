@@ -1,11 +1,11 @@
 // The parts of the sandbox that are plain data: the full bubblewrap command line of a writable
 // sandbox (private temp, pinned .git, read-only files inside the root, masks, kept background),
 // the environment filter with sandbox.passEnv, the masks computed from a real temp tree and a
-// real environment, and the exported list of secret locations.
+// real environment, and what stays read-only inside the roots (nested repositories too).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { bwrapArguments, filterEnvironment, protectedInsideRoots, sandboxMasks, secretLocations } from '../src/index.ts'
+import { bwrapArguments, filterEnvironment, protectedInsideRoots, sandboxMasks } from '../src/index.ts'
 
 let tree: TempTree | undefined
 afterEach(async () => tree?.dispose())
@@ -124,34 +124,13 @@ describe('masks and protected paths', () => {
     const r = tree.path('r')
     const inside = protectedInsideRoots([r])
     expect(inside.pinned).toEqual([`${r}/.git`, `${r}/src`, `${r}/wt`, `${r}/.git/modules`, `${r}/.git/worktrees`, `${r}/src/vendor`, `${r}/.git/modules/lib`, `${r}/.git/worktrees/wt`, `${r}/src/vendor/x`, `${r}/src/vendor/x/.git`])
-    expect([...inside.readOnly].sort()).toEqual(
-      [`${r}/.git/config`, `${r}/.git/hooks`, `${r}/.git/worktrees/wt/commondir`, `${r}/.git/worktrees/wt/gitdir`, `${r}/.git/modules/lib/config`, `${r}/wt/.git`, `${r}/src/vendor/x/.git/config`].sort(),
+    expect(inside.readOnly.toSorted()).toEqual(
+      [`${r}/.git/config`, `${r}/.git/hooks`, `${r}/.git/worktrees/wt/commondir`, `${r}/.git/worktrees/wt/gitdir`, `${r}/.git/modules/lib/config`, `${r}/wt/.git`, `${r}/src/vendor/x/.git/config`].toSorted(),
     )
     expect(inside.absent).toContain(`${r}/src/vendor/x/.git/hooks`)
     expect(inside.absent).toContain(`${r}/.git/modules/lib/hooks`)
     expect(inside.absent).toContain(`${r}/.git/worktrees/wt/config.worktree`)
     expect(inside.absent).not.toContain(`${r}/.git/worktrees/wt/hooks`)
     expect(inside.readOnly.some((path) => path.includes('node_modules'))).toBe(false)
-  })
-
-  it('the secret locations are one exported list', () => {
-    expect(secretLocations('/home/me', '/home/me/.dsh').map((location) => `${location.kind === 'directory' ? 'dir ' : 'file'} ${location.path}`)).toEqual([
-      'dir  /home/me/.ssh',
-      'dir  /home/me/.aws',
-      'dir  /home/me/.gnupg',
-      'dir  /home/me/.config/gh',
-      'dir  /home/me/.config/gcloud',
-      'dir  /home/me/.azure',
-      'dir  /home/me/.kube',
-      'dir  /home/me/.mozilla',
-      'dir  /home/me/.config/google-chrome',
-      'dir  /home/me/.config/chromium',
-      'file /home/me/.netrc',
-      'file /home/me/.git-credentials',
-      'file /home/me/.docker/config.json',
-      'file /home/me/.pypirc',
-      'dir  /home/me/.dsh/sessions',
-      'dir  /home/me/.dsh/history',
-    ])
   })
 })

@@ -29,7 +29,7 @@ function filesBelow(dir: string): string[] {
   return (readdirSync(dir, { recursive: true, withFileTypes: true }) as { name: string; parentPath: string; isDirectory(): boolean }[])
     .filter((entry) => !entry.isDirectory())
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
-    .sort()
+    .toSorted()
 }
 
 const planted = ['.git/hooks', '.envrc', '.mcp.json', '.vscode', '.dsh', '.dsh-maintainer-doc-guard']

@@ -21,8 +21,25 @@ import { probeBubblewrap, unavailableLine, type SandboxStatus } from './sandbox-
 import { sandboxRefusalNote } from './sandbox-refusal.ts'
 import { removeStaleSessionTemps, SessionTemp } from './session-temp.ts'
 
-/** The variable that weakens the sandbox for the tests of `dsh sandbox check` (`share-pid`); never set it otherwise. */
+/**
+ * The variable that weakens the sandbox for the tests of `dsh sandbox check`, never set otherwise:
+ * `share-pid` (commands share dsh's pid namespace), `no-file-protection` (nothing inside the roots
+ * read-only or watched), `no-reaper` (nothing ends the sandboxes of a dsh that dies).
+ */
 export const WEAKEN_SANDBOX_VARIABLE = 'DSH_TEST_WEAKEN_SANDBOX'
+
+/** The weakenings {@link WEAKEN_SANDBOX_VARIABLE} names, and what `dsh sandbox check` says of each. */
+export const sandboxWeakenings = {
+  'share-pid': "commands share dsh's pid namespace",
+  'no-file-protection': 'nothing inside the roots is read-only or watched',
+  'no-reaper': 'nothing ends the sandboxes of a dsh that dies',
+} as const
+
+/** One weakening. */
+export type SandboxWeakening = keyof typeof sandboxWeakenings
+
+const isWeakening = (value: string): value is SandboxWeakening => Object.hasOwn(sandboxWeakenings, value)
+const weakeningOf = (value: string | undefined): SandboxWeakening | undefined => (value !== undefined && isWeakening(value) ? value : undefined)
 
 /** Options of {@link createSandboxLauncher}. */
 export interface SandboxLauncherOptions {
@@ -57,8 +74,8 @@ export interface SandboxLauncher extends ProcessLauncher {
   available(): boolean
   /** The probe's finding (probed once). */
   status(): SandboxStatus
-  /** True when the sandbox was weakened for a test ({@link WEAKEN_SANDBOX_VARIABLE}). */
-  readonly weakened: boolean
+  /** How the sandbox was weakened for a test ({@link WEAKEN_SANDBOX_VARIABLE}), if it was. */
+  readonly weakened: SandboxWeakening | undefined
   /**
    * dsh itself is about to write `path` (the `write`/`edit` tools, an operator save): a protected
    * path it creates is not reverted as a command's plant (creation-watch.ts).
@@ -71,7 +88,7 @@ export interface SandboxLauncher extends ProcessLauncher {
 /** Creates the launcher; removes private temp directories of dsh processes that crashed. */
 export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxLauncher {
   let status: SandboxStatus | undefined
-  const weakened = options.env[WEAKEN_SANDBOX_VARIABLE] === 'share-pid'
+  const weakened = weakeningOf(options.env[WEAKEN_SANDBOX_VARIABLE])
   const probe = (): SandboxStatus => {
     if (status === undefined) {
       status = probeBubblewrap(options.env, options.network)
@@ -90,10 +107,10 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     const writable = roots.filter((root) => root !== options.tempDir)
     const searched = request.writableRoots.filter((root) => root !== options.tempDir)
     // What commands planted since the last look is reverted before it could be taken as known.
-    watch.sweep()
-    const inside = protectedInsideRoots(writable, { searched })
+    if (weakened !== 'no-file-protection') watch.sweep()
+    const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [] } : protectedInsideRoots(writable, { searched })
     watch.observe(inside, writable)
-    if (request.outlivesCall === true) reaper.ensure()
+    if (request.outlivesCall === true && weakened !== 'no-reaper') reaper.ensure()
     const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })
     const shape: SandboxShape = {
       writable,
@@ -105,7 +122,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       masked: masks,
       network: options.network,
       dieWithParent: request.outlivesCall !== true,
-      sharePidNamespace: weakened,
+      sharePidNamespace: weakened === 'share-pid',
       ownerId: reaper.id,
     }
     return { shape, writable: roots }

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { runDsh } from '../../../../apps/cli/test/run-dsh.ts'
 import { attackScript, attackWorkspace, runAttack, runners, toolResults, type Workspace } from './attack-harness.ts'
 
 let w: Workspace | undefined
@@ -128,5 +129,29 @@ describe.each(runners())('nested repositories and worktrees, as $name', (runner)
     expect(readFileSync(`${w.repo}/.git/worktrees/wt/commondir`, 'utf8')).toBe(commondir)
     for (const moved of ['vendor-old', 'vendor/lib-old', 'vendor/lib/.git-old', 'wt-old']) expect(existsSync(`${w.repo}/${moved}`)).toBe(false)
     expect(git('-C', `${w.repo}/vendor/lib`, 'log', '--format=%s')).toBe('lib\n')
+  })
+})
+
+describe('dsh sandbox check against a sandbox without file protection or reaper', () => {
+  it('passes the planted-file and dying-dsh checks with the real sandbox and fails each when it is weakened', async () => {
+    const [self] = runners()
+    if (self === undefined) throw new Error('no runner')
+    w = await attackWorkspace(self)
+    git('init', '-q', w.repo)
+    git('init', '-q', `${w.repo}/vendor/lib`)
+    const check = (env: Record<string, string> = {}) => runDsh(['--dsh-home', w?.dshHome ?? '', 'sandbox', 'check', '--cwd', w?.repo ?? ''], { cwd: w?.repo ?? '', env: { ...w?.env, ...env } })
+    const real = await check()
+    expect(real.code).toBe(0)
+    for (const text of ['ok   append to .git/config: refused', 'ok   append to vendor/lib/.git/config: refused', `ok   create a protected file (.dsh-sandbox-check-…) in ${w.repo}: reverted`, 'ok   a background process when dsh dies: ended']) expect(real.stdout).toContain(text)
+    const unprotected = await check({ DSH_TEST_WEAKEN_SANDBOX: 'no-file-protection' })
+    expect(unprotected.code).toBe(1)
+    expect(unprotected.stdout).toContain('warning: the sandbox is weakened for a test (DSH_TEST_WEAKEN_SANDBOX): nothing inside the roots is read-only or watched')
+    expect(unprotected.stdout).toContain('FAIL append to .git/config: allowed (expected refused) — git config is writable from the shell')
+    expect(unprotected.stdout).toContain('FAIL append to vendor/lib/.git/config: allowed (expected refused)')
+    expect(unprotected.stdout).toContain(`FAIL create a protected file (.dsh-sandbox-check-…) in ${w.repo}: kept (expected reverted) — a command can plant files that run later`)
+    const unreaped = await check({ DSH_TEST_WEAKEN_SANDBOX: 'no-reaper' })
+    expect(unreaped.code).toBe(1)
+    expect(unreaped.stdout).toContain('FAIL a background process when dsh dies: left running (expected ended) — the sandbox outlived its launcher')
+    expect(readdirSync(w.repo).filter((name) => name.includes('sandbox-check'))).toEqual([])
   })
 })

@@ -111,6 +111,8 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
     tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
+    // The session's private temp directory of shell commands goes with it.
+    onSessionEnd: (id) => sandbox.launcher.endSession(id),
     ...(frontEndAsk === undefined ? {} : { askPermission: (execution, reason) => (asker ?? frontEndAsk)(execution, reason) }),
   })
   // Disposers run in reverse order, so this one runs after the plugins below are gone.

@@ -4,7 +4,8 @@
  * `danger-full-access`), always with the filtered environment. The sandbox is probed on first need;
  * when it is unavailable the launch runs unsandboxed, which the permission guard has already made
  * ask (interactive front ends) or refused (`dsh run`), and dsh said so once on stderr. The
- * launcher owns the process's private temp directory (session-temp.ts), the creation watch that
+ * launcher owns the sessions' private temp directories (session-temp.ts: one per session, removed by
+ * `endSession` and by `dispose`), the creation watch that
  * reverts protected files commands create (creation-watch.ts) and the reaper that ends its
  * sandboxes if dsh dies (sandbox-reaper.ts); `dispose` ends all three.
  */
@@ -81,6 +82,8 @@ export interface SandboxLauncher extends ProcessLauncher {
    * path it creates is not reverted as a command's plant (creation-watch.ts).
    */
   exempt(path: string): void
+  /** The session ended: its private temp directory is removed. */
+  endSession(session: string): void
   /** Reverts what commands planted last, stops the reaper and removes the private temp directory (when the host ends). */
   dispose(): void
 }
@@ -99,7 +102,15 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
   }
   const kind = sandboxOf(options.mode)
   if (kind !== 'none') removeStaleSessionTemps(options.tempDir)
-  const temp = new SessionTemp(options.tempDir)
+  // One private temp directory per session (launches without one share the '' entry).
+  const temps = new Map<string, SessionTemp>()
+  const tempOf = (session: string | undefined): SessionTemp => {
+    const found = temps.get(session ?? '')
+    if (found !== undefined) return found
+    const made = new SessionTemp(options.tempDir)
+    temps.set(session ?? '', made)
+    return made
+  }
   const watch = new CreationWatch({ ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }), warn: options.warn })
   const reaper = new SandboxReaper()
   const shapeOf = (request: LaunchRequest): { shape: SandboxShape; writable: string[] } => {
@@ -115,7 +126,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     const shape: SandboxShape = {
       writable,
       privateTemp: kind === 'read-only' ? [options.tempDir] : [],
-      ...(kind === 'read-only' ? {} : { tempBinding: { source: temp.path(), target: options.tempDir } }),
+      ...(kind === 'read-only' ? {} : { tempBinding: { source: tempOf(request.session).path(), target: options.tempDir } }),
       reexposed: kind === 'read-only' ? [request.cwd] : [],
       pinned: inside.pinned,
       protectedDirs: [...(options.protectedDirs ?? []), ...inside.readOnly],
@@ -144,10 +155,15 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       return notes.length === 0 ? undefined : notes.join('\n')
     },
     exempt: (path) => watch.exempt(path),
+    endSession(session) {
+      temps.get(session)?.dispose()
+      temps.delete(session)
+    },
     dispose() {
       watch.dispose()
       reaper.dispose()
-      temp.dispose()
+      for (const temp of temps.values()) temp.dispose()
+      temps.clear()
     },
   }
 }

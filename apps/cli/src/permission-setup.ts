@@ -62,6 +62,8 @@ export function exemptingWrites(fs: FileSystemPort, exempt: (path: string) => vo
       exempt(path)
       return fs.editText(path, edit, editOptions)
     },
+    // A session's view (its write grant) writes through the same hook.
+    ...(fs.withWritableRoots === undefined ? {} : { withWritableRoots: (roots: () => readonly string[]) => exemptingWrites(fs.withWritableRoots?.(roots) ?? fs, exempt) }),
   }
 }
 
@@ -115,6 +117,9 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     writableRoots: (agent) => [agent.session.header.cwd, tmpdir(), ...(host.ctx.get('workspaceRoots')?.session(agent.session).writableRoots() ?? [])],
     // read, grep and glob refuse these unless a read(...) allow rule names them.
     secretPaths: secretLocations(options.dshHome),
+    // An allowed write or edit is dsh's own: what it creates is not reverted as a command's plant
+    // (also when an editor writes it for dsh, ACP).
+    onAllowedWrite: (path) => sandbox.launcher.exempt(path),
   })
   return guard.askPermission
 }

@@ -57,7 +57,8 @@ describe.each(runners())('protected files that do not exist yet, as $name', (run
     const result = await runAttack(w, script)
     expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
     const [first = '', second = ''] = toolResults(w)
-    expect(first).toMatch(/^planted\n\n\[Exit code: 0\]\n\[dsh reverted what a sandboxed command created: /)
+    // A plant reverted at once makes the rest of its line fail ("No such file or directory").
+    expect(first).toMatch(/planted\n\n\[Exit code: 0\]\n\[dsh reverted what a sandboxed command created: /)
     const quarantine = join(w.dshHome, 'quarantine')
     const [stamp = ''] = readdirSync(quarantine)
     // When each plant is seen (at once by the directory watch, or when the command ends) decides
@@ -81,10 +82,34 @@ describe.each(runners())('protected files that do not exist yet, as $name', (run
     ])
     const result = await runAttack(w, script)
     expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
-    expect(toolResults(w)[1]).toContain(`[dsh reverted what a sandboxed command created: ${w.repo}/.git (moved to `)
+    const notices = toolResults(w).join('\n')
+    expect(notices).toContain('[dsh reverted what a sandboxed command created: ')
+    expect(notices).toContain(`${w.repo}/.git (moved to `)
     for (const name of ['.envrc', '.claude', '.git']) expect(existsSync(join(w.repo, name))).toBe(false)
     expect(existsSync(join(w.repo, 'go'))).toBe(true)
     expect(result.stderr).toContain(`dsh: moved ${w.repo}/.envrc`)
+  })
+})
+
+describe('what dsh itself writes there', () => {
+  it('a protected file the write tool creates after the policy allowed it stays, also with a background command running', async () => {
+    const [self] = runners()
+    if (self === undefined) throw new Error('no runner')
+    w = await attackWorkspace(self)
+    const script = attackScript(w, 'own.json', [
+      '(while [ ! -e stop ]; do sleep 0.05; done) > /dev/null 2>&1 & echo watching',
+      { name: 'write', arguments: { file_path: '.vscode/settings.json', content: '{ "editor.tabSize": 2 }\n' } },
+      { name: 'write', arguments: { file_path: '.envrc', content: 'export A=1\n' } },
+      'touch stop; ls -A',
+    ])
+    const result = await runAttack(w, script, { args: ['--allow', 'write(.vscode/settings.json)', '--allow', 'write(.envrc)'] })
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
+    const results = toolResults(w)
+    expect(results.join('\n')).not.toContain('dsh reverted')
+    expect(results[3]).toMatch(/^\.envrc\n(.*\n)*\.vscode\n/)
+    expect(readFileSync(join(w.repo, '.vscode/settings.json'), 'utf8')).toBe('{ "editor.tabSize": 2 }\n')
+    expect(readFileSync(join(w.repo, '.envrc'), 'utf8')).toBe('export A=1\n')
+    expect(result.stderr).not.toContain('dsh: moved')
   })
 })
 
@@ -121,7 +146,8 @@ describe.each(runners())('nested repositories and worktrees, as $name', (runner)
     const [output = ''] = toolResults(w)
     for (const attempt of ['hook', 'config', 'rename-git', 'rename-repo', 'rename-parent', 'wt-file', 'wt-rename', 'commondir']) expect(output).not.toMatch(new RegExp(`^${attempt}=0$`, 'm'))
     expect(output).toContain('committed')
-    expect(output).toContain(`[dsh reverted what a sandboxed command created: ${w.repo}/deep/a/b/c/.git/hooks (moved to `)
+    expect(output).toContain('[dsh reverted what a sandboxed command created: ')
+    expect(output).toContain(`${w.repo}/deep/a/b/c/.git/hooks (moved to `)
     expect(existsSync(`${w.repo}/vendor/lib/.git/hooks/pre-commit`)).toBe(false)
     expect(existsSync(`${w.repo}/deep/a/b/c/.git/hooks`)).toBe(false)
     expect(readFileSync(`${w.repo}/vendor/lib/.git/config`, 'utf8')).toBe(libConfig)

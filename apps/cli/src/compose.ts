@@ -126,7 +126,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   // verdict (a deny stands without running hooks) and can only tighten it.
   await host.ctx.plugin(hooksPlugin(options, sandbox.mode))
   asker = installPermissions(host, sandbox, { ...setupOptions, ask: frontEndAsk, cwd: options.cwd })
-  const docs = await mountMaintainerDocGuard(host, options)
+  const docs = await mountMaintainerDocGuard(host, options, (path) => sandbox.launcher.exempt(path))
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider, ...agentOptions }) }))
@@ -135,12 +135,13 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
 }
 
 /** Mounts maintainer-doc-guard when the config enables it (it changes how every turn runs). */
-async function mountMaintainerDocGuard(host: Host, options: ComposeOptions): Promise<OperatorService | undefined> {
+async function mountMaintainerDocGuard(host: Host, options: ComposeOptions, exempt: (path: string) => void): Promise<OperatorService | undefined> {
   const section = options.config.maintainerDocGuard
   if (section?.enabled !== true) return undefined
   const guard = createMaintainerDocGuard(section, { warn: (line) => options.log(`warning: ${line}`), judge: judgeModelOf(options.provider, options.agents.onRequest) })
   await host.ctx.plugin(guard)
-  return operatorServiceFor(guard, { fs: createLocalFileSystem({ writableRoots: [] }), sessions: host.sessions, dshHome: options.dshHome })
+  // An operator save is dsh's own write: the shell sandbox's creation watch leaves what it creates.
+  return operatorServiceFor(guard, { fs: createLocalFileSystem({ writableRoots: [] }), sessions: host.sessions, dshHome: options.dshHome, beforeSave: exempt })
 }
 
 function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOptions {

@@ -118,7 +118,9 @@ export class CreationWatch {
       return path
     }
     this.#stamp ??= `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`
-    const target = join(this.#options.quarantine, this.#stamp, basename(root), rel)
+    // Two roots of one name, or a path planted again: a numbered name, never over an earlier one.
+    let target = join(this.#options.quarantine, this.#stamp, basename(root), rel)
+    for (let n = 2; present(target); n++) target = join(this.#options.quarantine, this.#stamp, basename(root), `${rel}.${n}`)
     try {
       mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
       try {

@@ -35,6 +35,13 @@ describe('the sandbox shape', () => {
     expect(args.slice(-4)).toEqual(['dsh-sandbox', 'bash', '-c', 'ls'])
   })
 
+  it('the owner id the reaper looks for is in bubblewrap\'s own arguments', () => {
+    const args = bwrapArguments({ writable: [], privateTemp: [], network: true, ownerId: 'dsh-sandbox-0123' }, '/', 'true', [])
+    const at = args.indexOf('--setenv')
+    expect(args.slice(at, at + 3)).toEqual(['--setenv', 'DSH_SANDBOX_OWNER', 'dsh-sandbox-0123'])
+    expect(at).toBeLessThan(args.indexOf('--'))
+  })
+
   it('a test-weakened sandbox shares the pid namespace (and nothing else changes)', () => {
     const args = bwrapArguments({ writable: [], privateTemp: [], network: true, sharePidNamespace: true }, '/', 'true', [])
     expect(args).not.toContain('--unshare-pid')

@@ -26,7 +26,7 @@ import { instructionConfig } from './instruction-config.ts'
 import { multiRootConfig, multiRootEnabled } from './multi-root-config.ts'
 import { registerAgentSettings } from './live-settings.ts'
 import type { ComposePermissions } from './permission-options.ts'
-import { installPermissions, sandboxSetup, secretLocations, type InstalledPermissions, type SandboxSetup } from './permission-setup.ts'
+import { exemptingWrites, installPermissions, sandboxSetup, secretLocations, type InstalledPermissions, type SandboxSetup } from './permission-setup.ts'
 import { startMcpServers } from './mcp-setup.ts'
 import type { McpHub, ServerEntry } from '@dsh/mcp'
 
@@ -98,13 +98,14 @@ export const defaultSubagentDepth = 2
 /** Builds the host with every product plugin mounted, and the options its agents run with. */
 export async function composeHost(options: ComposeOptions): Promise<Composition> {
   const secrets = secretLocations(options.dshHome)
-  const fs = createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secrets })
-  // grep and glob walk with ripgrep, not through fs listings: they get the same list to leave out.
-  const isSecretPath = (path: string): boolean => secrets.some((secret) => path === secret || path.startsWith(`${secret}/`))
   const permissions = options.permissions ?? { defaultMode: 'ask' }
   const frontEndAsk = options.askPermission
   const setupOptions = { config: options.config, permissions, interactive: frontEndAsk !== undefined, log: options.log, dshHome: options.dshHome, configPath: options.configPath }
   const sandbox = sandboxSetup(setupOptions)
+  // What dsh itself writes (write, edit, operator saves) is not reverted as a command's plant.
+  const fs = exemptingWrites(createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secrets }), (path) => sandbox.launcher.exempt(path))
+  // grep and glob walk with ripgrep, not through fs listings: they get the same list to leave out.
+  const isSecretPath = (path: string): boolean => secrets.some((secret) => path === secret || path.startsWith(`${secret}/`))
   // The guard wraps the front end's asker once the host (and its settings) exist.
   let asker: AskPermission | undefined
   const versions = new FileVersions()
@@ -114,6 +115,8 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
     tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
+    // The session's private temp directory of shell commands goes with it.
+    onSessionEnd: (id) => sandbox.launcher.endSession(id),
     ...(frontEndAsk === undefined ? {} : { askPermission: (execution, reason) => (asker ?? frontEndAsk)(execution, reason) }),
   })
   // Disposers run in reverse order, so this one runs after the plugins below are gone.
@@ -131,7 +134,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   await host.ctx.plugin(hooksPlugin(options, sandbox.mode))
   const installed = installPermissions(host, sandbox, { ...setupOptions, ask: frontEndAsk, cwd: options.cwd })
   asker = installed.askPermission
-  const docs = await mountMaintainerDocGuard(host, options)
+  const docs = await mountMaintainerDocGuard(host, options, (path) => sandbox.launcher.exempt(path))
   const agentOptions = agentRunOptions(host, options.agents)
   const depth = options.config.agent?.maxSubagentDepth ?? defaultSubagentDepth
   if (depth > 0) host.tools.register(createSubagentTool({ maxDepth: depth, startChild: createChildStarter(host, { provider: options.provider, ...agentOptions }) }))
@@ -140,12 +143,13 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
 }
 
 /** Mounts maintainer-doc-guard when the config enables it (it changes how every turn runs). */
-async function mountMaintainerDocGuard(host: Host, options: ComposeOptions): Promise<OperatorService | undefined> {
+async function mountMaintainerDocGuard(host: Host, options: ComposeOptions, exempt: (path: string) => void): Promise<OperatorService | undefined> {
   const section = options.config.maintainerDocGuard
   if (section?.enabled !== true) return undefined
   const guard = createMaintainerDocGuard(section, { warn: (line) => options.log(`warning: ${line}`), judge: judgeModelOf(options.provider, options.agents.onRequest) })
   await host.ctx.plugin(guard)
-  return operatorServiceFor(guard, { fs: createLocalFileSystem({ writableRoots: [] }), sessions: host.sessions, dshHome: options.dshHome })
+  // An operator save is dsh's own write: the shell sandbox's creation watch leaves what it creates.
+  return operatorServiceFor(guard, { fs: createLocalFileSystem({ writableRoots: [] }), sessions: host.sessions, dshHome: options.dshHome, beforeSave: exempt })
 }
 
 function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOptions {

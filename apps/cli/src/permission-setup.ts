@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { PermissionMode } from '@dsh/contracts'
+import type { FileSystemPort, PermissionMode } from '@dsh/contracts'
 import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, secretReadPaths, usableRules, type PermissionControls, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
 import { userHome, type AskPermission, type Host } from '@dsh/runtime'
 import type { ConfigFile } from './config-file.ts'
@@ -48,6 +48,23 @@ function canonical(dir: string): string {
 /** Where credentials and session logs live: read, grep and glob refuse them, listings leave them out. */
 export function secretLocations(dshHome: string): string[] {
   return secretReadPaths({ home: userHome(), dshHome })
+}
+
+/** `fs` telling `exempt` of every path it is about to write (before it writes, so a sweep never takes it for a plant). */
+export function exemptingWrites(fs: FileSystemPort, exempt: (path: string) => void): FileSystemPort {
+  return {
+    ...fs,
+    writeText: (path, content, writeOptions) => {
+      exempt(path)
+      return fs.writeText(path, content, writeOptions)
+    },
+    editText: (path, edit, editOptions) => {
+      exempt(path)
+      return fs.editText(path, edit, editOptions)
+    },
+    // A session's view (its write grant) writes through the same hook.
+    ...(fs.withWritableRoots === undefined ? {} : { withWritableRoots: (roots: () => readonly string[]) => exemptingWrites(fs.withWritableRoots?.(roots) ?? fs, exempt) }),
+  }
 }
 
 /** Resolves the mode and creates the launcher. */
@@ -122,6 +139,9 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
     writableRoots: (agent) => [agent.session.header.cwd, tmpdir(), ...(host.ctx.get('workspaceRoots')?.session(agent.session).writableRoots() ?? [])],
     // read, grep and glob refuse these unless a read(...) allow rule names them.
     secretPaths: secretLocations(options.dshHome),
+    // An allowed write or edit is dsh's own: what it creates is not reverted as a command's plant
+    // (also when an editor writes it for dsh, ACP).
+    onAllowedWrite: (path) => sandbox.launcher.exempt(path),
   })
   const configuredRules = (): RuleRow[] => [
     ...rows(config.permissions ?? {}, options.configPath === undefined ? 'config file' : `config file ${options.configPath}`),

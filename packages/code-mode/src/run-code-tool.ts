@@ -6,7 +6,7 @@
  * Every nested dispatch also gets the run's stop signal, so it is cancelled when the snippet ends.
  */
 import type { ProcessLauncher, ToolDefinition } from '@dsh/contracts'
-import { writableRootsOf, type ToolProcesses } from '@dsh/tools'
+import { launchSessionOf, writableRootsOf, type ToolProcesses } from '@dsh/tools'
 import { z } from 'zod'
 import { formatRun } from './result-text.ts'
 import { runSnippet, type NestedReply } from './snippet-process.ts'
@@ -89,7 +89,7 @@ export function createRunCodeTool(options: RunCodeOptions = {}): ToolDefinition<
         maxOutputChars,
         signal: run.signal,
         ...(options.processes === undefined ? {} : { marker: options.processes.nextMarker() }),
-        ...(options.launcher === undefined ? {} : { launcher: options.launcher, writableRoots: writableRootsOf(run) }),
+        ...(options.launcher === undefined ? {} : { launcher: options.launcher, writableRoots: writableRootsOf(run), session: launchSessionOf(run) }),
         onCall: async (name, nestedArgs, stop): Promise<NestedReply> => {
           const outcome = await run.dispatch(name, nestedArgs, { signal: stop })
           return { isError: outcome.isError, content: outcome.content, status: outcome.status }

@@ -58,6 +58,8 @@ export interface SnippetRunOptions {
   readonly marker?: string
   /** Wraps the launch of the snippet process (the sandbox); without one, Node is spawned directly. */
   readonly launcher?: ProcessLauncher
+  /** The session the snippet belongs to, for the launcher (its private temp directory). */
+  readonly session?: string | undefined
   /** The session's writable roots, for the launcher. */
   readonly writableRoots?: readonly string[]
 }
@@ -121,7 +123,7 @@ export function runSnippet(options: SnippetRunOptions): Promise<SnippetRun> {
   delete env.NODE_OPTIONS // injected loaders or inspectors of the host must not run inside snippets
   const killAll = (): void => killProcessesNow(snippetProcesses(child.pid, marker))
   const args = ['--input-type=module', '-e', BOOTSTRAP]
-  const plan = options.launcher?.plan({ file: options.nodePath, args, cwd: options.cwd, env, writableRoots: options.writableRoots ?? [options.cwd] })
+  const plan = options.launcher?.plan({ file: options.nodePath, args, cwd: options.cwd, env, writableRoots: options.writableRoots ?? [options.cwd], ...(options.session === undefined ? {} : { session: options.session }) })
   const child = spawn(plan?.file ?? options.nodePath, plan?.args ?? args, {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,

@@ -23,6 +23,12 @@ export interface LaunchRequest {
    * in it, ends when the process exits.
    */
   readonly outlivesCall?: boolean
+  /**
+   * The session the launch belongs to (a subagent's launches name its parent session): a sandbox
+   * gives each session a private temp directory, removed when the session ends. Absent: one shared
+   * by the launches without a session.
+   */
+  readonly session?: string
 }
 
 /** What to spawn instead. */
@@ -41,7 +47,7 @@ export interface LaunchPlan {
 
 /** Wraps process launches; must not throw. */
 export interface ProcessLauncher {
-  /** The plan for one launch. Pure apart from reading the launcher's own settings. */
+  /** The plan for one launch. Must not throw; it may read the filesystem (what to protect) and revert what earlier launches planted. */
   plan(request: LaunchRequest): LaunchPlan
   /**
    * A model-visible note to append to a finished command's result when its output shows that the
@@ -49,4 +55,6 @@ export interface ProcessLauncher {
    * the sandbox. `undefined` when the output shows nothing of the kind or the launch was not sandboxed.
    */
   explain(output: string, plan: LaunchPlan): string | undefined
+  /** The session ended: what the launcher keeps for it (its private temp directory) goes. Optional; must not throw. */
+  endSession?(session: string): void
 }

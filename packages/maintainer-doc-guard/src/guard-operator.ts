@@ -15,6 +15,8 @@ export interface GuardOperatorOptions {
   readonly fs: FileSystemPort
   readonly sessions: SessionStore
   readonly dshHome: string
+  /** See `OperatorServiceOptions.beforeSave`. */
+  readonly beforeSave?: (path: string) => void
 }
 
 /** The operator service over `guard`. */
@@ -28,5 +30,6 @@ export function operatorServiceFor(guard: MaintainerDocGuard, options: GuardOper
     counters: guard.counters,
     liveSettings: () => guard.liveSettings(),
     liveSessions: () => guard.states.liveIds(),
+    ...(options.beforeSave === undefined ? {} : { beforeSave: options.beforeSave }),
   })
 }

@@ -36,6 +36,8 @@ export interface OperatorServiceOptions {
   readonly liveSettings?: () => SettingsScope<LiveSettings> | undefined
   /** Session ids running in this process (never swept). */
   readonly liveSessions?: () => ReadonlySet<string>
+  /** Called with a document's path before a save creates or writes anything (the CLI tells its shell sandbox the write is dsh's own). Must not throw. */
+  readonly beforeSave?: (path: string) => void
 }
 
 const roleOf = (name: string): DocumentEntry['role'] => (isHumanOnly(name) ? 'people' : isLedger(name) ? 'ledger' : isOperatorDocument(name) ? 'operator' : 'listed')
@@ -90,6 +92,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       const problem = view.probes.find((item) => item.name === name)?.problems.find((item) => item.path === target.path)
       if (problem !== undefined) throw new GuardError('DOCS_UNUSABLE_DOCUMENT', `${name}: ${target.path} is ${problem.reason}; it was left as it is (fix or remove it by hand)`)
       const current = async (): Promise<string> => (await service.read(sessionId, name)).content
+      options.beforeSave?.(target.path)
       const written = await saveDocument({ fs, name, base: target.base, path: target.path, content, expected: writeOptions.expected, current })
       return { path: target.path, bytes: written.bytes }
     },

@@ -10,13 +10,15 @@
  * - the writable roots bound writable (in `read-only` sandboxes none, and the temp directory is a
  *   private empty tmpfs instead), the session's private temp directory bound over the temp
  *   directory, and then, read-only over them: dsh's own state and config file, and the files
- *   that tools run without asking (`.git/config`, `.git/hooks`, `.dsh*`, `.vscode/`, …);
+ *   that tools run without asking (`.git/config`, `.git/hooks`, `.dsh*`, `.vscode/`, …, in
+ *   nested repositories too: protected-inside-roots.ts);
  * - masks last: empty tmpfs over runtime and secret directories, `/dev/null` over secret files and
  *   sockets (see sandbox-masks.ts);
  * - the network namespace unshared when the network is off;
  * - `--die-with-parent` unless the launch keeps background processes past the call: then they
  *   live in the namespace until dsh's process tracking ends its init (the marker and the process
- *   group of the call are on it), which ends the whole namespace;
+ *   group of the call are on it), which ends the whole namespace, or, when dsh dies without that,
+ *   until the reaper does (the owner id in the arguments, sandbox-reaper.ts);
  * - inside, a `bash` prelude closes every descriptor but 0–2 (and Node's IPC channel) before the
  *   command starts, so a descriptor dsh inherited from its launcher never reaches a command.
  */
@@ -31,7 +33,7 @@ export interface SandboxShape {
   readonly tempBinding?: { readonly source: string; readonly target: string }
   /** Directories bound read-only again over a private temp (the working directory when it lies in it). */
   readonly reexposed?: readonly string[]
-  /** Existing directories bound writable onto themselves so they cannot be renamed away (`.git`). */
+  /** Existing directories bound writable onto themselves so they cannot be renamed away (git directories and the directories down to them), ancestors first. */
   readonly pinned?: readonly string[]
   /** Paths bound read-only again over the writable ones (dsh's state, `.git/config`, …; missing ones skipped). */
   readonly protectedDirs?: readonly string[]
@@ -41,6 +43,8 @@ export interface SandboxShape {
   readonly network: boolean
   /** True: the sandbox ends with the command (default); false: it lives until its init is killed. */
   readonly dieWithParent?: boolean
+  /** The launcher's owner id (sandbox-reaper.ts), set inside as `DSH_SANDBOX_OWNER`: a dsh that dies ends the sandboxes holding it. */
+  readonly ownerId?: string
   /** Test-only weakening (`DSH_TEST_WEAK_SANDBOX`): share dsh's pid namespace. Never set otherwise. */
   readonly sharePidNamespace?: boolean
 }
@@ -65,6 +69,7 @@ export function bwrapArguments(shape: SandboxShape, cwd: string, file: string, a
   }
   if (!shape.network) list.push('--unshare-net')
   if (shape.dieWithParent !== false) list.push('--die-with-parent')
+  if (shape.ownerId !== undefined) list.push('--setenv', 'DSH_SANDBOX_OWNER', shape.ownerId)
   list.push('--chdir', cwd, '--', 'bash', '-c', CLOSE_FDS, 'dsh-sandbox', file, ...args)
   return list
 }

@@ -3,7 +3,7 @@
  * decision (the policy itself stays pure): the canonical path (links of the longest existing
  * prefix resolved), whether it reaches dsh's own state canonically or as a hard link of one of
  * its files (device and inode), whether a write would change a protected file (protected-files.ts),
- * and whether a read reaches a secret location (secret-read-paths.ts) or lies outside every root.
+ * and whether a read reaches a secret location (secret-locations.ts) or lies outside every root.
  */
 import { statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'

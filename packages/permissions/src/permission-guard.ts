@@ -41,10 +41,19 @@ export interface PermissionGuardOptions {
   /** The writable roots of an agent's session (what its `write` and `edit` may change); absent: not checked. */
   readonly writableRoots?: (agent: AgentHandle) => readonly string[]
   /**
-   * Where credentials and session transcripts live (secret-read-paths.ts): `read`, `grep` and
+   * Where credentials and session transcripts live (secret-locations.ts): `read`, `grep` and
    * `glob` refuse them unless an allow rule names them. Absent: none.
    */
   readonly secretPaths?: readonly string[]
+  /** Called with the absolute path of a `write`/`edit` call once it is allowed (by a rule, the mode or an answer), before it runs. Must not throw. */
+  readonly onAllowedWrite?: (path: string) => void
+}
+
+/** Tells `onAllowedWrite` of an allowed write or edit. */
+function noteWrite(execution: ToolExecution, cwd: string, onAllowedWrite: ((path: string) => void) | undefined): void {
+  if (onAllowedWrite === undefined || toolClass(execution.name) !== 'write') return
+  const subject = callSubject(execution.name, execution.arguments, execution.agent?.cwd ?? cwd)
+  if (subject.kind === 'path') onAllowedWrite(subject.path)
 }
 
 /** The roots a `write`/`edit` call lands outside of, or undefined (inside one, or not a write). */
@@ -134,6 +143,7 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
         // A protected file changed without a question: allow rules stop covering shell calls.
         if (facts.protectedFile !== undefined && session !== undefined && mode !== 'danger-full-access') taint.add(session, facts.protectedFile)
         record(execution, mode, { decision: 'allow', by: decision.by, ...(decision.rule === undefined ? {} : { rule: decision.rule }) })
+        noteWrite(execution, options.cwd, options.onAllowedWrite)
         return base
       default: {
         const unreachable: never = decision
@@ -158,9 +168,11 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
             const rule = parseRule(ruleForScope(execution.name, answer.scope), 'allow always')
             sessions.add(agent.session, rule)
             record(execution, mode, { decision: 'allow', by: 'answer', remember: rule.text })
+            noteWrite(execution, options.cwd, options.onAllowedWrite)
             return answer
           }
           record(execution, mode, { decision: 'allow', by: 'answer' })
+          noteWrite(execution, options.cwd, options.onAllowedWrite)
           return answer
         }
   const controls: PermissionControls = {

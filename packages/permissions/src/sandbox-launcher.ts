@@ -4,19 +4,43 @@
  * `danger-full-access`), always with the filtered environment. The sandbox is probed on first need;
  * when it is unavailable the launch runs unsandboxed, which the permission guard has already made
  * ask (interactive front ends) or refused (`dsh run`), and dsh said so once on stderr. The
- * launcher owns the process's private temp directory (session-temp.ts): `dispose` removes it.
+ * launcher owns the sessions' private temp directories (session-temp.ts: one per session, removed by
+ * `endSession` and by `dispose`), the creation watch that
+ * reverts protected files commands create (creation-watch.ts) and the reaper that ends its
+ * sandboxes if dsh dies (sandbox-reaper.ts); `dispose` ends all three.
  */
+import { join } from 'node:path'
 import type { LaunchPlan, LaunchRequest, PermissionMode, ProcessLauncher } from '@dsh/contracts'
 import { bwrapArguments, type SandboxShape } from './bwrap-args.ts'
 import { filterEnvironment } from './env-filter.ts'
 import { sandboxOf } from './mode-policy.ts'
-import { protectedInsideRoots, sandboxMasks } from './sandbox-masks.ts'
+import { CreationWatch } from './creation-watch.ts'
+import { protectedInsideRoots } from './protected-inside-roots.ts'
+import { sandboxMasks } from './sandbox-masks.ts'
+import { SandboxReaper } from './sandbox-reaper.ts'
 import { probeBubblewrap, unavailableLine, type SandboxStatus } from './sandbox-probe.ts'
 import { sandboxRefusalNote } from './sandbox-refusal.ts'
 import { removeStaleSessionTemps, SessionTemp } from './session-temp.ts'
 
-/** The variable that weakens the sandbox for the tests of `dsh sandbox check` (`share-pid`); never set it otherwise. */
+/**
+ * The variable that weakens the sandbox for the tests of `dsh sandbox check`, never set otherwise:
+ * `share-pid` (commands share dsh's pid namespace), `no-file-protection` (nothing inside the roots
+ * read-only or watched), `no-reaper` (nothing ends the sandboxes of a dsh that dies).
+ */
 export const WEAKEN_SANDBOX_VARIABLE = 'DSH_TEST_WEAKEN_SANDBOX'
+
+/** The weakenings {@link WEAKEN_SANDBOX_VARIABLE} names, and what `dsh sandbox check` says of each. */
+export const sandboxWeakenings = {
+  'share-pid': "commands share dsh's pid namespace",
+  'no-file-protection': 'nothing inside the roots is read-only or watched',
+  'no-reaper': 'nothing ends the sandboxes of a dsh that dies',
+} as const
+
+/** One weakening. */
+export type SandboxWeakening = keyof typeof sandboxWeakenings
+
+const isWeakening = (value: string): value is SandboxWeakening => Object.hasOwn(sandboxWeakenings, value)
+const weakeningOf = (value: string | undefined): SandboxWeakening | undefined => (value !== undefined && isWeakening(value) ? value : undefined)
 
 /** Options of {@link createSandboxLauncher}. */
 export interface SandboxLauncherOptions {
@@ -51,16 +75,23 @@ export interface SandboxLauncher extends ProcessLauncher {
   available(): boolean
   /** The probe's finding (probed once). */
   status(): SandboxStatus
-  /** True when the sandbox was weakened for a test ({@link WEAKEN_SANDBOX_VARIABLE}). */
-  readonly weakened: boolean
-  /** Removes the private temp directory (when the host ends). */
+  /** How the sandbox was weakened for a test ({@link WEAKEN_SANDBOX_VARIABLE}), if it was. */
+  readonly weakened: SandboxWeakening | undefined
+  /**
+   * dsh itself is about to write `path` (the `write`/`edit` tools, an operator save): a protected
+   * path it creates is not reverted as a command's plant (creation-watch.ts).
+   */
+  exempt(path: string): void
+  /** The session ended: its private temp directory is removed. */
+  endSession(session: string): void
+  /** Reverts what commands planted last, stops the reaper and removes the private temp directory (when the host ends). */
   dispose(): void
 }
 
 /** Creates the launcher; removes private temp directories of dsh processes that crashed. */
 export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxLauncher {
   let status: SandboxStatus | undefined
-  const weakened = options.env[WEAKEN_SANDBOX_VARIABLE] === 'share-pid'
+  const weakened = weakeningOf(options.env[WEAKEN_SANDBOX_VARIABLE])
   const probe = (): SandboxStatus => {
     if (status === undefined) {
       status = probeBubblewrap(options.env, options.network)
@@ -71,23 +102,39 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
   }
   const kind = sandboxOf(options.mode)
   if (kind !== 'none') removeStaleSessionTemps(options.tempDir)
-  const temp = new SessionTemp(options.tempDir)
+  // One private temp directory per session (launches without one share the '' entry).
+  const temps = new Map<string, SessionTemp>()
+  const tempOf = (session: string | undefined): SessionTemp => {
+    const found = temps.get(session ?? '')
+    if (found !== undefined) return found
+    const made = new SessionTemp(options.tempDir)
+    temps.set(session ?? '', made)
+    return made
+  }
+  const watch = new CreationWatch({ ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }), warn: options.warn })
+  const reaper = new SandboxReaper()
   const shapeOf = (request: LaunchRequest): { shape: SandboxShape; writable: string[] } => {
     const roots = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
     const writable = roots.filter((root) => root !== options.tempDir)
-    const inside = protectedInsideRoots(writable)
+    const searched = request.writableRoots.filter((root) => root !== options.tempDir)
+    // What commands planted since the last look is reverted before it could be taken as known.
+    if (weakened !== 'no-file-protection') watch.sweep()
+    const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [] } : protectedInsideRoots(writable, { searched })
+    watch.observe(inside, writable)
+    if (request.outlivesCall === true && weakened !== 'no-reaper') reaper.ensure()
     const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })
     const shape: SandboxShape = {
       writable,
       privateTemp: kind === 'read-only' ? [options.tempDir] : [],
-      ...(kind === 'read-only' ? {} : { tempBinding: { source: temp.path(), target: options.tempDir } }),
+      ...(kind === 'read-only' ? {} : { tempBinding: { source: tempOf(request.session).path(), target: options.tempDir } }),
       reexposed: kind === 'read-only' ? [request.cwd] : [],
       pinned: inside.pinned,
       protectedDirs: [...(options.protectedDirs ?? []), ...inside.readOnly],
       masked: masks,
       network: options.network,
       dieWithParent: request.outlivesCall !== true,
-      sharePidNamespace: weakened,
+      sharePidNamespace: weakened === 'share-pid',
+      ownerId: reaper.id,
     }
     return { shape, writable: roots }
   }
@@ -101,7 +148,22 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       const { shape, writable } = shapeOf(request)
       return { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }
     },
-    explain: (output, plan) => (plan.sandboxed ? sandboxRefusalNote(output, plan.writable) : undefined),
-    dispose: () => temp.dispose(),
+    explain(output, plan) {
+      if (!plan.sandboxed) return undefined
+      watch.sweep()
+      const notes = [sandboxRefusalNote(output, plan.writable), watch.notice()].filter((note) => note !== undefined)
+      return notes.length === 0 ? undefined : notes.join('\n')
+    },
+    exempt: (path) => watch.exempt(path),
+    endSession(session) {
+      temps.get(session)?.dispose()
+      temps.delete(session)
+    },
+    dispose() {
+      watch.dispose()
+      reaper.dispose()
+      for (const temp of temps.values()) temp.dispose()
+      temps.clear()
+    },
   }
 }

@@ -1,18 +1,13 @@
 /**
- * What the sandbox hides and what it keeps read-only inside the writable roots, computed per
- * launch from the environment and the filesystem as they are:
- * - `sandboxMasks`: the runtime directories of the desktop session and the terminal multiplexer
- *   (`$XDG_RUNTIME_DIR`, `/run/user/UID`, `tmux-UID`, `/tmp/.X11-unix`, the directories of the
- *   ssh-agent, tmux and session-bus sockets, and each socket itself) and the secret locations
- *   (secret-locations.ts). Only what exists is masked, and never a directory that holds the working
- *   directory or a writable root (a socket there is masked alone).
- * - `protectedInsideRoots`: per writable root, the files that programs outside the sandbox run
- *   without asking: `.git/config`, `.git/hooks`, `.git/info` (the rest of `.git` stays writable, so
- *   `git add` and `git commit` work; `.git` itself is pinned by a bind so it cannot be renamed away
- *   and replaced), every top-level `.dsh*` entry (maintainer-doc-guard's operator documents among
- *   them), `.claude`, `.vscode`, `.idea`, `.envrc` and `.mcp.json`.
+ * What the sandbox hides, computed per launch from the environment and the filesystem as they are
+ * (`sandboxMasks`): the runtime directories of the desktop session and the terminal multiplexer
+ * (`$XDG_RUNTIME_DIR`, `/run/user/UID`, `tmux-UID`, `/tmp/.X11-unix`, the directories of the
+ * ssh-agent, tmux and session-bus sockets, and each socket itself) and the secret locations
+ * (secret-locations.ts). Only what exists is masked, and never a directory that holds the working
+ * directory or a writable root (a socket there is masked alone).
+ * What stays read-only inside the roots is protected-inside-roots.ts.
  */
-import { existsSync, lstatSync, readdirSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import { dirname, join, relative, isAbsolute } from 'node:path'
 import { secretLocations } from './secret-locations.ts'
 
@@ -85,28 +80,4 @@ export function sandboxMasks(inputs: MaskInputs): Mask[] {
     masks.push({ path: candidate.path, kind: actual })
   }
   return masks
-}
-
-/** Names at the top of a root that stay read-only to commands (besides every `.dsh*` entry). */
-const readOnlyNames = ['.claude', '.vscode', '.idea', '.envrc', '.mcp.json']
-
-/** What to pin and what to keep read-only inside the writable roots. */
-export function protectedInsideRoots(roots: readonly string[]): { pinned: string[]; readOnly: string[] } {
-  const pinned: string[] = []
-  const readOnly: string[] = []
-  for (const root of roots) {
-    const git = join(root, '.git')
-    if (kindOf(git) === 'directory') {
-      pinned.push(git)
-      readOnly.push(join(git, 'config'), join(git, 'hooks'), join(git, 'info'))
-    }
-    let names: string[] = []
-    try {
-      names = readdirSync(root).filter((name) => name.startsWith('.dsh'))
-    } catch {
-      // An unreadable or missing root: bubblewrap skips it too (`--bind-try`).
-    }
-    for (const name of [...names, ...readOnlyNames]) readOnly.push(join(root, name))
-  }
-  return { pinned, readOnly: readOnly.filter((path) => existsSync(path)) }
 }

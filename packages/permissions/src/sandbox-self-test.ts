@@ -5,54 +5,23 @@
  * network is on (a sandbox without network has its own, empty loopback), the command holds no
  * capabilities (with them, root could remount `/` writable), a write through
  * `/proc/$PPID/root` (the host's filesystem when the parent is outside the sandbox) is refused, a
- * signal to dsh's pid does not arrive (the command has its own pid namespace), and a `SIGUSR1` to
- * dsh opens no inspector. Each check fails when the escape it tries works.
+ * signal to dsh's pid does not arrive (the command has its own pid namespace), a `SIGUSR1` to
+ * dsh opens no inspector, and the protections of files planted for later and of a dying dsh
+ * (self-test-planted.ts). Each check fails when the escape it tries works.
  */
 import { url as inspectorUrl, close as closeInspector } from 'node:inspector'
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import type { ProcessLauncher } from '@dsh/contracts'
+import { firstLine, run, type SelfTestOptions, type SelfTestResult } from './self-test-run.ts'
+import { creationCheck, protectedFileCheck, reaperCheck } from './self-test-planted.ts'
 
-/** One check's result. */
-export interface SelfTestResult {
-  /** What was tried, e.g. `write inside /repo`. */
-  readonly what: string
-  /** What should happen and what did (`allowed`, `refused`, `reachable`, `cut`). */
-  readonly expected: string
-  readonly actual: string
-  /** The command's own words when it failed (first line). */
-  readonly detail?: string
-}
+export type { SelfTestOptions, SelfTestResult } from './self-test-run.ts'
 
-/** Options of {@link sandboxSelfTest}. */
-export interface SelfTestOptions {
-  readonly launcher: ProcessLauncher
-  readonly cwd: string
-  readonly writableRoots: readonly string[]
-  /** Whether the network should be reachable inside the sandbox. */
-  readonly network: boolean
-  /** False in a read-only sandbox: the write inside is expected to be refused too. */
-  readonly writesInside: boolean
-}
-
-function run(launcher: ProcessLauncher, options: SelfTestOptions, script: string): Promise<{ code: number | null; output: string }> {
-  const plan = launcher.plan({ file: 'bash', args: ['-c', `exec 2>&1\n${script}`], cwd: options.cwd, env: process.env, writableRoots: options.writableRoots })
-  return new Promise((resolve) => {
-    const child = spawn(plan.file, plan.args, { cwd: options.cwd, env: plan.env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.on('error', (error) => resolve({ code: null, output: error.message }))
-    child.on('close', (code) => resolve({ code, output }))
-  })
-}
-
-const firstLine = (text: string): string => text.trim().split('\n')[0] ?? ''
 
 async function writeCheck(options: SelfTestOptions, dir: string, expected: 'allowed' | 'refused'): Promise<SelfTestResult> {
-  const file = join(dir, `.dsh-sandbox-check-${randomBytes(4).toString('hex')}`)
+  const file = join(dir, `.sandbox-check-${randomBytes(4).toString('hex')}`)
   const result = await run(options.launcher, options, `echo check > '${file.replace(/'/g, `'\\''`)}'`)
   try {
     rmSync(file, { force: true })
@@ -84,7 +53,7 @@ async function capabilityCheck(options: SelfTestOptions): Promise<SelfTestResult
 }
 
 async function parentRootCheck(options: SelfTestOptions): Promise<SelfTestResult> {
-  const name = `.dsh-sandbox-check-${randomBytes(4).toString('hex')}`
+  const name = `.sandbox-check-${randomBytes(4).toString('hex')}`
   const result = await run(options.launcher, options, `echo check > "/proc/$PPID/root/${name}"`)
   try {
     rmSync(join('/', name), { force: true })
@@ -125,5 +94,8 @@ export async function sandboxSelfTest(options: SelfTestOptions): Promise<SelfTes
     await parentRootCheck(options),
     await signalCheck(options),
     await inspectorCheck(options),
+    ...(await protectedFileCheck(options)),
+    await creationCheck(options),
+    ...(await reaperCheck(options)),
   ]
 }

@@ -1,7 +1,7 @@
 /**
- * The private temp directory of one dsh process's sandboxed commands: created on first use as
+ * The private temp directory of one session's sandboxed commands: created on first use as
  * `<temp>/dsh-tmp-<pid>-<start>-<random>` (mode 0700) and bound over the temp directory inside the
- * sandbox, so what commands leave in `/tmp` is removed when dsh ends (`dispose`). A directory left
+ * sandbox, so what commands leave in `/tmp` is removed when the session (or dsh) ends (`dispose`). A directory left
  * by a dsh that crashed is removed at the next start (`removeStaleSessionTemps`): its name says
  * which process made it, and that process (pid and start time) no longer runs.
  */
@@ -44,7 +44,7 @@ export function removeStaleSessionTemps(tempDir: string): void {
   }
 }
 
-/** The private temp directory of this process. */
+/** The private temp directory of one session of this process. */
 export class SessionTemp {
   readonly #tempDir: string
   #path: string | undefined

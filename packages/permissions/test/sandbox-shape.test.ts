@@ -1,11 +1,11 @@
 // The parts of the sandbox that are plain data: the full bubblewrap command line of a writable
 // sandbox (private temp, pinned .git, read-only files inside the root, masks, kept background),
 // the environment filter with sandbox.passEnv, the masks computed from a real temp tree and a
-// real environment, and the exported list of secret locations.
+// real environment, and what stays read-only inside the roots (nested repositories too).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { bwrapArguments, filterEnvironment, protectedInsideRoots, sandboxMasks, secretLocations } from '../src/index.ts'
+import { bwrapArguments, filterEnvironment, protectedInsideRoots, sandboxMasks } from '../src/index.ts'
 
 let tree: TempTree | undefined
 afterEach(async () => tree?.dispose())
@@ -33,6 +33,13 @@ describe('the sandbox shape', () => {
     )
     expect(args.slice(args.indexOf('--') + 1, args.indexOf('--') + 3)).toEqual(['bash', '-c'])
     expect(args.slice(-4)).toEqual(['dsh-sandbox', 'bash', '-c', 'ls'])
+  })
+
+  it('the owner id the reaper looks for is in bubblewrap\'s own arguments', () => {
+    const args = bwrapArguments({ writable: [], privateTemp: [], network: true, ownerId: 'dsh-sandbox-0123' }, '/', 'true', [])
+    const at = args.indexOf('--setenv')
+    expect(args.slice(at, at + 3)).toEqual(['--setenv', 'DSH_SANDBOX_OWNER', 'dsh-sandbox-0123'])
+    expect(at).toBeLessThan(args.indexOf('--'))
   })
 
   it('a test-weakened sandbox shares the pid namespace (and nothing else changes)', () => {
@@ -103,28 +110,34 @@ describe('masks and protected paths', () => {
     writeFileSync(`${repo}/.envrc`, '')
     expect(protectedInsideRoots([repo])).toEqual({
       pinned: [`${repo}/.git`],
-      readOnly: [`${repo}/.git/config`, `${repo}/.git/hooks`, `${repo}/.dsh-maintainer-doc-guard`, `${repo}/.dshrc`, `${repo}/.vscode`, `${repo}/.envrc`],
+      readOnly: [`${repo}/.dsh-maintainer-doc-guard`, `${repo}/.dshrc`, `${repo}/.vscode`, `${repo}/.envrc`, `${repo}/.git/config`, `${repo}/.git/hooks`],
+      absent: [`${repo}/.claude`, `${repo}/.idea`, `${repo}/.mcp.json`, `${repo}/.git/info`, `${repo}/.git/config.worktree`],
+      dshNames: [{ root: repo, names: ['.dsh-maintainer-doc-guard', '.dshrc'] }],
     })
   })
 
-  it('the secret locations are one exported list', () => {
-    expect(secretLocations('/home/me', '/home/me/.dsh').map((location) => `${location.kind === 'directory' ? 'dir ' : 'file'} ${location.path}`)).toEqual([
-      'dir  /home/me/.ssh',
-      'dir  /home/me/.aws',
-      'dir  /home/me/.gnupg',
-      'dir  /home/me/.config/gh',
-      'dir  /home/me/.config/gcloud',
-      'dir  /home/me/.azure',
-      'dir  /home/me/.kube',
-      'dir  /home/me/.mozilla',
-      'dir  /home/me/.config/google-chrome',
-      'dir  /home/me/.config/chromium',
-      'file /home/me/.netrc',
-      'file /home/me/.git-credentials',
-      'file /home/me/.docker/config.json',
-      'file /home/me/.pypirc',
-      'dir  /home/me/.dsh/sessions',
-      'dir  /home/me/.dsh/history',
-    ])
+  it('nested repositories, worktrees and submodules: pinned down to their git directory, whose config, hooks and pointers are read-only', async () => {
+    tree = await tempTree({
+      'r/.git/config': '',
+      'r/.git/hooks/': null,
+      'r/.git/worktrees/wt/commondir': '../..',
+      'r/.git/worktrees/wt/gitdir': '',
+      'r/.git/modules/lib/HEAD': '',
+      'r/.git/modules/lib/config': '',
+      'r/wt/.git': 'gitdir: ../.git/worktrees/wt\n',
+      'r/src/vendor/x/.git/config': '',
+      'r/node_modules/y/.git/config': '',
+    })
+    const r = tree.path('r')
+    const inside = protectedInsideRoots([r])
+    expect(inside.pinned).toEqual([`${r}/.git`, `${r}/src`, `${r}/wt`, `${r}/.git/modules`, `${r}/.git/worktrees`, `${r}/src/vendor`, `${r}/.git/modules/lib`, `${r}/.git/worktrees/wt`, `${r}/src/vendor/x`, `${r}/src/vendor/x/.git`])
+    expect(inside.readOnly.toSorted()).toEqual(
+      [`${r}/.git/config`, `${r}/.git/hooks`, `${r}/.git/worktrees/wt/commondir`, `${r}/.git/worktrees/wt/gitdir`, `${r}/.git/modules/lib/config`, `${r}/wt/.git`, `${r}/src/vendor/x/.git/config`].toSorted(),
+    )
+    expect(inside.absent).toContain(`${r}/src/vendor/x/.git/hooks`)
+    expect(inside.absent).toContain(`${r}/.git/modules/lib/hooks`)
+    expect(inside.absent).toContain(`${r}/.git/worktrees/wt/config.worktree`)
+    expect(inside.absent).not.toContain(`${r}/.git/worktrees/wt/hooks`)
+    expect(inside.readOnly.some((path) => path.includes('node_modules'))).toBe(false)
   })
 })

@@ -37,6 +37,8 @@ export interface HostOptions {
   readonly sharedWritableRoots?: readonly string[]
   /** The write and flush calls of session files (default: `node:fs`; tests delay or fail them). */
   readonly sessionIo?: SessionFileIo
+  /** Called with the session id when its agent is disposed (the CLI removes the session's private temp directory). Must not throw. */
+  readonly onSessionEnd?: (sessionId: string) => void
 }
 
 /** Options of `startAgent`. */
@@ -124,6 +126,7 @@ export function createHost(options: HostOptions): Promise<Host> {
       onDispose: () => {
         releaseRoot?.()
         agents.delete(agent)
+        options.onSessionEnd?.(session.header.id)
       },
       provider: start.provider,
       registry: tools,

@@ -80,6 +80,12 @@ export interface BashToolOptions {
   readonly launcher?: ProcessLauncher
 }
 
+/** The session a launch of this call belongs to (`LaunchRequest.session`): a subagent's parent, else its own. */
+export function launchSessionOf(run: ToolRunContext): string | undefined {
+  const header = run.execution.agent?.session.header
+  return header === undefined ? undefined : (header.parentSession ?? header.id)
+}
+
 /** The session's writable roots (the working directory alone without a filesystem). */
 export function writableRootsOf(run: ToolRunContext): readonly string[] {
   try {
@@ -130,6 +136,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
         writableRoots: writableRootsOf(run),
         outlivesCall: keepsBackground,
         ...(run.output === undefined ? {} : { onOutput: run.output }),
+        session: launchSessionOf(run),
       })
       const output = bashResult(result, timeoutMs, keepsBackground)
       const note = result.ended === 'spawn-error' ? undefined : launcher?.explain(result.output, result.plan)

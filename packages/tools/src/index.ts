@@ -4,7 +4,7 @@ export { writeTool, createWriteTool, changedSinceSeenText, type WriteArgs, type 
 export { FileVersions } from './file-versions.ts'
 export { createFileVersionsPlugin } from './file-versions-plugin.ts'
 export { editTool, type EditArgs } from './edit-tool.ts'
-export { bashTool, createBashTool, writableRootsOf, type BashArgs, type BashToolOptions } from './bash-tool.ts'
+export { bashTool, createBashTool, launchSessionOf, writableRootsOf, type BashArgs, type BashToolOptions } from './bash-tool.ts'
 export { createGlobTool, globTool, type GlobArgs } from './glob-tool.ts'
 export { createGrepTool, grepTool, type GrepArgs } from './grep-tool.ts'
 export type { SearchToolOptions } from './search-types.ts'

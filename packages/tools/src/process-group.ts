@@ -39,6 +39,8 @@ export interface ProcessGroupOptions {
   readonly outlivesCall?: boolean
   /** Receives the output as it arrives (decoded; the whole of it, not only what the cap keeps). Must not throw. */
   readonly onOutput?: (text: string) => void
+  /** The session the run belongs to, for the launcher (its private temp directory). */
+  readonly session?: string | undefined
 }
 
 /** How a command run ended. */
@@ -71,7 +73,7 @@ export function runSelection(pgid: number, marker: string): ProcessSelection {
 export function runInProcessGroup(command: string, options: ProcessGroupOptions): Promise<ProcessGroupResult> {
   const output = new CappedOutput(options.maxOutputChars)
   // `exec 2>&1` first: both streams share one pipe, so their order is preserved.
-  const request = { file: 'bash', args: ['-c', `exec 2>&1\n${command}`], cwd: options.cwd, env: { ...process.env, [TOOL_CALL_VARIABLE]: options.marker }, writableRoots: options.writableRoots ?? [options.cwd], ...(options.outlivesCall === true ? { outlivesCall: true } : {}) }
+  const request = { file: 'bash', args: ['-c', `exec 2>&1\n${command}`], cwd: options.cwd, env: { ...process.env, [TOOL_CALL_VARIABLE]: options.marker }, writableRoots: options.writableRoots ?? [options.cwd], ...(options.outlivesCall === true ? { outlivesCall: true } : {}), ...(options.session === undefined ? {} : { session: options.session }) }
   const plan: LaunchPlan = options.launcher?.plan(request) ?? { ...request, sandboxed: false, writable: [] }
   if (options.signal.aborted) {
     return Promise.resolve({ ended: 'aborted', output: '', droppedChars: 0, exitCode: null, exitSignal: null, plan })

@@ -6,8 +6,8 @@
  * sandbox included).
  */
 import { tmpdir } from 'node:os'
-import { isAbsolute, resolve } from 'node:path'
-import { modeLabel, sandboxOf, sandboxSelfTest, type SelfTestResult } from '@dsh/permissions'
+import { isAbsolute, join, resolve } from 'node:path'
+import { modeLabel, sandboxOf, sandboxSelfTest, sandboxWeakenings, type SelfTestResult } from '@dsh/permissions'
 import { RootRegistry, registryTarget } from '@dsh/multi-root-workspace'
 import { configFrom } from '../agent-setup.ts'
 import type { CliIo } from '../cli-io.ts'
@@ -66,15 +66,16 @@ export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOption
   if (kind === 'read-only') line(io, `  nothing (read-only; ${tmpdir()} is a private empty directory)`)
   else for (const [index, root] of writable.entries()) line(io, `  ${root} (${rootKind(index, additional.length)})`)
   line(io, `network: ${network ? 'on' : 'off (sandbox.network: false)'}`)
-  line(io, 'read-only inside the roots: .git/config, .git/hooks, .git/info, .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh\'s home and config file')
+  line(io, 'read-only inside the roots: .git/config, .git/hooks, .git/info (nested repositories, submodules and worktrees too), .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh\'s home and config file')
+  line(io, `reverted when a command creates them: those names where they do not exist yet, and a .git at the top of a root (moved to ${join(dshHomeFrom(io, options.dshHome), 'quarantine')})`)
   line(io, 'hidden: session sockets (ssh-agent, tmux, D-Bus, X11, $XDG_RUNTIME_DIR), credential stores (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, …), dsh\'s sessions and history')
   line(io, 'not confined: other reads (the rest of the filesystem is readable), and the structured write and edit tools, which have their own root check')
-  if (launcher.weakened) line(io, 'warning: the sandbox is weakened for a test (DSH_TEST_WEAKEN_SANDBOX): commands share dsh\'s pid namespace')
+  if (launcher.weakened !== undefined) line(io, `warning: the sandbox is weakened for a test (DSH_TEST_WEAKEN_SANDBOX): ${sandboxWeakenings[launcher.weakened]}`)
   if (kind === 'none' || status.kind !== 'available') {
     line(io, kind === 'none' ? 'self-test: skipped (no sandbox in danger-full-access)' : 'self-test: skipped (no sandbox)')
     return kind === 'none' ? 0 : 1
   }
-  const results = await sandboxSelfTest({ launcher, cwd, writableRoots: writable, network, writesInside: kind !== 'read-only' })
+  const results = await sandboxSelfTest({ launcher, cwd, writableRoots: writable, network, writesInside: kind !== 'read-only', dispose: () => launcher.dispose() })
   launcher.dispose()
   line(io, 'self-test:')
   for (const result of results) line(io, resultLine(result))

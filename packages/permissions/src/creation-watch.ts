@@ -1,0 +1,202 @@
+/**
+ * Detect-and-revert for protected files that did not exist when a sandboxed command started (a
+ * new `.git/hooks`, `.envrc`, `.mcp.json`, `.vscode/`, `.dsh/`, a `.git` at the top of a root):
+ * bubblewrap can only bind what exists, so their creation cannot be prevented without leaving
+ * empty mount points in the user's tree. Instead every launch records what was absent
+ * (`observe`), and each sweep — before a launch, after one ends, when the launcher is disposed,
+ * and at once when the parent directory reports a new entry (`fs.watch`) — moves what appeared
+ * to `$DSH_HOME/quarantine/<stamp>/…` (removes it when there is no quarantine) unless dsh's own
+ * filesystem port wrote there (`exempt`: the `write`/`edit` tools after the policy's question,
+ * maintainer-doc-guard's operator saves). What was reverted is told to the model with the next
+ * finished command (`notice`) and to the user on stderr.
+ */
+import { randomBytes } from 'node:crypto'
+import { cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
+import type { InsideRoots } from './protected-inside-roots.ts'
+import { DSH_PREFIX } from './protected-inside-roots.ts'
+
+/** Options of {@link CreationWatch}. */
+export interface CreationWatchOptions {
+  /** Where reverted entries are moved (`$DSH_HOME/quarantine`); absent: they are removed. */
+  readonly quarantine?: string
+  /** Tells the user (stderr). */
+  readonly warn: (line: string) => void
+}
+
+const isWithin = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+const present = (path: string): boolean => {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    // Missing (ENOENT) or its parent is no directory: nothing was created there.
+    return false
+  }
+}
+
+/** Watches protected paths that do not exist yet and reverts their creation. */
+export class CreationWatch {
+  readonly #options: CreationWatchOptions
+  /** Watched absent path → the root it lies in. */
+  readonly #absent = new Map<string, string>()
+  /** Root → the `.dsh*` names known there. */
+  readonly #dshNames = new Map<string, Set<string>>()
+  readonly #exempt = new Set<string>()
+  /** Watched directory → its watcher and the entry names that matter there (`.dsh*` when `prefix`). */
+  readonly #watchers = new Map<string, { watcher: FSWatcher; names: Set<string>; prefix: boolean }>()
+  #sweepQueued = false
+  /** Reverted paths the model has not been told of yet. */
+  #pending: { path: string; moved?: string }[] = []
+  #stamp: string | undefined
+
+  constructor(options: CreationWatchOptions) {
+    this.#options = options
+  }
+
+  /** Records what a launch found absent (call after `sweep`, so nothing planted since is taken as known). */
+  observe(found: InsideRoots, roots: readonly string[]): void {
+    for (const path of found.absent) {
+      const root = roots.find((candidate) => path.startsWith(`${candidate}/`)) ?? dirname(path)
+      this.#absent.set(path, root)
+      this.#listen(dirname(path), basename(path))
+    }
+    for (const { root, names } of found.dshNames) {
+      this.#dshNames.set(root, new Set(names))
+      this.#listen(root, DSH_PREFIX)
+    }
+  }
+
+  /** dsh itself is about to write `path` (after the policy allowed it): what it creates there stays. */
+  exempt(path: string): void {
+    this.#exempt.add(path)
+  }
+
+  #exempted(path: string): boolean {
+    for (const written of this.#exempt) if (isWithin(written, path)) return true
+    return false
+  }
+
+  /** Reverts what appeared; returns the paths reverted now. */
+  sweep(): string[] {
+    const reverted: string[] = []
+    for (const [path, root] of this.#absent) {
+      if (!present(path)) continue
+      // dsh wrote it: no longer absent. Otherwise reverted, and watched on (it is absent again).
+      if (this.#exempted(path)) this.#absent.delete(path)
+      else reverted.push(this.#revert(path, root))
+    }
+    for (const [root, known] of this.#dshNames) {
+      let names: string[]
+      try {
+        names = readdirSync(root)
+          .filter((name) => name.startsWith(DSH_PREFIX))
+          .toSorted()
+      } catch {
+        // The root is gone or unreadable: nothing new can be found there.
+        continue
+      }
+      for (const name of names) {
+        if (known.has(name)) continue
+        const path = join(root, name)
+        if (this.#exempted(path)) known.add(name)
+        else reverted.push(this.#revert(path, root))
+      }
+    }
+    return reverted
+  }
+
+  #revert(path: string, root: string): string {
+    const rel = relative(root, path)
+    if (this.#options.quarantine === undefined) {
+      this.#remove(path)
+      this.#pending.push({ path })
+      this.#options.warn(`dsh: removed ${path}, which a sandboxed command created (a protected path)`)
+      return path
+    }
+    this.#stamp ??= `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`
+    // Two roots of one name, or a path planted again: a numbered name, never over an earlier one.
+    let target = join(this.#options.quarantine, this.#stamp, basename(root), rel)
+    for (let n = 2; present(target); n++) target = join(this.#options.quarantine, this.#stamp, basename(root), `${rel}.${n}`)
+    try {
+      mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
+      try {
+        renameSync(path, target)
+      } catch (error) {
+        // Another filesystem (EXDEV): copied, links as links, then removed.
+        if (!(error instanceof Error) || !('code' in error) || error.code !== 'EXDEV') throw error
+        cpSync(path, target, { recursive: true, verbatimSymlinks: true })
+        this.#remove(path)
+      }
+      this.#pending.push({ path, moved: target })
+      this.#options.warn(`dsh: moved ${path}, which a sandboxed command created (a protected path), to ${target}`)
+    } catch (error) {
+      // The quarantine cannot be written (a full or read-only $DSH_HOME): removed in place instead.
+      this.#remove(path)
+      this.#pending.push({ path })
+      this.#options.warn(`dsh: removed ${path}, which a sandboxed command created (a protected path; quarantine failed: ${messageOf(error)})`)
+    }
+    return path
+  }
+
+  #remove(path: string): void {
+    try {
+      rmSync(path, { recursive: true, force: true })
+    } catch (error) {
+      // A tree made unremovable (no write permission inside): the user must know it is there.
+      this.#options.warn(`dsh: could not remove ${path}, which a sandboxed command created: remove it before running git or your tools there (${messageOf(error)})`)
+    }
+  }
+
+  /**
+   * Sweeps when a watched directory reports a new entry of interest, so a background process's
+   * plant is reverted at once. Other entries (a busy build directory) cost a name lookup only, and
+   * a burst of events is one sweep.
+   */
+  #listen(dir: string, name: string): void {
+    const known = this.#watchers.get(dir)
+    if (known !== undefined) {
+      if (name === DSH_PREFIX) known.prefix = true
+      else known.names.add(name)
+      return
+    }
+    const entry = { names: new Set(name === DSH_PREFIX ? [] : [name]), prefix: name === DSH_PREFIX }
+    try {
+      const watcher = watch(dir, { persistent: false }, (_event, changed) => {
+        if (changed !== null && !entry.names.has(changed) && !(entry.prefix && changed.startsWith(DSH_PREFIX))) return
+        if (this.#sweepQueued) return
+        this.#sweepQueued = true
+        setImmediate(() => {
+          this.#sweepQueued = false
+          this.sweep()
+        })
+      })
+      // A watched directory that disappears (a removed nested repository): the next launch observes again.
+      watcher.on('error', () => {
+        watcher.close()
+        this.#watchers.delete(dir)
+      })
+      this.#watchers.set(dir, { watcher, ...entry })
+    } catch {
+      // No inotify watch available (limit reached, directory gone): sweeps before and after launches remain.
+    }
+  }
+
+  /** The model-visible note on what was reverted since the last one, or undefined. */
+  notice(): string | undefined {
+    if (this.#pending.length === 0) return undefined
+    const items = this.#pending.map((item) => (item.moved === undefined ? `${item.path} (removed)` : `${item.path} (moved to ${item.moved})`))
+    this.#pending = []
+    return `[dsh reverted what a sandboxed command created: ${items.join(', ')}. Shell commands may not create git hooks or config, .dsh* files, .claude, .vscode, .idea, .envrc or .mcp.json, nor a .git at the top of a root: programs outside the sandbox run them later. To create one, use the write tool (it asks the user), or ask the user to do it.]`
+  }
+
+  /** Last sweep, then stops watching (the host ends). */
+  dispose(): void {
+    this.sweep()
+    for (const { watcher } of this.#watchers.values()) watcher.close()
+    this.#watchers.clear()
+  }
+}

@@ -1,7 +1,9 @@
 /**
  * The connect / first-byte timeout against a real loopback server that accepts and never
  * answers, and the transport failures that are never retried (a port Node refuses, TLS spoken to
- * a plain-http server). The default timeout is checked on a fake clock; everything else is real.
+ * a plain-http server). The timeouts run on a fake clock, advanced once the server has the
+ * attempt's request (a real 150 ms could pass on a loaded machine before the request even reached
+ * the server, or before a prompt answer arrived); the server and the sockets are real.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSseServer, type SseServer } from '@dsh/testkit'
@@ -21,7 +23,13 @@ describe('a server that accepts and never answers', () => {
   it('fails each attempt after connectTimeoutMs and announces every retry with its attempt and delay', async () => {
     server = await startSseServer([{ kind: 'silent' }])
     const { provider, logs, sleeps } = testProvider(server.baseUrl, { connectTimeoutMs: 150, maxRetries: 2 })
-    const { error } = await collectFailure(provider)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const failure = collectFailure(provider)
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      await vi.waitUntil(() => server?.requests.length === attempt, { interval: 5, timeout: 30_000 })
+      await vi.advanceTimersByTimeAsync(150)
+    }
+    const { error } = await failure
     expect(server.requests).toHaveLength(3)
     expect(logs).toEqual([
       `deepseek: MODEL_NETWORK (no response from the server within 150 ms (connectTimeoutMs)); attempt 2 of 3 in ${sleeps[0]} ms`,
@@ -33,7 +41,11 @@ describe('a server that accepts and never answers', () => {
   it('succeeds on the next attempt when the server answers then', async () => {
     server = await startSseServer([{ kind: 'silent' }, ok])
     const { provider, logs } = testProvider(server.baseUrl, { connectTimeoutMs: 150 })
-    expect(joinText(await collect(provider))).toBe('hello')
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const events = collect(provider)
+    await vi.waitUntil(() => server?.requests.length === 1, { interval: 5, timeout: 30_000 })
+    await vi.advanceTimersByTimeAsync(150)
+    expect(joinText(await events)).toBe('hello')
     expect(logs).toHaveLength(1)
   })
 

@@ -5,6 +5,7 @@
  * `baseUrl` at it; nothing is mocked below the HTTP layer.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
+import { realDelay } from './driven-clock.ts'
 
 /** How the server answers one request. */
 export type Reply =
@@ -104,8 +105,9 @@ async function answer(reply: Reply, res: ServerResponse): Promise<boolean> {
     if (index === reply.dropAfter) return drop(res)
     if (index === reply.hangAfter) return false
     await write(res, `data: ${JSON.stringify(chunk)}\n\n`)
-    // Give the client a chance to read each event separately, as a real server would.
-    await new Promise((resolve) => setTimeout(resolve, 2))
+    // Give the client a chance to read each event separately, as a real server would. Real time
+    // even when the test fakes the clock: the server is the world, not the code under test.
+    await realDelay(2)
   }
   if (reply.dropAfter !== undefined) return drop(res)
   if (reply.hangAfter !== undefined) return false

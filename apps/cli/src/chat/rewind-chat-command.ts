@@ -9,8 +9,9 @@ import type { SlashCommandSpec } from '@dsh/tui'
 export function rewindChatCommand(dshHome: string): SlashCommandSpec {
   return {
     name: 'rewind',
-    usage: REWIND_USAGE,
-    help: 'list turns; preview a rewind to before turn N; "yes" does it; undo the last rewind',
+    // The full grammar (REWIND_USAGE, with code|conversation) is in the answer to a bad argument; /help keeps one line.
+    usage: '/rewind [N|undo]',
+    help: 'list turns; "N" previews a rewind to before turn N, "N yes" does it, "undo" takes it back',
     run: ({ controller, view }, args) => {
       const session = controller.agent.session
       const lines = rewindCommandText(session, new CheckpointDirectory(dshHome, session.id), args)

@@ -7,6 +7,7 @@
  * `GET /models` lists the served names. Every request is recorded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { realDelay } from '../driven-clock.ts'
 import { answerChunks } from './deepseek-chunks.ts'
 import { concurrencyExceeded, insufficientBalance, serverFailure, authenticationFails, type DeepSeekError } from './deepseek-errors.ts'
 import type { DeepSeekAnswer, DeepSeekRecord, DeepSeekServerOptions } from './deepseek-types.ts'
@@ -185,7 +186,8 @@ async function dribble(res: ServerResponse, text: string, pace: { readonly bytes
       if (res.destroyed) resolve()
       else res.write(bytes.subarray(offset, offset + pace.bytesPerWrite), () => resolve())
     })
-    await new Promise<void>((resolve) => setTimeout(resolve, pace.everyMs))
+    // Real time even when the test fakes the clock (the server is the world, not the code under test).
+    await realDelay(pace.everyMs)
   }
 }
 

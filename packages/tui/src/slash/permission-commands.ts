@@ -58,7 +58,7 @@ export const modeCommand: SlashCommandSpec = {
 
 export const permissionsCommand: SlashCommandSpec = {
   name: 'permissions',
-  usage: '/permissions [remove N|RULE]',
+  usage: '/permissions [remove N]',
   help: 'the permission mode and the rules in force with their sources; remove a session rule',
   run: (context, args) => {
     const permissions = context.controller.env.permissions

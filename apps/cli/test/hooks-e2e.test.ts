@@ -130,6 +130,21 @@ describe('SessionStart and SessionEnd hooks', { timeout: 120_000 }, () => {
     const last: unknown = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}')
     expect(last).toMatchObject({ type: 'result', is_error: false })
   })
+
+  it('the chat runs SessionEnd for each session it leaves: clear on /new, prompt_input_exit when it ends', async () => {
+    const w = await workspace()
+    configHooks(w, { SessionEnd: [{ hooks: [command(`jq -c '{session_id, reason}' >> ${tree.path('ends.jsonl')}`)] }] })
+    const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'first answer' }, { text: 'second answer' }] })
+    const result = await runDsh(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--config', w.config, '--model', `scripted:${script}`], { cwd: tree.root, input: 'one\n/new\ntwo\n' })
+    expect(result.code).toBe(0)
+    const sessions = [...result.stderr.matchAll(/^session: (\S+)$/gm)].map((match) => match[1])
+    expect(sessions).toHaveLength(2)
+    const ends = readFileSync(tree.path('ends.jsonl'), 'utf8').trim().split('\n').map((line): unknown => JSON.parse(line))
+    expect(ends).toEqual([
+      { session_id: sessions[0], reason: 'clear' },
+      { session_id: sessions[1], reason: 'prompt_input_exit' },
+    ])
+  })
 })
 
 describe('project hooks and Claude Code hook files', { timeout: 240_000 }, () => {

@@ -12,7 +12,8 @@
  * - `agent/turn-stopping` → Stop / SubagentStop: a block keeps the turn going with the reason as
  *   the next message, at most `maxStopContinues` times per turn.
  * - `session/event` → InstructionsLoaded (an instruction delivery; observe only).
- * - SessionEnd runs when a front end calls the `hooks` service's `sessionEnd` (`dsh run` does, before it exits).
+ * - SessionEnd runs when a front end calls the `hooks` service's `sessionEnd`: `dsh run` before it exits,
+ *   `dsh chat` when it leaves a session (`clear` on /new, `other` on /resume, `prompt_input_exit` at the end).
  * Every run is recorded in the session log as `hooks/run`, every decision as `hooks/decision`.
  */
 import type { Context } from '@deepseek-ai/cordis'

@@ -80,6 +80,11 @@ export interface ChatEnvironment {
    * the switch: the session is closed again and the current one stays.
    */
   readonly prepareSwitch?: (agent: Agent) => Promise<readonly string[]>
+  /**
+   * Runs before the chat leaves a session: `clear` (`/new`), `other` (`/resume` to another one),
+   * `prompt_input_exit` (the chat ends). The CLI runs the SessionEnd hooks. Must not reject.
+   */
+  readonly sessionEnd?: (agent: Agent, reason: 'clear' | 'other' | 'prompt_input_exit') => Promise<void>
   /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
   readonly additionalRoots?: (agent: Agent) => readonly string[]
   /** How tool calls are approved at start, for the banner (and the status line without `permissions`). */

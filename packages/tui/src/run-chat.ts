@@ -137,6 +137,7 @@ async function runPlain(options: ChatRunOptions, registry: SlashRegistry, intera
       detach()
       options.stop?.removeEventListener('abort', onStop)
     }
+    await env.sessionEnd?.(controller.agent, 'prompt_input_exit')
     if (interactive) view.lines([resumeHint(controller.agent.session.id)])
     if (controller.exitCode !== 0) return controller.exitCode
     return controller.failed && !interactive ? 1 : 0

@@ -80,6 +80,8 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     additionalRoots: (agent) => availableRoots(setup, agent),
     // The chat's --add-dir directories go with it to every session it switches to.
     prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
+    // SessionEnd hooks (none without the hooks plugin); the service never rejects.
+    sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
     approvalMode: approvalLabel(setup),
     permissions: chatPermissions(setup),
     env: io.env,

@@ -156,6 +156,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     options.stop?.addEventListener('abort', onStop, { once: true })
     cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now }), () => options.stop?.removeEventListener('abort', onStop))
     await chat.finished
+    await env.sessionEnd?.(chat.agent, 'prompt_input_exit')
     return { exitCode: signalCode ?? chat.exitCode, sessionId: chat.agent.session.id }
   } finally {
     for (const cleanup of cleanups.toReversed()) cleanup()

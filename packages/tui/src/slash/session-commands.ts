@@ -40,6 +40,7 @@ async function switchTo(context: SlashContext, id: string): Promise<void> {
     return
   }
   const previous = controller.agent.session.id
+  await controller.env.sessionEnd?.(controller.agent, 'other')
   controller.adopt(next.agent)
   view.lines([resumedSessionLine(next.agent, controller.env.cwd), `(the previous one: dsh chat --resume ${previous})`, ...next.notes], 'notice')
 }
@@ -86,6 +87,7 @@ export const newCommand: SlashCommandSpec = {
       // The store could not create a session, or it could not be prepared: stay in the current one.
       return `cannot start a new session: ${problemText(error)}`
     }
+    await controller.env.sessionEnd?.(controller.agent, 'clear')
     controller.adopt(next.agent)
     return [`new session ${controller.agent.session.id}`, `the previous one: dsh chat --resume ${previous}`, ...next.notes]
   },

@@ -1,0 +1,116 @@
+/**
+ * The transcript: each item a memoised element keyed by its id (only the item that changed is
+ * rendered again), the waiting questions after them. It follows the bottom while the reader is at
+ * the bottom; a reader who scrolled up stays where they are and gets a "Jump to latest" button.
+ * Items off screen skip layout and paint (`content-visibility: auto`), so long histories stay cheap.
+ */
+import type { JSX } from 'preact'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
+import type { ApprovalView } from './api-types.ts'
+import { ApprovalCard, type Choice } from './approval-card.tsx'
+import type { ChatItem } from './chat-state.ts'
+import { CopyButton } from './copy-button.tsx'
+import { useStrings } from './i18n.ts'
+import { Markdown } from './markdown.tsx'
+import { memo } from './memo.ts'
+import { Reasoning } from './reasoning.tsx'
+import { ToolRow } from './tool-row.tsx'
+
+/** How near the bottom (px) still counts as "at the bottom". */
+const bottomSlack = 48
+
+function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean; readonly waiting: boolean }): JSX.Element {
+  const t = useStrings()
+  const { item } = props
+  switch (item.kind) {
+    case 'user':
+      return (
+        <article class="turn user" aria-label={t.you}>
+          <div class="who">{t.you}</div>
+          <div class="text">{item.text}</div>
+        </article>
+      )
+    case 'assistant':
+      return (
+        <article class="turn assistant" aria-label={t.assistant}>
+          <Markdown text={item.text} streaming={props.streaming} />
+          {props.streaming ? null : (
+            <div class="turn-actions">
+              <CopyButton text={() => item.text} label={t.copyMessage} />
+            </div>
+          )}
+        </article>
+      )
+    case 'reasoning':
+      return <Reasoning text={item.text} streaming={props.streaming} />
+    case 'tool':
+      return <ToolRow name={item.name} arguments={item.arguments} result={item.result} isError={item.isError} waiting={props.waiting} />
+    case 'error':
+      return (
+        <p class="error" role="alert">
+          {item.text}
+        </p>
+      )
+    case 'notice':
+      return <p class="notice">{item.text}</p>
+    default:
+      return item satisfies never
+  }
+}
+
+const Item = memo(ItemView)
+
+export interface TranscriptProps {
+  readonly items: readonly ChatItem[]
+  readonly approvals: readonly ApprovalView[]
+  readonly streaming: boolean
+  readonly empty: string
+  readonly answer: (id: string, choice: Choice) => void
+  /** Changes when the person sent a prompt: the view goes back to following the bottom. */
+  readonly sent: number
+}
+
+export function Transcript(props: TranscriptProps): JSX.Element {
+  const t = useStrings()
+  const box = useRef<HTMLDivElement>(null)
+  const following = useRef(true)
+  const [behind, setBehind] = useState(false)
+  const onScroll = (): void => {
+    const element = box.current
+    if (element === null) return
+    following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= bottomSlack
+    setBehind(!following.current)
+  }
+  const jump = (): void => {
+    following.current = true
+    setBehind(false)
+    box.current?.scrollTo({ top: box.current.scrollHeight })
+  }
+  useLayoutEffect(() => {
+    following.current = true
+  }, [props.sent])
+  useLayoutEffect(() => {
+    const element = box.current
+    if (element !== null && following.current) element.scrollTop = element.scrollHeight
+  }, [props.items, props.approvals, props.sent])
+  const waitingCalls = new Set(props.approvals.map((approval) => approval.callId))
+  const last = props.items.length - 1
+  return (
+    <div class="transcript-wrap">
+      <div class="transcript" role="log" aria-live="polite" ref={box} onScroll={onScroll}>
+        {props.items.length === 0 && props.approvals.length === 0 ? <p class="empty">{props.empty}</p> : null}
+        {props.items.map((item, index) => (
+          <Item key={item.id} item={item} streaming={props.streaming && index === last} waiting={item.kind === 'tool' && item.result === undefined && waitingCalls.has(item.callId)} />
+        ))}
+        {props.approvals.map((approval) => (
+          <ApprovalCard key={approval.id} approval={approval} answer={(choice) => props.answer(approval.id, choice)} />
+        ))}
+      </div>
+      {behind ? (
+        <button type="button" class="jump" onClick={jump}>
+          {t.jumpToLatest}
+        </button>
+      ) : null}
+    </div>
+  )
+}

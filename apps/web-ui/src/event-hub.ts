@@ -23,7 +23,7 @@ export interface EventHub {
 }
 
 /** Messages between tabs. */
-type Relay = { readonly type: 'relay'; readonly message: HubMessage; readonly to?: string } | { readonly type: 'join'; readonly from: string }
+type Relay = { readonly type: 'relay'; readonly messages: readonly HubMessage[]; readonly to?: string } | { readonly type: 'join'; readonly from: string }
 
 const channelName = 'dsh-web-stream'
 
@@ -41,6 +41,19 @@ export function openEventHub(): EventHub {
   }
   const shared = typeof BroadcastChannel === 'function' && typeof navigator.locks?.request === 'function'
   const channel = shared ? new BroadcastChannel(channelName) : undefined
+  // The leader relays in batches: messages that arrived in one burst go to the other tabs in one post
+  // (a MessageChannel task, which hidden tabs do not throttle as they do timers).
+  let batch: HubMessage[] = []
+  const tick = new MessageChannel()
+  tick.port1.onmessage = () => {
+    channel?.postMessage({ type: 'relay', messages: batch } satisfies Relay)
+    batch = []
+  }
+  const relay = (message: HubMessage): void => {
+    if (channel === undefined) return
+    if (batch.length === 0) tick.port2.postMessage(0)
+    batch.push(message)
+  }
   const lead = (): Promise<void> =>
     new Promise<void>((resolve) => {
       leading = true
@@ -49,13 +62,13 @@ export function openEventHub(): EventHub {
         // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the server writes StreamMessage JSON (packages/web/src/web-types.ts)
         const message = JSON.parse(event.data) as StreamMessage
         deliver(message)
-        channel?.postMessage({ type: 'relay', message } satisfies Relay)
+        relay(message)
       })
       source.addEventListener('error', () => {
         // The stream broke (dsh web stopped or restarted): EventSource retries on its own; every tab says so meanwhile.
         if (!open) return
         deliver({ kind: 'lost' })
-        channel?.postMessage({ type: 'relay', message: { kind: 'lost' } } satisfies Relay)
+        relay({ kind: 'lost' })
       })
       quit.signal.addEventListener('abort', () => {
         source.close()
@@ -66,11 +79,11 @@ export function openEventHub(): EventHub {
   if (channel === undefined) void lead()
   else {
     channel.addEventListener('message', (event: MessageEvent<Relay>) => {
-      const relay = event.data
-      if (relay.type === 'join') {
+      const received = event.data
+      if (received.type === 'join') {
         // A new tab asks whether the stream is open; the leader answers that tab alone (a stream still opening sends its hello to all).
-        if (leading && open) channel.postMessage({ type: 'relay', to: relay.from, message: { kind: 'hello' } } satisfies Relay)
-      } else if (relay.to === undefined || relay.to === me) deliver(relay.message)
+        if (leading && open) channel.postMessage({ type: 'relay', to: received.from, messages: [{ kind: 'hello' }] } satisfies Relay)
+      } else if (received.to === undefined || received.to === me) for (const message of received.messages) deliver(message)
     })
     navigator.locks.request(`${channelName}-leader`, { signal: quit.signal }, lead).catch(() => undefined) // rejects with AbortError when the tab leaves before it led: nothing to undo
     channel.postMessage({ type: 'join', from: me } satisfies Relay)
@@ -86,6 +99,7 @@ export function openEventHub(): EventHub {
     close() {
       quit.abort()
       channel?.close()
+      tick.port1.close()
       listeners.clear()
     },
   }

@@ -2,10 +2,12 @@
  * The transcript: each item a memoised element keyed by its id (only the item that changed is
  * rendered again), the waiting questions after them. It follows the bottom while the reader is at
  * the bottom; a reader who scrolled up stays where they are and gets a "Jump to latest" button.
- * Items off screen skip layout and paint (`content-visibility: auto`), so long histories stay cheap.
+ * Long histories are windowed: the last {@link windowSize} items are rendered, and scrolling to the
+ * top renders the window before them (the browser keeps the reader's place); items and answer
+ * blocks off screen skip layout and paint (`content-visibility: auto`).
  */
 import type { JSX } from 'preact'
-import { useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalView } from './api-types.ts'
 import { ApprovalCard, type Choice } from './approval-card.tsx'
 import type { ChatItem } from './chat-state.ts'
@@ -18,6 +20,8 @@ import { ToolRow } from './tool-row.tsx'
 
 /** How near the bottom (px) still counts as "at the bottom". */
 const bottomSlack = 48
+/** Items rendered at first, and added each time the reader reaches the top. */
+export const windowSize = 60
 
 function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean; readonly waiting: boolean }): JSX.Element {
   const t = useStrings()
@@ -75,6 +79,19 @@ export function Transcript(props: TranscriptProps): JSX.Element {
   const box = useRef<HTMLDivElement>(null)
   const following = useRef(true)
   const [behind, setBehind] = useState(false)
+  /** Items before this many from the end are not rendered until the reader scrolls up to them. */
+  const [shown, setShown] = useState(windowSize)
+  const earlier = useRef<HTMLDivElement>(null)
+  const hidden = Math.max(0, props.items.length - shown)
+  useEffect(() => {
+    const sentinel = earlier.current
+    if (sentinel === null || typeof IntersectionObserver !== 'function') return
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setShown((count) => count + windowSize)
+    }, { root: box.current, rootMargin: '400px 0px 0px 0px' })
+    observer.observe(sentinel)
+    return () => observer.disconnect()
+  }, [hidden > 0])
   const onScroll = (): void => {
     const element = box.current
     if (element === null) return
@@ -95,12 +112,18 @@ export function Transcript(props: TranscriptProps): JSX.Element {
   }, [props.items, props.approvals, props.sent])
   const waitingCalls = new Set(props.approvals.map((approval) => approval.callId))
   const last = props.items.length - 1
+  const items = hidden === 0 ? props.items : props.items.slice(hidden)
   return (
     <div class="transcript-wrap">
       <div class="transcript" role="log" aria-live="polite" ref={box} onScroll={onScroll}>
         {props.items.length === 0 && props.approvals.length === 0 ? <p class="empty">{props.empty}</p> : null}
-        {props.items.map((item, index) => (
-          <Item key={item.id} item={item} streaming={props.streaming && index === last} waiting={item.kind === 'tool' && item.result === undefined && waitingCalls.has(item.callId)} />
+        {hidden > 0 ? (
+          <div class="earlier" ref={earlier}>
+            {t.earlierItems(hidden)}
+          </div>
+        ) : null}
+        {items.map((item, index) => (
+          <Item key={item.id} item={item} streaming={props.streaming && index + hidden === last} waiting={item.kind === 'tool' && item.result === undefined && waitingCalls.has(item.callId)} />
         ))}
         {props.approvals.map((approval) => (
           <ApprovalCard key={approval.id} approval={approval} answer={(choice) => props.answer(approval.id, choice)} />

@@ -27,10 +27,11 @@ export interface PageRig {
   dispose(): Promise<void>
 }
 
-/** `dsh web` in a fresh tree (`repo/` is the cwd) answering with `responses`. */
-export async function startRig(responses: ModelScript['responses'], args: readonly string[] = []): Promise<PageRig> {
-  const tree = await tempTree({ 'repo/.git/': null, 'repo/AGENTS.md': 'Use tabs.\n', 'home/': null })
-  const script = writeScript(tree.path('.'), 'script.json', { responses })
+/** `dsh web` in a fresh tree (`repo/` is the cwd, plus `files`) answering with `responses` (given the tree's absolute paths). */
+export async function startRig(responses: ModelScript['responses'] | ((path: (relative: string) => string) => ModelScript['responses']), options: { readonly files?: Record<string, string>; readonly args?: readonly string[] } = {}): Promise<PageRig> {
+  const tree = await tempTree({ 'repo/.git/': null, 'repo/AGENTS.md': 'Use tabs.\n', 'home/': null, ...options.files })
+  const script = writeScript(tree.path('.'), 'script.json', { responses: typeof responses === 'function' ? responses((relative) => tree.path(relative)) : responses })
+  const args = options.args ?? []
   const web = await startWeb(['--model', `scripted:${script}`, ...args], { cwd: tree.path('repo'), home: tree.path('home') })
   return {
     tree,

@@ -168,7 +168,7 @@ describe('dsh web page performance', () => {
       const loadMs = await page.evaluate(() => performance.now())
       await ready(page)
       // Windowed: the last 60 items are rendered; the rest say how many there are until the reader scrolls up.
-      const rendered = await page.locator('.transcript > *').count()
+      const rendered = await page.locator('.transcript-content > *').count()
       expect(rendered).toBeLessThanOrEqual(62)
       expect(await page.locator('.earlier').textContent()).toMatch(/^\d+ earlier items \(scroll up to show\)$/)
       // Closed code blocks are highlighted in idle time; wait for that before measuring typing.
@@ -228,7 +228,7 @@ describe('dsh web page performance', () => {
       expect(rec.outside).toBe(0)
       await shoot(page, 'perf-200-turns')
       await page.locator('.transcript').evaluate((element) => element.scrollTo({ top: 0 }))
-      await expect.poll(() => page.locator('.transcript > *').count(), { timeout: UI_WAIT_MS }).toBeGreaterThan(rendered + 30)
+      await expect.poll(() => page.locator('.transcript-content > *').count(), { timeout: UI_WAIT_MS }).toBeGreaterThan(rendered + 30)
       await page.context().close()
     },
     600_000,

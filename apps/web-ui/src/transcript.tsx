@@ -22,6 +22,8 @@ import { ToolRow } from './tool-row.tsx'
 const bottomSlack = 48
 /** Items rendered at first, and added each time the reader reaches the top. */
 export const windowSize = 60
+/** How long after a wheel turn, key press or touch a scroll counts as the reader's. */
+const intentMs = 600
 
 function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean; readonly waiting: boolean }): JSX.Element {
   const t = useStrings()
@@ -92,10 +94,19 @@ export function Transcript(props: TranscriptProps): JSX.Element {
     observer.observe(sentinel)
     return () => observer.disconnect()
   }, [hidden > 0])
+  /** When the reader last moved the view (wheel, keys, touch, the scroll bar): only they stop the following. */
+  const intent = useRef(0)
+  const onIntent = (): void => {
+    intent.current = performance.now()
+  }
   const onScroll = (): void => {
     const element = box.current
     if (element === null) return
-    following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= bottomSlack
+    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight <= bottomSlack
+    // A scroll the reader did not cause (content above resized while it was laid out) never stops the following.
+    if (atBottom) following.current = true
+    else if (performance.now() - intent.current < intentMs) following.current = false
+    else if (following.current) element.scrollTop = element.scrollHeight
     setBehind(!following.current)
   }
   const jump = (): void => {
@@ -106,6 +117,17 @@ export function Transcript(props: TranscriptProps): JSX.Element {
   useLayoutEffect(() => {
     following.current = true
   }, [props.sent])
+  // Content that grows without a render (a block laid out at its real size once it came on screen) is followed too.
+  const content = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const element = box.current
+    if (element === null || content.current === null || typeof ResizeObserver !== 'function') return
+    const observer = new ResizeObserver(() => {
+      if (following.current) element.scrollTop = element.scrollHeight
+    })
+    observer.observe(content.current)
+    return () => observer.disconnect()
+  }, [])
   useLayoutEffect(() => {
     const element = box.current
     if (element !== null && following.current) element.scrollTop = element.scrollHeight
@@ -115,7 +137,8 @@ export function Transcript(props: TranscriptProps): JSX.Element {
   const items = hidden === 0 ? props.items : props.items.slice(hidden)
   return (
     <div class="transcript-wrap">
-      <div class="transcript" role="log" aria-live="polite" ref={box} onScroll={onScroll}>
+      <div class="transcript" role="log" aria-live="polite" ref={box} onScroll={onScroll} onWheel={onIntent} onKeyDown={onIntent} onTouchMove={onIntent} onPointerDown={onIntent}>
+        <div class="transcript-content" ref={content}>
         {props.items.length === 0 && props.approvals.length === 0 ? <p class="empty">{props.empty}</p> : null}
         {hidden > 0 ? (
           <div class="earlier" ref={earlier}>
@@ -128,6 +151,7 @@ export function Transcript(props: TranscriptProps): JSX.Element {
         {props.approvals.map((approval) => (
           <ApprovalCard key={approval.id} approval={approval} answer={(choice) => props.answer(approval.id, choice)} />
         ))}
+        </div>
       </div>
       {behind ? (
         <button type="button" class="jump" onClick={jump}>

@@ -24,6 +24,15 @@ const send = async (page: Page, text: string): Promise<void> => {
   await page.getByRole('textbox', { name: 'Message' }).fill(text)
   await page.getByRole('textbox', { name: 'Message' }).press('Enter')
 }
+declare global {
+  interface Window {
+    /** How many EventSources this tab opened (set by the eight-tabs test). */
+    streamsOpened: () => number
+  }
+}
+
+/** How many event streams a tab opened (0 once it is closed). */
+const countOf = async (tab: Page): Promise<number> => (tab.isClosed() ? 0 : await tab.evaluate(() => window.streamsOpened()))
 const distanceFromBottom = (page: Page): Promise<number> => page.locator('.transcript').evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)
 
 describe('dsh web page: reading aids', () => {
@@ -133,7 +142,7 @@ describe('dsh web page: reading aids', () => {
       expect(await edit.locator('.tool-args').count()).toBe(0)
       const write = page.locator('details.tool').nth(1)
       expect(await write.locator('.file-path code').textContent()).toBe('notes.md')
-      expect(await write.locator('.file-path .badge').textContent()).toBe('new content, 4 lines')
+      expect(await write.locator('.file-path .badge').textContent()).toBe('new content, 3 lines')
       expect(await write.locator('pre.file-preview').textContent()).toBe('# Notes\n\nIndentation is two spaces.\n')
       const markdown = page.locator('.turn.assistant .markdown').last()
       expect(await markdown.locator('th').allTextContents()).toEqual(['file', 'change'])
@@ -163,7 +172,7 @@ describe('dsh web page: reading aids', () => {
         init: () => {
           const Original = window.EventSource
           let opened = 0
-          Object.assign(window, { streamsOpened: () => opened })
+          window.streamsOpened = () => opened
           window.EventSource = class extends Original {
             constructor(url: string | URL, init?: EventSourceInit) {
               super(url, init)
@@ -176,17 +185,22 @@ describe('dsh web page: reading aids', () => {
       const context = first.context()
       const tabs = [first]
       for (let index = 1; index < 8; index++) tabs.push(await openTab(context, first.url()))
-      for (const tab of tabs) await ready(tab)
-      const opened = async (): Promise<number> => (await Promise.all(tabs.map((tab) => (tab.isClosed() ? 0 : tab.evaluate(() => (Object.getOwnPropertyDescriptor(window, 'streamsOpened')?.value as () => number)()))))).reduce((sum, count) => sum + count, 0)
+      for (const each of tabs) await ready(each)
+      const opened = async (): Promise<number> => (await Promise.all(tabs.map(countOf))).reduce((sum, count) => sum + count, 0)
+      const tab = (index: number): Page => {
+        const page = tabs[index]
+        if (page === undefined) throw new Error(`no tab ${index}`)
+        return page
+      }
       expect(await opened()).toBe(1)
-      await send(tabs[7] as Page, 'hello from tab 8')
-      for (const tab of tabs) await expect.poll(() => tab.locator('.turn.assistant .markdown').last().textContent(), { timeout: UI_WAIT_MS }).toBe('Answer for every tab.')
-      await shoot(tabs[5] as Page, 'tabs-sixth')
+      await send(tab(7), 'hello from tab 8')
+      for (const each of tabs) await expect.poll(() => each.locator('.turn.assistant .markdown').last().textContent(), { timeout: UI_WAIT_MS }).toBe('Answer for every tab.')
+      await shoot(tab(5), 'tabs-sixth')
       await first.close()
       const rest = tabs.slice(1)
       await expect.poll(opened, { timeout: UI_WAIT_MS }).toBe(1)
-      await send(rest[0] as Page, 'again')
-      for (const tab of rest) await expect.poll(() => tab.locator('.turn.assistant .markdown').last().textContent(), { timeout: UI_WAIT_MS }).toBe('Second answer, after the first tab closed.')
+      await send(tab(1), 'again')
+      for (const each of rest) await expect.poll(() => each.locator('.turn.assistant .markdown').last().textContent(), { timeout: UI_WAIT_MS }).toBe('Second answer, after the first tab closed.')
       await context.close()
     },
     timeout,

@@ -31,10 +31,22 @@ interface Recorder {
   watching: boolean
 }
 
+declare global {
+  interface Window {
+    /** Set by {@link instrument} in the page. */
+    rec: Recorder
+    keyCosts: number[]
+    slowKeys: number[]
+    firstBlock: Element
+  }
+}
+
+const lastAnswer = (): Element | undefined => [...document.querySelectorAll('.turn.assistant')].at(-1)
+
 /** Runs in the page: long tasks, arrival of text deltas, when `marker` is shown, changes of the transcript outside its last answer. */
 function instrument(): void {
   const rec: Recorder = { longtasks: [], firstText: 0, lastText: 0, texts: 0, marker: '', shownAt: 0, outside: 0, watching: false }
-  Object.assign(window, { rec })
+  window.rec = rec
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) rec.longtasks.push({ start: entry.startTime, duration: entry.duration })
   }).observe({ type: 'longtask', buffered: true })
@@ -50,7 +62,6 @@ function instrument(): void {
       })
     }
   }
-  const lastAnswer = (): Element | undefined => [...document.querySelectorAll('.turn.assistant')].at(-1)
   const frame = (): void => {
     if (rec.marker !== '' && rec.shownAt === 0 && lastAnswer()?.querySelector('.markdown')?.lastElementChild?.textContent?.includes(rec.marker) === true) rec.shownAt = performance.now()
     requestAnimationFrame(frame)
@@ -64,7 +75,7 @@ function instrument(): void {
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class', 'open', 'style'] })
 }
 
-const recorder = (page: Page): Promise<Recorder> => page.evaluate(() => Object.getOwnPropertyDescriptor(window, 'rec')?.value as Recorder)
+const recorder = (page: Page): Promise<Recorder> => page.evaluate(() => window.rec)
 const longestIn = (rec: Recorder, from: number, to: number): number => Math.max(0, ...rec.longtasks.filter((task) => task.start + task.duration >= from && task.start <= to).map((task) => task.duration))
 
 /** About 1 KB of the markdown an agent writes: heading, inline marks, a nested list, a table, code. */
@@ -112,7 +123,7 @@ describe('dsh web page performance', () => {
       const page = await openPage(browser, rig.web, { init: instrument })
       await ready(page)
       await page.evaluate((value) => {
-        const rec = Object.getOwnPropertyDescriptor(window, 'rec')?.value as Recorder
+        const rec = window.rec
         rec.marker = value
       }, marker)
       await page.getByRole('textbox', { name: 'Message' }).fill('explain the parser at length')
@@ -121,15 +132,15 @@ describe('dsh web page performance', () => {
       await page.locator('.turn.assistant .markdown > *').first().waitFor({ timeout: UI_WAIT_MS })
       await page.evaluate(() => {
         const first = document.querySelector('.turn.assistant .markdown > *')
-        Object.assign(window, { firstBlock: first })
-        const rec = Object.getOwnPropertyDescriptor(window, 'rec')?.value as Recorder
+        if (first !== null) window.firstBlock = first
+        const rec = window.rec
         rec.watching = true
       })
       await expect.poll(async () => (await recorder(page)).shownAt, { timeout: UI_WAIT_MS }).toBeGreaterThan(0)
       const rec = await recorder(page)
       const longest = longestIn(rec, rec.firstText, rec.shownAt)
       const kept = await page.evaluate(() => {
-        const first = Object.getOwnPropertyDescriptor(window, 'firstBlock')?.value as Element
+        const first = window.firstBlock
         return first.isConnected
       })
       console.log(`64 KB answer: ${rec.texts} deltas over ${(rec.lastText - rec.firstText).toFixed(0)} ms; last delta to shown ${(rec.shownAt - rec.lastText).toFixed(0)} ms; longest task ${longest.toFixed(0)} ms; long tasks during it ${rec.longtasks.filter((task) => task.start >= rec.firstText && task.start <= rec.shownAt).length}; DOM changes outside the answer ${rec.outside}`)
@@ -175,10 +186,10 @@ describe('dsh web page performance', () => {
       await page.waitForFunction(() => [...document.querySelectorAll('.turn.assistant pre.code')].every((pre) => pre.querySelector('.hl-keyword') !== null), undefined, { timeout: UI_WAIT_MS })
       // Typing: each key's handling, render and layout, measured from keydown to the next task (layout forced there).
       await page.evaluate(() => {
-        const rec = Object.getOwnPropertyDescriptor(window, 'rec')?.value as Recorder
+        const rec = window.rec
         rec.watching = true
         const costs: number[] = []
-        Object.assign(window, { keyCosts: costs })
+        window.keyCosts = costs
         // From the input event's start to the end of the page's render (Preact renders in a microtask) and a forced layout.
         let start = 0
         window.addEventListener('input', () => (start = performance.now()), { capture: true })
@@ -192,14 +203,14 @@ describe('dsh web page performance', () => {
         )
         // Event Timing: keyboard and input events whose handling took 16 ms or more, up to the next paint.
         const slow: number[] = []
-        Object.assign(window, { slowKeys: slow })
+        window.slowKeys = slow
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) slow.push(entry.duration)
         }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit)
       })
       const typingFrom = await page.evaluate(() => performance.now())
       await page.getByRole('textbox', { name: 'Message' }).pressSequentially('what did step three change in the tokenizer and why')
-      const typing = await page.evaluate(() => ({ costs: Object.getOwnPropertyDescriptor(window, 'keyCosts')?.value as number[], slow: Object.getOwnPropertyDescriptor(window, 'slowKeys')?.value as number[], now: performance.now() }))
+      const typing = await page.evaluate(() => ({ costs: window.keyCosts, slow: window.slowKeys, now: performance.now() }))
       const afterTyping = await recorder(page)
       const mean = typing.costs.reduce((sum, cost) => sum + cost, 0) / Math.max(1, typing.costs.length)
       console.log(`200-turn session: loaded in ${loadMs.toFixed(0)} ms (navigation to the last answer shown); typing ${mean.toFixed(1)} ms per key on average, ${Math.max(...typing.costs).toFixed(1)} ms at most (${typing.costs.length} keys); events of 16 ms or more to the next paint: ${typing.slow.length}; transcript DOM changes while typing ${afterTyping.outside}`)
@@ -209,14 +220,14 @@ describe('dsh web page performance', () => {
       expect(longestIn(afterTyping, typingFrom, typing.now)).toBeLessThan(100)
       // Streaming at the end of the long history: only the new answer changes.
       await page.evaluate((value) => {
-        const rec = Object.getOwnPropertyDescriptor(window, 'rec')?.value as Recorder
+        const rec = window.rec
         rec.watching = false
         rec.marker = value
       }, marker)
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')
       await expect.poll(async () => (await recorder(page)).texts, { timeout: UI_WAIT_MS }).toBeGreaterThan(0)
       await page.evaluate(() => {
-        const rec = Object.getOwnPropertyDescriptor(window, 'rec')?.value as Recorder
+        const rec = window.rec
         rec.outside = 0
         rec.watching = true
       })

@@ -13,7 +13,7 @@ export function CopyButton(props: { readonly text: () => string; readonly label:
   const t = useStrings()
   const [shown, setShown] = useState<Shown>('idle')
   useEffect(() => {
-    if (shown === 'idle') return
+    if (shown === 'idle') return undefined
     const timer = setTimeout(() => setShown('idle'), 1500)
     return () => clearTimeout(timer)
   }, [shown])

@@ -41,14 +41,19 @@ export function openEventHub(): EventHub {
   }
   const shared = typeof BroadcastChannel === 'function' && typeof navigator.locks?.request === 'function'
   const channel = shared ? new BroadcastChannel(channelName) : undefined
+  const post = (relay: Relay): void => {
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a BroadcastChannel reaches only this origin's tabs; its postMessage has no target origin
+    channel?.postMessage(relay)
+  }
   // The leader relays in batches: messages that arrived in one burst go to the other tabs in one post
   // (a MessageChannel task, which hidden tabs do not throttle as they do timers).
   let batch: HubMessage[] = []
   const tick = new MessageChannel()
-  tick.port1.onmessage = () => {
-    channel?.postMessage({ type: 'relay', messages: batch } satisfies Relay)
+  tick.port1.addEventListener('message', () => {
+    post({ type: 'relay', messages: batch })
     batch = []
-  }
+  })
+  tick.port1.start()
   const relay = (message: HubMessage): void => {
     if (channel === undefined) return
     if (batch.length === 0) tick.port2.postMessage(0)
@@ -82,11 +87,11 @@ export function openEventHub(): EventHub {
       const received = event.data
       if (received.type === 'join') {
         // A new tab asks whether the stream is open; the leader answers that tab alone (a stream still opening sends its hello to all).
-        if (leading && open) channel.postMessage({ type: 'relay', to: received.from, messages: [{ kind: 'hello' }] } satisfies Relay)
+        if (leading && open) post({ type: 'relay', to: received.from, messages: [{ kind: 'hello' }] })
       } else if (received.to === undefined || received.to === me) for (const message of received.messages) deliver(message)
     })
     navigator.locks.request(`${channelName}-leader`, { signal: quit.signal }, lead).catch(() => undefined) // rejects with AbortError when the tab leaves before it led: nothing to undo
-    channel.postMessage({ type: 'join', from: me } satisfies Relay)
+    post({ type: 'join', from: me })
   }
   return {
     get open() {

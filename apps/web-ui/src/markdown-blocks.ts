@@ -51,12 +51,12 @@ function scan(text: string, from: number): number[] {
 
 /** Splits `text`, reusing `previous` when `text` extends it (only its last block is scanned again). */
 export function splitBlocks(text: string, previous?: BlockSplit): BlockSplit {
-  const extends_ = previous !== undefined && text.length >= previous.text.length && text.startsWith(previous.text)
-  const keep = extends_ ? Math.max(0, previous.starts.length - 1) : 0
-  const from = extends_ && keep < previous.starts.length ? (previous.starts[keep] ?? 0) : 0
-  const starts = [...(extends_ ? previous.starts.slice(0, keep) : []), ...scan(text, from)]
+  const grows = previous !== undefined && text.length >= previous.text.length && text.startsWith(previous.text)
+  const keep = grows ? Math.max(0, previous.starts.length - 1) : 0
+  const from = grows && keep < previous.starts.length ? (previous.starts[keep] ?? 0) : 0
+  const starts = [...(grows ? previous.starts.slice(0, keep) : []), ...scan(text, from)]
   const blocks = starts.map((start, index) => {
-    const reused = extends_ && index < keep ? previous.blocks[index] : undefined
+    const reused = grows && index < keep ? previous.blocks[index] : undefined
     return reused ?? text.slice(start, starts[index + 1] ?? text.length).replace(/\n+$/, '')
   })
   return { text, starts, blocks }

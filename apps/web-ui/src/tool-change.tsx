@@ -74,7 +74,7 @@ export function FileChangeView(props: { readonly change: FileChange }): JSX.Elem
       return (
         <div class="file-change">
           <div class="file-path">
-            <code>{change.path}</code> <span class="badge">{t.newContent(change.content.split('\n').length)}</span>
+            <code>{change.path}</code> <span class="badge">{t.newContent(change.content === '' ? 0 : change.content.replace(/\n$/, '').split('\n').length)}</span>
           </div>
           <pre class="file-preview">{change.content}</pre>
         </div>

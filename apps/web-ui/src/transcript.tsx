@@ -87,7 +87,7 @@ export function Transcript(props: TranscriptProps): JSX.Element {
   const hidden = Math.max(0, props.items.length - shown)
   useEffect(() => {
     const sentinel = earlier.current
-    if (sentinel === null || typeof IntersectionObserver !== 'function') return
+    if (sentinel === null || typeof IntersectionObserver !== 'function') return undefined
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) setShown((count) => count + windowSize)
     }, { root: box.current, rootMargin: '400px 0px 0px 0px' })
@@ -121,7 +121,7 @@ export function Transcript(props: TranscriptProps): JSX.Element {
   const content = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const element = box.current
-    if (element === null || content.current === null || typeof ResizeObserver !== 'function') return
+    if (element === null || content.current === null || typeof ResizeObserver !== 'function') return undefined
     const observer = new ResizeObserver(() => {
       if (following.current) element.scrollTop = element.scrollHeight
     })

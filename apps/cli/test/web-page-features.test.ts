@@ -207,9 +207,9 @@ describe('dsh web page: reading aids', () => {
   )
 
   it(
-    'shows reasoning collapsed with "Thinking…" while it streams, then its length',
+    'shows reasoning collapsed with "Thinking…" while it streams, then its length; the usage line',
     async () => {
-      rig = await startRig((path) => [{ reasoning: 'The user wants a greeting; keep it short and friendly.', text: 'Hello!', holdAfter: 0, releaseFile: path('release') }])
+      rig = await startRig((path) => [{ reasoning: 'The user wants a greeting; keep it short and friendly.', text: 'Hello!', holdAfter: 0, releaseFile: path('release'), usage: { inputTokens: 1000, outputTokens: 200, cacheHitTokens: 750 } }])
       const page = await openPage(browser, rig.web)
       await ready(page)
       await send(page, 'greet me')
@@ -221,6 +221,14 @@ describe('dsh web page: reading aids', () => {
       writeFileSync(rig.tree.path('release'), '')
       await expect.poll(() => page.locator('.turn.assistant .markdown').textContent(), { timeout: UI_WAIT_MS }).toBe('Hello!')
       expect(await reasoning.locator('summary').textContent()).toBe('Reasoning (54 characters)')
+      // The usage line under the chat, as in the chat's status line.
+      await expect.poll(() => page.getByLabel('Usage').textContent(), { timeout: UI_WAIT_MS }).toBe('context 1.2k of 128k tokens (1%) · cache hits 75%')
+      await shoot(page, 'reasoning-and-usage')
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('zh')
+      await expect.poll(() => page.getByLabel('用量').textContent()).toBe('上下文 1.2k / 128k 个 token（1%） · 缓存命中 75%')
+      expect(await reasoning.locator('summary').textContent()).toBe('推理过程（54 个字符）')
+      expect(await page.getByRole('button', { name: '复制消息' }).getAttribute('data-label')).toBe('复制')
+      await shoot(page, 'reasoning-and-usage-chinese')
       await page.context().close()
     },
     timeout,

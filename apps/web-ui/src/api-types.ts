@@ -57,6 +57,14 @@ export interface HistoryAnswer {
   readonly busy: boolean
   readonly seq: number
   readonly approvals: readonly ApprovalView[]
+  readonly usage: UsageView
+}
+
+/** Usage figures of a session (`/sessions/:id/usage`); absent fields are unknown. */
+export interface UsageView {
+  readonly contextTokens?: number
+  readonly contextWindow: number
+  readonly cacheHitShare?: number
 }
 
 export interface FolderRow {

@@ -7,13 +7,14 @@
 import type { JSX } from 'preact'
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { failure, get, post, sessionPath } from './api.ts'
-import type { HistoryAnswer } from './api-types.ts'
+import type { HistoryAnswer, UsageView } from './api-types.ts'
 import type { Choice } from './approval-card.tsx'
 import { chatReducer, loadingChat, type NumberedEvent } from './chat-state.ts'
 import { Composer } from './composer.tsx'
 import type { EventHub } from './event-hub.ts'
 import { useStrings } from './i18n.ts'
 import { Transcript } from './transcript.tsx'
+import { UsageLine } from './usage-line.tsx'
 
 /** Longest wait for a frame before queued events are applied anyway (hidden tabs get no frames). */
 const frameFallbackMs = 200
@@ -26,6 +27,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   /** True after the stream broke, until it is back. */
   const [lost, setLost] = useState(false)
   const [sent, setSent] = useState(0)
+  const [usage, setUsage] = useState<UsageView | undefined>()
   const cancelledText = useRef(t.turnCancelled)
   cancelledText.current = t.turnCancelled
   const { hub, sessionId } = props
@@ -42,6 +44,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       get<HistoryAnswer>(`${path}/history`)
         .then((history) => {
           joinedMidTurn = history.busy
+          setUsage(history.usage)
           dispatch({ kind: 'history', history, cancelledText: cancelledText.current })
           setConnected(true)
           setLost(false)
@@ -55,7 +58,12 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       const events = queue
       queue = []
       dispatch({ kind: 'events', events, cancelledText: cancelledText.current })
-      if (joinedMidTurn && events.some(({ event }) => event.kind === 'busy' && !event.busy)) readHistory()
+      if (!events.some(({ event }) => event.kind === 'busy' && !event.busy)) return
+      if (joinedMidTurn) readHistory()
+      else
+        get<UsageView>(`${path}/usage`)
+          .then(setUsage)
+          .catch((error: unknown) => setProblem(failure(error)))
     }
     const unlisten = hub.listen((message) => {
       switch (message.kind) {
@@ -121,6 +129,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           {t.connectionLost}
         </p>
       ) : null}
+      {usage === undefined ? null : <UsageLine usage={usage} />}
       <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} />
     </section>
   )

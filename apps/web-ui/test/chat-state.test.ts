@@ -9,7 +9,7 @@ import { chatReducer, emptyChat, loadingChat, type ChatItem, type ChatState } fr
 const run = (events: readonly WebEvent[], start: ChatState = emptyChat): ChatState => events.reduce((state, event) => chatReducer(state, { kind: 'event', event, cancelledText: 'The turn was cancelled.' }), start)
 const approval = (id: string): WebEvent => ({ kind: 'approval', approval: { id, tool: 'bash', code: 'ls', always: { kind: 'tool' } } })
 const withoutIds = (items: readonly ChatItem[]): unknown[] => items.map(({ id: _id, ...rest }) => rest)
-const history = (items: HistoryItem[], busy: boolean, seq = 0): HistoryAnswer => ({ items, busy, seq, approvals: [] })
+const history = (items: HistoryItem[], busy: boolean, seq = 0): HistoryAnswer => ({ items, busy, seq, approvals: [], usage: { contextWindow: 0 } })
 
 describe('chat state', () => {
   it('builds the transcript of a turn from its events', () => {

@@ -12,6 +12,7 @@ import type { LiveSession } from './live-session.ts'
 import { ResumeRefused, type LiveSessions } from './live-sessions.ts'
 import { refuse } from './request-guard.ts'
 import { sseStream } from './sse-stream.ts'
+import { usageView, type UsageView } from './usage-view.ts'
 import type { WebEnvironment } from './web-types.ts'
 
 /** Session ids as the store writes them (and prefixes of them). */
@@ -31,6 +32,7 @@ export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession |
 /** The routes. */
 export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, streams: Set<() => void>): Hono {
   const app = new Hono()
+  const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, env.contextWindow ?? 0)
   app.get('/sessions', (c) => c.json({ cwd: env.cwd, sessions: sessions.rows() }))
   app.post('/sessions', async (c) => {
     const body = await jsonBody(c, OpenBody)
@@ -49,7 +51,12 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     // Read in one go with the event number: the page applies only the browser-wide stream's events after `seq`.
-    return c.json({ id: live.id, busy: live.busy, seq: live.seq, approvals: env.approvals.pending(live.id), items: historyItems(deriveMessages(live.agent.session)) })
+    return c.json({ id: live.id, busy: live.busy, seq: live.seq, approvals: env.approvals.pending(live.id), usage: usageOf(live), items: historyItems(deriveMessages(live.agent.session)) })
+  })
+  app.get('/sessions/:id/usage', (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    return c.json(usageOf(live))
   })
   app.get('/sessions/:id/events', (c) => {
     const live = liveSessionOf(c, sessions)

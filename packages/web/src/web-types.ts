@@ -27,6 +27,8 @@ export interface WebEnvironment {
   readonly prepareAgent?: (agent: Agent) => Promise<void>
   /** The user's home and `$DSH_HOME`: a folder added there (or a system directory) gets a warning. */
   readonly homes: { readonly home: string; readonly dshHome: string }
+  /** The model's context window in tokens (the page shows the context in use against it; 0 or absent: unknown). */
+  readonly contextWindow?: number
   /** Diagnostics sink. */
   readonly log: (line: string) => void
 }

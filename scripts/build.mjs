@@ -39,7 +39,7 @@ await build({
   platform: 'browser',
   format: 'esm',
   target: 'es2022',
-  minify: process.env.DSH_WEB_NO_MINIFY !== "1",
+  minify: true,
   jsx: 'automatic',
   jsxImportSource: 'preact',
   legalComments: 'none',

@@ -1,29 +1,26 @@
 /**
  * The transcript: each item a memoised element keyed by its id (only the item that changed is
  * rendered again), the waiting questions after them. It follows the bottom while the reader is at
- * the bottom; a reader who scrolled up stays where they are and gets a "Jump to latest" button.
+ * the bottom (follow-bottom.ts); a reader who scrolled up stays put and gets "Jump to latest".
  * Long histories are windowed: the last {@link windowSize} items are rendered, and scrolling to the
  * top renders the window before them (the browser keeps the reader's place); items and answer
  * blocks off screen skip layout and paint (`content-visibility: auto`).
  */
 import type { JSX } from 'preact'
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalView } from './api-types.ts'
 import { ApprovalCard, type Choice } from './approval-card.tsx'
 import type { ChatItem } from './chat-state.ts'
 import { CopyButton } from './copy-button.tsx'
+import { useFollowBottom } from './follow-bottom.ts'
 import { useStrings } from './i18n.ts'
 import { Markdown } from './markdown.tsx'
 import { memo } from './memo.ts'
 import { Reasoning } from './reasoning.tsx'
 import { ToolRow } from './tool-row.tsx'
 
-/** How near the bottom (px) still counts as "at the bottom". */
-const bottomSlack = 48
 /** Items rendered at first, and added each time the reader reaches the top. */
 export const windowSize = 60
-/** How long after a wheel turn, key press or touch a scroll counts as the reader's. */
-const intentMs = 600
 
 function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean; readonly waiting: boolean }): JSX.Element {
   const t = useStrings()
@@ -78,9 +75,7 @@ export interface TranscriptProps {
 
 export function Transcript(props: TranscriptProps): JSX.Element {
   const t = useStrings()
-  const box = useRef<HTMLDivElement>(null)
-  const following = useRef(true)
-  const [behind, setBehind] = useState(false)
+  const { box, content, behind, jump, handlers } = useFollowBottom([props.items, props.approvals], props.sent)
   /** Items before this many from the end are not rendered until the reader scrolls up to them. */
   const [shown, setShown] = useState(windowSize)
   const earlier = useRef<HTMLDivElement>(null)
@@ -94,52 +89,14 @@ export function Transcript(props: TranscriptProps): JSX.Element {
     observer.observe(sentinel)
     return () => observer.disconnect()
   }, [hidden > 0])
-  /** When the reader last moved the view (wheel, keys, touch, the scroll bar): only they stop the following. */
-  const intent = useRef(0)
-  const onIntent = (): void => {
-    intent.current = performance.now()
-  }
-  const onScroll = (): void => {
-    const element = box.current
-    if (element === null) return
-    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight <= bottomSlack
-    // A scroll the reader did not cause (content above resized while it was laid out) never stops the following.
-    if (atBottom) following.current = true
-    else if (performance.now() - intent.current < intentMs) following.current = false
-    else if (following.current) element.scrollTop = element.scrollHeight
-    setBehind(!following.current)
-  }
-  const jump = (): void => {
-    following.current = true
-    setBehind(false)
-    box.current?.scrollTo({ top: box.current.scrollHeight })
-  }
-  useLayoutEffect(() => {
-    following.current = true
-  }, [props.sent])
-  // Content that grows without a render (a block laid out at its real size once it came on screen) is followed too.
-  const content = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    const element = box.current
-    if (element === null || content.current === null || typeof ResizeObserver !== 'function') return undefined
-    const observer = new ResizeObserver(() => {
-      if (following.current) element.scrollTop = element.scrollHeight
-    })
-    observer.observe(content.current)
-    return () => observer.disconnect()
-  }, [])
-  useLayoutEffect(() => {
-    const element = box.current
-    if (element !== null && following.current) element.scrollTop = element.scrollHeight
-  }, [props.items, props.approvals, props.sent])
   const waitingCalls = new Set(props.approvals.map((approval) => approval.callId))
   const last = props.items.length - 1
   const items = hidden === 0 ? props.items : props.items.slice(hidden)
   return (
     <div class="transcript-wrap">
-      <div class="transcript" role="log" aria-live="polite" ref={box} onScroll={onScroll} onWheel={onIntent} onKeyDown={onIntent} onTouchMove={onIntent} onPointerDown={onIntent}>
+      <div class="transcript" role="log" aria-live="polite" ref={box} {...handlers}>
         <div class="transcript-content" ref={content}>
-        {props.items.length === 0 && props.approvals.length === 0 ? <p class="empty">{props.empty}</p> : null}
+          {props.items.length === 0 && props.approvals.length === 0 ? <p class="empty">{props.empty}</p> : null}
         {hidden > 0 ? (
           <div class="earlier" ref={earlier}>
             {t.earlierItems(hidden)}

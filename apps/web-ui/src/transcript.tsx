@@ -19,7 +19,7 @@ import { memo } from './memo.ts'
 import { Reasoning } from './reasoning.tsx'
 import { ToolRow } from './tool-row.tsx'
 
-/** Items rendered at first, and added each time the reader reaches the top. */
+/** Items rendered at first (the last ones), and added each time the reader reaches the top. */
 export const windowSize = 60
 
 function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean; readonly waiting: boolean }): JSX.Element {
@@ -76,15 +76,21 @@ export interface TranscriptProps {
 export function Transcript(props: TranscriptProps): JSX.Element {
   const t = useStrings()
   const { box, content, behind, jump, handlers } = useFollowBottom([props.items, props.approvals], props.sent)
-  /** Items before this many from the end are not rendered until the reader scrolls up to them. */
-  const [shown, setShown] = useState(windowSize)
+  /**
+   * Index of the first rendered item: fixed once the items first arrive (the last {@link windowSize}
+   * of them), so items added at the end never shift the window; reaching the top lowers it.
+   */
+  const [first, setFirst] = useState<number | undefined>(undefined)
+  const hidden = Math.min(first ?? Math.max(0, props.items.length - windowSize), props.items.length)
   const earlier = useRef<HTMLDivElement>(null)
-  const hidden = Math.max(0, props.items.length - shown)
+  useEffect(() => {
+    if (first === undefined && props.items.length > 0) setFirst(hidden)
+  }, [first, hidden, props.items.length])
   useEffect(() => {
     const sentinel = earlier.current
     if (sentinel === null || typeof IntersectionObserver !== 'function') return undefined
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setShown((count) => count + windowSize)
+      if (entries.some((entry) => entry.isIntersecting)) setFirst((index) => Math.max(0, (index ?? 0) - windowSize))
     }, { root: box.current, rootMargin: '400px 0px 0px 0px' })
     observer.observe(sentinel)
     return () => observer.disconnect()

@@ -227,8 +227,10 @@ describe('dsh web page performance', () => {
         rec.watching = false
         rec.marker = value
       }, marker)
+      const answers = await page.locator('.turn.assistant').count()
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')
-      await expect.poll(async () => (await recorder(page)).texts, { timeout: UI_WAIT_MS }).toBeGreaterThan(0)
+      // Watching starts once the prompt and the new answer are in the transcript (adding them is not per-delta work).
+      await expect.poll(() => page.locator('.turn.assistant').count(), { timeout: UI_WAIT_MS }).toBe(answers + 1)
       await page.evaluate(() => {
         const rec = window.rec
         rec.outside = 0

@@ -26,6 +26,8 @@ async function send(session: TmuxSession, line: string): Promise<void> {
   await session.keys(['Enter'])
 }
 
+const call = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })
+
 describe('permission controls in the chat', () => {
   it('/mode full-auto runs the next command unasked and shows in the status line; /mode read-only is refused', async () => {
     const w = await chatWorkspace()
@@ -50,7 +52,6 @@ describe('permission controls in the chat', () => {
   it('/permissions lists rules with their sources; removing the session rule makes the command ask again', async () => {
     const w = await chatWorkspace()
     tree = w.tree
-    const call = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })
     const script = writeScript(w.tree.path('scripts'), 'rules.json', {
       responses: [call('git status'), { text: 'First done.' }, call('git status --short'), { text: 'Second done.' }, call('git status'), { text: 'Third done.' }],
     })

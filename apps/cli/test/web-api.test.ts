@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { runDsh, writeScript, type RequestBody } from './run-dsh.ts'
-import { browserCookie, rawGet, rawRequest, startWeb, streamedText, turnFinished, watchEvents, type StreamEvent, type WebProcess } from './web-harness.ts'
+import { browserCookie, rawGet, rawRequest, startWeb, streamedText, turnFinished, watchEvents, watchStream, type StreamEvent, type WebProcess } from './web-harness.ts'
 
 let tree: TempTree | undefined
 let web: WebProcess | undefined
@@ -252,6 +252,34 @@ describe('dsh web: sessions, streaming, approvals', () => {
   })
 })
 
+describe('dsh web: the browser-wide stream', () => {
+  it('numbers each session\'s events; the history says up to which number it holds; rows say which session waits for an answer; usage figures', async () => {
+    const w = await start([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo hi' } }], usage: { inputTokens: 1000, outputTokens: 50, cacheHitTokens: 0 } }, { text: 'done', usage: { inputTokens: 1200, outputTokens: 30, cacheHitTokens: 1000 } }])
+    const id = await firstSession(w)
+    const stream = await watchStream(w)
+    await stream.until((messages) => messages.some((message) => message.kind === 'hello'))
+    const started = (await w.api<{ id: string }>('POST', '/api/sessions', {})).body.id
+    await stream.until((messages) => messages.some((message) => message.kind === 'sessions'))
+    expect((await w.api('POST', `/api/sessions/${id}/prompt`, { text: 'say hi' })).status).toBe(202)
+    const [first] = await stream.until((messages) => messages.some((message) => message.event?.kind === 'approval'))
+    expect(first?.kind).toBe('hello')
+    const approval = stream.events.find((message) => message.event?.kind === 'approval')?.event?.approval
+    expect(approval).toMatchObject({ callId: 'c1', tool: 'bash', code: 'echo hi' })
+    const rows = (await w.api<{ sessions: { id: string; waiting: boolean }[] }>('GET', '/api/sessions')).body.sessions
+    expect(rows.find((row) => row.id === id)?.waiting).toBe(true)
+    expect(rows.find((row) => row.id === started)?.waiting).toBe(false)
+    const history = (await w.api<{ seq: number; approvals: { id: string }[] }>('GET', `/api/sessions/${id}/history`)).body
+    const mine = stream.events.filter((message) => message.session === id)
+    expect(mine.map((message) => message.seq)).toEqual(mine.map((_, index) => index + 1))
+    expect(history.seq).toBe(mine.at(-1)?.seq)
+    expect(history.approvals.map((item) => item.id)).toEqual([approval?.id])
+    await w.api('POST', `/api/sessions/${id}/approvals/${approval?.id ?? ''}`, { choice: 'once' })
+    await stream.until((messages) => turnFinished(messages.filter((message) => message.session === id).flatMap((message) => (message.event === undefined ? [] : [message.event]))))
+    stream.close()
+    expect((await w.api('GET', `/api/sessions/${id}/usage`)).body).toEqual({ contextWindow: 128_000, contextTokens: 1230, cacheHitShare: 1000 / 2200 })
+  })
+})
+
 describe('dsh web: every route works on a live session, never on a client-named path', () => {
   it('answers 404 for a session that is not live, and refuses to resume one of another directory', async () => {
     const w = await start([{ text: 'ok' }])
@@ -270,7 +298,7 @@ describe('dsh web: every route works on a live session, never on a client-named 
     const storedId = /session: (\S+)/.exec(stored.stderr)?.[1] ?? ''
     expect(stored.code).toBe(0)
     expect(await w.api('POST', '/api/sessions', { resume: storedId })).toEqual({ status: 200, body: { id: storedId } })
-    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, items: [{ kind: 'user', text: 'an earlier prompt', turn: 1 }, { kind: 'assistant', text: 'stored answer' }] })
+    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, seq: 0, approvals: [], usage: { contextWindow: 128_000 }, items: [{ kind: 'user', text: 'an earlier prompt', turn: 1 }, { kind: 'assistant', text: 'stored answer' }] })
     const rows = (await w.api<{ sessions: { id: string; title: string; live: boolean }[] }>('GET', '/api/sessions')).body.sessions
     expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
   })

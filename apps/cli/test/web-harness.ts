@@ -113,19 +113,33 @@ export async function browserCookie(web: WebProcess): Promise<string> {
 }
 
 /** A session's SSE stream being read: the events so far, waiting for a condition, closing. */
-export interface EventWatch {
-  readonly events: StreamEvent[]
+export interface EventWatch<T = StreamEvent> {
+  readonly events: T[]
   /** Resolves once `predicate` holds for the events (rejects after `timeoutMs` with what arrived). */
-  until(predicate: (events: readonly StreamEvent[]) => boolean, timeoutMs?: number): Promise<StreamEvent[]>
+  until(predicate: (events: readonly T[]) => boolean, timeoutMs?: number): Promise<T[]>
   close(): void
 }
 
+/** A message of the browser-wide stream `/api/stream` as the tests read it. */
+export interface BrowserStreamMessage {
+  readonly kind: 'hello' | 'session' | 'sessions'
+  readonly session?: string
+  readonly seq?: number
+  readonly event?: StreamEvent
+}
+
 /** Subscribes to a session's events; resolves once subscribed (the first event, the busy state, arrived). */
-export async function watchEvents(web: WebProcess, sessionId: string): Promise<EventWatch> {
+export const watchEvents = (web: WebProcess, sessionId: string): Promise<EventWatch> => watchPath<StreamEvent>(web, `/api/sessions/${sessionId}/events`)
+
+/** Subscribes to the browser-wide stream; resolves once its `hello` arrived. */
+export const watchStream = (web: WebProcess): Promise<EventWatch<BrowserStreamMessage>> => watchPath<BrowserStreamMessage>(web, '/api/stream')
+
+// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the message shape of the stream it reads
+async function watchPath<T>(web: WebProcess, path: string): Promise<EventWatch<T>> {
   const controller = new AbortController()
-  const events: StreamEvent[] = []
+  const events: T[] = []
   const waiters = new Set<() => void>()
-  const response = await fetch(`${web.origin}/api/sessions/${sessionId}/events`, { headers: { authorization: `Bearer ${web.token}` }, signal: controller.signal })
+  const response = await fetch(`${web.origin}${path}`, { headers: { authorization: `Bearer ${web.token}` }, signal: controller.signal })
   const reader = response.body?.getReader()
   if (reader === undefined || response.status !== 200) throw new Error(`no event stream (${response.status})`)
   let buffer = ''
@@ -143,14 +157,14 @@ export async function watchEvents(web: WebProcess, sessionId: string): Promise<E
           .join('\n')
         buffer = buffer.slice(cut + 2)
         // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the server writes WebEvent JSON (packages/web/src/web-types.ts)
-        if (data !== '') events.push(JSON.parse(data) as StreamEvent)
+        if (data !== '') events.push(JSON.parse(data) as T)
       }
       for (const wake of waiters) wake()
     }
   }
   // The stream ends with an abort when the test closes it; that is no failure.
   pump().catch(() => undefined)
-  const watch: EventWatch = {
+  const watch: EventWatch<T> = {
     events,
     until(predicate, timeoutMs = HANG_GUARD_MS) {
       return new Promise((resolve, reject) => {

@@ -13,6 +13,8 @@ export interface SessionRow {
   readonly updatedAt: string
   readonly live: boolean
   readonly busy: boolean
+  /** A permission question of the session waits for an answer. */
+  readonly waiting: boolean
 }
 
 export type HistoryItem =
@@ -22,6 +24,8 @@ export type HistoryItem =
 
 export interface ApprovalView {
   readonly id: string
+  /** The tool call that asks. */
+  readonly callId?: string
   readonly tool: string
   readonly code: string
   readonly reason?: string
@@ -46,6 +50,25 @@ export type WebEvent =
   | { readonly kind: 'approval-done'; readonly id: string }
   | { readonly kind: 'busy'; readonly busy: boolean }
   | { readonly kind: 'error'; readonly message: string }
+
+/** A message of the browser-wide stream (`/api/stream`). */
+export type StreamMessage = { readonly kind: 'hello' } | { readonly kind: 'session'; readonly session: string; readonly seq: number; readonly event: WebEvent } | { readonly kind: 'sessions' }
+
+/** The answer of `/sessions/:id/history`: what is stored, the questions waiting, and the event number it includes. */
+export interface HistoryAnswer {
+  readonly items: readonly HistoryItem[]
+  readonly busy: boolean
+  readonly seq: number
+  readonly approvals: readonly ApprovalView[]
+  readonly usage: UsageView
+}
+
+/** Usage figures of a session (`/sessions/:id/usage`); absent fields are unknown. */
+export interface UsageView {
+  readonly contextTokens?: number
+  readonly contextWindow: number
+  readonly cacheHitShare?: number
+}
 
 export interface FolderRow {
   readonly id: string

@@ -4,10 +4,12 @@
  */
 import type { JSX } from 'preact'
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { useAttention } from './attention.ts'
 import { failure, get, post } from './api.ts'
 import type { ServerState, SessionRow } from './api-types.ts'
 import { ChatView } from './chat-view.tsx'
 import { draftsOf, type DraftStore } from './doc-drafts.ts'
+import { openEventHub, type EventHub } from './event-hub.ts'
 import { FoldersDialog } from './folders-dialog.tsx'
 import { browserLanguage, strings, StringsContext, type Language } from './i18n.ts'
 import { SessionList } from './session-list.tsx'
@@ -23,6 +25,8 @@ export function App(): JSX.Element {
   /** Unsaved document edits of every session opened on this page (survive switching sessions). */
   const drafts = useRef<DraftStore>(new Map())
   const t = strings[language]
+  const [hub] = useState<EventHub>(openEventHub)
+  useEffect(() => () => hub.close(), [hub])
 
   const refresh = useCallback((): void => {
     get<{ sessions: SessionRow[] }>('/sessions')
@@ -38,6 +42,25 @@ export function App(): JSX.Element {
       .catch((error: unknown) => setProblem(failure(error)))
     refresh()
   }, [refresh])
+  useEffect(() => {
+    // The sessions list follows every session's turns and questions (and sessions other tabs open); one read per burst.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const later = (): void => {
+      timer ??= setTimeout(() => {
+        timer = undefined
+        refresh()
+      }, 100)
+    }
+    const unlisten = hub.listen((message) => {
+      if (message.kind === 'sessions' || message.kind === 'hello') later()
+      else if (message.kind === 'session' && (message.event.kind === 'busy' || message.event.kind === 'approval' || message.event.kind === 'approval-done')) later()
+    })
+    return () => {
+      unlisten()
+      clearTimeout(timer)
+    }
+  }, [hub, refresh])
+  useAttention(rows.filter((row) => row.waiting).length, t)
   useEffect(() => {
     document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en'
     localStorage.setItem('dsh-web-language', language)
@@ -76,7 +99,7 @@ export function App(): JSX.Element {
       )}
       <main class="layout">
         <SessionList rows={rows} current={current ?? ''} open={open} />
-        {current === undefined ? <p class="loading">{t.loading}</p> : <ChatView key={current} sessionId={current} cwd={state?.cwd ?? ''} onActivity={refresh} />}
+        {current === undefined ? <p class="loading">{t.loading}</p> : <ChatView key={current} sessionId={current} cwd={state?.cwd ?? ''} hub={hub} />}
         {current === undefined || state === undefined ? null : <SidePanel key={current} sessionId={current} docsOff={state.docsOff} drafts={draftsOf(drafts.current, current)} />}
       </main>
       {folders && current !== undefined ? <FoldersDialog sessionId={current} onClose={() => setFolders(false)} /> : null}

@@ -1,23 +1,49 @@
 /**
  * The chat's state as a reducer: the shown items (history, then what the stream adds), the
- * questions waiting for an answer, and whether a turn runs. Text deltas extend the answer being
- * streamed; a tool call's end fills in its row.
+ * questions waiting for an answer, and whether a turn runs. Every item has an id that stays while
+ * it is shown, and an item that does not change keeps its object, so the page re-renders only the
+ * items that changed (the one answer being streamed). Text deltas extend the answer being
+ * streamed, reasoning deltas the reasoning before it; a tool call's end fills in its row. Events
+ * numbered up to the history's `seq` are already in the history and are skipped; events that
+ * arrive before the first history read are kept until it comes.
  */
-import type { ApprovalView, HistoryItem, WebEvent } from './api-types.ts'
+import type { ApprovalView, HistoryAnswer, HistoryItem, WebEvent } from './api-types.ts'
 
-export type ChatItem = HistoryItem | { readonly kind: 'error'; readonly text: string } | { readonly kind: 'notice'; readonly text: string }
+type Shown = HistoryItem | { readonly kind: 'error'; readonly text: string } | { readonly kind: 'notice'; readonly text: string } | { readonly kind: 'reasoning'; readonly text: string }
+/** One shown item with its id. */
+export type ChatItem = Shown & { readonly id: string }
+
+/** A stream event with its number (absent for events of no numbered stream). */
+export interface NumberedEvent {
+  readonly seq?: number
+  readonly event: WebEvent
+}
 
 export interface ChatState {
   readonly items: readonly ChatItem[]
   readonly approvals: readonly ApprovalView[]
   readonly busy: boolean
-  /** True while the last assistant item still receives text. */
+  /** True while the last item (answer or reasoning) still receives text. */
   readonly streaming: boolean
+  /** Number of the last event applied (history included). */
+  readonly seq: number
+  /** Events that came before the first history read; undefined once it came. */
+  readonly early: readonly NumberedEvent[] | undefined
+  /** Counter for the ids of items the stream adds. */
+  readonly next: number
 }
 
-export type ChatAction = { readonly kind: 'history'; readonly items: readonly HistoryItem[]; readonly busy: boolean } | { readonly kind: 'event'; readonly event: WebEvent; readonly cancelledText: string }
+export type ChatAction =
+  | { readonly kind: 'history'; readonly history: HistoryAnswer; readonly cancelledText: string }
+  | { readonly kind: 'events'; readonly events: readonly NumberedEvent[]; readonly cancelledText: string }
+  | { readonly kind: 'event'; readonly event: WebEvent; readonly cancelledText: string }
+  | { /** The stream (re)connected: events wait for the history read that follows. */ readonly kind: 'reload' }
 
-export const emptyChat: ChatState = { items: [], approvals: [], busy: false, streaming: false }
+/** A chat that applies events at once. */
+export const emptyChat: ChatState = { items: [], approvals: [], busy: false, streaming: false, seq: 0, early: undefined, next: 0 }
+
+/** A chat whose history is still being read: events wait for it. */
+export const loadingChat: ChatState = { ...emptyChat, early: [] }
 
 /** Characters of a running call's output the page keeps (the start of a long output is dropped). */
 export const keptOutputChars = 8_192
@@ -26,10 +52,31 @@ function outputTail(text: string): string {
   return text.length <= keptOutputChars ? text : text.slice(text.length - keptOutputChars)
 }
 
+function add(state: ChatState, item: Shown, streaming: boolean): ChatState {
+  return { ...state, items: [...state.items, { ...item, id: `s${state.next}` }], next: state.next + 1, streaming }
+}
+
+function extendLast(state: ChatState, kind: 'assistant' | 'reasoning', text: string): ChatState {
+  const last = state.items.at(-1)
+  if (state.streaming && last?.kind === kind) return { ...state, items: [...state.items.slice(0, -1), { ...last, text: last.text + text }] }
+  return add(state, { kind, text }, true)
+}
+
+/**
+ * The turn number of the latest prompt, from its turn's first step: a prompt sent on this page gets
+ * its "Rewind to here" without reading the history again (which would drop streamed reasoning).
+ */
+function numberPrompt(state: ChatState, turn: number): ChatState {
+  const at = state.items.findLastIndex((item) => item.kind === 'user')
+  const prompt = state.items[at]
+  if (prompt?.kind !== 'user' || prompt.turn !== undefined) return state
+  return { ...state, items: state.items.map((item, index) => (index === at ? { ...prompt, turn } : item)) }
+}
+
 function withEvent(state: ChatState, event: WebEvent, cancelledText: string): ChatState {
   switch (event.kind) {
     case 'prompt':
-      return { ...state, items: [...state.items, { kind: 'user', text: event.text }], streaming: false }
+      return add(state, { kind: 'user', text: event.text }, false)
     case 'busy':
       return { ...state, busy: event.busy, streaming: event.busy && state.streaming }
     case 'approval':
@@ -37,34 +84,31 @@ function withEvent(state: ChatState, event: WebEvent, cancelledText: string): Ch
     case 'approval-done':
       return { ...state, approvals: state.approvals.filter((item) => item.id !== event.id) }
     case 'error':
-      return { ...state, items: [...state.items, { kind: 'error', text: event.message }], streaming: false }
+      return add(state, { kind: 'error', text: event.message }, false)
     case 'progress': {
       const progress = event.event
       switch (progress.type) {
-        case 'text': {
-          const last = state.items.at(-1)
-          if (state.streaming && last?.kind === 'assistant') return { ...state, items: [...state.items.slice(0, -1), { kind: 'assistant', text: last.text + progress.text }] }
-          return { ...state, items: [...state.items, { kind: 'assistant', text: progress.text }], streaming: true }
-        }
+        case 'text':
+          return extendLast(state, 'assistant', progress.text)
+        case 'reasoning':
+          return extendLast(state, 'reasoning', progress.text)
         case 'tool-start':
-          return { ...state, items: [...state.items, { kind: 'tool', callId: progress.callId, name: progress.name, arguments: progress.arguments }], streaming: false }
+          return add(state, { kind: 'tool', callId: progress.callId, name: progress.name, arguments: progress.arguments }, false)
+        case 'tool-output':
+          return { ...state, items: state.items.map((item) => (item.kind === 'tool' && item.callId === progress.callId && item.result === undefined ? { ...item, output: outputTail((item.output ?? '') + progress.text) } : item)) }
+        case 'retry': {
+          if (!progress.discarded) return state
+          // The partial answer (and its reasoning) of the failed attempt leave the page; the next attempt streams anew.
+          let kept = state.items
+          while (state.streaming && (kept.at(-1)?.kind === 'assistant' || kept.at(-1)?.kind === 'reasoning')) kept = kept.slice(0, -1)
+          return add({ ...state, items: kept }, { kind: 'notice', text: `the answer broke off (${progress.detail}); retrying, attempt ${progress.attempt} of ${progress.maxAttempts}` }, false)
+        }
         case 'tool-end':
           return { ...state, items: state.items.map((item) => (item.kind === 'tool' && item.callId === progress.callId ? { ...item, result: progress.outcome.content, isError: progress.outcome.isError } : item)) }
         case 'turn-end':
-          return { ...state, streaming: false, items: progress.reason === 'cancelled' ? [...state.items, { kind: 'notice', text: cancelledText }] : state.items }
+          return progress.reason === 'cancelled' ? add(state, { kind: 'notice', text: cancelledText }, false) : { ...state, streaming: false }
         case 'step-start':
-          return { ...state, streaming: false }
-        case 'tool-output':
-          return { ...state, items: state.items.map((item) => (item.kind === 'tool' && item.callId === progress.callId && item.result === undefined ? { ...item, output: outputTail((item.output ?? '') + progress.text) } : item)) }
-        case 'reasoning':
-          return state
-        case 'retry': {
-          if (!progress.discarded) return state
-          // The partial answer of the failed attempt leaves the page; the next attempt streams it anew.
-          const last = state.items.at(-1)
-          const kept = state.streaming && last?.kind === 'assistant' ? state.items.slice(0, -1) : state.items
-          return { ...state, streaming: false, items: [...kept, { kind: 'notice', text: `the answer broke off (${progress.detail}); retrying, attempt ${progress.attempt} of ${progress.maxAttempts}` }] }
-        }
+          return { ...numberPrompt(state, progress.turn), streaming: false }
         default:
           return progress satisfies never
       }
@@ -83,13 +127,37 @@ function latestNotes(items: readonly ChatItem[]): ChatItem[] {
   return items.slice(lastPrompt + 1).filter((item) => item.kind === 'error' || item.kind === 'notice')
 }
 
+function applyAll(state: ChatState, events: readonly NumberedEvent[], cancelledText: string): ChatState {
+  let out = state
+  for (const { seq, event } of events) {
+    if (seq !== undefined && seq <= out.seq) continue
+    out = withEvent(out, event, cancelledText)
+    if (seq !== undefined) out = { ...out, seq }
+  }
+  return out
+}
+
 /** The reducer. A `history` action replaces the shown items with the stored ones (plus {@link latestNotes}). */
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.kind) {
-    case 'history':
-      return { items: [...action.items, ...latestNotes(state.items)], approvals: state.approvals, busy: action.busy || state.busy, streaming: false }
+    case 'history': {
+      const { history } = action
+      const items: ChatItem[] = history.items.map((item, index) => ({ ...item, id: `h${index}` }))
+      // An item that did not change keeps its object (and so its rendered element).
+      const kept = items.map((item, index) => {
+        const old = state.items[index]
+        return old !== undefined && old.id === item.id && JSON.stringify(old) === JSON.stringify(item) ? old : item
+      })
+      const base: ChatState = { ...state, items: [...kept, ...latestNotes(state.items)], approvals: history.approvals, busy: history.busy, streaming: false, seq: history.seq, early: undefined }
+      return applyAll(base, state.early ?? [], action.cancelledText)
+    }
+    case 'events':
+      if (state.early !== undefined) return { ...state, early: [...state.early, ...action.events] }
+      return applyAll(state, action.events, action.cancelledText)
     case 'event':
       return withEvent(state, action.event, action.cancelledText)
+    case 'reload':
+      return state.early === undefined ? { ...state, early: [] } : state
     default:
       return action satisfies never
   }

@@ -1,4 +1,4 @@
-/** The cwd's sessions, newest first, with title and time; a click opens (resumes) one. */
+/** The cwd's sessions, newest first, with title, time and state ("needs your answer" while a question waits); a click opens (resumes) one. */
 import type { JSX } from 'preact'
 import type { SessionRow } from './api-types.ts'
 import { useStrings } from './i18n.ts'
@@ -18,12 +18,13 @@ export function SessionList(props: { readonly rows: readonly SessionRow[]; reado
       <ul>
         {props.rows.map((row) => (
           <li key={row.id}>
-            <button type="button" class={row.id === props.current ? 'session current' : 'session'} aria-current={row.id === props.current ? 'true' : undefined} onClick={() => props.open(row.id)}>
+            <button type="button" class={`session${row.id === props.current ? ' current' : ''}${row.waiting ? ' waiting' : ''}`} aria-current={row.id === props.current ? 'true' : undefined} onClick={() => props.open(row.id)}>
               <span class="session-title">{row.title === '' ? t.untitled : row.title}</span>
               <span class="session-meta">
                 <time dateTime={row.updatedAt}>{timeOf(row.updatedAt)}</time>
-                {row.busy ? ` · ${t.running}` : row.live ? ` · ${t.live}` : ''}
+                {row.busy && !row.waiting ? ` · ${t.running}` : row.live && !row.waiting ? ` · ${t.live}` : ''}
               </span>
+              {row.waiting ? <span class="needs-answer">{t.needsAnswer}</span> : null}
             </button>
           </li>
         ))}

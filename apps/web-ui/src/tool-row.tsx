@@ -1,9 +1,12 @@
 /**
- * One tool call as a collapsible row: name and a one-line summary; opened, the arguments and the
- * result. While the call runs, the last lines it printed show under the row.
+ * One tool call as a collapsible row: name, a one-line summary and its state (running, waiting for
+ * the person's answer, done, failed); opened, the arguments (an edit as a diff, a write as a file
+ * preview: those rows start open) and the result. While the call runs, the last lines it printed
+ * show under the row.
  */
 import type { JSX } from 'preact'
 import { useStrings } from './i18n.ts'
+import { fileChange, FileChangeView } from './tool-change.tsx'
 
 function summary(name: string, args: string): string {
   try {
@@ -25,19 +28,33 @@ function lastLines(text: string): string {
   return text.replace(/\n$/, '').split('\n').slice(-liveLines).map((line) => line.slice(line.lastIndexOf('\r') + 1)).join('\n')
 }
 
-export function ToolRow(props: { readonly name: string; readonly arguments: string; readonly result?: string | undefined; readonly isError?: boolean | undefined; readonly output?: string | undefined }): JSX.Element {
+export interface ToolRowProps {
+  readonly name: string
+  readonly arguments: string
+  readonly result?: string | undefined
+  readonly isError?: boolean | undefined
+  /** A permission question about this call waits for the person. */
+  readonly waiting: boolean
+  /** The last of what the running call printed (live only). */
+  readonly output?: string | undefined
+}
+
+export function ToolRow(props: ToolRowProps): JSX.Element {
   const t = useStrings()
-  const state = props.result === undefined ? t.toolRunning : props.isError === true ? t.toolFailed : t.toolDone
+  const running = props.result === undefined
+  const state = running ? (props.waiting ? t.toolWaiting : t.toolRunning) : props.isError === true ? t.toolFailed : t.toolDone
+  const stateClass = running ? (props.waiting ? 'waiting' : 'running') : props.isError === true ? 'failed' : 'ok'
+  const change = fileChange(props.name, props.arguments)
   return (
     <>
-      <details class={`tool ${props.result === undefined ? 'running' : props.isError === true ? 'failed' : 'ok'}`}>
+      <details class={`tool ${stateClass}`} open={change !== undefined}>
         <summary>
           <span class="tool-name">{props.name}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
         </summary>
-        <pre class="tool-args">{props.arguments}</pre>
+        {change === undefined ? <pre class="tool-args">{props.arguments}</pre> : <FileChangeView change={change} />}
         {props.result === undefined ? null : <pre class="tool-result">{props.result}</pre>}
       </details>
-      {props.result === undefined && props.output !== undefined ? <pre class="tool-live">{lastLines(props.output)}</pre> : null}
+      {running && props.output !== undefined ? <pre class="tool-live">{lastLines(props.output)}</pre> : null}
     </>
   )
 }

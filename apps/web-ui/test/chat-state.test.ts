@@ -3,11 +3,13 @@
 // and, for any sequence of stream events, no prompt is lost and no approval is shown twice.
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { WebEvent } from '../src/api-types.ts'
-import { chatReducer, emptyChat, type ChatState } from '../src/chat-state.ts'
+import type { HistoryAnswer, HistoryItem, WebEvent } from '../src/api-types.ts'
+import { chatReducer, emptyChat, loadingChat, type ChatItem, type ChatState } from '../src/chat-state.ts'
 
 const run = (events: readonly WebEvent[], start: ChatState = emptyChat): ChatState => events.reduce((state, event) => chatReducer(state, { kind: 'event', event, cancelledText: 'The turn was cancelled.' }), start)
 const approval = (id: string): WebEvent => ({ kind: 'approval', approval: { id, tool: 'bash', code: 'ls', always: { kind: 'tool' } } })
+const withoutIds = (items: readonly ChatItem[]): unknown[] => items.map(({ id: _id, ...rest }) => rest)
+const history = (items: HistoryItem[], busy: boolean, seq = 0): HistoryAnswer => ({ items, busy, seq, approvals: [], usage: { contextWindow: 0 } })
 
 describe('chat state', () => {
   it('a discarding retry takes the partial answer off the page and says it retries; the answer then shows once', () => {
@@ -18,8 +20,8 @@ describe('chat state', () => {
       { kind: 'progress', event: { type: 'retry', attempt: 2, maxAttempts: 5, detail: 'the stream stalled', discarded: true } },
       { kind: 'progress', event: { type: 'text', text: 'The whole answer.' } },
     ])
-    expect(state.items).toEqual([
-      { kind: 'user', text: 'hi' },
+    expect(withoutIds(state.items)).toEqual([
+      { kind: 'user', text: 'hi', turn: 1 },
       { kind: 'notice', text: 'the answer broke off (the stream stalled); retrying, attempt 2 of 5' },
       { kind: 'assistant', text: 'The whole answer.' },
     ])
@@ -42,25 +44,27 @@ describe('chat state', () => {
       { kind: 'progress', event: { type: 'turn-end', turn: 1, reason: 'cancelled' } },
       { kind: 'busy', busy: false },
     ])
-    expect(state).toEqual({
+    expect(new Set(state.items.map((item) => item.id)).size).toBe(state.items.length)
+    expect({ ...state, items: withoutIds(state.items) }).toEqual({
+      ...emptyChat,
+      next: 5,
       items: [
-        { kind: 'user', text: 'list files' },
+        // The turn's first step numbers the prompt (its "Rewind to here").
+        { kind: 'user', text: 'list files', turn: 1 },
         { kind: 'assistant', text: 'Looking.' },
         { kind: 'tool', callId: 'c1', name: 'bash', arguments: '{"command":"ls"}', result: 'a.txt', isError: false },
         { kind: 'assistant', text: 'One file.' },
         { kind: 'notice', text: 'The turn was cancelled.' },
       ],
-      approvals: [],
-      busy: false,
-      streaming: false,
     })
   })
 
   it('a history read replaces the streamed items but keeps the notes of the latest turn', () => {
-    const joined = chatReducer(emptyChat, { kind: 'history', items: [{ kind: 'user', text: 'old' }, { kind: 'assistant', text: 'old answer' }, { kind: 'user', text: 'spell it' }], busy: true })
+    const joined = chatReducer(emptyChat, { kind: 'history', history: history([{ kind: 'user', text: 'old' }, { kind: 'assistant', text: 'old answer' }, { kind: 'user', text: 'spell it' }], true), cancelledText: '' })
     const streamed = run([{ kind: 'progress', event: { type: 'text', text: 'papa' } }, { kind: 'progress', event: { type: 'turn-end', turn: 2, reason: 'cancelled' } }, { kind: 'busy', busy: false }], joined)
-    const reread = chatReducer(streamed, { kind: 'history', items: [{ kind: 'user', text: 'old' }, { kind: 'assistant', text: 'old answer' }, { kind: 'user', text: 'spell it' }, { kind: 'assistant', text: 'alpha papa' }], busy: false })
-    expect(reread.items).toEqual([
+    const reread = chatReducer(streamed, { kind: 'history', history: history([{ kind: 'user', text: 'old' }, { kind: 'assistant', text: 'old answer' }, { kind: 'user', text: 'spell it' }, { kind: 'assistant', text: 'alpha papa' }], false), cancelledText: '' })
+    expect(reread.items.slice(0, 3).every((item, index) => item === joined.items[index])).toBe(true)
+    expect(withoutIds(reread.items)).toEqual([
       { kind: 'user', text: 'old' },
       { kind: 'assistant', text: 'old answer' },
       { kind: 'user', text: 'spell it' },
@@ -68,6 +72,30 @@ describe('chat state', () => {
       { kind: 'notice', text: 'The turn was cancelled.' },
     ])
     expect(reread.busy).toBe(false)
+  })
+
+  it('keeps the object of every item an event did not change (so the page re-renders only the streamed one)', () => {
+    const before = run([{ kind: 'prompt', text: 'a' }, { kind: 'progress', event: { type: 'text', text: 'x' } }])
+    const after = run([{ kind: 'progress', event: { type: 'text', text: 'y' } }], before)
+    expect(after.items[0]).toBe(before.items[0])
+    expect(after.items[1]).not.toBe(before.items[1])
+    expect(after.items[1]?.id).toBe(before.items[1]?.id)
+  })
+
+  it('holds events that come before the first history read, then applies only those after its number', () => {
+    const prompt: WebEvent = { kind: 'prompt', text: 'hi' }
+    const delta: WebEvent = { kind: 'progress', event: { type: 'text', text: 'Hel' } }
+    const early = chatReducer(loadingChat, { kind: 'events', events: [{ seq: 1, event: prompt }, { seq: 2, event: delta }], cancelledText: '' })
+    expect(early.items).toEqual([])
+    const read = chatReducer(early, { kind: 'history', history: history([{ kind: 'user', text: 'hi' }], true, 1), cancelledText: '' })
+    expect(withoutIds(read.items)).toEqual([{ kind: 'user', text: 'hi' }, { kind: 'assistant', text: 'Hel' }])
+    const again = chatReducer(read, { kind: 'events', events: [{ seq: 2, event: delta }, { seq: 3, event: { kind: 'progress', event: { type: 'text', text: 'lo' } } }], cancelledText: '' })
+    expect(withoutIds(again.items)).toEqual([{ kind: 'user', text: 'hi' }, { kind: 'assistant', text: 'Hello' }])
+  })
+
+  it('keeps reasoning apart from the answer', () => {
+    const state = run([{ kind: 'progress', event: { type: 'reasoning', text: 'hm' } }, { kind: 'progress', event: { type: 'reasoning', text: 'm' } }, { kind: 'progress', event: { type: 'text', text: 'Yes.' } }])
+    expect(withoutIds(state.items)).toEqual([{ kind: 'reasoning', text: 'hmm' }, { kind: 'assistant', text: 'Yes.' }])
   })
 
   it('keeps every prompt, in order, and never shows one approval twice, for any event sequence', () => {

@@ -4,7 +4,7 @@
 // log). A property test: any sequence of "allow always" answers and removals, read back from the
 // log by a new guard, gives exactly the rules the running guard had.
 import { afterEach, describe, expect, it } from 'vitest'
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { z } from 'zod'
 import type { PermissionDecision, PermissionMode, SessionEvent, SessionView, ToolDefinition } from '@dsh/contracts'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
@@ -62,6 +62,9 @@ async function rig(mode: PermissionMode, answers: PermissionDecision[] = []) {
 
 const modesOf = (agent: Agent): string[] => agent.session.events.flatMap((event) => dataOf(event, 'tool/permission')?.mode ?? [])
 
+/** The modes a session started in `start` may switch to. */
+const allowed = (start: PermissionMode): PermissionMode[] => permissionModes.filter((mode) => modeSwitchRefusal(start, mode) === undefined)
+
 describe('switching the mode of a running session', () => {
   it('ask → full-auto: the next bash call runs unasked and its event says full-auto; back to ask asks again', async () => {
     const r = await rig('ask', [{ kind: 'allow-once' }, { kind: 'allow-once' }])
@@ -88,7 +91,6 @@ describe('switching the mode of a running session', () => {
   })
 
   it('from a start in read-only or danger-full-access, only the same mode is possible', () => {
-    const allowed = (start: PermissionMode): PermissionMode[] => permissionModes.filter((mode) => modeSwitchRefusal(start, mode) === undefined)
     expect(allowed('read-only')).toEqual(['read-only'])
     expect(allowed('danger-full-access')).toEqual(['danger-full-access'])
     expect(allowed('ask')).toEqual(['ask', 'auto-edit', 'full-auto'])
@@ -121,7 +123,7 @@ describe('removing a session rule', () => {
 
 /** A session view over hand-made events (what SessionRules reads: the header id and the events). */
 function viewOf(id: string, events: SessionEvent[]): SessionView {
-  return { header: { id } as SessionView['header'], events, surface: [], replaceGeneration: 0, eventBySeq: (seq) => events[seq - 1] }
+  return { header: { type: 'session', version: 1, id, createdAt: '', cwd: '/work', delegationDepth: 0 }, events, surface: [], replaceGeneration: 0, eventBySeq: (seq) => events[seq - 1] }
 }
 
 describe('session rules read back from the log', () => {

@@ -1,7 +1,7 @@
 // A running call's output under its row: the last lines, carriage-return progress shown as its
 // latest state, control characters removed, a bounded tail with a count of the lines that went;
 // the row shows them while the call runs and collapses to its summary when it ends.
-import fc from 'fast-check'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ToolFinalOutcome } from '@dsh/contracts'
 import { keptOutputChars, LiveOutput } from '../src/screen/live-output.ts'

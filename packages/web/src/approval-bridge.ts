@@ -18,6 +18,8 @@ export type ApprovalChoice = 'once' | 'always' | 'reject'
 export interface ApprovalView {
   /** Id the answer names. */
   readonly id: string
+  /** Id of the tool call that asks (the page marks that call's row "waiting for you"). */
+  readonly callId: string
   /** Tool name (`bash`, `run_code`, …). */
   readonly tool: string
   /** The command or code to run (or the JSON arguments of another tool). */
@@ -102,7 +104,7 @@ export function createApprovalBridge(): ApprovalBridge {
       // Cancelled while the guards ran: its abort event is gone, so a question now would wait for an answer nobody needs.
       if (execution.signal.aborted) return Promise.resolve({ kind: 'reject' })
       const code = codeOf(execution)
-      const view: ApprovalView = { id: randomUUID(), tool: execution.name, code, always: alwaysScope(execution, code), ...(reason === undefined ? {} : { reason }) }
+      const view: ApprovalView = { id: randomUUID(), callId: execution.callId, tool: execution.name, code, always: alwaysScope(execution, code), ...(reason === undefined ? {} : { reason }) }
       return new Promise<PermissionDecision>((resolve) => {
         waiting.set(view.id, { sessionId, view, resolve })
         execution.signal.addEventListener('abort', () => settle(view.id, { kind: 'reject' }), { once: true })

@@ -12,6 +12,9 @@ import type { WebEvent } from './web-types.ts'
 /** Receives a session's events; must not throw. */
 export type WebListener = (event: WebEvent) => void
 
+/** Receives every event of a session with its number (1, 2, …; see {@link LiveSession.seq}); must not throw. */
+export type SessionTap = (event: WebEvent, seq: number) => void
+
 /** A live session. */
 export class LiveSession {
   readonly agent: Agent
@@ -19,11 +22,14 @@ export class LiveSession {
   readonly #approvals: ApprovalBridge
   readonly #detach: () => void
   readonly #unsubscribe: () => void
+  readonly #tap: SessionTap | undefined
   #running: AbortController | undefined
+  #seq = 0
 
-  constructor(agent: Agent, approvals: ApprovalBridge) {
+  constructor(agent: Agent, approvals: ApprovalBridge, tap?: SessionTap) {
     this.agent = agent
     this.#approvals = approvals
+    this.#tap = tap
     this.#unsubscribe = agent.onProgress((event) => this.#emit({ kind: 'progress', event }))
     this.#detach = approvals.attach(agent.session.id, {
       show: (approval) => this.#emit({ kind: 'approval', approval }),
@@ -33,6 +39,19 @@ export class LiveSession {
 
   get id(): string {
     return this.agent.session.id
+  }
+
+  /**
+   * Number of the last event emitted (0 before the first). The history answer carries it, so a page
+   * that reads the history while the browser-wide stream runs applies only the events after it.
+   */
+  get seq(): number {
+    return this.#seq
+  }
+
+  /** True while a permission question of this session waits for an answer. */
+  get waiting(): boolean {
+    return this.#approvals.pending(this.id).length > 0
   }
 
   /** True while a turn runs. */
@@ -88,6 +107,8 @@ export class LiveSession {
   }
 
   #emit(event: WebEvent): void {
+    this.#seq += 1
+    this.#tap?.(event, this.#seq)
     for (const listener of this.#listeners) listener(event)
   }
 }

@@ -6,7 +6,10 @@
 import type { Agent, SessionSummary } from '@dsh/runtime'
 import { isDshError } from '@dsh/runtime'
 import { LiveSession } from './live-session.ts'
-import type { WebEnvironment } from './web-types.ts'
+import type { StreamMessage, WebEnvironment } from './web-types.ts'
+
+/** Receives the messages of the browser-wide stream; must not throw. */
+export type StreamListener = (message: StreamMessage) => void
 
 /** A row of the sessions list. */
 export interface SessionRow {
@@ -17,6 +20,8 @@ export interface SessionRow {
   /** True when the server has it open. */
   readonly live: boolean
   readonly busy: boolean
+  /** True while a permission question of the session waits for an answer. */
+  readonly waiting: boolean
 }
 
 /** Why a resume was refused, in one line. */
@@ -28,6 +33,7 @@ export class ResumeRefused extends Error {
 export class LiveSessions {
   readonly #env: WebEnvironment
   readonly #live = new Map<string, LiveSession>()
+  readonly #watchers = new Set<StreamListener>()
 
   constructor(env: WebEnvironment) {
     this.#env = env
@@ -36,6 +42,12 @@ export class LiveSessions {
   /** The live session `id`, if the server has it open. */
   get(id: string): LiveSession | undefined {
     return this.#live.get(id)
+  }
+
+  /** Watches every live session's events (and new sessions); returns the unwatch function. */
+  watch(listener: StreamListener): () => void {
+    this.#watchers.add(listener)
+    return () => this.#watchers.delete(listener)
   }
 
   /** Starts a new session in the server's cwd. */
@@ -68,10 +80,10 @@ export class LiveSessions {
    */
   rows(): SessionRow[] {
     const stored = this.#env.host.sessions.list().filter((row: SessionSummary) => row.header.cwd === this.#env.cwd && row.header.parentSession === undefined && (row.eventCount > 0 || this.#live.has(row.id)))
-    const rows = stored.map((row): SessionRow => ({ id: row.id, title: row.title ?? '', updatedAt: row.updatedAt.toISOString(), live: this.#live.has(row.id), busy: this.#live.get(row.id)?.busy ?? false }))
+    const rows = stored.map((row): SessionRow => ({ id: row.id, title: row.title ?? '', updatedAt: row.updatedAt.toISOString(), live: this.#live.has(row.id), busy: this.#live.get(row.id)?.busy ?? false, waiting: this.#live.get(row.id)?.waiting ?? false }))
     const listed = new Set(rows.map((row) => row.id))
     const unlisted = [...this.#live.values()].filter((session) => !listed.has(session.id))
-    return [...unlisted.map((session): SessionRow => ({ id: session.id, title: '', updatedAt: new Date().toISOString(), live: true, busy: session.busy })), ...rows]
+    return [...unlisted.map((session): SessionRow => ({ id: session.id, title: '', updatedAt: new Date().toISOString(), live: true, busy: session.busy, waiting: session.waiting })), ...rows]
   }
 
   /** Stops every live session. */
@@ -83,8 +95,14 @@ export class LiveSessions {
 
   async #adopt(agent: Agent): Promise<LiveSession> {
     await this.#env.prepareAgent?.(agent)
-    const session = new LiveSession(agent, this.#env.approvals)
+    const id = agent.session.id
+    const session = new LiveSession(agent, this.#env.approvals, (event, seq) => this.#broadcast({ kind: 'session', session: id, seq, event }))
     this.#live.set(session.id, session)
+    this.#broadcast({ kind: 'sessions' })
     return session
+  }
+
+  #broadcast(message: StreamMessage): void {
+    for (const watcher of this.#watchers) watcher(message)
   }
 }

@@ -1,10 +1,9 @@
 /**
  * The chat API of the web host: the sessions list of the cwd, starting or resuming a session, its
- * history, its event stream (Server-Sent Events), prompt, cancel, approval answers and the context
+ * history, its event stream and the browser-wide stream of every live session (Server-Sent Events), prompt, cancel, approval answers and the context
  * report. A route naming a session that is not live answers 404; nothing is derived from a path.
  */
 import { Hono, type Context } from 'hono'
-import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
 import { dataOf, deriveMessages, isDshError } from '@dsh/runtime'
 import { historyItems } from './history-items.ts'
@@ -12,6 +11,8 @@ import { jsonBody } from './json-body.ts'
 import type { LiveSession } from './live-session.ts'
 import { ResumeRefused, type LiveSessions } from './live-sessions.ts'
 import { refuse } from './request-guard.ts'
+import { sseStream } from './sse-stream.ts'
+import { usageView, type UsageView } from './usage-view.ts'
 import type { WebEnvironment } from './web-types.ts'
 
 /** Session ids as the store writes them (and prefixes of them). */
@@ -20,9 +21,6 @@ export const sessionIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
 const OpenBody = z.strictObject({ resume: z.string().regex(sessionIdPattern, 'not a session id').optional() })
 const PromptBody = z.strictObject({ text: z.string().min(1, 'empty message').max(200_000) })
 const AnswerBody = z.strictObject({ choice: z.enum(['once', 'always', 'reject']), note: z.string().max(2000).optional() })
-
-/** Heartbeat of an idle stream, so proxies and the browser keep it open. */
-const heartbeatMs = 15_000
 
 /** Looks up the live session a route names, or answers 404. */
 export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession | Response {
@@ -34,6 +32,7 @@ export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession |
 /** The routes. */
 export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, streams: Set<() => void>): Hono {
   const app = new Hono()
+  const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, env.contextWindow ?? 0)
   app.get('/sessions', (c) => c.json({ cwd: env.cwd, sessions: sessions.rows() }))
   app.post('/sessions', async (c) => {
     const body = await jsonBody(c, OpenBody)
@@ -56,29 +55,26 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
       const data = dataOf(event, 'user/message')
       if (data?.turn !== undefined) turns.set(data.message.id, data.turn)
     }
-    return c.json({ id: live.id, busy: live.busy, items: historyItems(deriveMessages(live.agent.session), (message) => turns.get(message.id)) })
+    // Read in one go with the event number: the page applies only the browser-wide stream's events after `seq`.
+    return c.json({ id: live.id, busy: live.busy, seq: live.seq, approvals: env.approvals.pending(live.id), usage: usageOf(live), items: historyItems(deriveMessages(live.agent.session), (message) => turns.get(message.id)) })
+  })
+  app.get('/sessions/:id/usage', (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    return c.json(usageOf(live))
   })
   app.get('/sessions/:id/events', (c) => {
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
-    return streamSSE(c, async (stream) => {
-      let resolveClosed: (() => void) | undefined
-      const closed = new Promise<void>((resolve) => (resolveClosed = resolve))
-      const close = (): void => resolveClosed?.()
-      streams.add(close)
-      const unsubscribe = live.subscribe((event) => {
-        stream.writeSSE({ data: JSON.stringify(event) }).catch(() => close()) // a write to a gone page ends the stream
-      })
-      const heartbeat = setInterval(() => {
-        stream.write(': keep-alive\n\n').catch(() => close()) // same: the page went away
-      }, heartbeatMs)
-      stream.onAbort(close)
-      await closed
-      clearInterval(heartbeat)
-      unsubscribe()
-      streams.delete(close)
-    })
+    return sseStream(c, streams, (write) => live.subscribe(write))
   })
+  app.get('/stream', (c) =>
+    sseStream(c, streams, (write) => {
+      const unwatch = sessions.watch(write)
+      write({ kind: 'hello' })
+      return unwatch
+    }),
+  )
   app.post('/sessions/:id/prompt', async (c) => {
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live

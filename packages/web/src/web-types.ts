@@ -27,6 +27,8 @@ export interface WebEnvironment {
   readonly prepareAgent?: (agent: Agent) => Promise<void>
   /** The user's home and `$DSH_HOME`: a folder added there (or a system directory) gets a warning. */
   readonly homes: { readonly home: string; readonly dshHome: string }
+  /** The model's context window in tokens (the page shows the context in use against it; 0 or absent: unknown). */
+  readonly contextWindow?: number
   /** Diagnostics sink. */
   readonly log: (line: string) => void
   /** Custom commands and user-invocable skills (absent: `/name` prompts go as typed, nothing is completed). */
@@ -49,3 +51,13 @@ export type WebEvent =
   | { /** A question was answered (or its call ended); remove it. */ readonly kind: 'approval-done'; readonly id: string }
   | { /** The session started or stopped running a turn. */ readonly kind: 'busy'; readonly busy: boolean }
   | { /** A turn failed; one line for the person. */ readonly kind: 'error'; readonly message: string }
+
+/**
+ * One message of the browser-wide stream (`GET /api/stream`): every live session's events, each
+ * with its session and number, so one connection serves every tab of a browser (the page shares it
+ * between its tabs) and a page knows which events its history read already holds.
+ */
+export type StreamMessage =
+  | { /** Sent once on connect: the page (re)reads what it shows, then applies what follows. */ readonly kind: 'hello' }
+  | { /** An event of a live session; `seq` counts that session's events from 1. */ readonly kind: 'session'; readonly session: string; readonly seq: number; readonly event: WebEvent }
+  | { /** A session was started or opened: the sessions list changed. */ readonly kind: 'sessions' }

@@ -18,7 +18,7 @@ describe('approval bridge', () => {
     const shown: ApprovalView[] = []
     bridge.attach('s1', { show: (view) => shown.push(view), withdraw: () => undefined })
     const once = bridge.askPermission(execution('s1', 'bash', { command: 'npm test' }), 'permission mode ask asks before running bash')
-    expect(shown).toEqual([{ id: expect.any(String), tool: 'bash', code: 'npm test', reason: 'permission mode ask asks before running bash', always: { kind: 'command-prefix', prefix: 'npm test' } }])
+    expect(shown).toEqual([{ id: expect.any(String), callId: 'c', tool: 'bash', code: 'npm test', reason: 'permission mode ask asks before running bash', always: { kind: 'command-prefix', prefix: 'npm test' } }])
     expect(bridge.answer('s2', shown[0]?.id ?? '', 'once')).toBe(false)
     expect(bridge.answer('s1', shown[0]?.id ?? '', 'once')).toBe(true)
     expect(await once).toEqual({ kind: 'allow-once' })

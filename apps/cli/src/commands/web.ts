@@ -59,6 +59,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         sessionContext: contextReport,
         prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
         homes: { home: userHome(), dshHome: setup.dshHome },
+        contextWindow: setup.provider.contextWindow,
         log: setup.log,
         commands: frontEndCommands(setup.dshHome, setup.log),
       },

@@ -31,6 +31,8 @@ describe('dsh acp with custom commands', () => {
       {
         sessionUpdate: 'available_commands_update',
         availableCommands: [
+          // The built-in /rewind first: each update replaces the editor's list, so there is one.
+          { name: 'rewind', description: expect.stringContaining('list the turns'), input: { hint: 'N [code|conversation] [yes] | undo' } },
           { name: 'release', description: 'Cut a release', input: { hint: 'VERSION' } },
           { name: 'deploy', description: 'Deploy the app.' },
         ],

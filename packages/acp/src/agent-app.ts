@@ -12,7 +12,7 @@ import { finishForeignCall } from './foreign-calls.ts'
 import { initialize } from './initialize.ts'
 import { answerPrompt } from './prompt-turn.ts'
 import { listSessions } from './session-listing.ts'
-import { advertiseCommands } from './rewind-command.ts'
+import { advertiseCommands } from './slash-commands.ts'
 import { loadSession, newSession } from './session-open.ts'
 
 /** Builds the agent app over `deps.host`. */
@@ -31,13 +31,12 @@ export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
     .onRequest('session/new', async ({ params, client }) => {
       const answer = await newSession(deps, params)
       // After the answer, so the client knows the session the list belongs to.
-      setImmediate(() => advertiseCommands(client, answer.sessionId, deps.log))
+      setImmediate(() => void advertiseCommands(deps, client, answer.sessionId))
       return answer
     })
     .onRequest('session/load', async ({ params, client }) => {
-      const answer = await loadSession(deps, params, client)
-      setImmediate(() => advertiseCommands(client, params.sessionId, deps.log))
-      return answer
+      // The replay ends with the session's command list (session-open.ts).
+      return loadSession(deps, params, client)
     })
     .onRequest('session/list', ({ params }) => listSessions(deps.host.sessions, params))
     .onRequest('session/prompt', ({ params, client, signal }) => answerPrompt(deps, deps.registry.require(params.sessionId), params, client, signal))

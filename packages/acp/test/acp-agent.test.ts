@@ -371,7 +371,8 @@ describe('session/load and session/list', () => {
     const seen = { updates: value.replayed, permissions: [], reads: [], writes: [] }
     expect(loaded).toEqual({})
     expect(answered).toEqual({ stopReason: 'end_turn' })
-    expect(updatesOf(seen, sessionId).map((update) => update.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk'])
+    // The replay ends with the session's command list (the built-in /rewind).
+    expect(updatesOf(seen, sessionId).map((update) => update.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk', 'available_commands_update'])
     expect(updatesOf(seen, sessionId)[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'read a' } })
     expect(updatesOf(seen, sessionId)[1]).toMatchObject({ toolCallId: '1.1/call_t1s1_1', title: 'Read a.txt', kind: 'read', locations: [{ path: tree.path('work/a.txt') }] })
     expect(listed.sessions).toEqual([{ sessionId, cwd: tree.path('work'), title: 'read a', updatedAt: expect.any(String) }])

@@ -2,6 +2,7 @@
 // the roots fail with the OS error and the note, additional roots are writable, danger-full-access
 // has no sandbox, the network is cut when configured, API keys are gone, background processes stay
 // tracked and cancellation ends everything. Needs bwrap (.ci/run installs it).
+import { randomInt } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -29,6 +30,10 @@ function launcher(mode: PermissionMode, network = true, warn: (line: string) => 
 }
 
 /** Host pids of live `sleep SECONDS` processes (pids inside a sandbox are its namespace's own). */
+/** Sleep durations no other process on the machine has (another suite may run these tests meanwhile). */
+const tag = randomInt(100_000, 1_000_000)
+const [s1001, s1002, s1003, s1004] = [1001, 1002, 1003, 1004].map((seconds) => `${seconds}.${tag}`)
+
 function hostPidsRunning(seconds: string): number[] {
   return (readProcessTable() ?? []).flatMap((entry) => {
     try {
@@ -144,29 +149,29 @@ describe('bash in the sandbox', () => {
 
   it('background processes keep running in the command\'s pid namespace, stay tracked, and end with the tracker (setsid without the marker too)', async () => {
     const processes = new ToolProcesses({ graceMs: 500 })
-    await bash('full-auto', 'sleep 1001 & env -u DSH_TOOL_CALL setsid sleep 1002 & echo started', { processes })
-    expect(hostPidsRunning('1001')).toHaveLength(1)
-    expect(hostPidsRunning('1002')).toHaveLength(1)
+    await bash('full-auto', `sleep ${s1001} & env -u DSH_TOOL_CALL setsid sleep ${s1002} & echo started`, { processes })
+    expect(hostPidsRunning(s1001)).toHaveLength(1)
+    expect(hostPidsRunning(s1002)).toHaveLength(1)
     await processes.endAll()
-    expect(hostPidsRunning('1001')).toEqual([])
-    expect(hostPidsRunning('1002')).toEqual([])
+    expect(hostPidsRunning(s1001)).toEqual([])
+    expect(hostPidsRunning(s1002)).toEqual([])
   })
 
   it('without a tracker, what a command left running ends with it, setsid escapes without the marker included', async () => {
-    await bash('full-auto', 'env -u DSH_TOOL_CALL setsid sleep 1003 & echo started')
-    expect(hostPidsRunning('1003')).toEqual([])
+    await bash('full-auto', `env -u DSH_TOOL_CALL setsid sleep ${s1003} & echo started`)
+    expect(hostPidsRunning(s1003)).toEqual([])
   })
 
   it('cancellation ends the sandboxed command and what it started', async () => {
     const controller = new AbortController()
-    const running = bash('full-auto', 'sleep 1004 & echo "bg:$!" > bg.pid; sleep 1000', { signal: controller.signal })
+    const running = bash('full-auto', `sleep ${s1004} & echo "bg:$!" > bg.pid; sleep 1000`, { signal: controller.signal })
     const pidFile = tree.path('repo/bg.pid')
     await expect.poll(() => existsSync(pidFile)).toBe(true)
     controller.abort()
     const result = await running
     expect(result).toMatchObject({ isError: true })
     expect(result.content).toContain('[Cancelled: the command and every process it started were killed before it finished.]')
-    expect(hostPidsRunning('1004')).toEqual([])
+    expect(hostPidsRunning(s1004)).toEqual([])
   })
 })
 

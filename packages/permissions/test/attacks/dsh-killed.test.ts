@@ -3,6 +3,7 @@
 // with a cleared environment — and a foreground command is still running when dsh is killed, so
 // nothing of dsh's own clean-up runs. As root and as an unprivileged user, every one of them, and
 // every bubblewrap process of those sandboxes, is gone afterwards (polled in /proc, no sleeps).
+import { randomInt } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { attackScript, attackWorkspace, processesRunning, runners, startRun, type Workspace } from './attack-harness.ts'
@@ -30,12 +31,12 @@ function sandboxesIn(dir: string): number[] {
 describe.each(runners())('a dsh killed with SIGKILL, as $name', (runner) => {
   it('leaves no sandboxed process and no sandbox running', async () => {
     w = await attackWorkspace(runner)
-    const script = attackScript(w, 'killed.json', [
-      'sleep 811.1 > /dev/null 2>&1 & setsid sleep 811.2 > /dev/null 2>&1 & nohup env -i /bin/sleep 811.3 > /dev/null 2>&1 & echo started',
-      'sleep 811.4',
-    ])
+    // Durations no other process on the machine has (another suite may run this same test meanwhile).
+    const tag = randomInt(100_000, 1_000_000)
+    const [a, b, c, d] = [`811.${tag}1`, `811.${tag}2`, `811.${tag}3`, `811.${tag}4`]
+    const script = attackScript(w, 'killed.json', [`sleep ${a} > /dev/null 2>&1 & setsid sleep ${b} > /dev/null 2>&1 & nohup env -i /bin/sleep ${c} > /dev/null 2>&1 & echo started`, `sleep ${d}`])
     const running = startRun(w, script)
-    const sleeps = [['sleep', '811.1'], ['sleep', '811.2'], ['/bin/sleep', '811.3'], ['sleep', '811.4']]
+    const sleeps = [['sleep', a], ['sleep', b], ['/bin/sleep', c], ['sleep', d]]
     await expect.poll(() => sleeps.map((argv) => processesRunning(argv).length), { timeout: 30_000, interval: 50 }).toEqual([1, 1, 1, 1])
     expect(sandboxesIn(w.repo).length).toBeGreaterThan(0)
     process.kill(running.pid, 'SIGKILL')

@@ -4,6 +4,7 @@
 // leftovers are removed at the next start; dsh run prints no terminal control sequences to a
 // terminal (a pseudo-terminal through `script`), nor to a pipe unless --raw is given.
 import { execFileSync, spawnSync } from 'node:child_process'
+import { randomInt } from 'node:crypto'
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -19,16 +20,18 @@ afterEach(async () => {
 describe.each(runners())('run_code and the temp directory, as $name', (runner) => {
   it('a grandchild holding the IPC channel outside the group and without the marker ends with the timed-out snippet', async () => {
     w = await attackWorkspace(runner)
+    // A duration no other process on the machine has (another suite may run this same test meanwhile).
+    const duration = `333.${randomInt(100_000, 1_000_000)}`
     const code = [
       "const { spawn } = await import('node:child_process')",
-      "spawn('sleep', ['333.19'], { stdio: ['ignore', 'ignore', 'ignore', Number(process.env.NODE_CHANNEL_FD)], detached: true, env: { PATH: process.env.PATH } }).unref()",
+      `spawn('sleep', ['${duration}'], { stdio: ['ignore', 'ignore', 'ignore', Number(process.env.NODE_CHANNEL_FD)], detached: true, env: { PATH: process.env.PATH } }).unref()`,
       'await new Promise(() => {})',
     ].join('\n')
     const script = attackScript(w, 'holder.json', [{ name: 'run_code', arguments: { code, timeout_ms: 5000 } }])
     const result = await runAttack(w, script)
     expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
     expect(toolResults(w)[0]).toMatch(/^The snippet ran longer than 5000 ms and was stopped/)
-    expect(processesRunning(['sleep', '333.19'])).toEqual([])
+    expect(processesRunning(['sleep', duration])).toEqual([])
   })
 
   it('what a command leaves in the temp directory is removed when dsh ends, and a crashed dsh\'s directory at the next start', async () => {

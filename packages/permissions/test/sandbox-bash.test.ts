@@ -32,7 +32,7 @@ function launcher(mode: PermissionMode, network = true, warn: (line: string) => 
 /** Host pids of live `sleep SECONDS` processes (pids inside a sandbox are its namespace's own). */
 /** Sleep durations no other process on the machine has (another suite may run these tests meanwhile). */
 const tag = randomInt(100_000, 1_000_000)
-const [s1001, s1002, s1003, s1004] = [1001, 1002, 1003, 1004].map((seconds) => `${seconds}.${tag}`)
+const [s1001, s1002, s1003, s1004] = [`1001.${tag}`, `1002.${tag}`, `1003.${tag}`, `1004.${tag}`]
 
 function hostPidsRunning(seconds: string): number[] {
   return (readProcessTable() ?? []).flatMap((entry) => {

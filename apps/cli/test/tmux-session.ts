@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import { isProcessAlive, realWaitFor } from '@dsh/testkit'
 import { chatBinary } from './chat-harness.ts'
 import { testEnv } from './run-dsh.ts'
 
@@ -46,8 +47,13 @@ export async function startTmux(args: readonly string[], options: { readonly cwd
       await tmux('send-keys', '-t', 't', ...(keyOptions.literal === true ? ['-l'] : []), ...keys)
     },
     async kill() {
-      // The server is gone already when dsh exited and took the last window with it.
+      // The pane runs `exec dsh`, so its pid is dsh's; the server may be gone already (dsh exited
+      // and took the last window with it), and then there is nothing to wait for.
+      const pane = Number((await tmux('display-message', '-p', '-t', 't', '#{pane_pid}').catch(() => ({ stdout: '' }))).stdout.trim())
       await tmux('kill-server').catch(() => undefined)
+      // dsh ends on the hangup, releasing its session lock and writing its last lines: the test's
+      // temporary tree is removed only after that (it raced with the lock directory's removal).
+      if (Number.isInteger(pane) && pane > 0) await realWaitFor(() => !isProcessAlive(pane), 30_000)
     },
   }
 }

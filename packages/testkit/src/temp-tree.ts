@@ -38,7 +38,8 @@ export async function tempTree(spec: TreeSpec = {}, prefix = 'dsh-test-'): Promi
     }
   }
   await write(spec)
-  const dispose = () => rm(root, { recursive: true, force: true })
+  // Retried: a process the test started may still be removing its own files inside (ENOTEMPTY).
+  const dispose = () => rm(root, { recursive: true, force: true, maxRetries: 5 })
   return {
     root,
     path: (relative) => join(root, relative),

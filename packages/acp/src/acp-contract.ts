@@ -3,6 +3,7 @@
  * `dsh acp`) builds the host with `askThroughClient(registry)` as its `askPermission`, then hands
  * the same registry here, so permission questions reach the editor of the session that asks.
  */
+import type { ExpandedPrompt } from '@dsh/contracts'
 import type { Host, StartAgentOptions } from '@dsh/runtime'
 import type { AcpSessionRegistry } from './session-registry.ts'
 
@@ -37,6 +38,6 @@ export interface AcpAgentDeps {
 export interface AcpCommands {
   /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject (logged). */
   list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
-  /** The text to send for a prompt typed in `cwd`: the expanded body of a known `/name`, else the text unchanged. May reject (logged; the text goes as typed). */
-  expand(text: string, cwd: string): Promise<string>
+  /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject (logged; the text goes as typed). */
+  expand(text: string, cwd: string): Promise<ExpandedPrompt>
 }

@@ -4,7 +4,7 @@
  * persisted log and rebuilds the inbox from it.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, SessionEvent, UserMessage } from '@dsh/contracts'
+import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, PromptEvent, SessionEvent, UserMessage } from '@dsh/contracts'
 import type { ProgressListener } from './agent-events.ts'
 import { ApprovalMemory } from './approval-memory.ts'
 import type { AutoCompactSettings } from './auto-compaction.ts'
@@ -22,6 +22,17 @@ import type { ToolRegistry } from './tool-registry.ts'
 import { runTurn, type TurnResult } from './turn-runner.ts'
 import { WireMemo } from './wire-memo.ts'
 import type { FileSystemPort } from '@dsh/contracts'
+
+/** Options of {@link Agent.prompt}. */
+export interface PromptOptions {
+  readonly signal?: AbortSignal
+  /**
+   * Plugin events (`owner/name`, JSON data) appended to the session right before the prompt is
+   * queued, once the agent is known to be idle: what a front end learned while expanding the
+   * prompt (a skill's `skills/grant` for the turn the prompt starts).
+   */
+  readonly events?: readonly PromptEvent[]
+}
 
 /** Construction options. */
 export interface AgentOptions {
@@ -122,8 +133,9 @@ export class Agent {
   }
 
   /** Queues a typed prompt for the next turn and runs turns until the inbox is drained. */
-  async prompt(text: string, options: { readonly signal?: AbortSignal } = {}): Promise<TurnResult> {
+  async prompt(text: string, options: PromptOptions = {}): Promise<TurnResult> {
     if (this.#running !== undefined) throw new DshError('AGENT_BUSY', 'the agent is already running a turn; wait for it or cancel it first')
+    for (const event of options.events ?? []) this.session.append(event.type, event.data)
     await this.#inbox.append('next-turn', createUserMessage({ text, source: { kind: 'user' } }))
     const result = await this.run(options)
     if (result === undefined) throw new Error('the prompt was queued but no turn ran')

@@ -2,7 +2,7 @@
  * Contracts of the web host: what the composition hands to the server (the environment), and the
  * events a page receives over Server-Sent Events. Types only.
  */
-import type { Message } from '@dsh/contracts'
+import type { ExpandedPrompt, Message } from '@dsh/contracts'
 import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import type { Agent, AgentProgress, Host, StartAgentOptions } from '@dsh/runtime'
 import type { ApprovalBridge, ApprovalView } from './approval-bridge.ts'
@@ -39,8 +39,8 @@ export interface WebEnvironment {
 export interface WebCommands {
   /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject. */
   list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
-  /** The text to send for a prompt typed in `cwd`: the expanded body of a known `/name`, else the text unchanged. May reject. */
-  expand(text: string, cwd: string): Promise<string>
+  /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject. */
+  expand(text: string, cwd: string): Promise<ExpandedPrompt>
 }
 
 /** One event on a session's stream. */

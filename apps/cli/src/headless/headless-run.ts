@@ -10,7 +10,7 @@
  * With `--input-format stream-json` the run takes one prompt per stdin line and stops at the first
  * turn that fails. Diagnostics and the error line stay on stderr.
  */
-import type { SessionEvent } from '@dsh/contracts'
+import type { ExpandedPrompt, SessionEvent } from '@dsh/contracts'
 import type { Agent } from '@dsh/runtime'
 import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { prepareAgentSetup, type AgentSetup } from '../agent-setup.ts'
@@ -56,9 +56,9 @@ async function promptsOf(io: CliIo, words: readonly string[], options: HeadlessR
 }
 
 /** Runs one prompt; a failure is reported, not thrown. */
-async function runPrompt(agent: Agent, prompt: string, signal: AbortSignal, shutdown: ShutdownGuard): Promise<TurnReport> {
+async function runPrompt(agent: Agent, prompt: ExpandedPrompt, signal: AbortSignal, shutdown: ShutdownGuard): Promise<TurnReport> {
   try {
-    const result = await agent.prompt(prompt, { signal })
+    const result = await agent.prompt(prompt.text, { signal, events: prompt.events })
     if (shutdown.signal !== undefined) return cancelledBy(shutdown, result.finalText)
     const code = turnEndCodes[result.reason]
     const empty = result.reason === 'completed' ? emptyAnswerNotice(agent.session.events, result.turn) : undefined

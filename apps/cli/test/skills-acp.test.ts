@@ -57,7 +57,10 @@ describe('dsh acp with custom commands', () => {
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/ship' }] })).toEqual({ stopReason: 'end_turn' })
     const sessions = tree.path('home/sessions')
     const file = readdirSync(sessions, { recursive: true }).map(String).find((name) => name.includes(sessionId) && name.endsWith('.jsonl'))
-    const types = readFileSync(join(sessions, file ?? ''), 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { type?: string; data?: unknown })
+    const types = readFileSync(join(sessions, file ?? ''), 'utf8').split('\n').filter((line) => line !== '').map((line): { type?: unknown; data?: unknown } => {
+        const value: unknown = JSON.parse(line)
+        return typeof value === 'object' && value !== null ? value : {}
+      })
     const at = types.findIndex((event) => event.type === 'skills/grant')
     expect(types[at]?.data).toEqual({ skill: 'ship', file: tree.path('home/skills/ship/SKILL.md'), rules: ['bash(echo granted-call:*)'], scope: 'next-turn' })
     expect(types.slice(at + 1).find((event) => event.type === 'turn/start' || event.type === 'turn/end')?.type).toBe('turn/start')

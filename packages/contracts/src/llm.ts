@@ -144,9 +144,10 @@ export interface ModelProvider {
    * How earlier reasoning must be sent back. `with-tools` (DeepSeek thinking mode): when the
    * request carries tools, every earlier assistant message carries `reasoning_content`, the exact
    * text received or `""` where there was none (the API answers 400 otherwise); a request
-   * without tools carries none. Absent: reasoning is never sent back.
+   * without tools carries none. Absent: reasoning is never sent back. Read each time a request
+   * body is built: it may change between requests (thinking switched in live settings).
    */
-  readonly reasoningEcho?: 'with-tools'
+  readonly reasoningEcho?: 'with-tools' | undefined
   /**
    * Streams one response. Must stop promptly and reject with an AbortError-like error when
    * `signal` aborts. Rejects with a {@link ModelErrorShape} on other failures.

@@ -79,7 +79,7 @@ const modelCommand: SlashCommandSpec = {
 export function registerChatCommands(registry: SlashRegistry): void {
   registry.register(helpCommand)
   registry.register({ name: 'exit', aliases: ['quit'], usage: '/exit', help: 'end the chat', run: ({ controller }) => controller.exit() })
-  registry.register({ name: 'compact', usage: '/compact [TEXT]', help: 'replace the history with a summary that keeps your last prompt verbatim (TEXT: what the summary should keep)', run: compact })
+  registry.register({ name: 'compact', usage: '/compact [TEXT]', help: 'replace the history with a summary that keeps your last prompt verbatim', run: compact })
   registry.register({
     name: 'context',
     usage: '/context',

@@ -65,6 +65,22 @@ describe('PreCompact hooks', { timeout: 120_000 }, () => {
     expect(log).toContain('"data":{"event":"PreCompact","decision":"block","reason":"the release notes are not summarised yet"}')
   })
 
+  it('dsh compact ID runs PreCompact too: a block stops it with exit 1, recorded in the log; without the block it compacts', async () => {
+    const { t, repo, home, config } = await workspace()
+    const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'first answer' }] })
+    const first = await runDsh(['--dsh-home', home, 'run', '--cwd', repo, '--model', `scripted:${script}`, 'one'], { cwd: t.root })
+    const id = sessionIdOf(first.stderr)
+    writeFileSync(config, JSON.stringify({ hooks: { PreCompact: [{ hooks: [command(`cat > ${t.path('compact.json')}; test -e ${t.path('allow')} || { echo 'not before the review' >&2; exit 2; }`)] }] } }))
+    const stopped = await runDsh(['--dsh-home', home, 'compact', id, '--config', config], { cwd: t.root })
+    expect(stopped).toMatchObject({ code: 1, stdout: '' })
+    expect(stopped.stderr).toContain(`dsh: compaction of ${id} stopped by a PreCompact hook: not before the review`)
+    expect(JSON.parse(readFileSync(t.path('compact.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PreCompact', session_id: id, cwd: repo, trigger: 'manual', custom_instructions: '' })
+    expect(readFileSync(t.path(`home/sessions/${id}.jsonl`), 'utf8')).toContain('"data":{"event":"PreCompact","decision":"block","reason":"not before the review"}')
+    writeFileSync(t.path('allow'), '')
+    const compacted = await runDsh(['--dsh-home', home, 'compact', id, '--config', config], { cwd: t.root })
+    expect(compacted).toMatchObject({ code: 0, stdout: `compacted ${id}: 2 visible messages -> 1\n` })
+  })
+
   it('an automatic compaction runs PreCompact with trigger auto and is not stopped by it', async () => {
     const { t, repo, home, config } = await workspace({ 'repo/.git/': null })
     writeFileSync(config, JSON.stringify({ model: { contextWindow: 10_000 }, hooks: { PreCompact: [{ hooks: [command(`jq -c '{trigger, custom_instructions}' >> ${t.path('compact.jsonl')}; echo 'please keep everything' >&2; exit 2`)] }] } }))

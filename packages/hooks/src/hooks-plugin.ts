@@ -101,8 +101,8 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
 
   const runner = createHookRunner(options)
   const entries = (event: HookEventName) => runnable(set, event)
-  // The live agent of each session seen, so observer runs (InstructionsLoaded) are recorded in its log.
-  const agents = new Map<string, AgentHandle>()
+  // The agent of each live session seen, so observer runs (InstructionsLoaded) are recorded in its log.
+  const agents = new WeakMap<SessionView, AgentHandle>()
   const roots = followRoots(ctx, runner, () => entries('RootChanged'))
   ctx.effect(() => () => roots.dispose(), 'hooks.roots')
   const stopContinues = new Map<string, number>()
@@ -110,7 +110,7 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   listenToTools(ctx, { runner, entries, contextMessage })
 
   ctx.on('agent/pre-step', async (payload, next): Promise<PreStepDecision> => {
-    agents.set(payload.agent.id, payload.agent)
+    agents.set(payload.agent.session, payload.agent)
     roots.follow(payload.agent)
     const decision = await next()
     if (decision.kind === 'reject') return decision
@@ -168,7 +168,7 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   const service: HooksService = {
     sessionEnd: async (target, reason) => {
       await runner.settle(target.id)
-      agents.delete(target.id)
+      roots.unfollow(target.id)
       const end = entries('SessionEnd')
       if (end.length > 0) await runner.run('SessionEnd', target, { reason }, end)
     },
@@ -182,8 +182,7 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
     const loaded = entries('InstructionsLoaded')
     if (loaded.length === 0) return
     const paths = message.source.changes.filter((change) => change.action !== 'remove').map((change) => change.path)
-    const live = agents.get(session.header.id)
-    const target: HookTarget = live ?? { id: session.header.id, cwd: session.header.cwd }
+    const target: HookTarget = agents.get(session) ?? { id: session.header.id, cwd: session.header.cwd }
     // Observe only: nothing waits for it here; the run is recorded once it ends (the session is mid-append now).
     runner.observe('InstructionsLoaded', target, { file_paths: paths, load_reason: message.source.baseline === true ? 'session_start' : 'nested_traversal' }, loaded)
   })

@@ -103,11 +103,6 @@ export class AcpSessionRegistry {
     return undefined
   }
 
-  /** Cancels every running prompt (the connection is closing). */
-  cancelAll(): void {
-    for (const session of this.#sessions.values()) session.running?.controller.abort()
-  }
-
   /** Cancels the session's prompt, waits until it has wound down, and forgets the session; undefined when it is not open. */
   async close(id: string): Promise<AcpSession | undefined> {
     const session = this.#sessions.get(id)
@@ -119,7 +114,7 @@ export class AcpSessionRegistry {
     return session
   }
 
-  /** Closes every session (the connection ended); resolves with them. */
+  /** Closes every session (the connection ended: their prompts are cancelled and waited for); resolves with them. */
   async closeAll(): Promise<AcpSession[]> {
     const closed = await Promise.all([...this.#sessions.keys()].map((id) => this.close(id)))
     return closed.filter((session) => session !== undefined)

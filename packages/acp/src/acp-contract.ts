@@ -32,6 +32,11 @@ export interface AcpAgentDeps {
   readonly log: (line: string) => void
   /** Custom commands and user-invocable skills of a working directory (absent: `/name` prompts go as typed). */
   readonly commands?: AcpCommands
+  /**
+   * Runs when a session ends on this connection (`session/close`; the composition calls it for
+   * every session left when the connection ends): the SessionEnd hooks. Must not reject.
+   */
+  readonly sessionEnd?: (session: { readonly id: string; readonly cwd: string }, reason: string) => Promise<void>
 }
 
 /** What the composition offers as `/name` commands. */

@@ -15,6 +15,7 @@ import { Inbox, recoverInbox } from './inbox.ts'
 import { closeInterruptedPrompts, interruptedPromptLine } from './interrupted-prompts.ts'
 import { closeInterruptedTurn } from './interrupted-turn.ts'
 import { createUserMessage } from './message-factory.ts'
+import { firePreCompact } from './pre-compact.ts'
 import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import type { AskPermission } from './tool-pipeline.ts'
@@ -161,6 +162,15 @@ export class Agent {
     this.#controller?.abort(abortError(reason))
   }
 
+  /**
+   * Fires `agent/pre-compact` for a manual compaction (before its summary is asked for); resolves
+   * with the reason a listener (a PreCompact hook) gave to stop it, or undefined to go on.
+   */
+  beforeCompact(options: { readonly instructions?: string; readonly signal?: AbortSignal } = {}): Promise<string | undefined> {
+    const signal = options.signal ?? new AbortController().signal
+    return firePreCompact(this.#options.ctx, { agent: this.handle, trigger: 'manual', instructions: options.instructions ?? '', signal }, this.#options.log)
+  }
+
   /** Compacts visible history before the last turn. */
   compact(options: CompactOptions = {}): boolean {
     if (this.#running !== undefined) throw new DshError('AGENT_BUSY', 'cannot compact while a turn is running')
@@ -174,11 +184,20 @@ export class Agent {
    */
   async stop(withinMs = STOP_WAIT_MS): Promise<void> {
     if (this.#disposed) return
+    await this.windDown(withinMs)
+    this.dispose()
+  }
+
+  /**
+   * The first half of {@link stop}: cancels the running turn and waits until it has closed itself
+   * in the log (at most `withinMs`); no turn starts by itself afterwards. The agent stays open, so
+   * what runs before it is closed (SessionEnd hooks) can still record in its log.
+   */
+  async windDown(withinMs = STOP_WAIT_MS): Promise<void> {
     this.#stopping = true
     const running = this.#running
     this.cancel('agent disposed')
     if (running !== undefined) await settledWithin(running, withinMs)
-    this.dispose()
   }
 
   /** Stops and closes the session file. */

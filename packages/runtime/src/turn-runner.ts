@@ -14,6 +14,7 @@ import type { AgentHandle, ChatRequestBody, CoreSessionEventData, ToolFinalOutco
 import type { AgentProgress } from './agent-events.ts'
 import { AssistantAssembler } from './assistant-assembly.ts'
 import { maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
+import { firePreCompact } from './pre-compact.ts'
 import { answerUnansweredCalls } from './interrupted-turn.ts'
 import { deriveMessages } from './derive-history.ts'
 import { isAbortError, errorMessage } from './errors.ts'
@@ -91,12 +92,17 @@ export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal)
   }
 }
 
+/** `agent/pre-compact` for an automatic compaction of this agent. */
+function beforeAutoCompact(deps: TurnDeps, signal: AbortSignal): () => Promise<string | undefined> {
+  return () => firePreCompact(deps.ctx, { agent: deps.handle, trigger: 'auto', instructions: '', signal }, deps.log)
+}
+
 async function runStep(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
   const { session, inbox, ctx } = deps
   // Claim first: a cancel during the summary call below must not leave this turn's prompt queued.
   const claimed = inbox.claim(step === 1)
   if (deps.autoCompact !== undefined) {
-    await maybeAutoCompact({ session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest })
+    await maybeAutoCompact({ session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, beforeCompact: beforeAutoCompact(deps, signal) })
   }
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',
@@ -161,7 +167,7 @@ async function callModelCompactingOnce(deps: TurnDeps, turn: number, step: numbe
   } catch (error) {
     if (!isContextOverflow(error) || signal.aborted) throw error
     const settings = deps.autoCompact ?? { share: 1, useModel: false }
-    const compacted = await maybeAutoCompact({ session: deps.session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, overflow: true })
+    const compacted = await maybeAutoCompact({ session: deps.session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, overflow: true, beforeCompact: beforeAutoCompact(deps, signal) })
     if (!compacted) throw new ContextOverflowError(`${errorMessage(error)} (nothing earlier in the session could be compacted: shorten the prompt, or start a new session)`, error)
     try {
       return await callModel(deps, turn, step, signal)

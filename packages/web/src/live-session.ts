@@ -99,10 +99,12 @@ export class LiveSession {
     return true
   }
 
-  /** Ends the session: cancels its turn, waits for it to close itself, closes the agent. */
-  async stop(): Promise<void> {
+  /** Ends the session: cancels its turn, waits for it to close itself, runs `beforeClose` (SessionEnd hooks), closes the agent. */
+  async stop(beforeClose?: (agent: Agent) => Promise<void>): Promise<void> {
     this.#detach()
     this.#unsubscribe()
+    await this.agent.windDown()
+    await beforeClose?.(this.agent)
     await this.agent.stop()
     this.#listeners.clear()
   }

@@ -33,6 +33,8 @@ export interface WebEnvironment {
   readonly log: (line: string) => void
   /** Custom commands and user-invocable skills (absent: `/name` prompts go as typed, nothing is completed). */
   readonly commands?: WebCommands
+  /** Runs before a live session's agent is closed (the server ends): the SessionEnd hooks. Must not reject. */
+  readonly sessionEnd?: (agent: Agent, reason: string) => Promise<void>
 }
 
 /** What the composition offers as `/name` commands. */

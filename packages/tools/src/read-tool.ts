@@ -35,6 +35,10 @@ const parameters = z.strictObject({
     .describe(`For a line too long to show whole (minified code): return only the line at offset, from this character (1-based), ${READ_CHAR_PAGE} characters of it.`),
 })
 
+/** Past this many characters, paging a line slice by slice is slow: the cut-line note also says how to find a place in it. */
+const LONG_LINE_SEARCH_CHARS = 10 * READ_CHAR_PAGE
+const LONG_LINE_SEARCH = ' To go to a place in it, grep this file with output_mode "content": each match shows [characters A-B of N]; then call read with char_offset=A.'
+
 /** Arguments of `read`. */
 export type ReadArgs = z.infer<typeof parameters>
 
@@ -50,7 +54,7 @@ function notes(window: LineWindow): string[] {
     const { number, length } = window.firstCut
     out.push(
       `[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut. Line ${number} shows characters 1-${READ_MAX_LINE_CHARS} of ${length}: ` +
-        `call read with offset=${number}, char_offset=${READ_MAX_LINE_CHARS + 1} to page through it.]`,
+        `call read with offset=${number}, char_offset=${READ_MAX_LINE_CHARS + 1} to page through it.${length > LONG_LINE_SEARCH_CHARS ? LONG_LINE_SEARCH : ''}]`,
     )
   }
   if (window.endedBy === 'limit') {

@@ -62,6 +62,13 @@ describe('the line index', () => {
     writeFileSync(tree.path('min.js'), line)
     const cache = new LineIndexCache()
     const read = (args: Record<string, unknown>) => call(createReadTool({ lineIndex: cache }), { file_path: 'min.js', offset: 1, ...args }, runContext({ cwd: tree.root }))
+    // F20: the first page says how to reach a place deep in the line.
+    expect(seen(await read({})).content).toBe(
+      `     1\t${line.slice(0, 2000)}… [line cut: ${line.length - 2000} more characters]\n` +
+        `[1 line(s) longer than 2000 characters were cut. Line 1 shows characters 1-2000 of ${line.length}: call read with offset=1, char_offset=2001 to page through it. ` +
+        'To go to a place in it, grep this file with output_mode "content": each match shows [characters A-B of N]; then call read with char_offset=A.]',
+    )
+    cache.counters.bytesStreamed = 0
     const from = line.length - 30_000 + 1
     expect(seen(await read({ char_offset: from })).content).toBe(
       `     1\t${line.slice(from - 1, from - 1 + 20_000)}\n[Line 1, characters ${from}-${from + 19_999} of ${line.length}. Call read with offset=1, char_offset=${from + 20_000} for the next characters.]`,
@@ -69,7 +76,8 @@ describe('the line index', () => {
     const firstPass = cache.counters.bytesStreamed
     const next = from + 20_000
     expect(seen(await read({ char_offset: next })).content).toBe(`     1\t${line.slice(next - 1)}\n[Line 1, characters ${next}-${line.length} of ${line.length}.]`)
-    expect(cache.counters.hits).toBe(1)
+    // Hits: the char_offset read after the first page, then this one (which starts from its positions).
+    expect(cache.counters.hits).toBe(2)
     expect(cache.counters.bytesStreamed - firstPass).toBeLessThan(128 * 1024)
     // The line's length is known now: a slice in the middle stops reading once it is full.
     const middle = 26_000_001

@@ -124,11 +124,23 @@ export type ModelStreamEvent =
       readonly discarded?: boolean
     }
   | {
+      /**
+       * The provider cut the answer short, and what streamed is still the answer: at the output
+       * limit (`length`) or by its content filter (`content-filter`). Sent before the stream ends.
+       */
+      readonly type: 'cut'
+      /** Why the answer is incomplete. */
+      readonly reason: AnswerCut
+    }
+  | {
       /** Token usage (usually last). */
       readonly type: 'usage'
       /** Counts for the whole call. */
       readonly usage: Usage
     }
+
+/** Why a provider cut an answer short (issue 22 F4): the output limit or its content filter. */
+export type AnswerCut = 'length' | 'content-filter'
 
 /** A model provider. */
 export interface ModelProvider {

@@ -245,6 +245,7 @@ async function* attempts(settings: StreamSettings, request: ModelRequest, signal
       else if (reason !== undefined) {
         const warning = cutAnswerWarning(settings.context.provider, reason)
         if (warning !== undefined) settings.log(warning)
+        if (reason === 'length' || reason === 'content_filter') yield { type: 'cut', reason: reason === 'length' ? 'length' : 'content-filter' }
         yield* mapper.finish()
         return
       } else failed = { error: new IncompleteStreamError() }

@@ -1,9 +1,11 @@
 /**
  * Runs the hooks of one event for one session and records each run in that session's log
  * (`hooks/run`, and `hooks/decision` for what the caller decided). Observer events (hooks nothing
- * waits for: InstructionsLoaded, RootChanged) run in the background; their runs are tracked per
- * session so a front end can wait for them (`settle`) before the turn ends or the session closes,
- * which is what makes their records land in the log, and in stream-json, deterministically.
+ * waits for: InstructionsLoaded, RootChanged) run in the background, one event after the other
+ * per session (a hook sees a session's changes in the order they happened, never two at once);
+ * they are tracked per session so a front end can wait for them (`settle`) before the turn ends or
+ * the session closes, which is what makes their records land in the log, and in stream-json,
+ * deterministically.
  */
 import type { AgentHandle } from '@dsh/contracts'
 import { errorMessage } from '@dsh/runtime'
@@ -30,7 +32,7 @@ export interface HookRunnerOptions {
 export interface HookRunner {
   /** Runs `entries` of `event` in parallel and combines what they said; never rejects. */
   run(event: HookEventName, target: HookTarget | undefined, extra: Record<string, unknown>, entries: readonly HookEntry[], signal?: AbortSignal): Promise<HookVerdict>
-  /** Runs observer hooks in the background (tracked for {@link settle}). */
+  /** Runs observer hooks in the background after the session's earlier observer events (tracked for {@link settle}). */
   observe(event: HookEventName, target: HookTarget, extra: Record<string, unknown>, entries: readonly HookEntry[]): void
   /** Resolves once the observer runs of session `id` started so far have ended and are recorded. */
   settle(id: string): Promise<void>
@@ -51,6 +53,8 @@ function append(target: HookTarget | undefined, type: string, data: unknown, war
 /** Creates a runner. */
 export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const pending = new Map<string, Set<Promise<void>>>()
+  /** The last observer event queued per session: the next one starts when it has ended. */
+  const tails = new Map<string, Promise<void>>()
   const run: HookRunner['run'] = async (event, target, extra, entries, signal) => {
     const cwd = target?.cwd ?? options.cwd
     const input = {
@@ -75,10 +79,15 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     observe: (event, target, extra, entries) => {
       const runs = pending.get(target.id) ?? new Set<Promise<void>>()
       pending.set(target.id, runs)
-      const done: Promise<void> = run(event, target, extra, entries).then(() => {
-        runs.delete(done)
-        if (runs.size === 0 && pending.get(target.id) === runs) pending.delete(target.id)
-      })
+      // `run` never rejects, so the chain never breaks.
+      const done: Promise<void> = (tails.get(target.id) ?? Promise.resolve())
+        .then(() => run(event, target, extra, entries))
+        .then(() => {
+          runs.delete(done)
+          if (runs.size === 0 && pending.get(target.id) === runs) pending.delete(target.id)
+          if (tails.get(target.id) === done) tails.delete(target.id)
+        })
+      tails.set(target.id, done)
       runs.add(done)
     },
     settle: async (id) => {

@@ -9,7 +9,7 @@ import type { HookEntry } from '../src/hook-types.ts'
 let tree: TempTree | undefined
 afterEach(async () => tree?.dispose())
 
-const entry = (command: string): HookEntry => ({ event: 'RootChanged', matcher: '', pattern: undefined, command, timeoutMs: 30_000, source: { kind: 'config', file: 'dsh.yaml' }, where: 'RootChanged[0].hooks[0]' })
+const entry = (command: string): HookEntry => ({ event: 'RootChanged', matcher: '', pattern: undefined, command, timeoutMs: 30_000, source: { kind: 'config', file: 'dsh.yaml', trusted: true }, where: 'RootChanged[0].hooks[0]' })
 
 describe('observer hook order', () => {
   it('the second event of a session starts after the first one ended', async () => {

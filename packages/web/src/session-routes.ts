@@ -20,7 +20,7 @@ export const sessionIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
 
 const OpenBody = z.strictObject({ resume: z.string().regex(sessionIdPattern, 'not a session id').optional() })
 const PromptBody = z.strictObject({ text: z.string().min(1, 'empty message').max(200_000) })
-const AnswerBody = z.strictObject({ choice: z.enum(['once', 'always', 'reject']), note: z.string().max(2000).optional() })
+const AnswerBody = z.strictObject({ choice: z.enum(['once', 'always', 'always-tool', 'reject']), note: z.string().max(2000).optional() })
 
 /** Looks up the live session a route names, or answers 404. */
 export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession | Response {
@@ -96,7 +96,9 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     if (live instanceof Response) return live
     const body = await jsonBody(c, AnswerBody)
     if (!body.ok) return body.response
-    if (!env.approvals.answer(live.id, c.req.param('approval'), body.value.choice, body.value.note)) return refuse(c, 404, 'no such question waits in this session (answered already, or its call ended)')
+    const outcome = env.approvals.answer(live.id, c.req.param('approval'), body.value.choice, body.value.note)
+    if (outcome === 'unknown') return refuse(c, 404, 'no such question waits in this session (answered already, or its call ended)')
+    if (outcome === 'not-offered') return refuse(c, 409, `the question does not offer "${body.value.choice}"; answer once, reject, or an "always" it offers`)
     return c.json({ answered: true })
   })
   app.get('/sessions/:id/commands', async (c) => {

@@ -98,12 +98,17 @@ export interface DocumentEntry {
   readonly path?: string
   readonly chars: number
   readonly saveTo: string
+  /** Where a save at each level goes. */
+  readonly saveTargets: { readonly session: string; readonly workspace: string }
 }
 
 export interface DocumentsView {
   readonly sessionId: string
   readonly cwd: string
+  /** The session's own documents folder. */
   readonly folder: string
+  /** The workspace-level folder every session of the cwd shares. */
+  readonly workspaceFolder: string
   readonly documents: readonly DocumentEntry[]
 }
 
@@ -118,6 +123,7 @@ export interface DocsSettings {
   readonly settings: { readonly value: Record<string, boolean | number>; readonly base: Record<string, boolean | number>; readonly overridden: readonly string[] } | null
   readonly settingFields: readonly FieldInfo[]
   readonly folder: string
+  readonly workspaceFolder: string
 }
 
 export interface SweepPreview {

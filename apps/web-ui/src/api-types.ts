@@ -136,6 +136,8 @@ export interface ContextView {
   readonly cwd: string
   readonly session: readonly string[]
   readonly workspace: readonly string[]
+  /** The MCP servers with their states (empty: none configured). */
+  readonly mcp: readonly { readonly name: string; readonly transport: string; readonly source: string; readonly state: string }[]
 }
 
 /** What a rewind to before a turn would change (GET /sessions/:id/rewind/:turn). */

@@ -8,6 +8,7 @@
 import type { JSX } from 'preact'
 import { bashOutcome } from './bash-outcome.ts'
 import { useStrings } from './i18n.ts'
+import { toolLabel } from './tool-label.ts'
 import { fileChange, FileChangeView } from './tool-change.tsx'
 
 function summary(name: string, args: string): string {
@@ -53,7 +54,7 @@ export function ToolRow(props: ToolRowProps): JSX.Element {
     <>
       <details class={`tool ${stateClass}`} open={change !== undefined}>
         <summary>
-          <span class="tool-name">{props.name}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
+          <span class="tool-name" title={props.name}>{toolLabel(props.name)}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
         </summary>
         {change === undefined ? <pre class="tool-args">{props.arguments}</pre> : <FileChangeView change={change} />}
         {props.result === undefined ? null : <pre class="tool-result">{props.result}</pre>}

@@ -2,7 +2,7 @@
 export { createApprovalBroker, type ApprovalBroker, type Asker } from './approvals/approval-broker.ts'
 export { permissionQuestion, type PermissionOption, type PermissionQuestion } from './approvals/permission-question.ts'
 export { ChatController } from './chat-controller.ts'
-export type { ChatEnvironment, ChatPermissions, ModelChoice, PermissionRuleRow } from './chat-environment.ts'
+export type { ChatEnvironment, ChatMcp, ChatPermissions, McpServerRow, ModelChoice, PermissionRuleRow } from './chat-environment.ts'
 export { createDiagnosticsRelay, type DiagnosticsRelay } from './diagnostics-relay.ts'
 export type { ChatView, Tone } from './chat-view.ts'
 export { decideKey, exitWindowMs, type PolicyAction, type PolicyKey, type PolicyState } from './interrupt-policy.ts'

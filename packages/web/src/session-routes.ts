@@ -112,7 +112,8 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     const workspace = await env.inspectWorkspace(live.agent.session.header.cwd, c.req.raw.signal)
-    return c.json({ cwd: live.agent.session.header.cwd, session: env.sessionContext(deriveMessages(live.agent.session)), workspace })
+    const mcp = (env.mcpServers?.() ?? []).map(({ name, transport, source, state }) => ({ name, transport, source, state }))
+    return c.json({ cwd: live.agent.session.header.cwd, session: env.sessionContext(deriveMessages(live.agent.session)), workspace, mcp })
   })
   return app
 }

@@ -31,8 +31,21 @@ export interface WebEnvironment {
   readonly contextWindow?: number
   /** Diagnostics sink. */
   readonly log: (line: string) => void
+  /** The host's MCP servers with their states now, sorted by name (absent or empty: none configured). */
+  readonly mcpServers?: () => readonly McpServerView[]
   /** Custom commands and user-invocable skills (absent: `/name` prompts go as typed, nothing is completed). */
   readonly commands?: WebCommands
+}
+
+/** One MCP server as the Context tab lists it. */
+export interface McpServerView {
+  readonly name: string
+  /** `stdio` or `http URL`. */
+  readonly transport: string
+  /** Where it was configured (`user`, `project`, `.mcp.json`, `--mcp-config`, `config`). */
+  readonly source: string
+  /** `connected, 3 tools`, `failed: REASON`, `untrusted`, `disabled`, `starting`. */
+  readonly state: string
 }
 
 /** What the composition offers as `/name` commands. */

@@ -16,6 +16,7 @@ import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { workspaceReport } from '../chat/workspace-report.ts'
 import { frontEndCommands } from '../command-expansion.ts'
+import { mcpRows } from '../mcp-rows.ts'
 
 /** Options of `dsh web`. */
 export interface WebOptions extends AgentSetupOptions {
@@ -62,6 +63,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         contextWindow: setup.provider.contextWindow,
         log: setup.log,
         commands: frontEndCommands(setup.dshHome, setup.log),
+        ...(setup.mcp === undefined ? {} : { mcpServers: () => mcpRows(setup.mcp) }),
       },
     }).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'ResumeRefused') throw usageError(`--resume: ${error.message}`)

@@ -9,6 +9,7 @@ import type { AgentProgress, TurnResult } from '@dsh/runtime'
 import type { ChatView, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText, sanitize } from '../text-safety.ts'
+import { toolLabel } from '../tool-label.ts'
 import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
 
 /** Where the view writes. */
@@ -59,7 +60,7 @@ export class PlainView implements ChatView {
         return
       case 'tool-start':
         this.#block = 'none'
-        this.#line(`→ ${sanitize(event.name)} ${argumentSummary(event.arguments)}`.trimEnd())
+        this.#line(`→ ${toolLabel(sanitize(event.name))} ${argumentSummary(event.arguments)}`.trimEnd())
         return
       case 'tool-output':
         // The line mode prints a summary per call; live output is the full-screen UI's.

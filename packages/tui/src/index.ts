@@ -4,7 +4,7 @@ export { permissionQuestion, type PermissionOption, type PermissionQuestion } fr
 export { ChatController } from './chat-controller.ts'
 export type { ChatEnvironment, ChatMcp, ChatPermissions, McpServerRow, ModelChoice, PermissionRuleRow } from './chat-environment.ts'
 export { createDiagnosticsRelay, type DiagnosticsRelay } from './diagnostics-relay.ts'
-export type { ChatView, Tone } from './chat-view.ts'
+export type { ChatView, ChoiceItem, ChoiceRequest, Tone } from './chat-view.ts'
 export { decideKey, exitWindowMs, type PolicyAction, type PolicyKey, type PolicyState } from './interrupt-policy.ts'
 export { resumeHint, runChat, type ChatRunOptions, type StartChoice } from './run-chat.ts'
 export { byteSize, relativeTime } from './sessions/relative-time.ts'

@@ -111,6 +111,13 @@ export class PlainView implements ChatView {
     this.#line(`(${messages.length} visible messages, ${prompts} typed prompts)`)
   }
 
+  /** The line mode has no modal lists: commands that offer one answer in text instead. */
+  readonly modalLists = false
+
+  choose(): Promise<string | undefined> {
+    return Promise.resolve(undefined)
+  }
+
   async pickSession(rows: readonly SessionRow[]): Promise<string | undefined> {
     if (rows.length === 0) {
       this.#line('no stored sessions')

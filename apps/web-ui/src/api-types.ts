@@ -19,6 +19,7 @@ export interface SessionRow {
 
 export type HistoryItem =
   | { readonly kind: 'user'; readonly text: string; readonly turn?: number }
+  | { readonly kind: 'reasoning'; readonly text: string }
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean; /** The last of what the running call printed (live only). */ readonly output?: string }
 
@@ -71,6 +72,8 @@ export interface UsageView {
   readonly contextTokens?: number
   readonly contextWindow: number
   readonly cacheHitShare?: number
+  /** What the session's calls cost (only when the model's prices are known). */
+  readonly cost?: { readonly amount: number; readonly currency: string }
 }
 
 export interface FolderRow {

@@ -32,7 +32,7 @@ export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession |
 /** The routes. */
 export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, streams: Set<() => void>): Hono {
   const app = new Hono()
-  const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, env.contextWindow ?? 0)
+  const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, { contextWindow: env.contextWindow ?? 0, prices: env.prices })
   app.get('/sessions', (c) => c.json({ cwd: env.cwd, sessions: sessions.rows() }))
   app.post('/sessions', async (c) => {
     const body = await jsonBody(c, OpenBody)

@@ -2,6 +2,7 @@
  * Contracts of the web host: what the composition hands to the server (the environment), and the
  * events a page receives over Server-Sent Events. Types only.
  */
+import type { UsagePrices } from './usage-view.ts'
 import type { Message } from '@dsh/contracts'
 import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import type { Agent, AgentProgress, Host, StartAgentOptions } from '@dsh/runtime'
@@ -29,6 +30,8 @@ export interface WebEnvironment {
   readonly homes: { readonly home: string; readonly dshHome: string }
   /** The model's context window in tokens (the page shows the context in use against it; 0 or absent: unknown). */
   readonly contextWindow?: number
+  /** The model's prices (config `model.prices`): the usage line shows the cost only with them. */
+  readonly prices?: UsagePrices | undefined
   /** Diagnostics sink. */
   readonly log: (line: string) => void
   /** The host's MCP servers with their states now, sorted by name (absent or empty: none configured). */

@@ -61,6 +61,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
         homes: { home: userHome(), dshHome: setup.dshHome },
         contextWindow: setup.provider.contextWindow,
+        prices: setup.config.model?.prices,
         log: setup.log,
         commands: frontEndCommands(setup.dshHome, setup.log),
         ...(setup.mcp === undefined ? {} : { mcpServers: () => mcpRows(setup.mcp) }),

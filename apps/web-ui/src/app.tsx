@@ -109,7 +109,10 @@ export function App(): JSX.Element {
       </header>
       {problem === undefined ? null : (
         <p class="error banner" role="alert">
-          {problem}
+          {problem}{' '}
+          <button type="button" class="dismiss" onClick={() => setProblem(undefined)}>
+            {t.dismiss}
+          </button>
         </p>
       )}
       <main class="layout">

@@ -6,6 +6,7 @@
  */
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { userHome } from '@dsh/runtime'
+import type { ExpandedPrompt } from '@dsh/contracts'
 import type { Expansion } from '@dsh/skills'
 import { usageError } from './cli-error.ts'
 
@@ -31,14 +32,14 @@ export async function expandAt(prompt: string, place: ExpansionPlace): Promise<E
   return expansion
 }
 
-/** `dsh run`: the text to send; an unknown `/name` throws a usage error. */
-export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Promise<string> {
+/** `dsh run`: what to send; an unknown `/name` throws a usage error. */
+export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Promise<ExpandedPrompt> {
   const expansion = await expandAt(prompt, place)
   switch (expansion.kind) {
     case 'plain':
-      return prompt
+      return { text: prompt, events: [] }
     case 'expanded':
-      return expansion.text
+      return { text: expansion.text, events: expansion.events }
     case 'unknown': {
       const { unknownCommandLine } = await import('@dsh/skills')
       throw usageError(unknownCommandLine(expansion.name, expansion.known))
@@ -66,9 +67,9 @@ export function frontEndCommands(dshHome: string, log: (line: string) => void) {
         return { name, description: (command?.description ?? skill?.meta.description ?? 'custom command').replace(/\s+/g, ' '), ...(hint === undefined ? {} : { hint }) }
       })
     },
-    async expand(text: string, cwd: string): Promise<string> {
+    async expand(text: string, cwd: string): Promise<ExpandedPrompt> {
       const expansion = await expandAt(text, { cwd, dshHome, log })
-      return expansion.kind === 'expanded' ? expansion.text : text
+      return expansion.kind === 'expanded' ? { text: expansion.text, events: expansion.events } : { text, events: [] }
     },
   }
 }

@@ -1,6 +1,6 @@
 /**
  * `initialize`: protocol version 1 (the only one this agent speaks, whatever the client asks
- * for), `loadSession`, `session/list` and (unless multi-root is disabled) additional
+ * for), `loadSession`, `session/list`, `session/close` and (unless multi-root is disabled) additional
  * directories, prompts of text, resource links and embedded resources (no images or audio: the
  * models dsh drives take text), no MCP servers and no authentication (the model's key comes from
  * the environment). The client's capabilities are kept for the sessions (its `fs` methods).
@@ -17,7 +17,7 @@ export function initialize(deps: AcpAgentDeps, params: InitializeRequest): Initi
       loadSession: true,
       promptCapabilities: { image: false, audio: false, embeddedContext: true },
       // Additional directories only when the host can make them roots (multi-root enabled).
-      sessionCapabilities: deps.host.ctx.get('workspaceRoots') === undefined ? { list: {} } : { additionalDirectories: {}, list: {} },
+      sessionCapabilities: deps.host.ctx.get('workspaceRoots') === undefined ? { list: {}, close: {} } : { additionalDirectories: {}, list: {}, close: {} },
     },
     agentInfo: { ...deps.agentInfo },
     authMethods: [],

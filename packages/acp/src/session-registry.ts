@@ -103,8 +103,20 @@ export class AcpSessionRegistry {
     return undefined
   }
 
-  /** Cancels every running prompt (the connection is closing). */
-  cancelAll(): void {
-    for (const session of this.#sessions.values()) session.running?.controller.abort()
+  /** Cancels the session's prompt, waits until it has wound down, and forgets the session; undefined when it is not open. */
+  async close(id: string): Promise<AcpSession | undefined> {
+    const session = this.#sessions.get(id)
+    if (session === undefined) return undefined
+    session.running?.controller.abort()
+    while (session.running !== undefined) await session.running.settled
+    // A session/load of the same id while this one wound down replaced it: that one stays open.
+    if (this.#sessions.get(id) === session) this.#sessions.delete(id)
+    return session
+  }
+
+  /** Closes every session (the connection ended: their prompts are cancelled and waited for); resolves with them. */
+  async closeAll(): Promise<AcpSession[]> {
+    const closed = await Promise.all([...this.#sessions.keys()].map((id) => this.close(id)))
+    return closed.filter((session) => session !== undefined)
   }
 }

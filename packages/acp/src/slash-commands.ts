@@ -6,20 +6,21 @@
  * logged and the prompt goes as typed.
  */
 import type { AgentContext, AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk'
+import type { ExpandedPrompt } from '@dsh/contracts'
 import { errorMessage } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { rewindCommand } from './rewind-command.ts'
 import type { AcpSession } from './session-registry.ts'
 
 /** The prompt text to send for `text` typed in `session`. */
-export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string): Promise<string> {
-  if (deps.commands === undefined) return text
+export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string): Promise<ExpandedPrompt> {
+  if (deps.commands === undefined) return { text, events: [] }
   try {
     return await deps.commands.expand(text, session.cwd)
   } catch (error) {
     // The command files could not be read now: the prompt is sent as the client typed it.
     deps.log(`warning: session ${session.id}: custom commands could not be read: ${errorMessage(error)}`)
-    return text
+    return { text, events: [] }
   }
 }
 

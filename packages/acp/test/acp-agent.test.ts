@@ -25,7 +25,7 @@ describe('initialize', () => {
     const { value: answer } = await withClient(side.app, {}, (ctx) => ctx.request('initialize', { protocolVersion: 1, clientCapabilities: {} }))
     expect(answer).toEqual({
       protocolVersion: 1,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, sessionCapabilities: { additionalDirectories: {}, list: {} } },
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, sessionCapabilities: { additionalDirectories: {}, list: {}, close: {} } },
       agentInfo: { name: 'dsh', title: 'dsh', version: '0.0.0-test' },
       authMethods: [],
     })

@@ -31,7 +31,8 @@ describe('dsh web page: Esc and the error banner', () => {
       await expect.poll(() => page.locator('.notice').last().textContent(), { timeout: UI_WAIT_MS }).toBe('The turn was cancelled.')
       expect(await message.inputValue()).toBe('a half-written next question')
       // A problem banner: the browser refuses notifications (no permission granted in this context).
-      await page.getByRole('checkbox', { name: 'Desktop notifications' }).check()
+      // click, not check: the switch goes back off once the browser refuses, which check() would call a failed click.
+      await page.getByRole('checkbox', { name: 'Desktop notifications' }).click()
       const banner = page.locator('.error.banner')
       await expect.poll(() => banner.textContent(), { timeout: UI_WAIT_MS }).toContain('The browser did not allow notifications')
       expect(await page.getByRole('checkbox', { name: 'Desktop notifications' }).isChecked()).toBe(false)

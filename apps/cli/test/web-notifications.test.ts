@@ -63,7 +63,8 @@ describe('dsh web page: desktop notifications', () => {
       await ready(page)
       const toggle = page.getByRole('checkbox', { name: 'Desktop notifications' })
       expect(await toggle.isChecked()).toBe(false)
-      await toggle.check()
+      // click, not check: the switch turns on once the permission answer comes back, after the click.
+      await toggle.click()
       await expect.poll(() => toggle.isChecked(), { timeout: UI_WAIT_MS }).toBe(true)
       await page.getByRole('textbox', { name: 'Message' }).fill('run two')
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')

@@ -1,7 +1,8 @@
 // /mode and /permissions in a real chat (tmux, 120×40, the built binary): switching an ask-mode
 // chat to full-auto lets the next command run unasked and the status line says so, read-only is
 // refused with the way to get it; /permissions lists the rules with where each was written, and
-// removing the session's "allow always" rule makes the same command ask again.
+// removing the session's "allow always" rule makes the same command ask again; "always" for a
+// compound command offers its parts' prefixes, never the whole tool, until bash asks again.
 import { existsSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TempTree } from '@dsh/testkit'
@@ -74,6 +75,33 @@ describe('permission controls in the chat', () => {
     await tmux.waitFor(/removed bash\(git status:\*\) from this session/)
     await send(tmux, 'third')
     await tmux.waitFor(/Run bash: git status\?/)
+    await settle()
+    await tmux.keys(['Escape'])
+    await tmux.waitFor(/Third done\./)
+  }, 90_000)
+
+  it('"always" for a compound command offers its parts\' prefixes, not the whole tool; the parts then run unasked, a new part asks and the whole tool is offered', async () => {
+    const w = await chatWorkspace()
+    tree = w.tree
+    const script = writeScript(w.tree.path('scripts'), 'compound.json', {
+      responses: [call('ls && wc -l notes.txt'), { text: 'First done.' }, call('wc -c notes.txt; ls -a'), { text: 'Second done.' }, call('ls | sort'), { text: 'Third done.' }],
+    })
+    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    await tmux.waitFor(/Ctrl-D exits/)
+    await send(tmux, 'first')
+    const question = (await tmux.waitFor(/Run bash: ls && wc -l notes\.txt\?[\s\S]*Yes, and allow each part \("ls …", "wc …"\) for the rest of this session[\s\S]*No$/m)).join('\n')
+    expect(question).not.toContain('allow every bash call')
+    await settle()
+    await tmux.keys(['Down'])
+    await tmux.keys(['Enter'])
+    await tmux.waitFor(/First done\./)
+    await send(tmux, 'second')
+    await tmux.waitFor(/Second done\./)
+    expect((await tmux.screen()).join('\n')).not.toContain('Run bash: wc -c notes.txt; ls -a?')
+    await send(tmux, '/permissions')
+    await tmux.waitFor(/allow bash\(ls:\*\)\s+this session \("allow always"\)\n\s+\d\. allow bash\(wc:\*\)\s+this session/)
+    await send(tmux, 'third')
+    await tmux.waitFor(/Run bash: ls \| sort\?[\s\S]*Yes, and allow each part \("ls …", "sort …"\)[\s\S]*Yes, and allow every bash call for the rest of this session/)
     await settle()
     await tmux.keys(['Escape'])
     await tmux.waitFor(/Third done\./)

@@ -1,7 +1,7 @@
 // `/rewind` through the built `dsh acp` as an editor drives it: the command is advertised, a turn
 // writes and runs bash, `/rewind` lists it, `/rewind 1` previews without changing anything, and
 // `/rewind 1 yes` puts the files back on disk (where the editor sees them); no model call is made
-// for the commands.
+// for the commands; `code` / `conversation` take back one half only.
 import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -53,5 +53,30 @@ describe('dsh acp /rewind', () => {
     expect(textOf(acp, from)).toBe('rewound to before turn 1: 2 files, conversation\n  restored keep.txt\n  removed new.txt\n')
     expect(readFileSync(tree.path('work/keep.txt'), 'utf8')).toBe('original\n')
     expect(existsSync(tree.path('work/new.txt'))).toBe(false)
+  })
+
+  it('takes back the files only, or the conversation only', async () => {
+    tree = await tempTree({ 'work/keep.txt': 'original\n' })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo changed > keep.txt' } }] }, { text: 'changed it' }] })
+    acp = spawnAcp(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--permission-mode', 'full-auto'], { cwd: tree.path('work'), home: tree.root })
+    await acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    const running = acp
+    const prompt = (text: string) => running.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })
+    await prompt('change the file')
+    let from = acp.updates.length
+    await prompt('/rewind 1 code yes')
+    expect(textOf(acp, from)).toBe('rewound to before turn 1: 1 file\n  restored keep.txt\n')
+    expect(readFileSync(tree.path('work/keep.txt'), 'utf8')).toBe('original\n')
+    from = acp.updates.length
+    await prompt('/rewind')
+    expect(textOf(acp, from)).toMatch(/^1 {2}change the file {2}\(keep\.txt\) {2}\[rewound\]\n/)
+    from = acp.updates.length
+    await prompt('/rewind 1 conversation')
+    expect(textOf(acp, from)).toMatch(/^a rewind to before turn 1 would change:\n {2}the conversation from turn 1 on \(\d+ messages leave the model's view\)\n/)
+    from = acp.updates.length
+    await prompt('/rewind 1 conversation yes')
+    expect(textOf(acp, from)).toBe('rewound to before turn 1: 0 files, conversation\n')
+    expect(readFileSync(tree.path('work/keep.txt'), 'utf8')).toBe('original\n')
   })
 })

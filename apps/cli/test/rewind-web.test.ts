@@ -1,11 +1,14 @@
 // The web host's "Rewind to here" action in headless Chromium against the built binary with a
 // scripted model: the dialog previews the files and the conversation that would change, the
-// rewind puts the files back, and the message leaves the page's history.
+// rewind puts the files back, and the message leaves the page's history; "files only" keeps the
+// conversation and "conversation only" keeps the files, each previewed as chosen.
 import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { writeScript } from './run-dsh.ts'
+import { shots } from './web-page.ts'
 import { startWeb, type WebProcess } from './web-harness.ts'
 
 const UI_WAIT_MS = 60_000
@@ -50,6 +53,44 @@ describe('dsh web: Rewind to here', () => {
       await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(0)
       expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('original\n')
       expect(existsSync(tree.path('repo/new.txt'))).toBe(false)
+      await context.close()
+    },
+    240_000,
+  )
+
+  it(
+    'files only keeps the conversation, conversation only keeps the files; the preview follows the choice',
+    async () => {
+      tree = await tempTree({ 'repo/.git/': null, 'repo/keep.txt': 'original\n', 'repo/cfg.yaml': 'permissions:\n  mode: full-auto\n', 'home/': null })
+      const script = writeScript(tree.path('.'), 'script.json', {
+        responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo changed > keep.txt' } }] }, { text: 'Changed it.' }],
+      })
+      web = await startWeb(['--model', `scripted:${script}`, '--config', 'cfg.yaml'], { cwd: tree.path('repo'), home: tree.path('home') })
+      const context = await browser.newContext({ locale: 'en-US' })
+      context.setDefaultTimeout(UI_WAIT_MS)
+      const page = await context.newPage()
+      await page.goto(web.url)
+      const message = page.getByRole('textbox', { name: 'Message' })
+      await message.fill('change the file')
+      await message.press('Enter')
+      await expect.poll(() => page.locator('.turn.assistant').last().textContent(), { timeout: UI_WAIT_MS }).toBe('Changed it.')
+      await page.getByRole('button', { name: 'Rewind to here' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Rewind to before turn 1' })
+      await expect.poll(() => dialog.textContent(), { timeout: UI_WAIT_MS }).toContain('The conversation from this message on (')
+      await dialog.getByRole('radio', { name: 'files only' }).check()
+      await expect.poll(() => dialog.getByRole('list').textContent(), { timeout: UI_WAIT_MS }).toBe('restore keep.txt')
+      await expect.poll(() => dialog.textContent()).not.toContain('The conversation from this message on (')
+      await page.screenshot({ path: join(shots, 'rewind-files-only.png') })
+      await dialog.getByRole('button', { name: 'Rewind', exact: true }).click()
+      await expect.poll(() => readFileSync(tree?.path('repo/keep.txt') ?? '', 'utf8'), { timeout: UI_WAIT_MS }).toBe('original\n')
+      expect(await page.locator('.turn.user').count()).toBe(1)
+      await page.getByRole('button', { name: 'Rewind to here' }).click()
+      await dialog.getByRole('radio', { name: 'conversation only' }).check()
+      await expect.poll(() => dialog.textContent(), { timeout: UI_WAIT_MS }).toContain('The conversation from this message on (')
+      expect(await dialog.getByRole('listitem').count()).toBe(0)
+      await dialog.getByRole('button', { name: 'Rewind', exact: true }).click()
+      await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(0)
+      expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('original\n')
       await context.close()
     },
     240_000,

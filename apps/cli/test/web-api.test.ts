@@ -170,7 +170,7 @@ describe('dsh web: sessions, streaming, approvals', () => {
     const approval = (await watch.until((events) => events.some((event) => event.approval !== undefined))).find((event) => event.approval !== undefined)?.approval
     if (approval === undefined) throw new Error('no approval')
     expect(approval).toMatchObject({ tool: 'bash', code: 'echo approved-run', always: { kind: 'command-prefix', prefix: 'echo approved-run' } })
-    expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval.id}`, { choice: 'maybe' })).toEqual({ status: 400, body: { error: 'choice: Invalid option: expected one of "once"|"always"|"reject"' } })
+    expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval.id}`, { choice: 'maybe' })).toEqual({ status: 400, body: { error: 'choice: Invalid option: expected one of "once"|"always"|"always-tool"|"reject"' } })
     expect(await w.api('POST', `/api/sessions/${id}/approvals/${approval.id}`, { choice: 'once' })).toEqual({ status: 200, body: { answered: true } })
     await watch.until(turnFinished)
     const count = watch.events.length

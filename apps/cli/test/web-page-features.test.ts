@@ -87,7 +87,7 @@ describe('dsh web page: reading aids', () => {
       await shoot(page, 'attention-waiting-row')
       await page.getByRole('button', { name: 'Allow once', exact: true }).click()
       await expect.poll(() => page.locator('.turn.assistant .markdown').last().textContent(), { timeout: UI_WAIT_MS }).toBe('It printed waited.')
-      expect(await page.locator('.tool .tool-state').textContent()).toBe('done')
+      expect(await page.locator('.tool .tool-state').textContent()).toBe('exit 0 · 1 line')
       await expect.poll(() => page.title(), { timeout: UI_WAIT_MS }).toBe('dsh web')
       await expect.poll(() => page.locator('.session.waiting').count(), { timeout: UI_WAIT_MS }).toBe(0)
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/assets/favicon.svg')

@@ -19,6 +19,7 @@ export interface SessionRow {
 
 export type HistoryItem =
   | { readonly kind: 'user'; readonly text: string; readonly turn?: number }
+  | { readonly kind: 'reasoning'; readonly text: string }
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean; /** The last of what the running call printed (live only). */ readonly output?: string }
 
@@ -29,7 +30,10 @@ export interface ApprovalView {
   readonly tool: string
   readonly code: string
   readonly reason?: string
-  readonly always: { readonly kind: 'command-prefix'; readonly prefix: string } | { readonly kind: 'tool' }
+  /** What "always" covers; absent when only "once" (and maybe the whole tool) is on offer. */
+  readonly always?: { readonly kind: 'command-prefix'; readonly prefix: string } | { readonly kind: 'command-prefixes'; readonly prefixes: readonly string[] } | { readonly kind: 'tool' }
+  /** True when "always allow the whole tool" is offered besides (a compound command asked about again). */
+  readonly alwaysTool: boolean
 }
 
 export type Progress =
@@ -68,6 +72,8 @@ export interface UsageView {
   readonly contextTokens?: number
   readonly contextWindow: number
   readonly cacheHitShare?: number
+  /** What the session's calls cost (only when the model's prices are known). */
+  readonly cost?: { readonly amount: number; readonly currency: string }
 }
 
 export interface FolderRow {
@@ -95,12 +101,17 @@ export interface DocumentEntry {
   readonly path?: string
   readonly chars: number
   readonly saveTo: string
+  /** Where a save at each level goes. */
+  readonly saveTargets: { readonly session: string; readonly workspace: string }
 }
 
 export interface DocumentsView {
   readonly sessionId: string
   readonly cwd: string
+  /** The session's own documents folder. */
   readonly folder: string
+  /** The workspace-level folder every session of the cwd shares. */
+  readonly workspaceFolder: string
   readonly documents: readonly DocumentEntry[]
 }
 
@@ -115,6 +126,7 @@ export interface DocsSettings {
   readonly settings: { readonly value: Record<string, boolean | number>; readonly base: Record<string, boolean | number>; readonly overridden: readonly string[] } | null
   readonly settingFields: readonly FieldInfo[]
   readonly folder: string
+  readonly workspaceFolder: string
 }
 
 export interface SweepPreview {
@@ -127,6 +139,8 @@ export interface ContextView {
   readonly cwd: string
   readonly session: readonly string[]
   readonly workspace: readonly string[]
+  /** The MCP servers with their states (empty: none configured). */
+  readonly mcp: readonly { readonly name: string; readonly transport: string; readonly source: string; readonly state: string }[]
 }
 
 /** What a rewind to before a turn would change (GET /sessions/:id/rewind/:turn). */

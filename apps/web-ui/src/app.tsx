@@ -5,6 +5,7 @@
 import type { JSX } from 'preact'
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { useAttention } from './attention.ts'
+import { notificationsSupported, useNotifySwitch, useQuestionNotifications } from './desktop-notify.ts'
 import { failure, get, post } from './api.ts'
 import type { ServerState, SessionRow } from './api-types.ts'
 import { ChatView } from './chat-view.tsx'
@@ -61,6 +62,8 @@ export function App(): JSX.Element {
     }
   }, [hub, refresh])
   useAttention(rows.filter((row) => row.waiting).length, t)
+  const [notify, setNotify] = useNotifySwitch()
+  useQuestionNotifications(hub, notify, t)
   useEffect(() => {
     document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en'
     localStorage.setItem('dsh-web-language', language)
@@ -84,6 +87,18 @@ export function App(): JSX.Element {
         <button type="button" onClick={() => setFolders(true)} disabled={current === undefined}>
           {t.folders}
         </button>
+        {notificationsSupported() ? (
+          <label class="notify">
+            <input
+              type="checkbox"
+              checked={notify}
+              onChange={(event) => {
+                void setNotify(event.currentTarget.checked).then((done) => (done ? undefined : setProblem(t.notifyRefused)))
+              }}
+            />{' '}
+            {t.notifySwitch}
+          </label>
+        ) : null}
         <label class="language">
           {t.language}{' '}
           <select value={language} onChange={(event) => setLanguage(event.currentTarget.value === 'zh' ? 'zh' : 'en')}>
@@ -94,7 +109,10 @@ export function App(): JSX.Element {
       </header>
       {problem === undefined ? null : (
         <p class="error banner" role="alert">
-          {problem}
+          {problem}{' '}
+          <button type="button" class="dismiss" onClick={() => setProblem(undefined)}>
+            {t.dismiss}
+          </button>
         </p>
       )}
       <main class="layout">

@@ -9,7 +9,7 @@
  */
 import type { ApprovalView, HistoryAnswer, HistoryItem, WebEvent } from './api-types.ts'
 
-type Shown = HistoryItem | { readonly kind: 'error'; readonly text: string } | { readonly kind: 'notice'; readonly text: string } | { readonly kind: 'reasoning'; readonly text: string }
+type Shown = HistoryItem | { readonly kind: 'error'; readonly text: string } | { readonly kind: 'notice'; readonly text: string }
 /** One shown item with its id. */
 export type ChatItem = Shown & { readonly id: string }
 

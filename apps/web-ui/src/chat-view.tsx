@@ -124,8 +124,9 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       },
     )
   }
-  const answer = (id: string, choice: Choice): void => {
-    post(sessionPath(sessionId, `/approvals/${encodeURIComponent(id)}`), { choice }).catch((error: unknown) => setProblem(failure(error)))
+  const answer = (id: string, choice: Choice, note?: string): void => {
+    const body = note === undefined || note.trim() === '' ? { choice } : { choice, note }
+    post(sessionPath(sessionId, `/approvals/${encodeURIComponent(id)}`), body).catch((error: unknown) => setProblem(failure(error)))
   }
   const cancel = (): void => {
     post(sessionPath(sessionId, '/cancel')).catch((error: unknown) => setProblem(failure(error)))

@@ -1,5 +1,6 @@
 /**
- * The "Message" textbox (Enter sends, Shift+Enter a new line) with Send and Cancel, and the
+ * The "Message" textbox (Enter sends, Shift+Enter a new line, Esc cancels a running turn and
+ * keeps the draft) with Send and Cancel, and the
  * session's `/commands` matching what is typed (Tab or a click completes the first or the chosen
  * one). The draft is its own state: typing re-renders this form only, never the transcript.
  */
@@ -32,6 +33,11 @@ export function Composer(props: ComposerProps): JSX.Element {
     if (event.key === 'Tab' && first !== undefined) {
       event.preventDefault()
       setDraft(`/${first.name} `)
+      return
+    }
+    if (event.key === 'Escape' && props.busy && !event.isComposing) {
+      event.preventDefault()
+      props.cancel()
       return
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

@@ -1,4 +1,4 @@
-/** The Context tab: the instruction files active in the session (and why), then the cwd's inspection. */
+/** The Context tab: the instruction files active in the session (and why), the cwd's inspection, then the MCP servers with their states. */
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { failure, get, sessionPath } from './api.ts'
@@ -29,6 +29,31 @@ export function ContextPanel(props: { readonly sessionId: string }): JSX.Element
           <pre class="report">{view.session.join('\n')}</pre>
           <h3>{t.contextWorkspace}</h3>
           <pre class="report">{view.workspace.join('\n')}</pre>
+          <h3>{t.mcpServers}</h3>
+          {view.mcp.length === 0 ? (
+            <p class="muted">{t.noMcpServers}</p>
+          ) : (
+            <table class="mcp-servers">
+              <thead>
+                <tr>
+                  <th>{t.mcpName}</th>
+                  <th>{t.mcpTransport}</th>
+                  <th>{t.mcpSource}</th>
+                  <th>{t.mcpState}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.mcp.map((server) => (
+                  <tr key={server.name} class={`mcp-${server.state.split(/[ ,:]/)[0] ?? ''}`}>
+                    <td>{server.name}</td>
+                    <td>{server.transport}</td>
+                    <td>{server.source}</td>
+                    <td class="mcp-state">{server.state}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </>
       )}
     </div>

@@ -1,17 +1,25 @@
 /**
  * The documents view of the maintainer-documents panel: a tab per document (named after its file),
  * an editor labelled with the file name, Reload, Save (atomic on the server; the next model request
- * carries the new text) and the strict-mode switch. Unsaved text is kept as a draft (doc-drafts.ts)
+ * carries the new text) and the strict-mode switch. Each document says which copy a save writes —
+ * this session's or the workspace's, shared by every session of the cwd — and lets the person
+ * choose (as `dsh docs edit --level`); the path shown is the path written. The first choice is
+ * where the server's `auto` would write (the level the document was found at, else the workspace). Unsaved text is kept as a draft (doc-drafts.ts)
  * across tab and view switches; a save names the version it started from, so a document the model
  * or someone else changed meanwhile is refused (the draft stays) instead of overwritten.
  */
 import type { JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { failure, get, post, put, sessionPath } from './api.ts'
-import type { DocumentsView } from './api-types.ts'
+import type { DocumentEntry, DocumentsView } from './api-types.ts'
 import type { DocDrafts } from './doc-drafts.ts'
 import { useStrings } from './i18n.ts'
 import { onTabKeys } from './tab-keys.ts'
+
+type SaveLevel = 'session' | 'workspace'
+
+/** The level `auto` would write: the one whose path it names. */
+const autoLevel = (doc: DocumentEntry): SaveLevel => (doc.saveTo === doc.saveTargets.session ? 'session' : 'workspace')
 
 export function DocumentsPane(props: { readonly sessionId: string; readonly drafts: DocDrafts }): JSX.Element {
   const t = useStrings()
@@ -26,6 +34,13 @@ export function DocumentsPane(props: { readonly sessionId: string; readonly draf
   const opening = useRef(0)
   const [status, setStatus] = useState<{ readonly ok: boolean; readonly text: string } | undefined>()
   const [strict, setStrict] = useState<boolean | undefined>()
+  /** The level chosen per document name (absent: where `auto` would write). */
+  const [levels, setLevels] = useState<ReadonlyMap<string, SaveLevel>>(new Map())
+  const entry = view?.documents.find((doc) => doc.name === current)
+  const level = entry === undefined ? undefined : (levels.get(entry.name) ?? autoLevel(entry))
+  const chooseLevel = (value: SaveLevel): void => {
+    if (current !== undefined) setLevels((known) => new Map(known).set(current, value))
+  }
 
   const open = (name: string): void => {
     const ticket = ++opening.current
@@ -74,7 +89,7 @@ export function DocumentsPane(props: { readonly sessionId: string; readonly draf
     const name = current
     const saved = text
     const ticket = opening.current
-    put<{ path: string; version: string }>(`${base}/read`, { name, content: saved, ...(version === undefined ? {} : { expected: version }) })
+    put<{ path: string; version: string }>(`${base}/read`, { name, content: saved, ...(version === undefined ? {} : { expected: version }), ...(level === undefined ? {} : { level }) })
       .then((result) => {
         // What was typed while the save ran stays a draft, now based on the saved version.
         const later = drafts.get(name)
@@ -111,6 +126,18 @@ export function DocumentsPane(props: { readonly sessionId: string; readonly draf
         <div role="tabpanel" id="doc-editor" aria-labelledby={`doc-tab-${current}`}>
           <textarea class="doc-text" aria-label={current} value={text} spellcheck={false} onInput={(event) => edit(event.currentTarget.value)} />
         </div>
+      )}
+      {entry === undefined || level === undefined ? null : (
+        <fieldset class="save-level">
+          <legend>{t.saveLevel}</legend>
+          <label>
+            <input type="radio" name="save-level" value="session" checked={level === 'session'} onChange={() => chooseLevel('session')} /> {t.levelSession}
+          </label>
+          <label>
+            <input type="radio" name="save-level" value="workspace" checked={level === 'workspace'} onChange={() => chooseLevel('workspace')} /> {t.levelWorkspace}
+          </label>
+          <code class="path save-path">{t.savesTo(entry.saveTargets[level])}</code>
+        </fieldset>
       )}
       <div class="buttons">
         <button type="button" onClick={reload}>

@@ -84,7 +84,10 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
       </fieldset>
       <fieldset>
         <legend>{t.openFolder}</legend>
+        <p>{t.sessionFolder}</p>
         <code class="path">{view.folder}</code>
+        <p>{t.workspaceFolder}</p>
+        <code class="path">{view.workspaceFolder}</code>
       </fieldset>
       <fieldset>
         <legend>{t.sweep}</legend>

@@ -1,7 +1,9 @@
 /**
  * The "Rewind to here" dialog: what a rewind to before the message's turn would change (files to
  * restore or remove, the conversation that leaves the model's view, conflicts, files that cannot
- * be restored), then the rewind itself with the "Rewind" button.
+ * be restored), then the rewind itself with the "Rewind" button. The person chooses what to take
+ * back — files and conversation, files only, or the conversation only — and the preview follows
+ * the choice.
  */
 import type { JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
@@ -9,20 +11,32 @@ import { failure, get, post, sessionPath } from './api.ts'
 import type { RewindPreview } from './api-types.ts'
 import { useStrings } from './i18n.ts'
 
+type Halves = 'both' | 'code' | 'conversation'
+
+const query: Readonly<Record<Halves, string>> = { both: '', code: '?conversation=0', conversation: '?code=0' }
+const body: Readonly<Record<Halves, { readonly code: boolean; readonly conversation: boolean }>> = {
+  both: { code: true, conversation: true },
+  code: { code: true, conversation: false },
+  conversation: { code: false, conversation: true },
+}
+
 export function RewindDialog(props: { readonly sessionId: string; readonly turn: number; readonly onClose: (rewound: boolean) => void }): JSX.Element {
   const t = useStrings()
   const dialog = useRef<HTMLDialogElement>(null)
   const [preview, setPreview] = useState<RewindPreview | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
   const rewound = useRef(false)
+  const [halves, setHalves] = useState<Halves>('both')
   useEffect(() => {
-    dialog.current?.showModal()
-    get<RewindPreview>(sessionPath(props.sessionId, `/rewind/${props.turn}`))
+    if (dialog.current?.open === false) dialog.current.showModal()
+    setPreview(undefined)
+    setProblem(undefined)
+    get<RewindPreview>(sessionPath(props.sessionId, `/rewind/${props.turn}${query[halves]}`))
       .then(setPreview)
       .catch((error: unknown) => setProblem(failure(error)))
-  }, [props.sessionId, props.turn])
+  }, [props.sessionId, props.turn, halves])
   const rewind = (): void => {
-    post<{ files: number }>(sessionPath(props.sessionId, '/rewind'), { turn: props.turn })
+    post<{ files: number }>(sessionPath(props.sessionId, '/rewind'), { turn: props.turn, ...body[halves] })
       .then(() => {
         rewound.current = true
         dialog.current?.close()
@@ -33,6 +47,14 @@ export function RewindDialog(props: { readonly sessionId: string; readonly turn:
   return (
     <dialog ref={dialog} class="rewind-dialog" aria-labelledby="rewind-title" onClose={() => props.onClose(rewound.current)}>
       <h2 id="rewind-title">{t.rewindTitle(props.turn)}</h2>
+      <fieldset class="rewind-halves">
+        <legend>{t.rewindWhat}</legend>
+        {(['both', 'code', 'conversation'] as const).map((value) => (
+          <label key={value}>
+            <input type="radio" name="rewind-halves" value={value} checked={halves === value} onChange={() => setHalves(value)} /> {t.rewindHalves[value]}
+          </label>
+        ))}
+      </fieldset>
       {preview === undefined && problem === undefined ? <p>{t.loading}</p> : null}
       {preview === undefined ? null : (
         <div class="rewind-preview">

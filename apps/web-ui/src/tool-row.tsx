@@ -2,10 +2,13 @@
  * One tool call as a collapsible row: name, a one-line summary and its state (running, waiting for
  * the person's answer, done, failed); opened, the arguments (an edit as a diff, a write as a file
  * preview: those rows start open) and the result. While the call runs, the last lines it printed
- * show under the row.
+ * show under the row; once a `bash` call ends they go and the row's summary says how it ended
+ * (`exit 0 · 12 lines`) — opening the row shows everything its result kept.
  */
 import type { JSX } from 'preact'
+import { bashOutcome } from './bash-outcome.ts'
 import { useStrings } from './i18n.ts'
+import { toolLabel } from './tool-label.ts'
 import { fileChange, FileChangeView } from './tool-change.tsx'
 
 function summary(name: string, args: string): string {
@@ -42,14 +45,16 @@ export interface ToolRowProps {
 export function ToolRow(props: ToolRowProps): JSX.Element {
   const t = useStrings()
   const running = props.result === undefined
-  const state = running ? (props.waiting ? t.toolWaiting : t.toolRunning) : props.isError === true ? t.toolFailed : t.toolDone
-  const stateClass = running ? (props.waiting ? 'waiting' : 'running') : props.isError === true ? 'failed' : 'ok'
+  const outcome = props.name === 'bash' && props.result !== undefined && props.isError !== true ? bashOutcome(props.result) : undefined
+  const failed = props.isError === true || outcome?.ok === false
+  const state = running ? (props.waiting ? t.toolWaiting : t.toolRunning) : outcome !== undefined ? t.bashEnded(outcome.status, outcome.lines) : failed ? t.toolFailed : t.toolDone
+  const stateClass = running ? (props.waiting ? 'waiting' : 'running') : failed ? 'failed' : 'ok'
   const change = fileChange(props.name, props.arguments)
   return (
     <>
       <details class={`tool ${stateClass}`} open={change !== undefined}>
         <summary>
-          <span class="tool-name">{props.name}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
+          <span class="tool-name" title={props.name}>{toolLabel(props.name)}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
         </summary>
         {change === undefined ? <pre class="tool-args">{props.arguments}</pre> : <FileChangeView change={change} />}
         {props.result === undefined ? null : <pre class="tool-result">{props.result}</pre>}

@@ -73,7 +73,7 @@ export interface TranscriptProps {
   readonly approvals: readonly ApprovalView[]
   readonly streaming: boolean
   readonly empty: string
-  readonly answer: (id: string, choice: Choice) => void
+  readonly answer: (id: string, choice: Choice, note?: string) => void
   /** Changes when the person sent a prompt: the view goes back to following the bottom. */
   readonly sent: number
   /** Opens the "Rewind to here" dialog for a turn (a stable function: items are memoised). */
@@ -119,7 +119,7 @@ export function Transcript(props: TranscriptProps): JSX.Element {
           <Item key={item.id} item={item} streaming={props.streaming && index + hidden === last} waiting={item.kind === 'tool' && item.result === undefined && waitingCalls.has(item.callId)} onRewind={props.onRewind} />
         ))}
         {props.approvals.map((approval) => (
-          <ApprovalCard key={approval.id} approval={approval} answer={(choice) => props.answer(approval.id, choice)} />
+          <ApprovalCard key={approval.id} approval={approval} answer={(choice, note) => props.answer(approval.id, choice, note)} />
         ))}
         </div>
       </div>

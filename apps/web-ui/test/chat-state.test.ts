@@ -7,7 +7,7 @@ import type { HistoryAnswer, HistoryItem, WebEvent } from '../src/api-types.ts'
 import { chatReducer, emptyChat, loadingChat, type ChatItem, type ChatState } from '../src/chat-state.ts'
 
 const run = (events: readonly WebEvent[], start: ChatState = emptyChat): ChatState => events.reduce((state, event) => chatReducer(state, { kind: 'event', event, cancelledText: 'The turn was cancelled.' }), start)
-const approval = (id: string): WebEvent => ({ kind: 'approval', approval: { id, tool: 'bash', code: 'ls', always: { kind: 'tool' } } })
+const approval = (id: string): WebEvent => ({ kind: 'approval', approval: { id, tool: 'bash', code: 'ls', always: { kind: 'tool' }, alwaysTool: false } })
 const withoutIds = (items: readonly ChatItem[]): unknown[] => items.map(({ id: _id, ...rest }) => rest)
 const history = (items: HistoryItem[], busy: boolean, seq = 0): HistoryAnswer => ({ items, busy, seq, approvals: [], usage: { contextWindow: 0 } })
 

@@ -16,6 +16,15 @@ export type ApprovalScope =
       readonly prefix: string
     }
   | {
+      /**
+       * Every later `bash` call each of whose simple commands starts with one of `prefixes`: the
+       * parts of a compound command (`git status && npm test`), approved together.
+       */
+      readonly kind: 'command-prefixes'
+      /** The command words of each part, distinct, in the order they appear (two or more). */
+      readonly prefixes: readonly string[]
+    }
+  | {
       /** Every later call of the same tool (by name). */
       readonly kind: 'tool'
     }
@@ -94,6 +103,8 @@ export interface ToolPermissionData {
   readonly rule?: string
   /** For an "allow always" answer: the session rule it added (rebuilt from the log on resume). */
   readonly remember?: string
+  /** The further rules the same answer added (a compound command's part prefixes after the first). */
+  readonly rememberAlso?: readonly string[]
   /** The person's note with a rejection. */
   readonly note?: string
 }

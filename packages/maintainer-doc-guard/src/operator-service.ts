@@ -69,10 +69,11 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
         ...(probe.found === undefined ? {} : { level: probe.found.level, path: probe.found.path }),
         chars: probe.found?.text.length ?? 0,
         saveTo: writeTarget(view, config, probe.name, 'auto').path,
+        saveTargets: { session: writeTarget(view, config, probe.name, 'session').path, workspace: writeTarget(view, config, probe.name, 'workspace').path },
         problems: probe.problems,
       }))
       const id = view.place.sessionId
-      return { sessionId: id, cwd: view.place.cwd, folder: join(view.place.cwd, config.docsDir, id), created, documents }
+      return { sessionId: id, cwd: view.place.cwd, folder: join(view.place.cwd, config.docsDir, id), workspaceFolder: join(view.place.cwd, config.docsDir), created, documents }
     },
     async read(sessionId, name) {
       requireDocument(config, name)

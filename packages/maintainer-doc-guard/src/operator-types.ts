@@ -20,6 +20,8 @@ export interface DocumentEntry {
   readonly chars: number
   /** Where a save (`auto`) would go. */
   readonly saveTo: string
+  /** Where a save at each explicit level would go (`dsh docs edit --level`). */
+  readonly saveTargets: { readonly session: string; readonly workspace: string }
   /** Locations that exist but could not be used. */
   readonly problems: readonly { readonly path: string; readonly reason: string }[]
 }
@@ -30,6 +32,8 @@ export interface DocumentsView {
   readonly cwd: string
   /** The session's own documents folder. */
   readonly folder: string
+  /** The workspace-level documents folder, shared by every session started in the cwd. */
+  readonly workspaceFolder: string
   /** Names created by this open (first open). */
   readonly created: readonly string[]
   readonly documents: readonly DocumentEntry[]

@@ -7,7 +7,7 @@ export { allowingRules, denyingRule, textPattern, type RuleCall } from './rule-m
 export { isPermissionMode, modeVerdict, permissionModes, sandboxOf, toolClass, type ModeVerdict, type ToolClass } from './mode-policy.ts'
 export { decide, type PolicyDecision, type PolicyInput } from './permission-policy.ts'
 export { suggestedRule, type DenialText } from './denial-text.ts'
-export { ruleForScope, SessionRules } from './session-rules.ts'
+export { rulesForScope, SessionRules } from './session-rules.ts'
 export { installPermissionGuard, type PermissionGuard, type PermissionGuardOptions, type RuleSet } from './permission-guard.ts'
 export type { PermissionControls } from './permission-controls.ts'
 export { modeSwitchRefusal } from './session-modes.ts'

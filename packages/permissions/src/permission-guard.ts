@@ -16,7 +16,7 @@ import { parseRule } from './rule-parse.ts'
 import type { PermissionControls } from './permission-controls.ts'
 import { SessionModes } from './session-modes.ts'
 import { grantsInForce } from './skill-grants.ts'
-import { forgetEventType, ruleForScope, SessionRules } from './session-rules.ts'
+import { forgetEventType, rulesForScope, SessionRules } from './session-rules.ts'
 import { SessionTaint } from './session-taint.ts'
 
 /** The allow and deny rules in force (read at every decision, so live settings apply). */
@@ -167,9 +167,9 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
             return answer
           }
           if (answer.kind === 'allow-always' && agent !== undefined) {
-            const rule = parseRule(ruleForScope(execution.name, answer.scope), 'allow always')
-            sessions.add(agent.session, rule)
-            record(execution, mode, { decision: 'allow', by: 'answer', remember: rule.text })
+            const [first, ...more] = rulesForScope(execution.name, answer.scope).map((text) => parseRule(text, 'allow always'))
+            for (const rule of [first, ...more]) if (rule !== undefined) sessions.add(agent.session, rule)
+            record(execution, mode, { decision: 'allow', by: 'answer', ...(first === undefined ? {} : { remember: first.text }), ...(more.length === 0 ? {} : { rememberAlso: more.map((rule) => rule.text) }) })
             noteWrite(execution, options.cwd, options.onAllowedWrite)
             return answer
           }

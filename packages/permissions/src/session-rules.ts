@@ -18,13 +18,15 @@ function forgotten(type: string, data: unknown): string | undefined {
   return typeof rule === 'string' ? rule : undefined
 }
 
-/** The rule text an "allow always" answer for `tool` adds. */
-export function ruleForScope(tool: string, scope: ApprovalScope): string {
+/** The rule texts an "allow always" answer for `tool` adds (one, or one per part of a compound command). */
+export function rulesForScope(tool: string, scope: ApprovalScope): string[] {
   switch (scope.kind) {
     case 'tool':
-      return tool
+      return [tool]
     case 'command-prefix':
-      return `${tool}(${scope.prefix.trim()}:*)`
+      return [`${tool}(${scope.prefix.trim()}:*)`]
+    case 'command-prefixes':
+      return scope.prefixes.map((prefix) => `${tool}(${prefix.trim()}:*)`)
     default: {
       const unreachable: never = scope
       throw new Error(`unknown approval scope ${JSON.stringify(unreachable)}`)
@@ -44,11 +46,13 @@ function remembered(view: SessionView): PermissionRule[] {
     if (event.type !== 'tool/permission') continue
     const data = dataOf(event, 'tool/permission')
     if (typeof data?.remember !== 'string') continue
-    try {
-      const rule = parseRule(data.remember, `session ${view.header.id}`)
-      if (!rules.some((known) => known.text === rule.text)) rules.push(rule)
-    } catch {
-      // A hand-edited rule that no longer parses is dropped: it only ever widened permissions.
+    for (const text of [data.remember, ...(data.rememberAlso ?? [])]) {
+      try {
+        const rule = parseRule(text, `session ${view.header.id}`)
+        if (!rules.some((known) => known.text === rule.text)) rules.push(rule)
+      } catch {
+        // A hand-edited rule that no longer parses is dropped: it only ever widened permissions.
+      }
     }
   }
   return rules

@@ -129,6 +129,23 @@ describe('the permission guard on a host', () => {
     expect(permissionEvents(id).at(-1)).toEqual({ callId: 'call_t2s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'rule', rule: 'bash(npm test:*)' })
   })
 
+  it('"allow always" for a compound command adds one rule per part: the same parts run unasked in any order, another part asks, a resume keeps all', async () => {
+    const first = await rig({ answers: [{ kind: 'allow-always', scope: { kind: 'command-prefixes', prefixes: ['git status', 'npm test'] } }] })
+    const { id } = await first.run(bashCalls('git status && npm test', 'npm test -- x; git status -s', 'git status | rm -rf x'))
+    expect(first.asked).toEqual(['git status && npm test (permission mode ask asks before running bash)', 'git status | rm -rf x (permission mode ask asks before running bash)'])
+    expect(first.ran).toEqual(['git status && npm test', 'npm test -- x; git status -s'])
+    expect(permissionEvents(id).slice(0, 2)).toEqual([
+      { callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: 'bash(git status:*)', rememberAlso: ['bash(npm test:*)'] },
+      { callId: 'call_t1s2_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'rule', rule: 'bash(npm test:*), bash(git status:*)' },
+    ])
+    await host?.dispose()
+    host = undefined
+    const second = await rig()
+    await second.run(bashCalls('git status', 'npm test'), id)
+    expect(second.asked).toEqual([])
+    expect(second.ran).toEqual(['git status', 'npm test'])
+  })
+
   it('a rejection with a note is recorded with the note, and the model reads it', async () => {
     const r = await rig({ answers: [{ kind: 'reject', note: 'use make check instead' }] })
     const { id, results } = await r.run(bashCalls('npm run lint'))

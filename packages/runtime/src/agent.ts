@@ -7,6 +7,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, PromptEvent, SessionEvent, UserMessage } from '@dsh/contracts'
 import type { ProgressListener } from './agent-events.ts'
 import { ApprovalMemory } from './approval-memory.ts'
+import { ToolVisibility } from './tool-visibility.ts'
 import type { AutoCompactSettings } from './auto-compaction.ts'
 import { compactSession } from './compaction.ts'
 import { abortError, DshError, errorMessage } from './errors.ts'
@@ -61,6 +62,8 @@ export class Agent {
   readonly #listeners = new Set<ProgressListener>()
   /** "Allow always" approvals given in this session. */
   readonly approvals = new ApprovalMemory()
+  /** Tools turned off for this session (`/mcp disable`): left out of its requests from the next step. */
+  readonly toolVisibility = new ToolVisibility()
   #turn: number
   #firstOfInstance = true
   #running: Promise<TurnResult | undefined> | undefined
@@ -250,9 +253,10 @@ export class Agent {
       handle: this.handle,
       provider: this.#provider,
       registry: options.registry,
+      visibility: this.toolVisibility,
       wire: this.#wire,
       systemPrompt: options.systemPrompt,
-      pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, approvals: this.approvals, log: options.log },
+      pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, approvals: this.approvals, visibility: this.toolVisibility, log: options.log },
       maxSteps: options.maxSteps ?? 200,
       autoCompact: options.autoCompact,
       log: options.log,

@@ -60,6 +60,9 @@ export class ApprovalMemory {
       case 'command-prefix':
         if (execution.name === 'bash' && scope.prefix.trim() !== '') this.#prefixes.add(scope.prefix.trim())
         return
+      case 'command-prefixes':
+        if (execution.name === 'bash') for (const prefix of scope.prefixes) if (prefix.trim() !== '') this.#prefixes.add(prefix.trim())
+        return
       default: {
         const unreachable: never = scope
         throw new Error(`unknown approval scope ${JSON.stringify(unreachable)}`)

@@ -78,6 +78,7 @@ const corePayloads = {
       mode: { oneOf: ['read-only', 'ask', 'auto-edit', 'full-auto', 'danger-full-access'] },
       rule: { optional: 'string' },
       remember: { optional: 'string' },
+      rememberAlso: { optional: { array: 'string' } },
       note: { optional: 'string' },
     },
   },

@@ -10,6 +10,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle, FileSystemPort, PermissionDecision, PostExecuteDecision, ToolDefinition, ToolExecution, ToolFinalOutcome, ToolOutput, ToolRunContext, UserMessage } from '@dsh/contracts'
 import type { ApprovalMemory } from './approval-memory.ts'
 import { describeZodError, runGuardPasses } from './guard-passes.ts'
+import type { ToolVisibility } from './tool-visibility.ts'
 import { deepFreeze } from './message-factory.ts'
 import type { ToolRegistry } from './tool-registry.ts'
 
@@ -36,6 +37,8 @@ export interface PipelineDeps {
   readonly askPermission?: AskPermission | undefined
   /** The session's "allow always" answers, recorded for display (they do not skip a question: see `guard`). */
   readonly approvals?: ApprovalMemory | undefined
+  /** Tools the session turned off: their calls are refused with the way back. */
+  readonly visibility?: ToolVisibility | undefined
   /** Diagnostics sink for contained listener failures. */
   readonly log: (line: string) => void
   /** Receives the output of running tools (`ToolRunContext.output`), nested calls included; must not throw. */
@@ -75,6 +78,8 @@ function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: fals
 
 /** Runs one call through the whole pipeline. Never throws for call-level failures. */
 export async function runToolCall(deps: PipelineDeps, call: PipelineCall): Promise<ToolFinalOutcome> {
+  const hidden = deps.visibility?.hiding(call.name)
+  if (hidden !== undefined) return failure('unknown-tool', `The tool "${call.name}" is turned off for this session (the user can turn it back on with ${hidden.enable}). Use the tools you were given instead.`)
   // A tool of a server that is still starting is waited for; everything else is looked up at once.
   if (deps.registry.get(call.name) === undefined) await deps.registry.settle(call.name)
   const tool = deps.registry.get(call.name)

@@ -25,6 +25,7 @@ import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import { runToolCall, type PipelineDeps } from './tool-pipeline.ts'
 import type { ToolRegistry } from './tool-registry.ts'
+import type { ToolVisibility } from './tool-visibility.ts'
 import type { WireMemo } from './wire-memo.ts'
 
 /** Everything a turn needs. */
@@ -35,6 +36,8 @@ export interface TurnDeps {
   readonly handle: AgentHandle
   readonly provider: ModelProvider
   readonly registry: ToolRegistry
+  /** Tools the session turned off (left out of the request). */
+  readonly visibility?: ToolVisibility | undefined
   /** Wire messages and their sizes, shared by every request of the agent. */
   readonly wire: WireMemo
   readonly systemPrompt: SystemPrompt
@@ -157,7 +160,7 @@ function requestInput(deps: TurnDeps): RequestBodyInput & { readonly memo: WireM
     model: deps.provider.model,
     system: deps.systemPrompt.assemble({ cwd: deps.handle.cwd }, { agent: deps.handle }),
     messages: deriveMessages(deps.session),
-    tools: deps.registry.wireTools(),
+    tools: deps.visibility === undefined ? deps.registry.wireTools() : deps.visibility.filter(deps.registry.wireTools()),
     reasoningEcho: deps.provider.reasoningEcho,
     memo: deps.wire,
   }

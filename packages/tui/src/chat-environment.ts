@@ -46,6 +46,25 @@ export interface ChatPermissions {
   readonly forget: (agent: Agent, rule: string) => boolean
 }
 
+/** One MCP server as `/mcp` lists it. */
+export interface McpServerRow {
+  readonly name: string
+  /** `stdio` or `http URL`. */
+  readonly transport: string
+  /** Where it was configured (`user`, `project`, `.mcp.json`, `--mcp-config`, `config`). */
+  readonly source: string
+  /** `connected, 3 tools`, `failed: REASON`, `untrusted`, `disabled`, `starting`. */
+  readonly state: string
+  /** The prefix of its tools' model names (`mcp__github__`): what `/mcp disable` hides. */
+  readonly toolPrefix: string
+}
+
+/** The MCP servers of the chat's host, for `/mcp`. */
+export interface ChatMcp {
+  /** Every configured server, sorted by name, with its state now. */
+  readonly servers: () => readonly McpServerRow[]
+}
+
 /** The chat's surroundings. */
 export interface ChatEnvironment {
   /** The composed host (the caller disposes it). */
@@ -96,6 +115,8 @@ export interface ChatEnvironment {
   readonly approvalMode: string
   /** The sessions' permission mode and rules; without it `/mode` and `/permissions` only show `approvalMode`. */
   readonly permissions?: ChatPermissions
+  /** The MCP servers; absent when none is configured (`/mcp` says so). */
+  readonly mcp?: ChatMcp
   /** Environment variables (HOME, NO_COLOR, TERM). */
   readonly env: Readonly<Record<string, string | undefined>>
   /** Diagnostics sink (stderr). */

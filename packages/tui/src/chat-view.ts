@@ -9,6 +9,23 @@ import type { SessionRow } from './sessions/session-rows.ts'
 /** How an output block reads. */
 export type Tone = 'plain' | 'notice' | 'warning' | 'error'
 
+/** One choice on offer in {@link ChatView.choose}. */
+export interface ChoiceItem {
+  /** What `choose` resolves with. */
+  readonly value: string
+  readonly label: string
+  /** A second, dimmer column (files changed, a count). */
+  readonly description?: string
+}
+
+/** A question with a list of answers (the rewind picker and its confirmation). */
+export interface ChoiceRequest {
+  readonly title: string
+  /** Lines shown above the choices, whole (what the choice will change). */
+  readonly lines?: readonly string[]
+  readonly items: readonly ChoiceItem[]
+}
+
 /** A front end of the chat. Methods must not throw. */
 export interface ChatView {
   /** A live event of the running turn. */
@@ -27,6 +44,14 @@ export interface ChatView {
   replay(messages: readonly Message[]): void
   /** Lets the person choose a stored session; undefined when cancelled (or `signal` aborts) or when the view cannot ask. */
   pickSession(rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined>
+  /**
+   * Lets the person pick one of `request.items` in a modal list (Enter picks, Esc cancels);
+   * undefined when cancelled, when `signal` aborts, or when the view has no modal lists (the
+   * plain line mode: callers then answer in text).
+   */
+  choose(request: ChoiceRequest, signal?: AbortSignal): Promise<string | undefined>
+  /** True when {@link choose} shows a list (the full screen); false in the plain line mode. */
+  readonly modalLists: boolean
   /** Something the status line shows changed (model, session, usage, running state). */
   statusChanged(): void
   /** The queued messages changed (typed while a step ran). */

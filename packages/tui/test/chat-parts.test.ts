@@ -143,9 +143,15 @@ describe('permission question', () => {
       'No, and tell the model what to do instead…',
       'No',
     ])
-    // A compound command: no "always" on its first question (one approval must not cover whatever it chains on); the tool-wide one from the second.
-    expect(titles('bash', { command: 'npm test && rm -rf /' }).options.map((option) => option.key)).toEqual(['y', 'm', 'n'])
-    expect(titles('bash', { command: 'npm test && rm -rf /' }, 1).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
+    // A compound command: "always" covers its parts' prefixes, never the whole tool on its first question; the tool-wide one from the second.
+    const compound = titles('bash', { command: 'git status && npm test | tee log; git status -s' })
+    expect(compound.options.map((option) => option.key)).toEqual(['y', 'a', 'm', 'n'])
+    expect(compound.options[1]).toMatchObject({ label: 'Yes, and allow each part ("git status …", "npm test …", "tee log …") for the rest of this session', decision: { kind: 'allow-always', scope: { kind: 'command-prefixes', prefixes: ['git status', 'npm test', 'tee log'] } } })
+    expect(titles('bash', { command: 'npm test && rm -rf /' }, 1).options.map((option) => option.key)).toEqual(['y', 'a', 't', 'm', 'n'])
+    // Parts this reading cannot separate safely (quotes, substitution, redirection): no "always" until asked again.
+    expect(titles('bash', { command: 'echo "a;b" && ls' }).options.map((option) => option.key)).toEqual(['y', 'm', 'n'])
+    expect(titles('bash', { command: 'ls $(pwd) && ls' }, 1).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
+    expect(titles('bash', { command: 'ls > out && ls' }).options.map((option) => option.key)).toEqual(['y', 'm', 'n'])
     expect(titles('run_code', { code: 'return 1' }).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
   })
 

@@ -59,6 +59,8 @@ function recordingView(shown: string[][]): ChatView {
     error: none,
     replay: none,
     pickSession: () => Promise.resolve(undefined),
+    choose: () => Promise.resolve(undefined),
+    modalLists: false,
     statusChanged: none,
     queueChanged: none,
   }

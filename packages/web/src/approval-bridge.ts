@@ -1,18 +1,21 @@
 /**
  * The web host's answer to permission questions: the host's `askPermission` (created before the
  * host exists) hands each question to the live session that owns the call, which shows it on the
- * page; the page answers with one of three choices (once, always, reject) and the bridge turns it
- * into the {@link PermissionDecision} the pipeline expects. A call nobody can answer (no live
+ * page; the page answers with one of its choices (once, always, always for the whole tool, reject)
+ * and the bridge turns it into the {@link PermissionDecision} the pipeline expects. "Always" covers
+ * a simple command's prefix, a compound command's part prefixes together, or another tool whole;
+ * the whole `bash` tool is on offer for a compound command only from the second question about
+ * `bash` in the session. A call nobody can answer (no live
  * session owns it, e.g. a subagent's) is rejected with a note saying why. A question whose call is
  * cancelled first is withdrawn and answered "reject"; one cancelled before it is asked is rejected
  * without being shown.
  */
 import { randomUUID } from 'node:crypto'
 import type { ApprovalScope, PermissionDecision, ToolExecution } from '@dsh/contracts'
-import { suggestedPrefix, type AskPermission } from '@dsh/runtime'
+import { commandScope, type AskPermission } from '@dsh/runtime'
 
 /** The answers on offer. */
-export type ApprovalChoice = 'once' | 'always' | 'reject'
+export type ApprovalChoice = 'once' | 'always' | 'always-tool' | 'reject'
 
 /** A question as the page shows it. */
 export interface ApprovalView {
@@ -26,8 +29,13 @@ export interface ApprovalView {
   readonly code: string
   /** Why the policy asks, when it said. */
   readonly reason?: string
-  /** What "always" covers: the command prefix of a simple bash command, else the whole tool. */
-  readonly always: ApprovalScope
+  /**
+   * What "always" covers: the command prefix of a simple bash command, the part prefixes of a
+   * compound one, or the whole tool (other tools); absent when only "once" is on offer.
+   */
+  readonly always?: ApprovalScope
+  /** True when "always for the whole tool" is on offer besides (a compound command asked about again). */
+  readonly alwaysTool: boolean
 }
 
 /** Where a session shows its questions. */
@@ -46,8 +54,8 @@ export interface ApprovalBridge {
   attach(sessionId: string, sink: ApprovalSink): () => void
   /** The questions waiting in a session. */
   pending(sessionId: string): ApprovalView[]
-  /** Answers a question; false when no such question waits in that session. */
-  answer(sessionId: string, id: string, choice: ApprovalChoice, note?: string): boolean
+  /** Answers a question: `unknown` when no such question waits in that session, `not-offered` for an answer it did not offer. */
+  answer(sessionId: string, id: string, choice: ApprovalChoice, note?: string): 'answered' | 'unknown' | 'not-offered'
 }
 
 interface Waiting {
@@ -66,18 +74,23 @@ function codeOf(execution: ToolExecution): string {
   return JSON.stringify(args, null, 2) ?? ''
 }
 
-function alwaysScope(execution: ToolExecution, code: string): ApprovalScope {
-  const prefix = execution.name === 'bash' ? suggestedPrefix(code) : undefined
-  return prefix === undefined ? { kind: 'tool' } : { kind: 'command-prefix', prefix }
+/** The "always" answers on offer for a call, given how often its tool asked before in the session. */
+function alwaysOffers(execution: ToolExecution, code: string, askedBefore: number): Pick<ApprovalView, 'always' | 'alwaysTool'> {
+  if (execution.name !== 'bash') return { always: { kind: 'tool' }, alwaysTool: false }
+  const scope = commandScope(code)
+  if (scope?.kind === 'command-prefix') return { always: scope, alwaysTool: false }
+  return { ...(scope === undefined ? {} : { always: scope }), alwaysTool: askedBefore > 0 }
 }
 
-/** Turns a choice into the pipeline's decision. */
-export function decisionOf(view: ApprovalView, choice: ApprovalChoice, note?: string): PermissionDecision {
+/** Turns a choice into the pipeline's decision; undefined for an "always" the question did not offer. */
+export function decisionOf(view: ApprovalView, choice: ApprovalChoice, note?: string): PermissionDecision | undefined {
   switch (choice) {
     case 'once':
       return { kind: 'allow-once' }
     case 'always':
-      return { kind: 'allow-always', scope: view.always }
+      return view.always === undefined ? undefined : { kind: 'allow-always', scope: view.always }
+    case 'always-tool':
+      return view.alwaysTool || view.always?.kind === 'tool' ? { kind: 'allow-always', scope: { kind: 'tool' } } : undefined
     case 'reject':
       return note === undefined || note.trim() === '' ? { kind: 'reject' } : { kind: 'reject', note: note.trim().replace(/\s+/g, ' ') }
     default:
@@ -89,6 +102,8 @@ export function decisionOf(view: ApprovalView, choice: ApprovalChoice, note?: st
 export function createApprovalBridge(): ApprovalBridge {
   const sinks = new Map<string, ApprovalSink>()
   const waiting = new Map<string, Waiting>()
+  /** Questions asked per session and tool (`session\0tool`). */
+  const asked = new Map<string, number>()
   const settle = (id: string, decision: PermissionDecision): void => {
     const entry = waiting.get(id)
     if (entry === undefined) return
@@ -104,7 +119,10 @@ export function createApprovalBridge(): ApprovalBridge {
       // Cancelled while the guards ran: its abort event is gone, so a question now would wait for an answer nobody needs.
       if (execution.signal.aborted) return Promise.resolve({ kind: 'reject' })
       const code = codeOf(execution)
-      const view: ApprovalView = { id: randomUUID(), callId: execution.callId, tool: execution.name, code, always: alwaysScope(execution, code), ...(reason === undefined ? {} : { reason }) }
+      const key = `${sessionId}\0${execution.name}`
+      const askedBefore = asked.get(key) ?? 0
+      asked.set(key, askedBefore + 1)
+      const view: ApprovalView = { id: randomUUID(), callId: execution.callId, tool: execution.name, code, ...alwaysOffers(execution, code, askedBefore), ...(reason === undefined ? {} : { reason }) }
       return new Promise<PermissionDecision>((resolve) => {
         waiting.set(view.id, { sessionId, view, resolve })
         execution.signal.addEventListener('abort', () => settle(view.id, { kind: 'reject' }), { once: true })
@@ -123,9 +141,11 @@ export function createApprovalBridge(): ApprovalBridge {
     pending: (sessionId) => [...waiting.values()].filter((entry) => entry.sessionId === sessionId).map((entry) => entry.view),
     answer(sessionId, id, choice, note) {
       const entry = waiting.get(id)
-      if (entry === undefined || entry.sessionId !== sessionId) return false
-      settle(id, decisionOf(entry.view, choice, note))
-      return true
+      if (entry === undefined || entry.sessionId !== sessionId) return 'unknown'
+      const decision = decisionOf(entry.view, choice, note)
+      if (decision === undefined) return 'not-offered'
+      settle(id, decision)
+      return 'answered'
     },
   }
 }

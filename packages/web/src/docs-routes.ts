@@ -20,7 +20,8 @@ import { liveSessionOf } from './session-routes.ts'
 export const guardOffMessage = 'maintainer documents are off: set maintainerDocGuard.enabled: true in the --config file and restart dsh web'
 
 /** `expected`: the version the page read (see document-version.ts); absent saves unconditionally. */
-const SaveBody = z.strictObject({ name: z.string().min(1).max(200), content: z.string().max(1_000_000), expected: z.string().regex(versionPattern, 'not a document version').optional() })
+/** `level`: which copy to write (as `dsh docs edit --level`); absent is `auto` (where the document was found, else the workspace). */
+const SaveBody = z.strictObject({ name: z.string().min(1).max(200), content: z.string().max(1_000_000), expected: z.string().regex(versionPattern, 'not a document version').optional(), level: z.enum(['auto', 'session', 'workspace']).optional() })
 const NameBody = z.strictObject({ name: z.string().min(1).max(200) })
 const SweepBody = z.strictObject({ names: z.array(z.string().min(1).max(200)).max(1000) })
 const RestoreBody = z.strictObject({ field: z.enum(LIVE_FIELDS) })
@@ -60,17 +61,21 @@ export function docsRoutes(docs: OperatorService | undefined, sessions: LiveSess
   app.put('/sessions/:id/docs/read', async (c) => {
     const body = await jsonBody(c, SaveBody)
     if (!body.ok) return body.response
-    const { name, content, expected } = body.value
-    return run(c, async (service, live) => ({ ...(await service.write(live.id, name, content, 'auto', { expected })), version: documentVersion(content) }))
+    const { name, content, expected, level } = body.value
+    return run(c, async (service, live) => ({ ...(await service.write(live.id, name, content, level ?? 'auto', { expected })), version: documentVersion(content) }))
   })
   app.get('/sessions/:id/docs/settings', (c) =>
-    run(c, async (service, live) => ({
-      switches: service.switches(),
-      switchFields: describe(SWITCH_NAMES, SwitchesSchema.shape),
-      settings: service.settings() ?? null,
-      settingFields: describe(LIVE_FIELDS, LiveSettingsSchema.shape),
-      folder: (await service.documents(live.id)).folder,
-    })),
+    run(c, async (service, live) => {
+      const documents = await service.documents(live.id)
+      return {
+        switches: service.switches(),
+        switchFields: describe(SWITCH_NAMES, SwitchesSchema.shape),
+        settings: service.settings() ?? null,
+        settingFields: describe(LIVE_FIELDS, LiveSettingsSchema.shape),
+        folder: documents.folder,
+        workspaceFolder: documents.workspaceFolder,
+      }
+    }),
   )
   app.post('/sessions/:id/docs/switches', async (c) => {
     const body = await jsonBody(c, SwitchesSchema.partial())

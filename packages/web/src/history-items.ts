@@ -1,6 +1,7 @@
 /**
- * A session's visible history as the page shows it: what people typed, the model's answers, and
- * each tool call with its result. Plugin and compaction messages are left out (the Context tab
+ * A session's visible history as the page shows it: what people typed, the model's reasoning (as
+ * recorded with its answer, so a reloaded page still has it), the model's answers, and each tool
+ * call with its result. Plugin and compaction messages are left out (the Context tab
  * explains the instruction files).
  */
 import type { Message } from '@dsh/contracts'
@@ -8,12 +9,13 @@ import type { Message } from '@dsh/contracts'
 /** One shown item. */
 export type HistoryItem =
   | { readonly kind: 'user'; readonly text: string; /** The turn it started, when known (the page offers "Rewind to here"). */ readonly turn?: number }
+  | { readonly kind: 'reasoning'; readonly text: string }
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean }
 
-const textOf = (blocks: readonly { readonly type: string; readonly text?: string }[]): string =>
+const textOf = (blocks: readonly { readonly type: string; readonly text?: string }[], type: 'text' | 'reasoning' = 'text'): string =>
   blocks
-    .filter((block) => block.type === 'text')
+    .filter((block) => block.type === type)
     .map((block) => block.text ?? '')
     .join('')
 
@@ -30,6 +32,8 @@ export function historyItems(messages: readonly Message[], turnOf: (message: Mes
         }
         break
       case 'assistant': {
+        const reasoning = textOf(message.content, 'reasoning')
+        if (reasoning !== '') items.push({ kind: 'reasoning', text: reasoning })
         const text = textOf(message.content)
         if (text !== '') items.push({ kind: 'assistant', text })
         for (const block of message.content) {

@@ -1,7 +1,9 @@
 /**
  * The rewind API of the web host (the "Rewind to here" action on each of your messages): a
  * preview of what a rewind of the live session to before turn N changes (files, conversation,
- * conflicts, problems), and the rewind itself, refused while a turn runs. Files changed outside
+ * conflicts, problems), and the rewind itself, refused while a turn runs. Either can be of one half
+ * only (`code` or `conversation` false: files only, or the conversation only, as `dsh rewind
+ * --code-only` / `--conversation-only`). Files changed outside
  * dsh since the session wrote them refuse the rewind (409 with the list); the page shows them.
  */
 import { relative } from 'node:path'
@@ -14,7 +16,14 @@ import { refuse } from './request-guard.ts'
 import { liveSessionOf } from './session-routes.ts'
 import type { WebEnvironment } from './web-types.ts'
 
-const RewindBody = z.strictObject({ turn: z.number().int().min(1) })
+const RewindBody = z.strictObject({ turn: z.number().int().min(1), code: z.boolean().optional(), conversation: z.boolean().optional() })
+
+/** The halves a preview's query names (`?code=0` or `?conversation=0` leaves one out). */
+function halves(query: (name: string) => string | undefined): { readonly code: boolean; readonly conversation: boolean } {
+  return { code: query('code') !== '0', conversation: query('conversation') !== '0' }
+}
+
+const neither = 'a rewind needs the files, the conversation or both'
 
 const shown = (cwd: string, path: string): string => {
   const inner = relative(cwd, path)
@@ -29,11 +38,13 @@ export function rewindRoutes(env: WebEnvironment, sessions: LiveSessions): Hono 
     if (live instanceof Response) return live
     const turn = Number(c.req.param('turn'))
     if (!Number.isInteger(turn) || turn < 1) return refuse(c, 400, 'the turn is a number from 1')
+    const parts = halves((name) => c.req.query(name))
+    if (!parts.code && !parts.conversation) return refuse(c, 400, neither)
     const session = live.agent.session
     const directory = new CheckpointDirectory(env.homes.dshHome, session.id)
     let plan
     try {
-      plan = planRewind(session, directory, directory.rewinds(), { toTurn: turn, code: true, conversation: true }, { force: false })
+      plan = planRewind(session, directory, directory.rewinds(), { toTurn: turn, ...parts }, { force: false })
     } catch (error) {
       // A turn out of range or a corrupt checkpoint file: one line for the page.
       return refuse(c, 400, error instanceof Error ? error.message : String(error))
@@ -54,8 +65,10 @@ export function rewindRoutes(env: WebEnvironment, sessions: LiveSessions): Hono 
     const body = await jsonBody(c, RewindBody)
     if (!body.ok) return body.response
     if (live.busy) return refuse(c, 409, 'a turn is running; cancel it or wait before rewinding')
+    const parts = { code: body.value.code ?? true, conversation: body.value.conversation ?? true }
+    if (!parts.code && !parts.conversation) return refuse(c, 400, neither)
     const session = live.agent.session
-    const outcome = rewindTo(session, new CheckpointDirectory(env.homes.dshHome, session.id), { toTurn: body.value.turn, code: true, conversation: true }, { force: false })
+    const outcome = rewindTo(session, new CheckpointDirectory(env.homes.dshHome, session.id), { toTurn: body.value.turn, ...parts }, { force: false })
     switch (outcome.kind) {
       case 'refused':
         return refuse(c, 409, outcome.errors.join('; '))

@@ -20,7 +20,7 @@ export const sessionIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
 
 const OpenBody = z.strictObject({ resume: z.string().regex(sessionIdPattern, 'not a session id').optional() })
 const PromptBody = z.strictObject({ text: z.string().min(1, 'empty message').max(200_000) })
-const AnswerBody = z.strictObject({ choice: z.enum(['once', 'always', 'reject']), note: z.string().max(2000).optional() })
+const AnswerBody = z.strictObject({ choice: z.enum(['once', 'always', 'always-tool', 'reject']), note: z.string().max(2000).optional() })
 
 /** Looks up the live session a route names, or answers 404. */
 export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession | Response {
@@ -32,7 +32,7 @@ export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession |
 /** The routes. */
 export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, streams: Set<() => void>): Hono {
   const app = new Hono()
-  const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, env.contextWindow ?? 0)
+  const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, { contextWindow: env.contextWindow ?? 0, prices: env.prices })
   app.get('/sessions', (c) => c.json({ cwd: env.cwd, sessions: sessions.rows() }))
   app.post('/sessions', async (c) => {
     const body = await jsonBody(c, OpenBody)
@@ -97,7 +97,9 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     if (live instanceof Response) return live
     const body = await jsonBody(c, AnswerBody)
     if (!body.ok) return body.response
-    if (!env.approvals.answer(live.id, c.req.param('approval'), body.value.choice, body.value.note)) return refuse(c, 404, 'no such question waits in this session (answered already, or its call ended)')
+    const outcome = env.approvals.answer(live.id, c.req.param('approval'), body.value.choice, body.value.note)
+    if (outcome === 'unknown') return refuse(c, 404, 'no such question waits in this session (answered already, or its call ended)')
+    if (outcome === 'not-offered') return refuse(c, 409, `the question does not offer "${body.value.choice}"; answer once, reject, or an "always" it offers`)
     return c.json({ answered: true })
   })
   app.get('/sessions/:id/commands', async (c) => {
@@ -111,7 +113,8 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     const workspace = await env.inspectWorkspace(live.agent.session.header.cwd, c.req.raw.signal)
-    return c.json({ cwd: live.agent.session.header.cwd, session: env.sessionContext(deriveMessages(live.agent.session)), workspace })
+    const mcp = (env.mcpServers?.() ?? []).map(({ name, transport, source, state }) => ({ name, transport, source, state }))
+    return c.json({ cwd: live.agent.session.header.cwd, session: env.sessionContext(deriveMessages(live.agent.session)), workspace, mcp })
   })
   return app
 }

@@ -6,6 +6,7 @@ import type { ExpandedPrompt, Message } from '@dsh/contracts'
 import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import type { Agent, AgentProgress, Host, StartAgentOptions } from '@dsh/runtime'
 import type { ApprovalBridge, ApprovalView } from './approval-bridge.ts'
+import type { UsagePrices } from './usage-view.ts'
 
 /** Everything the server needs from the composition; it never composes a host itself. */
 export interface WebEnvironment {
@@ -29,12 +30,27 @@ export interface WebEnvironment {
   readonly homes: { readonly home: string; readonly dshHome: string }
   /** The model's context window in tokens (the page shows the context in use against it; 0 or absent: unknown). */
   readonly contextWindow?: number
+  /** The model's prices (config `model.prices`): the usage line shows the cost only with them. */
+  readonly prices?: UsagePrices | undefined
   /** Diagnostics sink. */
   readonly log: (line: string) => void
+  /** The host's MCP servers with their states now, sorted by name (absent or empty: none configured). */
+  readonly mcpServers?: () => readonly McpServerView[]
   /** Custom commands and user-invocable skills (absent: `/name` prompts go as typed, nothing is completed). */
   readonly commands?: WebCommands
   /** Runs before a live session's agent is closed (the server ends): the SessionEnd hooks. Must not reject. */
   readonly sessionEnd?: (agent: Agent, reason: string) => Promise<void>
+}
+
+/** One MCP server as the Context tab lists it. */
+export interface McpServerView {
+  readonly name: string
+  /** `stdio` or `http URL`. */
+  readonly transport: string
+  /** Where it was configured (`user`, `project`, `.mcp.json`, `--mcp-config`, `config`). */
+  readonly source: string
+  /** `connected, 3 tools`, `failed: REASON`, `untrusted`, `disabled`, `starting`. */
+  readonly state: string
 }
 
 /** What the composition offers as `/name` commands. */

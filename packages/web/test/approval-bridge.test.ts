@@ -18,18 +18,41 @@ describe('approval bridge', () => {
     const shown: ApprovalView[] = []
     bridge.attach('s1', { show: (view) => shown.push(view), withdraw: () => undefined })
     const once = bridge.askPermission(execution('s1', 'bash', { command: 'npm test' }), 'permission mode ask asks before running bash')
-    expect(shown).toEqual([{ id: expect.any(String), callId: 'c', tool: 'bash', code: 'npm test', reason: 'permission mode ask asks before running bash', always: { kind: 'command-prefix', prefix: 'npm test' } }])
-    expect(bridge.answer('s2', shown[0]?.id ?? '', 'once')).toBe(false)
-    expect(bridge.answer('s1', shown[0]?.id ?? '', 'once')).toBe(true)
+    expect(shown).toEqual([{ id: expect.any(String), callId: 'c', tool: 'bash', code: 'npm test', reason: 'permission mode ask asks before running bash', always: { kind: 'command-prefix', prefix: 'npm test' }, alwaysTool: false }])
+    expect(bridge.answer('s2', shown[0]?.id ?? '', 'once')).toBe('unknown')
+    expect(bridge.answer('s1', shown[0]?.id ?? '', 'always-tool')).toBe('not-offered')
+    expect(bridge.answer('s1', shown[0]?.id ?? '', 'once')).toBe('answered')
     expect(await once).toEqual({ kind: 'allow-once' })
     const always = bridge.askPermission(execution('s1', 'run_code', { code: 'console.log(1)' }), undefined)
     bridge.answer('s1', shown[1]?.id ?? '', 'always')
     expect(await always).toEqual({ kind: 'allow-always', scope: { kind: 'tool' } })
     const reject = bridge.askPermission(execution('s1', 'bash', { command: 'rm -rf build && make' }), undefined)
-    expect(shown[2]?.always).toEqual({ kind: 'tool' })
+    // Asked about bash before (the first question): the whole tool is on offer besides the parts.
+    expect(shown[2]).toMatchObject({ always: { kind: 'command-prefixes', prefixes: ['rm', 'make'] }, alwaysTool: true })
     bridge.answer('s1', shown[2]?.id ?? '', 'reject', '  use   the Makefile target instead ')
     expect(await reject).toEqual({ kind: 'reject', note: 'use the Makefile target instead' })
     expect(bridge.pending('s1')).toEqual([])
+  })
+
+  it('offers a compound command the prefixes of its parts, never the whole tool on its first question', async () => {
+    const bridge = createApprovalBridge()
+    const shown: ApprovalView[] = []
+    bridge.attach('s1', { show: (view) => shown.push(view), withdraw: () => undefined })
+    const first = bridge.askPermission(execution('s1', 'bash', { command: 'git status && npm test' }), undefined)
+    expect(shown[0]).toMatchObject({ always: { kind: 'command-prefixes', prefixes: ['git status', 'npm test'] }, alwaysTool: false })
+    expect(bridge.answer('s1', shown[0]?.id ?? '', 'always-tool')).toBe('not-offered')
+    expect(bridge.answer('s1', shown[0]?.id ?? '', 'always')).toBe('answered')
+    expect(await first).toEqual({ kind: 'allow-always', scope: { kind: 'command-prefixes', prefixes: ['git status', 'npm test'] } })
+    const unreadable = bridge.askPermission(execution('s1', 'bash', { command: 'ls "$(pwd)" | wc -l' }), undefined)
+    expect(shown[1]).toMatchObject({ alwaysTool: true })
+    expect(shown[1]?.always).toBeUndefined()
+    expect(bridge.answer('s1', shown[1]?.id ?? '', 'always')).toBe('not-offered')
+    expect(bridge.answer('s1', shown[1]?.id ?? '', 'always-tool')).toBe('answered')
+    expect(await unreadable).toEqual({ kind: 'allow-always', scope: { kind: 'tool' } })
+    // Another session counts its own questions.
+    bridge.attach('s2', { show: (view) => shown.push(view), withdraw: () => undefined })
+    void bridge.askPermission(execution('s2', 'bash', { command: 'git status && npm test' }), undefined)
+    expect(shown[2]).toMatchObject({ alwaysTool: false })
   })
 
   it('rejects, with a note for the model, a call no open session owns', async () => {

@@ -22,4 +22,12 @@ describe('historyItems', () => {
       { kind: 'assistant', text: 'One file: a.txt.' },
     ])
   })
+
+  it('keeps the reasoning recorded with an answer, before it', () => {
+    const messages: Message[] = [{ id: '1', role: 'assistant', content: [{ type: 'reasoning', text: 'think ' }, { type: 'reasoning', text: 'more' }, ...text('Done.')], source: { kind: 'model' } }]
+    expect(historyItems(messages)).toEqual([
+      { kind: 'reasoning', text: 'think more' },
+      { kind: 'assistant', text: 'Done.' },
+    ])
+  })
 })

@@ -25,6 +25,7 @@ import { workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { workspaceReport } from './workspace-report.ts'
+import { mcpRows } from '../mcp-rows.ts'
 
 /** Options of `dsh chat`. */
 export interface ChatOptions extends AgentSetupOptions {
@@ -85,6 +86,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
     approvalMode: approvalLabel(setup),
     permissions: chatPermissions(setup),
+    ...(setup.mcp === undefined ? {} : { mcp: { servers: () => mcpRows(setup.mcp) } }),
     env: io.env,
     log: setup.log,
     diagnostics,

@@ -16,6 +16,7 @@ import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { workspaceReport } from '../chat/workspace-report.ts'
 import { frontEndCommands } from '../command-expansion.ts'
+import { mcpRows } from '../mcp-rows.ts'
 
 /** Options of `dsh web`. */
 export interface WebOptions extends AgentSetupOptions {
@@ -60,8 +61,10 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
         homes: { home: userHome(), dshHome: setup.dshHome },
         contextWindow: setup.provider.contextWindow,
+        prices: setup.config.model?.prices,
         log: setup.log,
         commands: frontEndCommands(setup.dshHome, setup.log),
+        ...(setup.mcp === undefined ? {} : { mcpServers: () => mcpRows(setup.mcp) }),
         sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
       },
     }).catch((error: unknown) => {

@@ -2,13 +2,14 @@
  * The permission question for one tool call, independent of how it is shown: a title (`Run bash:
  * npm test`), every line of the code to run — whole, never cut (sanitised: control characters
  * shown visibly) — where it runs and why the policy asks, and the answers on offer: once, always
- * for a command prefix (simple `bash` commands), always for the tool, reject with a note for the
- * model, reject. For a compound command (`a && b`, `a; b`, pipes) "always for the tool" is offered
- * only from the second question of that tool in the session: one "always" must not silently
- * cover whatever else the next compound command chains on.
+ * for a command prefix (simple `bash` commands) or for the prefixes of a compound command's parts
+ * together (`git status && npm test`), always for the tool, reject with a note for the model,
+ * reject. For a compound command (`a && b`, `a; b`, pipes) "always for the tool" is offered only
+ * from the second question of that tool in the session: one "always" must not silently cover
+ * whatever else the next compound command chains on.
  */
 import type { PermissionDecision, ToolExecution } from '@dsh/contracts'
-import { suggestedPrefix } from '@dsh/runtime'
+import { commandScope } from '@dsh/runtime'
 import { oneLine, sanitize } from '../text-safety.ts'
 import { argumentSummary } from '../tool-summary.ts'
 
@@ -61,10 +62,14 @@ function stringArgument(execution: ToolExecution, key: string): string | undefin
 
 function options(execution: ToolExecution, code: string | undefined, askedBefore: number): PermissionOption[] {
   const tool = sanitize(execution.name)
-  const prefix = execution.name === 'bash' && code !== undefined ? suggestedPrefix(code) : undefined
-  const compound = execution.name === 'bash' && code !== undefined && prefix === undefined
+  const scope = execution.name === 'bash' && code !== undefined ? commandScope(code) : undefined
+  const compound = execution.name === 'bash' && code !== undefined && scope?.kind !== 'command-prefix'
   const list: PermissionOption[] = [{ label: 'Yes, run it once', decision: { kind: 'allow-once' }, key: 'y' }]
-  if (prefix !== undefined) list.push({ label: `Yes, and allow "${oneLine(prefix, 40)} …" for the rest of this session`, decision: { kind: 'allow-always', scope: { kind: 'command-prefix', prefix } }, key: 'a' })
+  if (scope?.kind === 'command-prefix') list.push({ label: `Yes, and allow "${oneLine(scope.prefix, 40)} …" for the rest of this session`, decision: { kind: 'allow-always', scope }, key: 'a' })
+  if (scope?.kind === 'command-prefixes') {
+    const named = scope.prefixes.map((prefix) => `"${oneLine(prefix, 40)} …"`).join(', ')
+    list.push({ label: `Yes, and allow each part (${named}) for the rest of this session`, decision: { kind: 'allow-always', scope }, key: 'a' })
+  }
   if (!compound || askedBefore > 0) list.push({ label: `Yes, and allow every ${tool} call for the rest of this session`, decision: { kind: 'allow-always', scope: { kind: 'tool' } }, key: 't' })
   list.push({ label: 'No, and tell the model what to do instead…', decision: { kind: 'reject' }, withNote: true, key: 'm' })
   list.push({ label: 'No', decision: { kind: 'reject' }, key: 'n' })

@@ -9,6 +9,7 @@ import type { AgentProgress, TurnResult } from '@dsh/runtime'
 import type { ChatView, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText, sanitize } from '../text-safety.ts'
+import { toolLabel } from '../tool-label.ts'
 import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
 
 /** Where the view writes. */
@@ -59,7 +60,7 @@ export class PlainView implements ChatView {
         return
       case 'tool-start':
         this.#block = 'none'
-        this.#line(`→ ${sanitize(event.name)} ${argumentSummary(event.arguments)}`.trimEnd())
+        this.#line(`→ ${toolLabel(sanitize(event.name))} ${argumentSummary(event.arguments)}`.trimEnd())
         return
       case 'tool-output':
         // The line mode prints a summary per call; live output is the full-screen UI's.
@@ -108,6 +109,13 @@ export class PlainView implements ChatView {
   replay(messages: readonly Message[]): void {
     const prompts = messages.filter((message) => message.role === 'user' && message.source.kind === 'user').length
     this.#line(`(${messages.length} visible messages, ${prompts} typed prompts)`)
+  }
+
+  /** The line mode has no modal lists: commands that offer one answer in text instead. */
+  readonly modalLists = false
+
+  choose(): Promise<string | undefined> {
+    return Promise.resolve(undefined)
   }
 
   async pickSession(rows: readonly SessionRow[]): Promise<string | undefined> {

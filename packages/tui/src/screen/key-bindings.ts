@@ -1,6 +1,6 @@
 /**
  * The chat's own keys, seen before the editor: Ctrl-C, Esc and Ctrl-D through the interrupt
- * policy, Ctrl-O (the last tool result in full) and Ctrl-T (reasoning). Any other key disarms a
+ * policy (Esc Esc at an idle empty prompt opens the rewind picker through `openRewind`), Ctrl-O (the last tool result in full) and Ctrl-T (reasoning). Any other key disarms a
  * pending exit and goes to the editor or the open modal; so does the end of the exit window,
  * which also takes the "press Ctrl-C again" hint away. With a modal open, only Ctrl-C is taken
  * (it cancels the running step, which also withdraws the question).
@@ -17,6 +17,8 @@ export interface KeyTargets {
   readonly view: Pick<ScreenView, 'toggleLastTool' | 'toggleReasoning'>
   readonly controller: Pick<ChatController, 'busy' | 'cancel' | 'exit'>
   readonly now: () => number
+  /** Opens the rewind picker (Esc Esc); absent: a second Esc does nothing. */
+  readonly openRewind?: () => void
 }
 
 /** The exit hint shown after a first Ctrl-C. */
@@ -33,6 +35,7 @@ function policyKey(data: string): PolicyKey {
 export function bindKeys(options: KeyTargets): () => void {
   const { layout, view, controller } = options
   let armedAt: number | undefined
+  let escapedAt: number | undefined
   let disarm: ReturnType<typeof setTimeout> | undefined
   const remove = layout.tui.addInputListener((data) => {
     if (matchesKey(data, 'ctrl+o')) return view.toggleLastTool() ? { consume: true } : undefined
@@ -46,8 +49,9 @@ export function bindKeys(options: KeyTargets): () => void {
       return key === 'ctrl-c' ? { consume: true } : undefined
     }
     if (key === 'escape' && layout.editor.isShowingAutocomplete()) return undefined
-    const decision = decideKey(key, { running: controller.busy, inputEmpty: layout.editor.getText() === '', ...(armedAt === undefined ? {} : { armedAt }) }, options.now())
+    const decision = decideKey(key, { running: controller.busy, inputEmpty: layout.editor.getText() === '', ...(armedAt === undefined ? {} : { armedAt }), ...(escapedAt === undefined ? {} : { escapedAt }) }, options.now())
     armedAt = decision.armedAt
+    escapedAt = decision.escapedAt
     layout.setHint(decision.action === 'arm-exit' ? exitHint : '')
     clearTimeout(disarm)
     if (decision.action === 'arm-exit') {
@@ -73,7 +77,11 @@ export function bindKeys(options: KeyTargets): () => void {
         // Two Ctrl-C end the chat as SIGINT would (130); Ctrl-D is an ordinary end (0).
         controller.exit(key === 'ctrl-c' ? interruptExitCode : 0)
         return { consume: true }
+      case 'open-rewind':
+        options.openRewind?.()
+        return { consume: true }
       case 'arm-exit':
+      case 'arm-rewind':
       case 'none':
         return { consume: true }
       case 'pass':

@@ -22,6 +22,7 @@ import { bindKeys } from './key-bindings.ts'
 import { ScreenLayout } from './screen-layout.ts'
 import { ScreenView } from './screen-view.ts'
 import { SessionPicker } from './session-picker.ts'
+import { ChoiceList } from './choice-list.ts'
 import { guardTerminal } from './terminal-guard.ts'
 
 /** How often spinners and elapsed times move while something runs. */
@@ -104,6 +105,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     },
     queueChanged: (queued) => layout.setQueued(queued),
     pickSession,
+    choose: (request, signal) => modal<string | undefined>(layout, (settle) => new ChoiceList({ request, theme, done: settle }), signal === undefined ? undefined : { signal, value: undefined }),
   })
   let stopped = false
   const stopScreen = (): void => {
@@ -154,7 +156,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle, typeAhead: (data) => layout.editor.handleInput(data), rows: () => layout.tui.terminal.rows }), { signal, value: { kind: 'reject' } })
     const onStop = (): void => chat.exit()
     options.stop?.addEventListener('abort', onStop, { once: true })
-    cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now }), () => options.stop?.removeEventListener('abort', onStop))
+    cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now, ...(registry.get('rewind') === undefined ? {} : { openRewind: () => void chat.submit('/rewind').catch((error: unknown) => view.error(error)) }) }), () => options.stop?.removeEventListener('abort', onStop))
     await chat.finished
     await env.sessionEnd?.(chat.agent, 'prompt_input_exit')
     return { exitCode: signalCode ?? chat.exitCode, sessionId: chat.agent.session.id }

@@ -7,7 +7,7 @@
 import { Spacer, type Component, type Container } from '@mariozechner/pi-tui'
 import type { Message } from '@dsh/contracts'
 import type { AgentProgress, TurnResult } from '@dsh/runtime'
-import type { ChatView, Tone } from '../chat-view.ts'
+import type { ChatView, ChoiceRequest, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText } from '../text-safety.ts'
 import type { Theme } from '../theme.ts'
@@ -33,6 +33,7 @@ export interface ScreenViewHost {
   readonly statusChanged: () => void
   readonly queueChanged: (queued: readonly string[]) => void
   readonly pickSession: (rows: readonly SessionRow[], signal?: AbortSignal) => Promise<string | undefined>
+  readonly choose: (request: ChoiceRequest, signal?: AbortSignal) => Promise<string | undefined>
 }
 
 /** The ChatView of the full-screen UI. */
@@ -152,6 +153,12 @@ export class ScreenView implements ChatView {
 
   pickSession(rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined> {
     return this.#host.pickSession(rows, signal)
+  }
+
+  readonly modalLists = true
+
+  choose(request: ChoiceRequest, signal?: AbortSignal): Promise<string | undefined> {
+    return this.#host.choose(request, signal)
   }
 
   statusChanged(): void {

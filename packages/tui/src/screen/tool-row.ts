@@ -9,6 +9,7 @@ import type { ToolFinalOutcome } from '@dsh/contracts'
 import type { Theme } from '../theme.ts'
 import { elapsed } from '../status/status-snapshot.ts'
 import { sanitize } from '../text-safety.ts'
+import { toolLabel } from '../tool-label.ts'
 import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
 import { DiffBlock } from './diff-block.ts'
 import { LiveOutput } from './live-output.ts'
@@ -29,6 +30,8 @@ export const maxExpandedLines = 400
 export class ToolRow implements Component {
   readonly callId: string
   readonly #name: string
+  /** What the row shows for the name (`server › tool` for an MCP tool). */
+  readonly #label: string
   readonly #summary: string
   readonly #theme: Theme
   readonly #now: () => number
@@ -44,6 +47,7 @@ export class ToolRow implements Component {
   constructor(options: { readonly callId: string; readonly name: string; readonly rawArguments: string; readonly theme: Theme; readonly now: () => number }) {
     this.callId = options.callId
     this.#name = sanitize(options.name)
+    this.#label = toolLabel(this.#name)
     this.#summary = argumentSummary(options.rawArguments, 200)
     this.#theme = options.theme
     this.#now = options.now
@@ -77,7 +81,7 @@ export class ToolRow implements Component {
 
   render(width: number): string[] {
     const t = this.#theme
-    const head = `${t.bold(this.#name)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
+    const head = `${t.bold(this.#label)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
     if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width), ...this.#liveLines(width)]
     if (this.#cache?.width === width) return this.#cache.lines
     const result = outcomeSummary(this.#outcome, { tool: this.#name, max: 200 })

@@ -1,6 +1,6 @@
 /**
  * The chat's own commands besides the session and permission ones: `/help`, `/exit`, `/compact`,
- * `/context`, `/model`, `/status` and `/diff`.
+ * `/context`, `/model`, `/status` and `/diff` (and `/mcp`, registered here too).
  */
 import { deriveMessages, isAbortError, planCompaction, summarizeWithModel } from '@dsh/runtime'
 import { oneLine, problemText } from '../text-safety.ts'
@@ -9,6 +9,7 @@ import { contextReport } from './context-report.ts'
 import { workspaceDiff } from './workspace-diff.ts'
 import type { SlashCommandSpec, SlashContext, SlashOutput, SlashRegistry } from './slash-registry.ts'
 import { modeCommand, permissionsCommand } from './permission-commands.ts'
+import { mcpCommand } from './mcp-command.ts'
 import { newCommand, resumeCommand, sessionsCommand } from './session-commands.ts'
 
 async function compact(context: SlashContext, args: readonly string[]): Promise<SlashOutput> {
@@ -104,6 +105,7 @@ export function registerChatCommands(registry: SlashRegistry): void {
   })
   registry.register(modeCommand)
   registry.register(permissionsCommand)
+  registry.register(mcpCommand)
   registry.register(sessionsCommand)
   registry.register(resumeCommand)
   registry.register(newCommand)

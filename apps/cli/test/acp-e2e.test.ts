@@ -38,7 +38,7 @@ describe('dsh acp', () => {
     // Mode ask (the default of dsh acp): the write into the additional directory is asked about first.
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--request-log', tree.path('requests.jsonl')], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
     const hello = await initialize(acp)
-    expect(hello).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, sessionCapabilities: { additionalDirectories: {}, list: {} } }, agentInfo: { name: 'dsh', version } })
+    expect(hello).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, sessionCapabilities: { additionalDirectories: {}, list: {}, close: {} } }, agentInfo: { name: 'dsh', version } })
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] })
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'notes?' }] })).toEqual({ stopReason: 'end_turn' })
     const calls = acp.updates.map((note) => note.update).filter((update) => update.sessionUpdate === 'tool_call')
@@ -70,7 +70,7 @@ describe('dsh acp', () => {
   it('with multi-root disabled in the config, does not offer additional directories and refuses any sent anyway, naming the setting', async () => {
     tree = await tempTree({ 'work/': null, 'lib/': null, 'config.yaml': 'multiRootWorkspace:\n  enabled: false\n' })
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${writeScript(tree.root, 'script.json', { responses: [] })}`, '--config', tree.path('config.yaml')], { cwd: tree.path('work'), home: tree.root })
-    expect((await initialize(acp)).agentCapabilities?.sessionCapabilities).toEqual({ list: {} })
+    expect((await initialize(acp)).agentCapabilities?.sessionCapabilities).toEqual({ list: {}, close: {} })
     const refused = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] }).catch((error: unknown) => error)
     expect(refused).toMatchObject({ code: -32602, message: `Invalid params: additionalDirectories: ${tree.path('lib')}: additional workspace roots are disabled (multiRootWorkspace.enabled is false in the config file)` })
     expect(await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })).toMatchObject({ sessionId: expect.any(String) })

@@ -3,7 +3,8 @@
  * `dsh acp`) builds the host with `askThroughClient(registry)` as its `askPermission`, then hands
  * the same registry here, so permission questions reach the editor of the session that asks.
  */
-import type { Host, StartAgentOptions } from '@dsh/runtime'
+import type { McpServer } from '@agentclientprotocol/sdk'
+import type { Host, StartAgentOptions, ToolRegistry } from '@dsh/runtime'
 import type { AcpSessionRegistry } from './session-registry.ts'
 
 /** Inputs of the ACP agent app. */
@@ -31,6 +32,36 @@ export interface AcpAgentDeps {
   readonly log: (line: string) => void
   /** Custom commands and user-invocable skills of a working directory (absent: `/name` prompts go as typed). */
   readonly commands?: AcpCommands
+  /** Connects the MCP servers an editor sends with `session/new` / `session/load` (absent: they are ignored with a warning). */
+  readonly mcp?: AcpMcpServers
+}
+
+/** The MCP servers of ACP sessions. */
+export interface AcpMcpServers {
+  /** Whether `http` entries can be connected (advertised as `mcpCapabilities.http`). */
+  readonly http: boolean
+  /**
+   * Starts `servers` in the background for one session (the first prompt never waits for them);
+   * `undefined` when none is usable. Problems are the composition's to log.
+   */
+  open(session: SessionPlaceInfo, servers: readonly McpServer[]): SessionServers | undefined
+}
+
+/** Where a session works, as its MCP servers are told (`roots/list`). */
+export interface SessionPlaceInfo {
+  readonly id: string
+  /** Canonical working directory. */
+  readonly cwd: string
+  /** Canonical additional directories. */
+  readonly additional: readonly string[]
+}
+
+/** The running MCP servers of one session. */
+export interface SessionServers {
+  /** The host's tools and this session's servers' tools (`startAgent`'s `tools`). */
+  readonly tools: ToolRegistry
+  /** Ends the servers (the session was closed or replaced, or the connection ended). */
+  close(): Promise<void>
 }
 
 /** What the composition offers as `/name` commands. */

@@ -8,6 +8,7 @@
  */
 import { RequestError, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk'
 import type { AgentHandle, ToolExecutionToken } from '@dsh/contracts'
+import type { SessionServers } from './acp-contract.ts'
 import { PathSpelling, type SpelledDirectory } from './path-spelling.ts'
 
 /** How far up a subagent's ancestors are looked at (delegation depth is small; this bounds a cycle). */
@@ -43,6 +44,8 @@ export class AcpSession {
   running: RunningPrompt | undefined
   /** Whether `available_commands_update` was sent for this session on this connection. */
   commandsAnnounced = false
+  /** The MCP servers the editor sent for this session, while they run. */
+  servers: SessionServers | undefined
 
   constructor(id: string, directories: readonly [SpelledDirectory, ...SpelledDirectory[]]) {
     this.id = id
@@ -67,11 +70,32 @@ export class AcpSessionRegistry {
   /** Set by `initialize`. */
   capabilities: ClientCapabilities = {}
 
-  /** Adds (or replaces, for `session/load` of a known id) a session; refused while that id answers a prompt. */
+  /** Refuses to replace a session while it answers a prompt (`session/load` of a known id). */
+  checkReplaceable(id: string): void {
+    if (this.#sessions.get(id)?.running !== undefined) throw RequestError.invalidRequest({ sessionId: id }, `session ${id} is answering a prompt`)
+  }
+
+  /** Adds (or replaces, for `session/load` of a known id, ending the replaced one's MCP servers) a session; refused while that id answers a prompt. */
   add(session: AcpSession): AcpSession {
-    if (this.#sessions.get(session.id)?.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, `session ${session.id} is answering a prompt`)
+    this.checkReplaceable(session.id)
+    const replaced = this.#sessions.get(session.id)
     this.#sessions.set(session.id, session)
+    void replaced?.servers?.close()
     return session
+  }
+
+  /** Forgets session `id` and ends its MCP servers (`session/close`); a JSON-RPC error while it answers a prompt. */
+  async close(id: string): Promise<void> {
+    const session = this.require(id)
+    session.running?.controller.abort()
+    await session.running?.settled
+    this.#sessions.delete(id)
+    await session.servers?.close()
+  }
+
+  /** Ends every session's MCP servers (the connection has closed). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#sessions.values()].flatMap((session) => session.servers?.close() ?? []))
   }
 
   /** The session `id`, if open on this connection. */

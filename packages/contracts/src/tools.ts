@@ -26,6 +26,8 @@ export interface ToolExecution {
   readonly signal: AbortSignal
   /** This execution's own token. */
   readonly token: ToolExecutionToken
+  /** Set when the called tool declares it changes nothing (its definition's `readOnly`). */
+  readonly readOnly?: true
 }
 
 /** A path a tool touched successfully; drives workspace-context discovery. */

@@ -1,7 +1,8 @@
 /**
  * `dsh acp`: dsh as an Agent Client Protocol agent over stdio, for editors (Zed, JetBrains IDEs,
  * Neovim and Emacs plugins). It composes the host as `dsh run` does (same options; `--add-dir`
- * directories are granted to every session the editor opens) and serves the ACP agent app until
+ * directories are granted to every session the editor opens; the MCP servers it sends run for
+ * their session only) and serves the ACP agent app until
  * the editor closes stdin or a signal arrives; then running prompts are cancelled, tool processes
  * ended and the host disposed. stdout carries only JSON-RPC; diagnostics go to stderr.
  */
@@ -14,6 +15,7 @@ import type { CliIo } from '../cli-io.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { frontEndCommands } from '../command-expansion.ts'
+import { acpMcpServers } from '../acp-mcp.ts'
 
 /** Options of `dsh acp`. */
 export interface AcpOptions extends AgentSetupOptions {
@@ -37,6 +39,7 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     agentInfo: { name: 'dsh', title: 'dsh', version },
     log: setup.log,
     commands: frontEndCommands(setup.dshHome, setup.log),
+    mcp: acpMcpServers(setup, io.env),
   })
   const server = serveStdio(app, { input, output })
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGINT', 'SIGHUP'], processes: setup.processes, onSignal: () => server.close() })
@@ -44,6 +47,7 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     await server.closed
   } finally {
     registry.cancelAll()
+    await registry.closeAll()
     await setup.host.dispose()
     shutdown[Symbol.dispose]()
   }

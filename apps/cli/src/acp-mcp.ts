@@ -3,13 +3,15 @@
  * hub of its own whose tools sit on a registry layered over the host's, so only that session's
  * agent offers them. stdio servers start in the session's working directory with the minimal
  * environment and the host's process marker (its exit hook ends them); their roots follow the
- * session's (mcp-roots.ts). Unusable entries are one `warning:` line each.
+ * session's (mcp-roots.ts); their prompts are the session's `/mcp__<server>__<prompt>` commands.
+ * Unusable entries are one `warning:` line each.
  */
 import type { AcpMcpServers } from '@dsh/acp'
 import { editorEntries, McpHub, mcpLimits } from '@dsh/mcp'
 import { ToolRegistry } from '@dsh/runtime'
 import { TOOL_CALL_VARIABLE } from '@dsh/tools'
 import type { AgentSetup } from './agent-setup.ts'
+import { expandMcpPrompt } from './command-expansion.ts'
 import { followSessionRoots, rootsOf } from './mcp-roots.ts'
 import { version } from './version.ts'
 
@@ -36,6 +38,11 @@ export function acpMcpServers(setup: Pick<AgentSetup, 'host' | 'config' | 'proce
       hub.start()
       return {
         tools,
+        commands: {
+          list: () => hub.prompts().map((command) => ({ name: command.name, description: command.description, ...(command.hint === undefined ? {} : { hint: command.hint }) })),
+          expand: (text) => expandMcpPrompt(hub, text, setup.log),
+          onChange: (listener) => hub.onChange(listener),
+        },
         close: () => {
           unfollow()
           return hub.close()

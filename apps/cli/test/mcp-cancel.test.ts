@@ -30,13 +30,23 @@ const everything = (copy: string): McpServer => ({
   env: [],
 })
 
+/** The fields of a JSON-RPC message the test looks at. */
+interface Sent {
+  readonly id?: number
+  readonly method?: string
+  readonly params?: { readonly name?: string; readonly requestId?: number }
+}
+
 /** The JSON-RPC messages the server was sent. */
-function sent(copy: string): { id?: number; method?: string; params?: { name?: string; requestId?: number } }[] {
+function sent(copy: string): Sent[] {
   if (!existsSync(copy)) return []
   return readFileSync(copy, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { id?: number; method?: string; params?: { name?: string; requestId?: number } })
+    .map((line): Sent => {
+      // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- dsh's MCP client wrote these lines as JSON-RPC messages
+      return JSON.parse(line) as Sent
+    })
 }
 
 describe('cancelling an MCP call', () => {

@@ -62,6 +62,18 @@ export interface SessionServers {
   readonly tools: ToolRegistry
   /** Ends the servers (the session was closed or replaced, or the connection ended). */
   close(): Promise<void>
+  /** Their prompts as `/name` commands, after the composition's own. */
+  readonly commands?: SessionCommands
+}
+
+/** The `/name` commands of one session's MCP servers. */
+export interface SessionCommands {
+  /** The commands offered now. */
+  list(): readonly { readonly name: string; readonly description: string; readonly hint?: string }[]
+  /** The text to send for `text` when it names one of them (unchanged otherwise). */
+  expand(text: string): Promise<string>
+  /** Calls `listener` when the list may have changed; returns its disposer. */
+  onChange(listener: () => void): () => void
 }
 
 /** What the composition offers as `/name` commands. */
@@ -70,4 +82,6 @@ export interface AcpCommands {
   list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
   /** The text to send for a prompt typed in `cwd`: the expanded body of a known `/name`, else the text unchanged. May reject (logged; the text goes as typed). */
   expand(text: string, cwd: string): Promise<string>
+  /** Calls `listener` when the list may have changed (an MCP server listed its prompts); returns its disposer. */
+  onChange?(listener: () => void): () => void
 }

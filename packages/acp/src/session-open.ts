@@ -16,7 +16,7 @@ import { RequestError, type AgentContext, type LoadSessionRequest, type LoadSess
 import { errorMessage, type Session } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { canonicalDirectory } from './canonical-directory.ts'
-import { commandsUpdate } from './slash-commands.ts'
+import { commandsUpdate, watchCommands } from './slash-commands.ts'
 import { replayHistory } from './history-replay.ts'
 import type { SpelledDirectory } from './path-spelling.ts'
 import { AcpSession } from './session-registry.ts'
@@ -65,23 +65,20 @@ async function placeOf(deps: AcpAgentDeps, params: SessionPlace): Promise<[Spell
   return [{ canonical: cwd, spelled: params.cwd }, ...additional.map((dir) => ({ canonical: canonicalDirectory(dir), spelled: dir }))]
 }
 
-/** Starts the client's MCP servers for `session` (in the background). */
-function startServers(deps: AcpAgentDeps, session: AcpSession, servers: readonly McpServer[]): void {
-  if (servers.length === 0) return
-  if (deps.mcp === undefined) {
-    deps.log(`warning: session ${session.id}: this agent does not connect to MCP servers; ignoring ${servers.length}`)
-    return
-  }
-  session.servers = deps.mcp.open({ id: session.id, cwd: session.cwd, additional: session.directories.slice(1).map((directory) => directory.canonical) }, servers)
+/** Starts the client's MCP servers for `session` (in the background), and sends its command list again when theirs or the composition's change. */
+function startServers(deps: AcpAgentDeps, session: AcpSession, servers: readonly McpServer[], client: AgentContext): void {
+  if (servers.length > 0 && deps.mcp === undefined) deps.log(`warning: session ${session.id}: this agent does not connect to MCP servers; ignoring ${servers.length}`)
+  if (servers.length > 0 && deps.mcp !== undefined) session.servers = deps.mcp.open({ id: session.id, cwd: session.cwd, additional: session.directories.slice(1).map((directory) => directory.canonical) }, servers)
+  watchCommands(deps, session, client)
 }
 
 /** Answers `session/new`. */
-export async function newSession(deps: AcpAgentDeps, params: NewSessionRequest): Promise<NewSessionResponse> {
+export async function newSession(deps: AcpAgentDeps, params: NewSessionRequest, client: AgentContext): Promise<NewSessionResponse> {
   const directories = await placeOf(deps, params)
   const stored = deps.host.sessions.create({ cwd: directories[0].canonical })
   stored.close()
   const session = deps.registry.add(new AcpSession(stored.header.id, directories))
-  startServers(deps, session, params.mcpServers)
+  startServers(deps, session, params.mcpServers, client)
   return { sessionId: stored.header.id }
 }
 
@@ -98,7 +95,7 @@ export async function loadSession(deps: AcpAgentDeps, params: LoadSessionRequest
   const directories = await placeOf(deps, params)
   if (stored.header.cwd !== directories[0].canonical) throw RequestError.invalidParams({ cwd: params.cwd }, `cwd ${params.cwd}: session ${stored.header.id} works in ${stored.header.cwd} (a session keeps its directory)`)
   const session = deps.registry.add(new AcpSession(stored.header.id, directories))
-  startServers(deps, session, params.mcpServers)
+  startServers(deps, session, params.mcpServers, client)
   for (const update of replayHistory(stored, session.spelling)) await client.notify('session/update', { sessionId: session.id, update })
   const commands = await commandsUpdate(deps, session)
   if (commands !== undefined) await client.notify('session/update', { sessionId: session.id, update: commands })

@@ -46,11 +46,21 @@ export class AcpSession {
   commandsAnnounced = false
   /** The MCP servers the editor sent for this session, while they run. */
   servers: SessionServers | undefined
+  /** The command list last sent (JSON), to send a changed one only. */
+  commandsSent: string | undefined
+  /** Run when the session ends on this connection (closed, replaced, the connection ended). */
+  readonly disposers: (() => void)[] = []
 
   constructor(id: string, directories: readonly [SpelledDirectory, ...SpelledDirectory[]]) {
     this.id = id
     this.directories = directories
     this.spelling = new PathSpelling(directories)
+  }
+
+  /** Ends what lives with the session on this connection: its watchers and its MCP servers. */
+  async end(): Promise<void> {
+    for (const dispose of this.disposers.splice(0)) dispose()
+    await this.servers?.close()
   }
 
   /** The canonical working directory. */
@@ -80,7 +90,7 @@ export class AcpSessionRegistry {
     this.checkReplaceable(session.id)
     const replaced = this.#sessions.get(session.id)
     this.#sessions.set(session.id, session)
-    void replaced?.servers?.close()
+    void replaced?.end()
     return session
   }
 
@@ -90,12 +100,12 @@ export class AcpSessionRegistry {
     session.running?.controller.abort()
     await session.running?.settled
     this.#sessions.delete(id)
-    await session.servers?.close()
+    await session.end()
   }
 
   /** Ends every session's MCP servers (the connection has closed). */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.#sessions.values()].flatMap((session) => session.servers?.close() ?? []))
+    await Promise.all([...this.#sessions.values()].map((session) => session.end()))
   }
 
   /** The session `id`, if open on this connection. */

@@ -1,5 +1,5 @@
 /** Public surface of the MCP client. */
-export type { HttpServerConfig, McpLimits, ServerEntry, ServerOptions, ServerSource, ServerState, ServerTransportConfig, StdioServerConfig } from './types.ts'
+export type { HttpServerConfig, McpLimits, PromptCommand, PromptExpansion, ServerEntry, ServerOptions, ServerSource, ServerState, ServerTransportConfig, StdioServerConfig } from './types.ts'
 export { McpHub, type McpHubOptions, type ServerStatus } from './mcp-hub.ts'
 export { collectServers, mcpJsonDigest, type CollectedServers, type CollectOptions } from './server-sources.ts'
 export { readServerEntry, isServerName } from './server-spec.ts'

@@ -38,7 +38,7 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     extraDirectories: absoluteDirs(io, options.addDir),
     agentInfo: { name: 'dsh', title: 'dsh', version },
     log: setup.log,
-    commands: frontEndCommands(setup.dshHome, setup.log),
+    commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
     mcp: acpMcpServers(setup, io.env),
   })
   const server = serveStdio(app, { input, output })

@@ -61,7 +61,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         homes: { home: userHome(), dshHome: setup.dshHome },
         contextWindow: setup.provider.contextWindow,
         log: setup.log,
-        commands: frontEndCommands(setup.dshHome, setup.log),
+        commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
       },
     }).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'ResumeRefused') throw usageError(`--resume: ${error.message}`)

@@ -15,7 +15,10 @@
  * section), `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_SANDBOX_ROUNDS` (default 30),
  * `DSH_BENCH_ONLY` (`instructions`, `end-to-end`, `sessions` or `sandbox`).
  *
- * Last, the sandbox start cost per shell call of issue 19 (`sandbox-start.ts`).
+ * Then the sandbox start cost per shell call of issue 19 (`sandbox-start.ts`), the search
+ * benchmark, and last the MCP section of issue 23 (`mcp-bench.ts`: start-up with three stdio
+ * servers against none, and the request bytes of their tools with and without deferral;
+ * `DSH_BENCH_MCP_ROUNDS`, default 7; `DSH_BENCH_ONLY=mcp`).
  */
 import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
@@ -28,6 +31,7 @@ import { describeCounts, describeTargets, describeTiming, describeWorkload, type
 import { runSearchBench } from './search-bench.ts'
 import { runSessionBench } from './session-bench.ts'
 import { sandboxStartBench } from './sandbox-start.ts'
+import { mcpBench } from './mcp-bench.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
@@ -162,6 +166,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === 'sessions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
   if (only === undefined || only === 'sandbox') process.stdout.write(`${(await sandboxStartBench(positive(process.env['DSH_BENCH_SANDBOX_ROUNDS'], 30))).join('\n')}\n`)
   if (only === undefined || only === 'search') process.stdout.write(`${(await runSearchBench(positive(process.env['DSH_BENCH_SEARCH_ROUNDS'], 7))).join('\n')}\n`)
+  if (only === undefined || only === 'mcp') process.stdout.write(`${(await mcpBench(positive(process.env['DSH_BENCH_MCP_ROUNDS'], 7))).join('\n')}\n`)
 }
 
 await main()

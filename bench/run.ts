@@ -13,12 +13,13 @@
  * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2),
  * `DSH_BENCH_E2E_ROUNDS` (default 7), `DSH_BENCH_DSH` (another `dsh.mjs` bundle for the end-to-end
  * section), `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_SANDBOX_ROUNDS` (default 30),
- * `DSH_BENCH_ONLY` (`instructions`, `end-to-end`, `sessions` or `sandbox`).
+ * `DSH_BENCH_ONLY` (`instructions`, `end-to-end`, `sessions`, `sandbox`, `search` or `hooks`).
  *
  * Then the sandbox start cost per shell call of issue 19 (`sandbox-start.ts`), the search
- * benchmark, and last the MCP section of issue 23 (`mcp-bench.ts`: start-up with three stdio
- * servers against none, and the request bytes of their tools with and without deferral;
- * `DSH_BENCH_MCP_ROUNDS`, default 7; `DSH_BENCH_ONLY=mcp`).
+ * benchmark, the cost of an empty PreToolUse hook per tool call of issue 26 (`hook-overhead.ts`;
+ * `DSH_BENCH_ONLY=hooks`), and last the MCP section of issue 23 (`mcp-bench.ts`: start-up with
+ * three stdio servers against none, and the request bytes of their tools with and without
+ * deferral; `DSH_BENCH_MCP_ROUNDS`, default 7; `DSH_BENCH_ONLY=mcp`).
  */
 import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
@@ -36,6 +37,7 @@ import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
 import { describeRenderCost, measureRenderCost } from './render-cost.ts'
+import { hookOverheadBench } from './hook-overhead.ts'
 
 /** Simulated model time per step on the plugin's clock (a real model takes seconds per step). */
 const MODEL_STEP_MS = 1000
@@ -166,6 +168,10 @@ async function main(): Promise<void> {
   if (only === undefined || only === 'sessions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
   if (only === undefined || only === 'sandbox') process.stdout.write(`${(await sandboxStartBench(positive(process.env['DSH_BENCH_SANDBOX_ROUNDS'], 30))).join('\n')}\n`)
   if (only === undefined || only === 'search') process.stdout.write(`${(await runSearchBench(positive(process.env['DSH_BENCH_SEARCH_ROUNDS'], 7))).join('\n')}\n`)
+  if (only === undefined || only === 'hooks') {
+    const hookOptions = { rounds: positive(process.env['DSH_BENCH_HOOK_ROUNDS'], 15), warmups: positive(process.env['DSH_BENCH_WARMUP'], 2), calls: positive(process.env['DSH_BENCH_HOOK_CALLS'], 20) }
+    process.stdout.write(`${(await hookOverheadBench(hookOptions)).join('\n')}\n`)
+  }
   if (only === undefined || only === 'mcp') process.stdout.write(`${(await mcpBench(positive(process.env['DSH_BENCH_MCP_ROUNDS'], 7))).join('\n')}\n`)
 }
 

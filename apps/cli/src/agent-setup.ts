@@ -17,6 +17,7 @@ import { permissionsFrom } from './permission-options.ts'
 import type { InstalledPermissions, SandboxSetup } from './permission-setup.ts'
 import type { McpHub } from '@dsh/mcp'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
+import { LiveThinking } from './live-model-settings.ts'
 import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
 import { storeFor } from './commands/sessions.ts'
 import { resumeEndpoint, storedEndpoint } from './resume-endpoint.ts'
@@ -74,6 +75,8 @@ export interface AgentSetup {
    * provider. The differing-endpoint note is logged once per session.
    */
   readonly providerFor: (id: string) => ModelProvider
+  /** The live thinking modes (settings.yaml `model`), for providers made later (the chat's /model). */
+  readonly thinking: LiveThinking
   /** The maintainer-documents operator service, when the guard is enabled. */
   readonly docs?: OperatorService
   /** The permission mode in force and the shell sandbox. */
@@ -115,7 +118,8 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
   const endpoint = typeof options.resume === 'string' ? resumeEndpoint(storedEndpoint(storeFor(io, options.dshHome), options.resume), chosen, options.resume) : chosen
   if ('note' in endpoint && endpoint.note !== undefined) log(endpoint.note)
   const spec = parseModelSpec(endpoint.spec ?? defaultModelSpec)
-  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: endpoint.baseUrl, model: config.model, flags: options, log })
+  const thinking = new LiveThinking({ thinking: config.model?.thinking, reasoningEffort: config.model?.reasoningEffort })
+  const provider = providerFromConfig({ spec, cwd: io.cwd, env: io.env, baseUrl: endpoint.baseUrl, model: config.model, flags: options, live: thinking.read, log })
   const requestLog = options.requestLog === undefined ? undefined : resolve(io.cwd, options.requestLog)
   const onRequest = requestLog === undefined ? undefined : (body: ChatRequestBody): void => appendFileSync(requestLog, `${JSON.stringify(body)}\n`)
   const processes = new ToolProcesses()
@@ -133,6 +137,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
     mcp: { env: io.env, configFiles: (options.mcpConfig ?? []).map((file) => resolve(io.cwd, file)) },
   })
+  thinking.bind(host)
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
   const noted = new Set<string>()
   const made = new Map<string, ModelProvider>()
@@ -144,9 +149,9 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     noted.add(id)
     const existing = made.get(key)
     if (existing !== undefined) return existing
-    const created = providerFromConfig({ spec: parseModelSpec(chosenFor.spec ?? defaultModelSpec), cwd: io.cwd, env: io.env, baseUrl: chosenFor.baseUrl, model: config.model, flags: options, log })
+    const created = providerFromConfig({ spec: parseModelSpec(chosenFor.spec ?? defaultModelSpec), cwd: io.cwd, env: io.env, baseUrl: chosenFor.baseUrl, model: config.model, flags: options, live: thinking.read, log })
     made.set(key, created)
     return created
   }
-  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, providerFor, sandbox, permissions: installed, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
+  return { dshHome, cwd, config, spec, provider, host, processes, log, startOptions, providerFor, thinking, sandbox, permissions: installed, ...(onRequest === undefined ? {} : { onRequest }), ...(docs === undefined ? {} : { docs }), ...(mcp === undefined ? {} : { mcp }) }
 }

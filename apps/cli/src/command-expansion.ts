@@ -6,6 +6,7 @@
  */
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { userHome } from '@dsh/runtime'
+import type { ExpandedPrompt } from '@dsh/contracts'
 import type { McpHub } from '@dsh/mcp'
 import type { Expansion } from '@dsh/skills'
 import { usageError } from './cli-error.ts'
@@ -32,14 +33,14 @@ export async function expandAt(prompt: string, place: ExpansionPlace): Promise<E
   return expansion
 }
 
-/** `dsh run`: the text to send; an unknown `/name` throws a usage error. */
-export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Promise<string> {
+/** `dsh run`: what to send; an unknown `/name` throws a usage error. */
+export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Promise<ExpandedPrompt> {
   const expansion = await expandAt(prompt, place)
   switch (expansion.kind) {
     case 'plain':
-      return prompt
+      return { text: prompt, events: [] }
     case 'expanded':
-      return expansion.text
+      return { text: expansion.text, events: expansion.events }
     case 'unknown': {
       const { unknownCommandLine } = await import('@dsh/skills')
       throw usageError(unknownCommandLine(expansion.name, expansion.known))
@@ -72,10 +73,10 @@ export function frontEndCommands(dshHome: string, log: (line: string) => void, m
         return { name, description: (command?.description ?? skill?.meta.description ?? 'custom command').replace(/\s+/g, ' '), ...(hint === undefined ? {} : { hint }) }
       }), ...prompts]
     },
-    async expand(text: string, cwd: string): Promise<string> {
+    async expand(text: string, cwd: string): Promise<ExpandedPrompt> {
       const expansion = await expandAt(text, { cwd, dshHome, log })
-      if (expansion.kind === 'expanded') return expansion.text
-      return mcp === undefined ? text : expandMcpPrompt(mcp, text, log)
+      if (expansion.kind === 'expanded') return { text: expansion.text, events: expansion.events }
+      return { text: mcp === undefined ? text : await expandMcpPrompt(mcp, text, log), events: [] }
     },
     /** Calls `listener` when the MCP prompts may have changed; returns its disposer. */
     onChange: (listener: () => void): (() => void) => mcp?.onChange(listener) ?? (() => undefined),

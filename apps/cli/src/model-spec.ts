@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path'
 import type { ModelProvider } from '@dsh/contracts'
-import { createOpenAiProvider, DEFAULT_DEEPSEEK_MODEL, retiredModelWarning, type ReasoningEffort, type ThinkingSetting } from '@dsh/llm-openai'
+import { createOpenAiProvider, DEFAULT_DEEPSEEK_MODEL, retiredModelWarning, type ReasoningEffort, type ThinkingModes, type ThinkingSetting } from '@dsh/llm-openai'
 import { createScriptedProvider, loadScript, type ModelScript } from '@dsh/llm-scripted'
 import { usageError } from './cli-error.ts'
 import type { ConfigFile } from './config-file.ts'
@@ -48,6 +48,8 @@ export interface ProviderInputs {
   readonly thinking?: ThinkingSetting | undefined
   /** DeepSeek reasoning effort (`model.reasoningEffort`, `--effort`). */
   readonly reasoningEffort?: ReasoningEffort | undefined
+  /** Read at every request instead of `thinking` / `reasoningEffort` (live settings). */
+  readonly modes?: (() => ThinkingModes) | undefined
   readonly log: (line: string) => void
 }
 
@@ -68,8 +70,10 @@ export interface ConfiguredProviderInputs {
   readonly baseUrl?: string | undefined
   /** The config file's `model` section. */
   readonly model?: ConfigFile['model']
-  /** `--thinking` / `--no-thinking` / `--effort`; they win over the config file. */
+  /** `--thinking` / `--no-thinking` / `--effort`; they win over the config file and the live settings. */
   readonly flags?: ThinkingFlags | undefined
+  /** The live `model` settings (the config file's values overridden by settings.yaml), read per request. */
+  readonly live?: (() => ThinkingModes) | undefined
   readonly log: (line: string) => void
 }
 
@@ -82,7 +86,9 @@ export function effortFlag(value: string | undefined): ReasoningEffort | undefin
 
 /** Creates the provider for a spec with every connection setting of the config file's `model` section. */
 export function providerFromConfig(inputs: ConfiguredProviderInputs): ModelProvider {
-  const { model } = inputs
+  const { model, live } = inputs
+  const flagThinking = inputs.flags?.thinking === undefined ? undefined : inputs.flags.thinking ? 'enabled' : 'disabled'
+  const flagEffort = effortFlag(inputs.flags?.effort)
   return createProvider({
     spec: inputs.spec,
     cwd: inputs.cwd,
@@ -94,8 +100,12 @@ export function providerFromConfig(inputs: ConfiguredProviderInputs): ModelProvi
     callTimeoutMs: model?.callTimeoutMs,
     maxRetries: model?.maxRetries,
     contextWindow: model?.contextWindow,
-    thinking: inputs.flags?.thinking === undefined ? model?.thinking : inputs.flags.thinking ? 'enabled' : 'disabled',
-    reasoningEffort: effortFlag(inputs.flags?.effort) ?? model?.reasoningEffort,
+    thinking: flagThinking ?? model?.thinking,
+    reasoningEffort: flagEffort ?? model?.reasoningEffort,
+    modes: live === undefined ? undefined : () => {
+      const now = live()
+      return { thinking: flagThinking ?? now.thinking, reasoningEffort: flagEffort ?? now.reasoningEffort }
+    },
     log: inputs.log,
   })
 }
@@ -136,5 +146,6 @@ export function createProvider(inputs: ProviderInputs): ModelProvider {
     ...(inputs.contextWindow === undefined ? {} : { contextWindow: inputs.contextWindow }),
     ...(inputs.thinking === undefined ? {} : { thinking: inputs.thinking }),
     ...(inputs.reasoningEffort === undefined ? {} : { reasoningEffort: inputs.reasoningEffort }),
+    ...(inputs.modes === undefined ? {} : { modes: inputs.modes }),
   })
 }

@@ -1,11 +1,13 @@
 // User hooks end to end: real shell scripts run by the built binary around the scripted model.
 // Blocking by exit 2 and by JSON, the stdin of PostToolUse, UserPromptSubmit context, Stop
 // continuation and its cap, a PreToolUse hook that times out or cannot start, untrusted project
-// hooks and trust, a Claude Code hook file used unchanged, and bad hook input.
+// hooks and trust, a Claude Code hook file used unchanged, an MCP tool's hook, a hook exiting 1,
+// and bad hook input.
 import { afterEach, describe, expect, it } from 'vitest'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
+import { faultServer } from './mcp-servers.ts'
 import { readRequests, runDsh, writeScript, type RequestBody } from './run-dsh.ts'
 
 let tree: TempTree
@@ -79,6 +81,22 @@ describe('PreToolUse hooks', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain(`warning: ${w.config}: hooks.PreToolUse[1].hooks[1]: missing command`)
     expect(result.stderr).toContain(`warning: ${w.config}: hooks.Nope: unknown event`)
     expect(result.stderr).toContain('its output starts with { but is not JSON')
+  })
+})
+
+describe('MCP tools and other exit codes', { timeout: 180_000 }, () => {
+  it('an MCP tool is matched by its mcp__server__tool name; a hook exiting 1 is a one-line warning and the call runs', async () => {
+    const w = await workspace()
+    const hook = `cat > ${tree.path('mcp-stdin.json')}; echo 'just a note' >&2; exit 1`
+    configHooks(w, { PreToolUse: [{ matcher: 'mcp__ok__.*', hooks: [command(hook)] }] })
+    const servers = tree.path('servers.json')
+    writeFileSync(servers, JSON.stringify({ mcpServers: { ok: { command: process.execPath, args: [faultServer] } } }))
+    const result = await runWith(w, [{ toolCalls: [{ name: 'mcp__ok__ok', arguments: {} }] }, { text: 'fine' }], 'go', ['--mcp-config', servers])
+    expect(result.code).toBe(0)
+    expect(toolText(readRequests(w.log))).toEqual(['ok'])
+    // The hook's label is its command, cut at 80 characters (temporary paths differ in length).
+    expect(result.stderr).toMatch(/^warning: the PreToolUse hook "cat > .+" \(.+: PreToolUse\[0\]\.hooks\[0\]\) exited with 1: just a note$/m)
+    expect(JSON.parse(readFileSync(tree.path('mcp-stdin.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'mcp__ok__ok', dsh_tool_name: 'mcp__ok__ok', tool_input: {} })
   })
 })
 

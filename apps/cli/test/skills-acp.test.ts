@@ -1,6 +1,8 @@
 // Custom commands over ACP through the built binary: the session's commands are advertised in one
 // `available_commands_update` before the first prompt's updates, and a `/name args` prompt sends
 // the command's expanded body; an unknown `/name` goes as typed.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { spawnAcp, type AcpProcess } from './acp-driver.ts'
@@ -41,5 +43,27 @@ describe('dsh acp with custom commands', () => {
     const requests = readRequests(tree.path('requests.jsonl'))
     expect(requests[0]?.messages.find((message) => message.role === 'user')?.content).toBe('Release version 3.1.\n')
     expect(requests[1]?.messages.filter((message) => message.role === 'user').at(-1)?.content).toBe('/unknown thing')
+  })
+
+  it('/ship of a skill with allowed-tools records its grant just before the turn the prompt starts', async () => {
+    tree = await tempTree({
+      'work/.git/': null,
+      'home/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ship it.\nallowed-tools: Bash(echo granted-call:*)\n---\nShip now.\n',
+    })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ text: 'shipped' }] })
+    acp = spawnAcp(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`], { cwd: tree.path('work'), home: tree.root })
+    await acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/ship' }] })).toEqual({ stopReason: 'end_turn' })
+    const sessions = tree.path('home/sessions')
+    const file = readdirSync(sessions, { recursive: true }).map(String).find((name) => name.includes(sessionId) && name.endsWith('.jsonl'))
+    const types = readFileSync(join(sessions, file ?? ''), 'utf8').split('\n').filter((line) => line !== '').map((line): { type?: unknown; data?: unknown } => {
+        const value: unknown = JSON.parse(line)
+        return typeof value === 'object' && value !== null ? value : {}
+      })
+    const at = types.findIndex((event) => event.type === 'skills/grant')
+    expect(types[at]?.data).toEqual({ skill: 'ship', file: tree.path('home/skills/ship/SKILL.md'), rules: ['bash(echo granted-call:*)'], scope: 'next-turn' })
+    expect(types.slice(at + 1).find((event) => event.type === 'turn/start' || event.type === 'turn/end')?.type).toBe('turn/start')
+    expect(types.slice(0, at).some((event) => event.type === 'turn/start')).toBe(false)
   })
 })

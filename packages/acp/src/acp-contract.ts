@@ -4,6 +4,7 @@
  * the same registry here, so permission questions reach the editor of the session that asks.
  */
 import type { McpServer } from '@agentclientprotocol/sdk'
+import type { ExpandedPrompt } from '@dsh/contracts'
 import type { Host, StartAgentOptions, ToolRegistry } from '@dsh/runtime'
 import type { AcpSessionRegistry } from './session-registry.ts'
 
@@ -32,6 +33,11 @@ export interface AcpAgentDeps {
   readonly log: (line: string) => void
   /** Custom commands and user-invocable skills of a working directory (absent: `/name` prompts go as typed). */
   readonly commands?: AcpCommands
+  /**
+   * Runs when a session ends on this connection (`session/close`; the composition calls it for
+   * every session left when the connection ends): the SessionEnd hooks. Must not reject.
+   */
+  readonly sessionEnd?: (session: { readonly id: string; readonly cwd: string }, reason: string) => Promise<void>
   /** Connects the MCP servers an editor sends with `session/new` / `session/load` (absent: they are ignored with a warning). */
   readonly mcp?: AcpMcpServers
 }
@@ -80,8 +86,8 @@ export interface SessionCommands {
 export interface AcpCommands {
   /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject (logged). */
   list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
-  /** The text to send for a prompt typed in `cwd`: the expanded body of a known `/name`, else the text unchanged. May reject (logged; the text goes as typed). */
-  expand(text: string, cwd: string): Promise<string>
+  /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject (logged; the text goes as typed). */
+  expand(text: string, cwd: string): Promise<ExpandedPrompt>
   /** Calls `listener` when the list may have changed (an MCP server listed its prompts); returns its disposer. */
   onChange?(listener: () => void): () => void
 }

@@ -1,6 +1,6 @@
 /**
  * The dsh agent as an ACP agent app: `initialize`, `session/new`, `session/load`, `session/list`,
- * `session/close`, `session/prompt` and the `session/cancel` notification, over the SDK's app API. What is asked
+ * `session/prompt`, `session/close` and the `session/cancel` notification, over the SDK's app API. What is asked
  * about is the host's permission policy (`@dsh/permissions`, mode `ask` by default for `dsh acp`);
  * the app only answers its questions through the editor. It lets the registry find the ACP
  * session of a subagent at any depth through the stored headers, and finishes the calls it
@@ -39,11 +39,13 @@ export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
       return loadSession(deps, params, client)
     })
     .onRequest('session/list', ({ params }) => listSessions(deps.host.sessions, params))
+    .onRequest('session/prompt', ({ params, client, signal }) => answerPrompt(deps, deps.registry.require(params.sessionId), params, client, signal))
     .onRequest('session/close', async ({ params }) => {
-      await deps.registry.close(params.sessionId)
+      // Closing a session that is not open is the client's mistake (resource not found).
+      const session = (await deps.registry.close(params.sessionId)) ?? deps.registry.require(params.sessionId)
+      await deps.sessionEnd?.(session, 'other')
       return {}
     })
-    .onRequest('session/prompt', ({ params, client, signal }) => answerPrompt(deps, deps.registry.require(params.sessionId), params, client, signal))
     .onNotification('session/cancel', ({ params }) => {
       // A cancel for a session that is idle (or unknown) has nothing to stop.
       deps.registry.find(params.sessionId)?.running?.controller.abort()

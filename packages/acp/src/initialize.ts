@@ -1,6 +1,6 @@
 /**
  * `initialize`: protocol version 1 (the only one this agent speaks, whatever the client asks
- * for), `loadSession`, `session/list` and (unless multi-root is disabled) additional
+ * for), `loadSession`, `session/list`, `session/close` and (unless multi-root is disabled) additional
  * directories, prompts of text, resource links and embedded resources (no images or audio: the
  * models dsh drives take text), MCP servers over stdio and (when the composition connects them)
  * http, `session/close`, and no authentication (the model's key comes from

@@ -57,10 +57,12 @@ export class AcpSession {
     this.spelling = new PathSpelling(directories)
   }
 
-  /** Ends what lives with the session on this connection: its watchers and its MCP servers. */
+  /** Ends what lives with the session on this connection: its watchers and its MCP servers (once). */
   async end(): Promise<void> {
     for (const dispose of this.disposers.splice(0)) dispose()
-    await this.servers?.close()
+    const servers = this.servers
+    this.servers = undefined
+    await servers?.close()
   }
 
   /** The canonical working directory. */
@@ -94,20 +96,6 @@ export class AcpSessionRegistry {
     return session
   }
 
-  /** Forgets session `id` and ends its MCP servers (`session/close`); a JSON-RPC error while it answers a prompt. */
-  async close(id: string): Promise<void> {
-    const session = this.require(id)
-    session.running?.controller.abort()
-    await session.running?.settled
-    this.#sessions.delete(id)
-    await session.end()
-  }
-
-  /** Ends every session's MCP servers (the connection has closed). */
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.#sessions.values()].map((session) => session.end()))
-  }
-
   /** The session `id`, if open on this connection. */
   find(id: string): AcpSession | undefined {
     return this.#sessions.get(id)
@@ -137,8 +125,22 @@ export class AcpSessionRegistry {
     return undefined
   }
 
-  /** Cancels every running prompt (the connection is closing). */
-  cancelAll(): void {
-    for (const session of this.#sessions.values()) session.running?.controller.abort()
+  /** Cancels the session's prompt, waits until it has wound down, and forgets the session; undefined when it is not open. */
+  async close(id: string): Promise<AcpSession | undefined> {
+    const session = this.#sessions.get(id)
+    if (session === undefined) return undefined
+    session.running?.controller.abort()
+    while (session.running !== undefined) await session.running.settled
+    // A session/load of the same id while this one wound down replaced it: that one stays open.
+    if (this.#sessions.get(id) === session) this.#sessions.delete(id)
+    // Its MCP servers and watchers end with it (a replaced one's ended when it was replaced).
+    await session.end()
+    return session
+  }
+
+  /** Closes every session (the connection ended: their prompts are cancelled and waited for); resolves with them. */
+  async closeAll(): Promise<AcpSession[]> {
+    const closed = await Promise.all([...this.#sessions.keys()].map((id) => this.close(id)))
+    return closed.filter((session) => session !== undefined)
   }
 }

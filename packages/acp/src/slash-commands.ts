@@ -7,21 +7,24 @@
  * is sent again, replacing the first. A failing lookup is logged and the prompt goes as typed.
  */
 import type { AgentContext, AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk'
+import type { ExpandedPrompt } from '@dsh/contracts'
 import { errorMessage } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { rewindCommand } from './rewind-command.ts'
 import type { AcpSession } from './session-registry.ts'
 
 /** The prompt text to send for `text` typed in `session`. */
-export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string): Promise<string> {
-  let expanded = text
+export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string): Promise<ExpandedPrompt> {
+  let expanded: ExpandedPrompt = { text, events: [] }
   try {
-    expanded = (await deps.commands?.expand(text, session.cwd)) ?? text
+    expanded = (await deps.commands?.expand(text, session.cwd)) ?? expanded
   } catch (error) {
     // The command files could not be read now: the prompt is sent as the client typed it.
     deps.log(`warning: session ${session.id}: custom commands could not be read: ${errorMessage(error)}`)
   }
-  return expanded === text && session.servers?.commands !== undefined ? session.servers.commands.expand(text) : expanded
+  // Not one of the composition's commands: perhaps a prompt of the session's own MCP servers.
+  if (expanded.text !== text || session.servers?.commands === undefined) return expanded
+  return { text: await session.servers.commands.expand(text), events: [] }
 }
 
 /**

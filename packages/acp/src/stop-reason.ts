@@ -1,5 +1,6 @@
 /**
- * How a dsh turn's end reads in ACP: a finished turn is `end_turn`, the step limit
+ * How a dsh turn's end reads in ACP: a finished turn is `end_turn` (`max_tokens` when the provider
+ * cut its last answer at the output limit, `refusal` when its content filter did; issue 22 F4), the step limit
  * `max_turn_requests`, a cancel `cancelled`, and a turn a guard blocked before the model was
  * called `refusal`. A failed turn has no stop reason: the prompt request fails with its message.
  */
@@ -10,7 +11,8 @@ import type { TurnResult } from '@dsh/runtime'
 export function stopReasonOf(result: TurnResult): StopReason {
   switch (result.reason) {
     case 'completed':
-      return 'end_turn'
+      if (result.cut === 'length') return 'max_tokens'
+      return result.cut === 'content-filter' ? 'refusal' : 'end_turn'
     case 'max-steps':
       return 'max_turn_requests'
     case 'cancelled':

@@ -65,3 +65,18 @@ export interface AgentHandle {
    */
   recordEvent?(type: string, data: unknown): void
 }
+
+/** A plugin event (`owner/name`, JSON data) a front end records with a prompt, just before its turn. */
+export interface PromptEvent {
+  readonly type: string
+  readonly data: unknown
+}
+
+/**
+ * A typed prompt after `/name` expansion: the text the model gets and the events to record with
+ * it (a trusted skill's `skills/grant`); a plain prompt is itself with no events.
+ */
+export interface ExpandedPrompt {
+  readonly text: string
+  readonly events: readonly PromptEvent[]
+}

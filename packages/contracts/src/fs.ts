@@ -91,6 +91,18 @@ export interface FsReadOptions {
   readonly maxBytes?: number
 }
 
+/** Options of a read that starts inside a file ({@link FileSystemPort.streamTextFrom}). */
+export interface FsReadFromOptions extends FsReadOptions {
+  /**
+   * Byte offset to start at. It must be the first byte of a UTF-8 character (for example a line
+   * start or a character position an earlier read of the same version measured); a BOM is kept as
+   * U+FEFF past offset 0. `maxBytes` counts from here.
+   */
+  readonly startByte: number
+  /** Receives the version of the opened file (from the open descriptor) before the first chunk. */
+  readonly onOpened?: (version: FsVersion) => void
+}
+
 /** Options for edits. */
 export interface FsEditSpec {
   /** Exact text to find. Must be non-empty. */
@@ -143,6 +155,12 @@ export interface FileSystemPort {
    * `FS_NOT_A_FILE` without blocking. Invalid UTF-8 rejects with `FS_NOT_UTF8`.
    */
   streamText(path: string, options?: FsReadOptions): AsyncIterable<string>
+  /**
+   * `streamText` from a byte offset, telling the version of the file it opened: for a reader that
+   * keeps positions between reads of an unchanged file (read's line index). Optional: a provider
+   * that cannot start mid-file (an editor's buffer) leaves it out, and callers stream from the start.
+   */
+  streamTextFrom?(path: string, options: FsReadFromOptions): AsyncIterable<string>
   /** Reads a whole regular file as UTF-8 with the same guarantees as `streamText`. */
   readText(path: string, options?: FsReadOptions): Promise<{ readonly text: string; readonly version: FsVersion }>
   /** Lists a directory (sorted by name). */

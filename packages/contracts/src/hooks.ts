@@ -4,7 +4,7 @@
  * Dispatch modes:
  * - `agent/pre-step`, `tools/pre-execute`, `tools/post-execute`: waterfall. Each listener gets the
  *   payload and `next`; it must call `next()` unless it intends to veto the listeners inside it.
- * - `agent/turn-stopping`: serial; the first non-nullish result wins.
+ * - `agent/turn-stopping`, `agent/pre-compact`: serial; the first non-nullish result wins.
  * - `tools/result`, `session/event`: emit; listener failures are contained and logged by the core.
  */
 import type { AgentHandle } from './agent.ts'
@@ -61,8 +61,32 @@ export interface TurnStoppingDecision {
   readonly messages: readonly UserMessage[]
 }
 
+/** Payload of `agent/pre-compact`: a compaction of the agent's session is about to happen. */
+export interface PreCompactPayload {
+  /** The agent whose history is compacted. */
+  readonly agent: AgentHandle
+  /** `auto`: before a step, the request neared the context window (or the API refused it); `manual`: a person asked (`/compact`). */
+  readonly trigger: 'auto' | 'manual'
+  /** What the person asked the summary to keep (`/compact TEXT`); '' when none or automatic. */
+  readonly instructions: string
+  /** Cancels the compaction; listeners that wait must honour it. */
+  readonly signal: AbortSignal
+}
+
+/**
+ * A listener's answer to `agent/pre-compact`: stop a manual compaction with a reason people read.
+ * Automatic compaction cannot be stopped (the next request would not fit): its caller reports the
+ * reason and compacts.
+ */
+export interface PreCompactDecision {
+  readonly kind: 'block'
+  readonly reason: string
+}
+
 declare module '@deepseek-ai/cordis' {
   interface Events {
+    /** Serial hook before a compaction; the first non-nullish result wins. */
+    'agent/pre-compact'(payload: PreCompactPayload): Promise<PreCompactDecision | undefined> | PreCompactDecision | undefined
     /** Waterfall deciding the batch of a step. */
     'agent/pre-step'(payload: PreStepPayload, next: () => Promise<PreStepDecision>): Promise<PreStepDecision>
     /** Serial hook before a turn ends; first non-nullish result wins. */

@@ -124,11 +124,23 @@ export type ModelStreamEvent =
       readonly discarded?: boolean
     }
   | {
+      /**
+       * The provider cut the answer short, and what streamed is still the answer: at the output
+       * limit (`length`) or by its content filter (`content-filter`). Sent before the stream ends.
+       */
+      readonly type: 'cut'
+      /** Why the answer is incomplete. */
+      readonly reason: AnswerCut
+    }
+  | {
       /** Token usage (usually last). */
       readonly type: 'usage'
       /** Counts for the whole call. */
       readonly usage: Usage
     }
+
+/** Why a provider cut an answer short (issue 22 F4): the output limit or its content filter. */
+export type AnswerCut = 'length' | 'content-filter'
 
 /** A model provider. */
 export interface ModelProvider {
@@ -144,9 +156,10 @@ export interface ModelProvider {
    * How earlier reasoning must be sent back. `with-tools` (DeepSeek thinking mode): when the
    * request carries tools, every earlier assistant message carries `reasoning_content`, the exact
    * text received or `""` where there was none (the API answers 400 otherwise); a request
-   * without tools carries none. Absent: reasoning is never sent back.
+   * without tools carries none. Absent: reasoning is never sent back. Read each time a request
+   * body is built: it may change between requests (thinking switched in live settings).
    */
-  readonly reasoningEcho?: 'with-tools'
+  readonly reasoningEcho?: 'with-tools' | undefined
   /**
    * Streams one response. Must stop promptly and reject with an AbortError-like error when
    * `signal` aborts. Rejects with a {@link ModelErrorShape} on other failures.

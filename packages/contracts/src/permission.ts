@@ -97,3 +97,22 @@ export interface ToolPermissionData {
   /** The person's note with a rejection. */
   readonly note?: string
 }
+
+/**
+ * Payload of the `skills/grant` plugin event: the `allowed-tools` of a trusted skill (a user skill,
+ * or a project skill whose file `dsh skills trust` pinned), recorded as dsh allow rules when the
+ * skill is invoked. A grant is in force until the end of the turn it belongs to: `scope: 'turn'`
+ * is recorded inside a turn (the `skill` tool), `'next-turn'` by a front end just before the prompt
+ * that invokes the skill (`/name args`), for the turn that prompt starts. Grants only spare a
+ * question: deny rules, the mode, protected paths, secret locations, the sandbox and a tainted
+ * session still decide first.
+ */
+export interface SkillGrantData {
+  /** The skill's key as the catalog names it. */
+  readonly skill: string
+  /** Its SKILL.md. */
+  readonly file: string
+  /** dsh rule texts (`bash(git status:*)`, `read`). */
+  readonly rules: readonly string[]
+  readonly scope: 'turn' | 'next-turn'
+}

@@ -24,10 +24,36 @@ export interface ToolExecution {
   readonly parent?: ToolExecutionToken
   /** Aborts when the step is cancelled or the tool times out. */
   readonly signal: AbortSignal
-  /** This execution's own token. */
+  /** This execution's own token (kept when a guard replaced the arguments). */
   readonly token: ToolExecutionToken
   /** Set when the called tool declares it changes nothing (its definition's `readOnly`). */
   readonly readOnly?: true
+  /**
+   * Set when a guard replaced the model's arguments (`PreExecuteVerdict.updatedArguments`): this is
+   * the second pass of the guards, on the arguments that will run; `arguments` here are the model's.
+   * A guard that rewrites must not rewrite again on this pass.
+   */
+  readonly updatedFrom?: ArgumentsUpdateOrigin
+}
+
+/** Where replaced arguments came from. */
+export interface ArgumentsUpdateOrigin {
+  /** The arguments the model sent (validated, frozen). */
+  readonly arguments: unknown
+  /** Who replaced them, as people read it (`the PreToolUse hook "…" (file: entry)`). */
+  readonly by: string
+}
+
+/**
+ * Arguments a guard wants the call to run with instead of the model's. The pipeline validates them
+ * against the tool's schema (invalid: the call is denied) and runs every guard again on them, so
+ * the policy decides on what runs; the stricter of the two verdicts holds.
+ */
+export interface ArgumentsUpdate {
+  /** The new arguments (raw: the pipeline parses them with the tool's schema). */
+  readonly arguments: unknown
+  /** Who replaced them, as people read it. */
+  readonly by: string
 }
 
 /** A path a tool touched successfully; drives workspace-context discovery. */
@@ -120,7 +146,7 @@ export interface ToolDefinition<A = unknown> {
 
 /** `tools/pre-execute` verdict. Guards call `next()` first and may only tighten it. */
 export type PreExecuteVerdict =
-  | { readonly kind: 'allow' }
+  | { readonly kind: 'allow'; readonly updatedArguments?: ArgumentsUpdate }
   | {
       readonly kind: 'deny'
       /** Why, as the model reads it: `The <tool> call was denied: <reason>.` (no closing full stop). */
@@ -133,7 +159,7 @@ export type PreExecuteVerdict =
        */
       readonly recovery?: string
     }
-  | { readonly kind: 'ask'; readonly reason?: string }
+  | { readonly kind: 'ask'; readonly reason?: string; readonly updatedArguments?: ArgumentsUpdate }
 
 /** `tools/post-execute` decision. */
 export type PostExecuteDecision =

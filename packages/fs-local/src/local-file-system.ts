@@ -4,7 +4,7 @@
  * its per-session views (`withWritableRoots`) share everything but the set of writable roots.
  */
 import { normalize, resolve as resolvePath } from 'node:path'
-import type { FileSystemPort, FsDirEntry, FsEditSpec, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
+import type { FileSystemPort, FsDirEntry, FsEditSpec, FsReadFromOptions, FsReadOptions, FsVersion, FsWriteResult } from '@dsh/contracts'
 import { applyEdit } from './edit-match.ts'
 import { writeAtomically } from './atomic-write.ts'
 import { canonicalPath, requireAbsolute } from './canonical-path.ts'
@@ -93,6 +93,10 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
 
     streamText(path: string, readOptions: FsReadOptions = {}) {
       return textChunks(path, readOptions, defaultMaxBytes)
+    },
+
+    streamTextFrom(path: string, readOptions: FsReadFromOptions) {
+      return textChunks(path, readOptions, defaultMaxBytes, readOptions.onOpened)
     },
 
     readText(path: string, readOptions: FsReadOptions = {}) {

@@ -34,6 +34,8 @@ export interface TextReadOptions extends FsReadOptions {
    * leave this off so a consumer can still take a prefix of a huge file and stop early.
    */
   readonly rejectOversize?: boolean
+  /** Byte offset to start at (the first byte of a UTF-8 character); a BOM is kept past 0. Default 0. */
+  readonly startByte?: number
 }
 
 function tooLarge(path: string, maxBytes: number): FsError {
@@ -73,14 +75,16 @@ export async function* textChunks(
   try {
     if (options.rejectOversize === true && Number(stats.size) > maxBytes) throw tooLarge(path, maxBytes)
     onOpened?.(versionOf(stats))
-    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: options.keepBom === true })
+    const start = options.startByte ?? 0
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: options.keepBom === true || start > 0 })
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1))
-    const small = Number(stats.size) < SYNC_READ_BYTES
+    const small = Number(stats.size) - start < SYNC_READ_BYTES
     let total = 0
     for (;;) {
       throwIfAborted(signal, path)
       const want = Math.min(buffer.length, maxBytes + 1 - total)
-      const bytesRead = small && total < SYNC_READ_BYTES ? readChunkSync(fd, buffer, want, path) : await readChunk(fd, buffer, want, path)
+      const position = start + total
+      const bytesRead = small && total < SYNC_READ_BYTES ? readChunkSync(fd, buffer, want, position, path) : await readChunk(fd, buffer, want, position, path)
       if (bytesRead === 0) break
       total += bytesRead
       if (total > maxBytes) throw tooLarge(path, maxBytes)
@@ -95,17 +99,17 @@ export async function* textChunks(
   }
 }
 
-function readChunkSync(fd: number, buffer: Buffer, length: number, path: string): number {
+function readChunkSync(fd: number, buffer: Buffer, length: number, position: number, path: string): number {
   try {
-    return readSync(fd, buffer, 0, length, null)
+    return readSync(fd, buffer, 0, length, position)
   } catch (error) {
     throw toFsError(error, path, 'read')
   }
 }
 
-async function readChunk(fd: number, buffer: Buffer, length: number, path: string): Promise<number> {
+async function readChunk(fd: number, buffer: Buffer, length: number, position: number, path: string): Promise<number> {
   try {
-    return (await readAsync(fd, buffer, 0, length, null)).bytesRead
+    return (await readAsync(fd, buffer, 0, length, position)).bytesRead
   } catch (error) {
     throw toFsError(error, path, 'read')
   }

@@ -3,7 +3,8 @@
  * first: any block (exit 2, `decision: "block"`, `continue: false`, `permissionDecision: "deny"`)
  * wins over `ask`, which wins over going on. Guards fail closed: for PreToolUse a hook that timed
  * out or could not start blocks, with a reason that says so. Other exit codes, invalid JSON and
- * `systemMessage` are one-line messages for the person, never a block.
+ * `systemMessage` are one-line messages for the person, never a block. A PreToolUse hook's
+ * `updatedInput` replaces the call's whole input; two hooks that replace it differently block.
  */
 import type { HookEventName, HookRun } from './hook-types.ts'
 import { readOutput } from './hook-output.ts'
@@ -17,6 +18,8 @@ export interface HookVerdict {
   readonly block?: string
   /** Set when a hook asked for the person's approval (PreToolUse). */
   readonly ask?: string
+  /** Set when a PreToolUse hook replaced the call's input (`updatedInput`): the new input and which hook. */
+  readonly update?: { readonly input: unknown; readonly by: string }
   /** Texts to add to the model's context, in hook order. */
   readonly contexts: readonly string[]
   /** One-line messages for the person. */
@@ -41,6 +44,7 @@ export function combineRuns(event: HookEventName, runs: readonly HookRun[]): Hoo
   const asks: string[] = []
   const contexts: string[] = []
   const messages: string[] = []
+  const updates: { readonly input: unknown; readonly by: string }[] = []
   for (const run of runs) {
     const seconds = run.entry.timeoutMs / 1000
     switch (run.outcome) {
@@ -81,10 +85,17 @@ export function combineRuns(event: HookEventName, runs: readonly HookRun[]): Hoo
     if (specific?.permissionDecision === 'deny') blocks.push(cap(specific.permissionDecisionReason ?? `the ${hookLabel(run)} denied it`))
     if (specific?.permissionDecision === 'ask') asks.push(cap(specific.permissionDecisionReason ?? `the ${hookLabel(run)} asks for approval`))
     if (specific?.additionalContext !== undefined && specific.additionalContext.trim() !== '') contexts.push(cap(specific.additionalContext))
-    if (specific?.updatedInput !== undefined) messages.push(`warning: the ${hookLabel(run)} returned updatedInput, which dsh does not apply: the call runs with its own input`)
+    if (specific?.updatedInput !== undefined) {
+      if (guard) updates.push({ input: specific.updatedInput, by: `the ${hookLabel(run)}` })
+      else messages.push(`warning: the ${hookLabel(run)} returned updatedInput, which only PreToolUse hooks can: it is ignored`)
+    }
   }
+  const distinct = new Set(updates.map((update) => JSON.stringify(update.input)))
+  if (distinct.size > 1) blocks.push(`${updates.map((update) => update.by).join(' and ')} replaced its input in different ways, and dsh cannot choose one`)
+  const update = distinct.size === 1 ? updates[0] : undefined
   return {
     ...(blocks.length === 0 ? {} : { block: blocks.join('; ') }),
+    ...(update === undefined ? {} : { update }),
     ...(asks.length === 0 ? {} : { ask: asks.join('; ') }),
     contexts,
     messages,

@@ -1,5 +1,5 @@
 /** Public surface of `@dsh/llm-openai`: the provider factory, its errors and capability facts. */
-export { createOpenAiProvider, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, type OpenAiProviderOptions, type ReasoningEffort } from './provider.ts'
+export { createOpenAiProvider, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, type OpenAiProviderOptions, type ReasoningEffort, type ThinkingModes } from './provider.ts'
 export { ModelError, isModelError } from './errors.ts'
 export {
   reasoningEchoFor,

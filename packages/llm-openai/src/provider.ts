@@ -59,6 +59,11 @@ export interface OpenAiProviderOptions {
   readonly thinking?: ThinkingSetting | undefined
   /** DeepSeek only: `reasoning_effort` in every request (`model.reasoningEffort`); absent: not sent (the API's default, high). */
   readonly reasoningEffort?: ReasoningEffort | undefined
+  /**
+   * DeepSeek only: read at every request and used instead of `thinking` / `reasoningEffort` when
+   * given (live settings: an edit of settings.yaml applies from the next request). Must not throw.
+   */
+  readonly modes?: (() => ThinkingModes) | undefined
   /** Context window override; default from `model-capabilities.ts`. */
   readonly contextWindow?: number | undefined
   /** Receives one line per retry. Default: discard. */
@@ -69,6 +74,12 @@ export interface OpenAiProviderOptions {
 
 /** DeepSeek's reasoning effort levels (docs "Thinking Mode"). */
 export type ReasoningEffort = 'low' | 'high' | 'max'
+
+/** The thinking fields of one request; absent fields are not sent. */
+export interface ThinkingModes {
+  readonly thinking?: ThinkingSetting | undefined
+  readonly reasoningEffort?: ReasoningEffort | undefined
+}
 
 /** Creates a provider; throws a `MODEL_CONFIG` `ModelError` when no key is available. */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
@@ -90,6 +101,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
         logLevel: 'off',
       }),
     })))
+  const fixedModes: ThinkingModes = { thinking: options.thinking, reasoningEffort: options.reasoningEffort }
+  const modesOf = options.modes ?? ((): ThinkingModes => fixedModes)
   const settings: StreamSettings = {
     connect,
     context: { provider: options.provider, baseUrl: connection.baseUrl, keyHint: connection.keyHint },
@@ -99,15 +112,17 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     connectTimeoutMs,
-    extraBody: deepSeekExtras(options),
+    extraBody: () => deepSeekExtras(options.provider, modesOf()),
   }
-  const reasoningEcho = reasoningEchoFor(options.provider, options.thinking)
   return {
     id: options.provider,
     model: options.model,
     baseUrl: connection.baseUrl,
     contextWindow: options.contextWindow ?? contextWindowFor(options.model),
-    ...(reasoningEcho === undefined ? {} : { reasoningEcho }),
+    // Read when each request body is built, so a live change of `thinking` changes the echo rule with it.
+    get reasoningEcho() {
+      return reasoningEchoFor(options.provider, modesOf().thinking)
+    },
     stream: (request, signal) => streamWithRetries(settings, request, signal),
   }
 }
@@ -128,16 +143,16 @@ interface StreamSettings {
   readonly idleTimeoutMs: number
   readonly callTimeoutMs: number
   readonly connectTimeoutMs: number
-  /** Fields added to every body (DeepSeek's `thinking` and `reasoning_effort`). */
-  readonly extraBody: Readonly<Record<string, unknown>>
+  /** Fields added to every body (DeepSeek's `thinking` and `reasoning_effort`), read per request. */
+  readonly extraBody: () => Readonly<Record<string, unknown>>
 }
 
 /** The DeepSeek-only request fields the options ask for; nothing for other providers. */
-function deepSeekExtras(options: OpenAiProviderOptions): Readonly<Record<string, unknown>> {
-  if (options.provider !== 'deepseek') return {}
+function deepSeekExtras(provider: OpenAiProviderKind, modes: ThinkingModes): Readonly<Record<string, unknown>> {
+  if (provider !== 'deepseek') return {}
   return {
-    ...(options.thinking === undefined ? {} : { thinking: { type: options.thinking } }),
-    ...(options.reasoningEffort === undefined ? {} : { reasoning_effort: options.reasoningEffort }),
+    ...(modes.thinking === undefined ? {} : { thinking: { type: modes.thinking } }),
+    ...(modes.reasoningEffort === undefined ? {} : { reasoning_effort: modes.reasoningEffort }),
   }
 }
 
@@ -185,7 +200,7 @@ async function* attempts(settings: StreamSettings, request: ModelRequest, signal
   // The shared body uses readonly arrays and an extra `reasoning_content`, so it is not the SDK's
   // type, but its JSON is exactly the chat-completions body; the SDK only serialises it.
   // oxlint-disable-next-line typescript/no-unsafe-type-assertion
-  const body = { ...request.body, ...settings.extraBody, stream: true, stream_options: { include_usage: true } } as unknown as ChatCompletionCreateParamsStreaming
+  const body = { ...request.body, ...settings.extraBody(), stream: true, stream_options: { include_usage: true } } as unknown as ChatCompletionCreateParamsStreaming
   const { sdk, client } = await settings.connect()
   for (let retries = 0; ; retries += 1) {
     const mapper = new ChunkMapper()
@@ -230,6 +245,7 @@ async function* attempts(settings: StreamSettings, request: ModelRequest, signal
       else if (reason !== undefined) {
         const warning = cutAnswerWarning(settings.context.provider, reason)
         if (warning !== undefined) settings.log(warning)
+        if (reason === 'length' || reason === 'content_filter') yield { type: 'cut', reason: reason === 'length' ? 'length' : 'content-filter' }
         yield* mapper.finish()
         return
       } else failed = { error: new IncompleteStreamError() }

@@ -15,6 +15,7 @@ import { outsideEveryRoot } from './root-check.ts'
 import { parseRule } from './rule-parse.ts'
 import type { PermissionControls } from './permission-controls.ts'
 import { SessionModes } from './session-modes.ts'
+import { grantsInForce } from './skill-grants.ts'
 import { forgetEventType, ruleForScope, SessionRules } from './session-rules.ts'
 import { SessionTaint } from './session-taint.ts'
 
@@ -121,6 +122,7 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       allow: rules.allow,
       deny: rules.deny,
       session: agent === undefined ? [] : sessions.of(agent.session),
+      granted: agent === undefined ? [] : grantsInForce(agent.session),
       // Probed only when it matters: a shell call outside danger-full-access.
       sandboxAvailable: toolClass(execution.name) !== 'shell' || mode === 'danger-full-access' || options.sandboxAvailable(),
       interactive: options.ask !== undefined,

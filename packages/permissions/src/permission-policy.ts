@@ -22,6 +22,11 @@ export interface PolicyInput {
   readonly deny: readonly PermissionRule[]
   /** Rules from "allow always" answers in this session. */
   readonly session: readonly PermissionRule[]
+  /**
+   * Rules trusted skills' `allowed-tools` grant for the running turn (skill-grants.ts): they only
+   * spare the last question, never open a secret location, a protected file or a tainted session.
+   */
+  readonly granted?: readonly PermissionRule[]
   /** False when shell commands cannot be sandboxed. */
   readonly sandboxAvailable: boolean
   /** False for front ends that have nobody to ask (`dsh run`). */
@@ -111,7 +116,7 @@ export function decide(input: PolicyInput): PolicyDecision {
     const { shown, reason } = input.tainted
     return input.interactive ? { verdict: 'ask', reason: askReasonTainted(call, shown) } : { verdict: 'deny', by: 'mode', text: deniedTainted(call, shown, reason) }
   }
-  const allowed = allowingRules(rules, call)
+  const allowed = allowingRules([...rules, ...(input.granted ?? [])], call)
   if (allowed !== undefined) return { verdict: 'allow', by: 'rule', rule: joined(allowed) }
   if (readOutside) return input.interactive ? { verdict: 'ask', reason: askReasonReadOutside(call) } : { verdict: 'deny', by: 'mode', text: deniedCannotAsk(mode, call) }
   return input.interactive ? { verdict: 'ask', reason: askReason(mode, call, false) } : { verdict: 'deny', by: 'mode', text: deniedCannotAsk(mode, call) }

@@ -4,7 +4,7 @@
  * persisted log and rebuilds the inbox from it.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, SessionEvent, UserMessage } from '@dsh/contracts'
+import type { AgentHandle, ChatRequestBody, CompactOptions, ModelProvider, PromptEvent, SessionEvent, UserMessage } from '@dsh/contracts'
 import type { ProgressListener } from './agent-events.ts'
 import { ApprovalMemory } from './approval-memory.ts'
 import type { AutoCompactSettings } from './auto-compaction.ts'
@@ -15,6 +15,7 @@ import { Inbox, recoverInbox } from './inbox.ts'
 import { closeInterruptedPrompts, interruptedPromptLine } from './interrupted-prompts.ts'
 import { closeInterruptedTurn } from './interrupted-turn.ts'
 import { createUserMessage } from './message-factory.ts'
+import { firePreCompact } from './pre-compact.ts'
 import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import type { AskPermission } from './tool-pipeline.ts'
@@ -22,6 +23,17 @@ import type { ToolRegistry } from './tool-registry.ts'
 import { runTurn, type TurnResult } from './turn-runner.ts'
 import { WireMemo } from './wire-memo.ts'
 import type { FileSystemPort } from '@dsh/contracts'
+
+/** Options of {@link Agent.prompt}. */
+export interface PromptOptions {
+  readonly signal?: AbortSignal
+  /**
+   * Plugin events (`owner/name`, JSON data) appended to the session right before the prompt is
+   * queued, once the agent is known to be idle: what a front end learned while expanding the
+   * prompt (a skill's `skills/grant` for the turn the prompt starts).
+   */
+  readonly events?: readonly PromptEvent[]
+}
 
 /** Construction options. */
 export interface AgentOptions {
@@ -122,8 +134,9 @@ export class Agent {
   }
 
   /** Queues a typed prompt for the next turn and runs turns until the inbox is drained. */
-  async prompt(text: string, options: { readonly signal?: AbortSignal } = {}): Promise<TurnResult> {
+  async prompt(text: string, options: PromptOptions = {}): Promise<TurnResult> {
     if (this.#running !== undefined) throw new DshError('AGENT_BUSY', 'the agent is already running a turn; wait for it or cancel it first')
+    for (const event of options.events ?? []) this.session.append(event.type, event.data)
     await this.#inbox.append('next-turn', createUserMessage({ text, source: { kind: 'user' } }))
     const result = await this.run(options)
     if (result === undefined) throw new Error('the prompt was queued but no turn ran')
@@ -149,6 +162,15 @@ export class Agent {
     this.#controller?.abort(abortError(reason))
   }
 
+  /**
+   * Fires `agent/pre-compact` for a manual compaction (before its summary is asked for); resolves
+   * with the reason a listener (a PreCompact hook) gave to stop it, or undefined to go on.
+   */
+  beforeCompact(options: { readonly instructions?: string; readonly signal?: AbortSignal } = {}): Promise<string | undefined> {
+    const signal = options.signal ?? new AbortController().signal
+    return firePreCompact(this.#options.ctx, { agent: this.handle, trigger: 'manual', instructions: options.instructions ?? '', signal }, this.#options.log)
+  }
+
   /** Compacts visible history before the last turn. */
   compact(options: CompactOptions = {}): boolean {
     if (this.#running !== undefined) throw new DshError('AGENT_BUSY', 'cannot compact while a turn is running')
@@ -162,11 +184,20 @@ export class Agent {
    */
   async stop(withinMs = STOP_WAIT_MS): Promise<void> {
     if (this.#disposed) return
+    await this.windDown(withinMs)
+    this.dispose()
+  }
+
+  /**
+   * The first half of {@link stop}: cancels the running turn and waits until it has closed itself
+   * in the log (at most `withinMs`); no turn starts by itself afterwards. The agent stays open, so
+   * what runs before it is closed (SessionEnd hooks) can still record in its log.
+   */
+  async windDown(withinMs = STOP_WAIT_MS): Promise<void> {
     this.#stopping = true
     const running = this.#running
     this.cancel('agent disposed')
     if (running !== undefined) await settledWithin(running, withinMs)
-    this.dispose()
   }
 
   /** Stops and closes the session file. */

@@ -3,7 +3,7 @@
  * tool-call deltas joined by index, usage kept from the last report.
  */
 import { randomUUID } from 'node:crypto'
-import type { AssistantMessage, ContentBlock, ModelStreamEvent, Usage } from '@dsh/contracts'
+import type { AnswerCut, AssistantMessage, ContentBlock, ModelStreamEvent, Usage } from '@dsh/contracts'
 import { deepFreeze } from './message-factory.ts'
 
 /** Ends the text of an answer the person cancelled while it streamed; the model sees it next turn. */
@@ -21,6 +21,7 @@ export class AssistantAssembler {
   #reasoning = ''
   readonly #calls = new Map<number, PendingCall>()
   #usage: Usage | undefined
+  #cut: AnswerCut | undefined
 
   /** Adds one event; returns the text delta to show, if any. */
   push(event: ModelStreamEvent): void {
@@ -42,6 +43,9 @@ export class AssistantAssembler {
       case 'usage':
         this.#usage = event.usage
         return
+      case 'cut':
+        this.#cut = event.reason
+        return
       case 'retry':
         // A retry announcement carries nothing of the response; the loop records it separately.
         return
@@ -55,6 +59,11 @@ export class AssistantAssembler {
   /** Text so far. */
   get text(): string {
     return this.#text
+  }
+
+  /** Why the provider cut the answer short, when it did. */
+  get cut(): AnswerCut | undefined {
+    return this.#cut
   }
 
   /** Usage, when reported. */

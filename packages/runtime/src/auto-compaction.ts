@@ -52,6 +52,8 @@ export async function maybeAutoCompact(options: {
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
   /** The API refused the request as longer than its context: compact whatever can be, whatever the estimate says. */
   readonly overflow?: boolean | undefined
+  /** Runs once the compaction is decided, before the summary (`agent/pre-compact`); a reason it returns is reported, not obeyed. */
+  readonly beforeCompact?: (() => Promise<string | undefined>) | undefined
 }): Promise<boolean> {
   const threshold = options.settings.share * options.provider.contextWindow
   const bodyLength = options.jsonLength
@@ -67,10 +69,13 @@ export async function maybeAutoCompact(options: {
     options.notice(`automatic compaction: the request passed ${Math.round(options.settings.share * 100)}% of the ${options.provider.contextWindow}-token window, but compacting now would free too little; continuing without it`)
     return false
   }
+  // Automatic compaction cannot be stopped: without it the next request does not fit.
+  const objection = await options.beforeCompact?.()
+  if (objection !== undefined) options.log(`automatic compaction goes on although a PreCompact hook asked to stop it (automatic compaction cannot be stopped): ${objection}`)
   let summary: string | undefined
   if (options.settings.useModel) {
     try {
-      summary = await summarizeWithModel(options.provider, plan.messages, options.signal, options.onRequest)
+      summary = await summarizeWithModel(options.provider, plan.messages, options.signal, { onRequest: options.onRequest })
     } catch (error) {
       if (isAbortError(error) || options.signal.aborted || unreachable(error)) throw error
       // A failed summary call must not stop the turn: fall back to the deterministic summary.

@@ -1,5 +1,5 @@
 /** Public surface of the runtime. */
-export { Agent, userPrompt, type AgentOptions } from './agent.ts'
+export { Agent, userPrompt, type AgentOptions, type PromptOptions } from './agent.ts'
 export type { AgentProgress, ProgressListener } from './agent-events.ts'
 export { ApprovalMemory, isSimpleCommand, suggestedPrefix } from './approval-memory.ts'
 export { estimateTokens, maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'

@@ -33,17 +33,26 @@ export function transcriptOf(messages: readonly Message[]): string {
     .join('\n\n')
 }
 
+/** What else a summary call takes. */
+export interface SummaryCallOptions {
+  /** Receives the request body (the request log). */
+  readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
+  /** What the person asked the summary to keep (`/compact TEXT`); added to the request. */
+  readonly instructions?: string | undefined
+}
+
 /** Asks the model for a summary; rejects on provider failure or an empty answer. */
-export async function summarizeWithModel(provider: ModelProvider, messages: readonly Message[], signal: AbortSignal, onRequest?: (body: ChatRequestBody) => void): Promise<string> {
+export async function summarizeWithModel(provider: ModelProvider, messages: readonly Message[], signal: AbortSignal, options: SummaryCallOptions = {}): Promise<string> {
   const assembler = new AssistantAssembler()
+  const asked = options.instructions === undefined || options.instructions.trim() === '' ? '' : `\n\nThe user asks the summary to: ${options.instructions.trim()}`
   const body = {
     model: provider.model,
     messages: [
       { role: 'system' as const, content: summarySystemPrompt },
-      { role: 'user' as const, content: `Summarize this session transcript:\n\n${transcriptOf(messages)}` },
+      { role: 'user' as const, content: `Summarize this session transcript:\n\n${transcriptOf(messages)}${asked}` },
     ],
   }
-  onRequest?.(body)
+  options.onRequest?.(body)
   for await (const event of provider.stream({ body, turn: 0, step: 0 }, signal)) assembler.push(event)
   const text = assembler.text.trim()
   if (text === '') throw new Error('the model returned an empty summary')

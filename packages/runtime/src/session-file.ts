@@ -17,6 +17,7 @@ import type { SessionEvent, SessionHeader } from '@dsh/contracts'
 import { DshError, errnoCode, errorMessage, isDshError } from './errors.ts'
 import { ioReason } from './file-io.ts'
 import { checkEnvelope, checkPayload } from './event-schema.ts'
+import { resolveMessageRef } from './message-ref.ts'
 import { LineTooLongError, readLineBlocks, type LinesRead, type ReadLinesOptions } from './line-reader.ts'
 import { openSessionFile } from './session-open.ts'
 import { firstIssue, sessionHeaderSchema } from './session-schema.ts'
@@ -104,7 +105,9 @@ class SessionParser {
     const problem = checkEnvelope(value, '')
     if (problem !== undefined) throw malformed(this.#file, this.lineNumber, `not a session event (${problem})`)
     // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the envelope shape was checked just above
-    const event = value as SessionEvent
+    const resolved = resolveMessageRef(value as SessionEvent, this.events)
+    if ('problem' in resolved) throw malformed(this.#file, this.lineNumber, `invalid user/message event (${resolved.problem})`)
+    const { event } = resolved
     const { type, seq, data, surfaceOp } = event
     const payloadProblem = checkPayload(type, data)
     if (payloadProblem !== undefined) throw malformed(this.#file, this.lineNumber, `invalid ${type} event (${payloadProblem})`)

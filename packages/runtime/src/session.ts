@@ -4,6 +4,7 @@
  */
 import type { SessionEvent, SessionHeader, SessionView, SurfaceOp } from '@dsh/contracts'
 import { deepFreeze } from './message-factory.ts'
+import { MessageRefs } from './message-ref.ts'
 import type { SessionWriter } from './session-writer.ts'
 import { Surface } from './surface.ts'
 
@@ -38,6 +39,7 @@ export class Session implements SessionView {
   readonly #surface: Surface
   readonly #writer: SessionWriter | undefined
   readonly #clock: () => Date
+  readonly #refs = new MessageRefs()
   #onCommitted: ((session: Session, event: SessionEvent) => void) | undefined
 
   constructor(options: SessionOptions) {
@@ -45,6 +47,7 @@ export class Session implements SessionView {
     this.#events = options.events.map((event) => deepFreeze(event))
     this.#surface = options.surface ?? new Surface()
     if (options.surface === undefined) for (const event of this.#events) if (event.surfaceOp !== undefined) this.#surface.apply(event.seq, event.surfaceOp)
+    for (const event of this.#events) this.#refs.note(event)
     this.#writer = options.writer
     this.#clock = options.clock
     this.#onCommitted = options.onCommitted
@@ -100,7 +103,8 @@ export class Session implements SessionView {
       ...(options.surfaceOp === undefined ? {} : { surfaceOp: options.surfaceOp }),
       ...(options.sourceEventSeqs === undefined ? {} : { sourceEventSeqs: [...options.sourceEventSeqs] }),
     })
-    this.#writer.append(event)
+    this.#writer.append(this.#refs.stored(event))
+    this.#refs.note(event)
     this.#events.push(event)
     if (options.surfaceOp !== undefined) this.#surface.apply(seq, options.surfaceOp)
     this.#onCommitted?.(this, event)

@@ -7,9 +7,9 @@
  */
 import { errorMessage } from './errors.ts'
 import type { Context } from '@deepseek-ai/cordis'
-import type { AgentHandle, FileSystemPort, PermissionDecision, PostExecuteDecision, PreExecuteVerdict, ToolExecution, ToolFinalOutcome, ToolOutput, ToolRunContext, UserMessage } from '@dsh/contracts'
-import type { ZodError } from 'zod'
+import type { AgentHandle, FileSystemPort, PermissionDecision, PostExecuteDecision, ToolDefinition, ToolExecution, ToolFinalOutcome, ToolOutput, ToolRunContext, UserMessage } from '@dsh/contracts'
 import type { ApprovalMemory } from './approval-memory.ts'
+import { describeZodError, runGuardPasses } from './guard-passes.ts'
 import { deepFreeze } from './message-factory.ts'
 import type { ToolRegistry } from './tool-registry.ts'
 
@@ -63,10 +63,6 @@ function failure(status: ToolFinalOutcome['status'], content: string): ToolFinal
   return deepFreeze({ isError: true, content, touched: [], additionalContexts: [], status })
 }
 
-function describeZodError(error: ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ')
-}
-
 function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
   if (typeof raw !== 'string') return { ok: true, value: raw }
   if (raw.trim() === '') return { ok: true, value: {} }
@@ -104,13 +100,18 @@ export async function runToolCall(deps: PipelineDeps, call: PipelineCall): Promi
     ...(deps.agent === undefined ? {} : { agent: deps.agent }),
     ...(call.parent === undefined ? {} : { parent: call.parent.token }),
   })
-  const refused = await guard(deps, execution)
-  if (refused !== undefined) return publish(deps, execution, refused)
+  const guarded = await guard(deps, tool, execution, validated.data)
+  if (guarded.kind === 'refused') return publish(deps, guarded.execution, guarded.outcome)
+  // A guard may have replaced the arguments: what runs (and what observers see) is the replacement.
+  const running = guarded.execution
   const deferred: UserMessage[] = []
-  const output = await executeTool(deps, tool.execute.bind(tool), validated.data, execution, deferred)
-  const decision = await postExecute(deps, execution, output)
-  return publish(deps, execution, finalOutcome(output, decision, deferred, call.signal.aborted))
+  const output = await executeTool(deps, tool.execute.bind(tool), guarded.args, running, deferred)
+  const decision = await postExecute(deps, running, output)
+  return publish(deps, running, finalOutcome(output, decision, deferred, call.signal.aborted))
 }
+
+/** What {@link guard} decided: run `execution` with `args`, or refuse with `outcome`. */
+type Guarded = { readonly kind: 'run'; readonly execution: ToolExecution; readonly args: unknown } | { readonly kind: 'refused'; readonly execution: ToolExecution; readonly outcome: ToolFinalOutcome }
 
 /** A boolean answer as a decision. */
 function toDecision(answer: boolean | PermissionDecision): PermissionDecision {
@@ -119,12 +120,15 @@ function toDecision(answer: boolean | PermissionDecision): PermissionDecision {
   return answer
 }
 
-/** Runs the `tools/pre-execute` guards and any approval; an outcome means the tool must not run. */
-async function guard(deps: PipelineDeps, execution: ToolExecution): Promise<ToolFinalOutcome | undefined> {
-  const { name, signal } = execution
+/** Runs the `tools/pre-execute` guards (again on replaced arguments) and any approval. */
+async function guard(deps: PipelineDeps, tool: Pick<ToolDefinition, 'parameters'>, original: ToolExecution, args: unknown): Promise<Guarded> {
+  const { name, signal } = original
+  let execution = original
+  const refuse = (outcome: ToolFinalOutcome): Guarded => ({ kind: 'refused', execution, outcome })
   try {
-    const verdict = await deps.ctx.waterfall('tools/pre-execute', execution, () => Promise.resolve<PreExecuteVerdict>({ kind: 'allow' }))
-    if (verdict.kind === 'deny') return failure('denied', `The ${name} call was denied: ${verdict.reason}. ${verdict.recovery ?? DEFAULT_DENIAL_ADVICE}`)
+    const verdict = await runGuardPasses({ ctx: deps.ctx, tool, execution: original, args, log: deps.log })
+    if (verdict.kind === 'deny') return refuse(failure('denied', `The ${name} call was denied: ${verdict.reason}. ${verdict.recovery ?? DEFAULT_DENIAL_ADVICE}`))
+    execution = verdict.execution
     // Every `ask` reaches the asker: what an earlier "allow always" covers is the permission
     // policy's to allow (its session rules), and a call it still asks about (a shell command
     // without a sandbox) must be asked about again, never run silently.
@@ -133,17 +137,18 @@ async function guard(deps: PipelineDeps, execution: ToolExecution): Promise<Tool
       if (decision.kind === 'reject') {
         const why = verdict.reason === undefined ? 'it needs the user\'s approval' : verdict.reason
         const note = decision.note === undefined || decision.note.trim() === '' ? '' : ` The user said: "${decision.note.trim()}".`
-        return failure('denied', `The ${name} call was not approved (${why}).${note} Ask the user how to proceed or choose another approach.`)
+        return refuse(failure('denied', `The ${name} call was not approved (${why}).${note} Ask the user how to proceed or choose another approach.`))
       }
       if (decision.kind === 'allow-always') deps.approvals?.remember(execution, decision.scope)
     }
+    if (signal.aborted) return refuse(failure('cancelled', `The ${name} call was cancelled before it ran.`))
+    return { kind: 'run', execution, args: verdict.args }
   } catch (error) {
     // A guard or the approval prompt failed: the call must not run, and the model must still get a result.
-    if (signal.aborted) return failure('cancelled', `The ${name} call was cancelled before it ran.`)
+    if (signal.aborted) return refuse(failure('cancelled', `The ${name} call was cancelled before it ran.`))
     deps.log(`tools/pre-execute failed for ${name} (${execution.callId}): ${errorMessage(error)}`)
-    return failure('failed', `The ${name} call was not run because a guard failed (${errorMessage(error)}). Try again, or choose another approach.`)
+    return refuse(failure('failed', `The ${name} call was not run because a guard failed (${errorMessage(error)}). Try again, or choose another approach.`))
   }
-  return signal.aborted ? failure('cancelled', `The ${name} call was cancelled before it ran.`) : undefined
 }
 
 /**

@@ -10,10 +10,11 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Context } from '@deepseek-ai/cordis'
-import type { AgentHandle, ChatRequestBody, CoreSessionEventData, ToolFinalOutcome, ModelProvider, PreStepDecision, ToolCallBlock, ToolResultMessage, TurnEndReason, UserMessage } from '@dsh/contracts'
+import type { AgentHandle, AnswerCut, ChatRequestBody, CoreSessionEventData, ToolFinalOutcome, ModelProvider, PreStepDecision, ToolCallBlock, ToolResultMessage, TurnEndReason, UserMessage } from '@dsh/contracts'
 import type { AgentProgress } from './agent-events.ts'
 import { AssistantAssembler } from './assistant-assembly.ts'
 import { maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
+import { firePreCompact } from './pre-compact.ts'
 import { answerUnansweredCalls } from './interrupted-turn.ts'
 import { deriveMessages } from './derive-history.ts'
 import { isAbortError, errorMessage } from './errors.ts'
@@ -61,20 +62,29 @@ export interface TurnResult {
   readonly finalText: string
   /** Error message when `reason` is `error`. */
   readonly error?: string
+  /** Set when the turn's last answer was cut short by the provider (issue 22 F4; ACP reports `max_tokens` / `refusal`). */
+  readonly cut?: AnswerCut
 }
 
-type StepOutcome = { kind: 'continue'; finalText: string } | { kind: 'end'; reason: TurnEndReason; finalText: string }
+type StepOutcome = { kind: 'continue'; finalText: string } | { kind: 'end'; reason: TurnEndReason; finalText: string; cut?: AnswerCut }
+
+/** A model call's answer: its text, its tool calls and whether the provider cut it short. */
+interface Answer {
+  readonly text: string
+  readonly toolCalls: ToolCallBlock[]
+  readonly cut?: AnswerCut
+}
 
 /** Runs one turn to its end. Rethrows non-abort failures after recording them. */
 export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal): Promise<TurnResult> {
   const { session } = deps
   session.append('turn/start', { turn })
   let finalText = ''
-  const end = (reason: TurnEndReason, error?: string): TurnResult => {
+  const end = (reason: TurnEndReason, error?: string, cut?: AnswerCut): TurnResult => {
     session.append('turn/end', { turn, reason, ...(error === undefined ? {} : { error }) })
     session.sync()
     deps.progress({ type: 'turn-end', turn, reason })
-    return { turn, reason, finalText, ...(error === undefined ? {} : { error }) }
+    return { turn, reason, finalText, ...(error === undefined ? {} : { error }), ...(cut === undefined ? {} : { cut }) }
   }
   for (let step = 1; ; step++) {
     if (step > deps.maxSteps) return end('max-steps')
@@ -87,8 +97,13 @@ export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal)
       throw error
     }
     finalText = outcome.finalText === '' ? finalText : outcome.finalText
-    if (outcome.kind === 'end') return end(outcome.reason)
+    if (outcome.kind === 'end') return end(outcome.reason, undefined, outcome.cut)
   }
+}
+
+/** `agent/pre-compact` for an automatic compaction of this agent. */
+function beforeAutoCompact(deps: TurnDeps, signal: AbortSignal): () => Promise<string | undefined> {
+  return () => firePreCompact(deps.ctx, { agent: deps.handle, trigger: 'auto', instructions: '', signal }, deps.log)
 }
 
 async function runStep(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
@@ -96,7 +111,7 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
   // Claim first: a cancel during the summary call below must not leave this turn's prompt queued.
   const claimed = inbox.claim(step === 1)
   if (deps.autoCompact !== undefined) {
-    await maybeAutoCompact({ session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest })
+    await maybeAutoCompact({ session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, beforeCompact: beforeAutoCompact(deps, signal) })
   }
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',
@@ -122,7 +137,7 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
       for (const message of keepGoing.messages) await inbox.append('next-step', message)
       return { kind: 'continue', finalText: calls.text }
     }
-    return { kind: 'end', reason: 'completed', finalText: calls.text }
+    return { kind: 'end', reason: 'completed', finalText: calls.text, ...(calls.cut === undefined ? {} : { cut: calls.cut }) }
   } finally {
     // A step that ended early (an error outside the pipeline) must not leave a call unanswered.
     if (aborted) answerUnansweredCalls(session, { turn, step })
@@ -155,13 +170,13 @@ const isContextOverflow = (error: unknown): boolean => error instanceof Error &&
  * Calls the model; when the API refuses the request as longer than its context, compacts once
  * and retries once. A second refusal, or nothing to compact, is one clear error.
  */
-async function callModelCompactingOnce(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
+async function callModelCompactingOnce(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<Answer> {
   try {
     return await callModel(deps, turn, step, signal)
   } catch (error) {
     if (!isContextOverflow(error) || signal.aborted) throw error
     const settings = deps.autoCompact ?? { share: 1, useModel: false }
-    const compacted = await maybeAutoCompact({ session: deps.session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, overflow: true })
+    const compacted = await maybeAutoCompact({ session: deps.session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, overflow: true, beforeCompact: beforeAutoCompact(deps, signal) })
     if (!compacted) throw new ContextOverflowError(`${errorMessage(error)} (nothing earlier in the session could be compacted: shorten the prompt, or start a new session)`, error)
     try {
       return await callModel(deps, turn, step, signal)
@@ -181,7 +196,7 @@ class ContextOverflowError extends Error {
   }
 }
 
-async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<{ text: string; toolCalls: ToolCallBlock[] }> {
+async function callModel(deps: TurnDeps, turn: number, step: number, signal: AbortSignal): Promise<Answer> {
   const body = buildChatRequestBody(requestInput(deps))
   const { baseUrl } = deps.provider
   deps.session.append('request/header', { turn, step, model: deps.provider.model, provider: deps.provider.id, ...(baseUrl === undefined ? {} : { baseUrl }) })
@@ -214,7 +229,8 @@ async function callModel(deps: TurnDeps, turn: number, step: number, signal: Abo
     { surfaceOp: 'append' },
   )
   const toolCalls = message.content.filter((block): block is ToolCallBlock => block.type === 'tool-call')
-  return { text: messageText(message), toolCalls }
+  const { cut } = assembler
+  return { text: messageText(message), toolCalls, ...(cut === undefined ? {} : { cut }) }
 }
 
 function crashedOutcome(name: string, error: unknown): ToolFinalOutcome {

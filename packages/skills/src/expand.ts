@@ -5,6 +5,8 @@
  * `${SKILL_DIR}` for a skill). Built-in names of the front end win and are never expanded. A
  * prompt that does not start with such a word (`/etc/hosts is broken`) is not a command.
  */
+import type { PromptEvent } from '@dsh/contracts'
+import { skillGrant } from './skill-grant.ts'
 import { substitute } from './substitute.ts'
 import type { CommandFile, SkillSet } from './types.ts'
 
@@ -15,7 +17,15 @@ export type Expansion =
   /** Not a `/name` prompt (or a built-in the front end handles): send it as typed. */
   | { readonly kind: 'plain' }
   /** A known command or skill: send `text`. */
-  | { readonly kind: 'expanded'; readonly name: string; readonly text: string; readonly from: 'command' | 'skill'; readonly file: string }
+  | {
+      readonly kind: 'expanded'
+      readonly name: string
+      readonly text: string
+      readonly from: 'command' | 'skill'
+      readonly file: string
+      /** Events to record with the prompt (`agent.prompt`'s `events`): a trusted skill's grant. */
+      readonly events: readonly PromptEvent[]
+    }
   /** `/name` names nothing: `known` lists what exists. */
   | { readonly kind: 'unknown'; readonly name: string; readonly known: readonly string[] }
 
@@ -48,9 +58,13 @@ export function expandPrompt(prompt: string, invocables: Invocables): Expansion 
   if (match === null || name === undefined || (invocables.builtins?.has(name) ?? false)) return { kind: 'plain' }
   const args = match[2] ?? ''
   const command = invocables.commands.find((item) => item.name === name && item.shadowedBy === undefined)
-  if (command !== undefined) return { kind: 'expanded', name, from: 'command', file: command.file, text: substitute(command.body, { arguments: args }) }
-  const skill = invocables.skills?.skills.get(name)
-  if (skill !== undefined && skill.meta.userInvocable) return { kind: 'expanded', name, from: 'skill', file: skill.file, text: substitute(skill.body, { arguments: args, skillDir: skill.folder }) }
+  if (command !== undefined) return { kind: 'expanded', name, from: 'command', file: command.file, text: substitute(command.body, { arguments: args }), events: [] }
+  const set = invocables.skills
+  const skill = set?.skills.get(name)
+  if (set !== undefined && skill !== undefined && skill.meta.userInvocable) {
+    const grant = skillGrant({ set, key: name, skill, scope: 'next-turn' })
+    return { kind: 'expanded', name, from: 'skill', file: skill.file, text: substitute(skill.body, { arguments: args, skillDir: skill.folder }), events: grant.event === undefined ? [] : [grant.event] }
+  }
   return { kind: 'unknown', name, known: invocableNames(invocables) }
 }
 

@@ -6,6 +6,7 @@ export { discoverCommands, type CommandsFound, type CommandsInput } from './comm
 export { loadWorkspaceSkills, type WorkspaceSkills, type WorkspaceSkillsInput } from './workspace-skills.ts'
 export { expandPrompt, invocableNames, invocationName, unknownCommandLine, type Expansion, type Invocables } from './expand.ts'
 export { substitute, splitArguments } from './substitute.ts'
+export { GRANT_EVENT } from './skill-grant.ts'
 export { readSkillMeta, splitFrontMatter } from './front-matter.ts'
 export { readTrust, writeTrust, TRUST_FILE } from './trust-store.ts'
 export { catalogDelta, type CatalogItem, type CatalogDelta } from './catalog-delta.ts'

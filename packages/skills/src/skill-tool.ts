@@ -11,6 +11,7 @@ import type { FileSystemPort, SessionView, ToolDefinition } from '@dsh/contracts
 import { listFolder } from './folder-listing.ts'
 import { scanFolder } from './scan.ts'
 import type { SessionSkills } from './session-skills.ts'
+import { skillGrant } from './skill-grant.ts'
 import { substitute } from './substitute.ts'
 import { SKILL_TOOL_DESCRIPTION, skillResult, unknownSkill, unreadableSkill, userOnlySkill } from './tool-texts.ts'
 
@@ -45,7 +46,16 @@ export function createSkillTool(host: SkillToolHost): ToolDefinition<z.infer<typ
       if (fresh.kind === 'broken') return { isError: true, content: unreadableSkill(args.name, fresh.problem) }
       const listing = await listFolder(run.fs, skill.folder, host.maxListedFiles, run.signal)
       const body = substitute(fresh.body, { arguments: args.arguments ?? '', skillDir: skill.folder })
-      return { content: skillResult({ key: args.name, folder: skill.folder, files: listing.files, more: listing.more, body }), meta: { skill: args.name, file: skill.file, sha256: fresh.digest } }
+      const grant = skillGrant({ set, key: args.name, skill, scope: 'turn' })
+      const agent = run.execution.agent
+      let recorded = false
+      if (grant.event !== undefined && agent?.recordEvent !== undefined) {
+        agent.recordEvent(grant.event.type, grant.event.data)
+        recorded = true
+      }
+      // An agent that records nothing cannot carry a grant: say none was made.
+      const note = grant.note?.kind === 'granted' && !recorded ? { ...grant.note, rules: [] } : grant.note
+      return { content: skillResult({ key: args.name, folder: skill.folder, files: listing.files, more: listing.more, body, ...(note === undefined ? {} : { grant: note }) }), meta: { skill: args.name, file: skill.file, sha256: fresh.digest } }
     },
   }
 }

@@ -14,13 +14,37 @@ export interface SkillResultText {
   readonly files: readonly string[]
   readonly more: number
   readonly body: string
+  /** What the skill's `allowed-tools` did at this call (absent: it lists none). */
+  readonly grant?: GrantNote
+}
+
+/** The outcome of a skill's `allowed-tools` at a call. */
+export type GrantNote =
+  | { readonly kind: 'granted'; readonly rules: readonly string[]; readonly ignored: readonly string[] }
+  | { readonly kind: 'untrusted' }
+
+function grantLine(note: GrantNote | undefined): string {
+  if (note === undefined) return ''
+  switch (note.kind) {
+    case 'granted': {
+      const ignored = note.ignored.length === 0 ? '' : ` (${note.ignored.join(', ')}: no such dsh tool, not granted)`
+      const rules = note.rules.length === 0 ? 'none' : note.rules.join(', ')
+      return `Allowed tools until the end of this turn, without a question: ${rules}${ignored}\n`
+    }
+    case 'untrusted':
+      return 'Allowed tools: none granted, the project\'s skills are not trusted (the user can run `dsh skills trust`); calls ask as usual\n'
+    default: {
+      const unreachable: never = note
+      throw new Error(`unknown grant note ${JSON.stringify(unreachable)}`)
+    }
+  }
 }
 
 /** The text of a successful call. */
 export function skillResult(input: SkillResultText): string {
   const more = input.more === 0 ? '' : `\n(and ${input.more} more files not listed)`
   const files = input.files.length === 0 ? '(none)' : input.files.map((file) => `- ${file}`).join('\n')
-  return `Skill: ${input.key}\nFolder: ${input.folder}\nFiles in the folder:\n${files}${more}\n\n${input.body.replace(/\s+$/, '')}\n`
+  return `Skill: ${input.key}\nFolder: ${input.folder}\n${grantLine(input.grant)}Files in the folder:\n${files}${more}\n\n${input.body.replace(/\s+$/, '')}\n`
 }
 
 /** An unknown name. */

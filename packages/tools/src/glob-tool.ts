@@ -13,7 +13,8 @@ import { bundledRipgrepPath } from './ripgrep-binary.ts'
 import { ripgrepFiles } from './ripgrep-files.ts'
 import { ripgrepRoot } from './ripgrep-args.ts'
 import { globMatcher } from './search-filter.ts'
-import { fallbackNotice, skipNotes, timeLimitNote } from './search-notes.ts'
+import { entryLimitNote, globNarrowing, searchScope, timeLimitNote, type SearchScope } from './search-advice.ts'
+import { fallbackNotice, skipNotes } from './search-notes.ts'
 import { newestFirst } from './search-order.ts'
 import { resolveSearchRoot } from './search-root.ts'
 import { noSkips, type SearchToolOptions } from './search-types.ts'
@@ -67,7 +68,7 @@ async function listWithWalker(run: ToolRunContext, root: string, matches: (relat
     }
     files.push({ display: `${prefix}${entry.relative}`, absolute: entry.absolute })
   }
-  if (!walk.complete) notices.push(`[Stopped after ${GLOB_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
+  if (!walk.complete) notices.push(entryLimitNote(GLOB_MAX_ENTRIES, 'glob', await searchScope(fs, { path: root, type: 'directory' }, run.signal)))
   return { files, ordered: false, notices, timedOut: false, brokenLinks, unreadable: walk.unreadableDirectories }
 }
 
@@ -117,7 +118,9 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
           }
         }
         listed ??= await listWithWalker(run, root.path, (relative) => wanted(relative, `${root.path}/${relative}`), notices)
-        return page(args, listed, disk, { shown, root: root.path, limitMs })
+        const paged = (args.offset ?? 0) > 0 || listed.files.length > GLOB_MAX_RESULTS
+        const scope = listed.timedOut || paged ? await searchScope(run.fs.localDisk?.() ?? run.fs, root, run.signal) : 'directory'
+        return page(args, listed, disk, { shown, root: root.path, limitMs, scope })
       } catch (error) {
         return fsFailure(error, shown, 'search', run)
       }
@@ -125,11 +128,11 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
   }
 }
 
-function page(args: GlobArgs, listed: Listed, disk: boolean, context: { shown: string; root: string; limitMs: number }): ToolOutput {
+function page(args: GlobArgs, listed: Listed, disk: boolean, context: { shown: string; root: string; limitMs: number; scope: SearchScope }): ToolOutput {
   const found = listed.ordered ? listed.files : newestFirst(listed.files, (file) => file.absolute, (file) => file.display, disk)
   const offset = args.offset ?? 0
   const skips = { ...noSkips(), brokenLinks: listed.brokenLinks, unreadable: listed.unreadable }
-  const notes = [...(listed.timedOut ? [timeLimitNote(context.limitMs)] : []), ...listed.notices, ...skipNotes(skips)]
+  const notes = [...(listed.timedOut ? [timeLimitNote(context.limitMs, 'glob', context.scope)] : []), ...listed.notices, ...skipNotes(skips)]
   const meta = { root: context.root, matches: found.length, complete: !listed.timedOut }
   if (found.length === 0) return { content: [`No files match "${args.pattern}" (searched: ${context.shown}).`, ...notes].join('\n'), meta }
   if (offset >= found.length) {
@@ -138,7 +141,7 @@ function page(args: GlobArgs, listed: Listed, disk: boolean, context: { shown: s
   const shown = found.slice(offset, offset + GLOB_MAX_RESULTS)
   const last = offset + shown.length
   if (offset > 0 || found.length > GLOB_MAX_RESULTS) {
-    const more = last < found.length ? ` Call glob with offset=${last} for the next page, or use a narrower pattern or path.` : ''
+    const more = last < found.length ? ` Call glob with offset=${last} for the next page, or ${globNarrowing(context.scope)}.` : ''
     notes.unshift(`[Matches ${offset + 1}-${last} of ${found.length}, most recently modified first.${more}]`)
   }
   return { content: [...shown.map((file) => file.display), ...notes].join('\n'), meta }

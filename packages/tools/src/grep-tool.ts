@@ -6,13 +6,14 @@
 import type { ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
 import { z } from 'zod'
 import { compilePattern } from './regex-compile.ts'
-import { contentNote, contentWindow, filePage, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, renderEntries } from './grep-render.ts'
+import { contentNote, contentWindow, filePage, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, isPaged, renderEntries } from './grep-render.ts'
 import { searchFiles, type Candidate } from './grep-search.ts'
 import { bundledRipgrepPath } from './ripgrep-binary.ts'
 import { ripgrepContent, ripgrepCounts, type RipgrepFailure, type RipgrepSearch } from './ripgrep-grep.ts'
 import { ripgrepRoot } from './ripgrep-args.ts'
 import { fileVerdicts } from './search-filter.ts'
-import { fallbackNotice, skipNotes, timeLimitNote, WALKER_MAX_FILE_BYTES } from './search-notes.ts'
+import { entryLimitNote, grepNarrowing, searchScope, timeLimitNote, type SearchScope } from './search-advice.ts'
+import { fallbackNotice, skipNotes, WALKER_MAX_FILE_BYTES } from './search-notes.ts'
 import { newestFirst } from './search-order.ts'
 import { resolveSearchRoot } from './search-root.ts'
 import { noSkips, type ContentEntry, type FileHit, type SearchToolOptions, type SkipCounts } from './search-types.ts'
@@ -102,7 +103,7 @@ async function viaWalker(call: WalkerCall, args: GrepArgs, root: { path: string;
       else if (kept === 'secret') skips.secret += 1
       else if (kept === 'keep') candidates.push({ display: `${shownRoot.prefix}${entry.relative}`, absolute: entry.absolute, type: entry.type === 'symlink' ? 'symlink' : 'file' })
     }
-    if (!walk.complete) notices.push(`[Stopped after ${GREP_MAX_ENTRIES} directory entries; results are incomplete. Narrow path.]`)
+    if (!walk.complete) notices.push(entryLimitNote(GREP_MAX_ENTRIES, 'grep', await searchScope(fs, root, run.signal)))
     skips.unreadable += walk.unreadableDirectories
   }
   const offset = args.offset ?? 0
@@ -162,7 +163,8 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<
           }
           return errorResult(`Cancelled: the search of ${shown} was aborted.`)
         }
-        return await render(args, found, skips, notices, { disk, limitMs, shown, root: root.path })
+        const scope = (): Promise<SearchScope> => searchScope(run.fs.localDisk?.() ?? run.fs, root, run.signal)
+        return await render(args, found, skips, notices, { disk, limitMs, shown, root: root.path, scope })
       } catch (error) {
         return fsFailure(error, shown, 'search', run)
       }
@@ -170,15 +172,28 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<
   }
 }
 
-async function render(args: GrepArgs, found: Found, skips: SkipCounts, notices: readonly string[], context: { disk: boolean; limitMs: number; shown: string; root: string }): Promise<ToolOutput> {
+/** What render needs besides the results: `scope` is asked only when advice is given. */
+interface RenderContext {
+  readonly disk: boolean
+  readonly limitMs: number
+  readonly shown: string
+  readonly root: string
+  readonly scope: () => Promise<SearchScope>
+}
+
+async function render(args: GrepArgs, found: Found, skips: SkipCounts, notices: readonly string[], context: RenderContext): Promise<ToolOutput> {
   const mode: Mode = args.output_mode ?? 'files_with_matches'
   const offset = args.offset ?? 0
   const hits = newestFirst(found.hits, (hit) => hit.absolute, (hit) => hit.display, context.disk)
   const tail = [...notices, ...skipNotes(skips)]
   let timedOut = found.timedOut
   const meta = { root: context.root, files: hits.length }
+  let known: SearchScope | undefined
+  const scope = async (): Promise<SearchScope> => (known ??= await context.scope())
+  // Advice is worded for the searched path only where it is given (a listing costs a directory read).
+  const narrowing = isPaged(mode, hits, offset) ? grepNarrowing(await scope()) : ''
   if (hits.length === 0) {
-    if (timedOut) tail.unshift(timeLimitNote(context.limitMs))
+    if (timedOut) tail.unshift(timeLimitNote(context.limitMs, 'grep', await scope()))
     return { content: [`No matches for /${args.pattern}/ (searched: ${context.shown}).`, ...tail].join('\n'), meta }
   }
   let lines: string[]
@@ -189,12 +204,12 @@ async function render(args: GrepArgs, found: Found, skips: SkipCounts, notices: 
     const page = await found.page(hits)
     timedOut ||= page.timedOut
     lines = renderEntries(page.entries)
-    note = contentNote(hits, offset, page.entries.length)
+    note = contentNote(hits, offset, page.entries.length, narrowing)
   } else {
     if (offset >= hits.length) return { content: [`Offset ${offset} is past the end: there are ${hits.length} files. Use an offset below ${hits.length}.`, ...tail].join('\n'), meta }
-    ;({ lines, note } = filePage(mode, hits, offset))
+    ;({ lines, note } = filePage(mode, hits, offset, narrowing))
   }
-  if (timedOut) tail.unshift(timeLimitNote(context.limitMs))
+  if (timedOut) tail.unshift(timeLimitNote(context.limitMs, 'grep', await scope()))
   return { content: [...lines, ...(note === undefined ? [] : [note]), ...tail].join('\n'), meta }
 }
 

@@ -1,5 +1,6 @@
 /** Public surface of the core tools. */
-export { readTool, type ReadArgs } from './read-tool.ts'
+export { readTool, createReadTool, type ReadArgs, type ReadToolOptions } from './read-tool.ts'
+export { LineIndexCache, type LineIndexCounters, type LineIndexLimits } from './line-index.ts'
 export { writeTool, createWriteTool, changedSinceSeenText, type WriteArgs, type WriteToolOptions } from './write-tool.ts'
 export { FileVersions } from './file-versions.ts'
 export { createFileVersionsPlugin } from './file-versions-plugin.ts'

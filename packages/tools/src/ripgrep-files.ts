@@ -25,8 +25,7 @@ export async function ripgrepFiles(
     deadline: run.deadline,
     signal: run.signal,
     separator: 0,
-    onLine: (record) => {
-      const printed = record.toString('utf8')
+    onText: (printed) => {
       const display = displayPath(printed)
       const relative = rgRoot.prefix !== '' && printed.startsWith(rgRoot.prefix) ? printed.slice(rgRoot.prefix.length) : display
       return onFile({ display, relative })

@@ -26,7 +26,12 @@ export interface RipgrepRun {
   /** Cancellation. */
   readonly signal: AbortSignal
   /** Receives each stdout record (without its separator); returning false stops rg early (counts as exit 0). */
-  readonly onLine: (line: Buffer) => boolean
+  readonly onLine?: (line: Buffer) => boolean
+  /**
+   * Instead of `onLine`: each record decoded as UTF-8. The records of a chunk are decoded with one
+   * conversion, which costs far less than one per record for a long file listing.
+   */
+  readonly onText?: (record: string) => boolean
   /** The byte that ends a record: `\n` (default) or NUL (`--files --null`). */
   readonly separator?: number
 }
@@ -56,19 +61,34 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
     const timer = setTimeout(() => kill({ kind: 'timed-out' }), Math.max(0, run.deadline - Date.now()))
     let pending: Buffer[] = []
     const separator = run.separator ?? 10
+    const stop = (): void => {
+      stoppedEarly = true
+      kill(undefined)
+    }
+    const deliver = (line: Buffer): boolean => (run.onText === undefined ? run.onLine?.(line) !== false : run.onText(line.toString('utf8')))
+    const { onText } = run
+    const texts = (chunk: Buffer): void => {
+      const last = chunk.lastIndexOf(separator)
+      if (last === -1) {
+        pending.push(chunk)
+        return
+      }
+      const whole = pending.length === 0 ? chunk.subarray(0, last) : Buffer.concat([...pending, chunk.subarray(0, last)])
+      pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : []
+      for (const record of whole.toString('utf8').split(String.fromCharCode(separator))) {
+        if (onText?.(record) === false) return stop()
+      }
+    }
     child.stdout.on('data', (chunk: Buffer) => {
       if (stoppedEarly) return
+      if (onText !== undefined) return texts(chunk)
       let start = 0
       for (let newline = chunk.indexOf(separator); newline !== -1; newline = chunk.indexOf(separator, start)) {
         const piece = chunk.subarray(start, newline)
         const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece])
         pending = []
         start = newline + 1
-        if (!run.onLine(line)) {
-          stoppedEarly = true
-          kill(undefined)
-          return
-        }
+        if (!deliver(line)) return stop()
       }
       if (start < chunk.length) pending.push(chunk.subarray(start))
     })
@@ -83,7 +103,7 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
     })
     child.on('close', (code, signal) => {
       if (child.pid === undefined) return
-      if (!stoppedEarly && pending.length > 0) run.onLine(Buffer.concat(pending))
+      if (!stoppedEarly && pending.length > 0) deliver(Buffer.concat(pending))
       if (ending !== undefined) finish(ending)
       else if (stoppedEarly) finish({ kind: 'exited', code: 0, stderr })
       else finish({ kind: 'exited', code: code ?? (signal === null ? 2 : 128), stderr })

@@ -22,9 +22,19 @@ export function isEnvFile(name: string): boolean {
   return !/\.(example|sample|template)$/.test(name)
 }
 
+/**
+ * A glob that is a literal suffix after "*", alone or after "**" and a slash ("*.ts", "**" + "/*.d.ts"; no
+ * other glob characters, no "/"): on the normalised relative paths a listing gives (no "." or
+ * ".." segments, no empty ones) it matches exactly the paths that end with the suffix, so a suffix
+ * test replaces picomatch's regular expression, the largest cost of filtering a long listing.
+ */
+const SUFFIX_GLOB = /^(?:\*\*\/)?\*(\.[\w.-]+)$/
+
 /** A matcher for the model's glob on `/`-separated paths relative to the searched directory. */
 export function globMatcher(glob: string | undefined): (relative: string) => boolean {
   if (glob === undefined) return () => true
+  const suffix = SUFFIX_GLOB.exec(glob)?.[1]
+  if (suffix !== undefined) return (relative) => relative.endsWith(suffix)
   const matches = picomatch(glob, { dot: true })
   if (glob.includes('/')) return matches
   return (relative) => matches(relative.slice(relative.lastIndexOf('/') + 1))

@@ -1,6 +1,7 @@
 /**
  * The notes the search tools append to their results: what was left out and why (one note per
- * reason, so "too large" never hides among "binary"), the fallback notice, and the time limit.
+ * reason, so "too large" never hides among "binary") and the fallback notice. Advice worded for
+ * the searched path (time limit, paging) is in search-advice.ts.
  */
 import type { SkipCounts } from './search-types.ts'
 
@@ -39,9 +40,4 @@ export function fallbackNotice(reason: string, tool: 'grep' | 'glob'): string {
   const head = `[ripgrep could not run (${reason}), so this result comes from the built-in search: it reads no ignore files (only .git and node_modules are skipped)`
   if (tool === 'glob') return `${head}.]`
   return `${head}, skips files over 1 MiB and non-UTF-8 files, and matches JavaScript regular expressions line by line.]`
-}
-
-/** The note of a call stopped by its time limit. */
-export function timeLimitNote(limitMs: number): string {
-  return `[Stopped at the ${limitMs / 1000} s time limit: the results are incomplete. Narrow path or glob, or simplify the pattern.]`
 }

@@ -48,7 +48,10 @@ function describe(error: FsErrorShape, shown: string, action: FsAction, run: Too
     case 'FS_SPECIAL_FILE':
       return `${shown} is a FIFO, socket or device, not a regular file; it was not opened.`
     case 'FS_TOO_LARGE':
-      return `${shown} is too large to ${action}. Use grep to find the relevant lines, or bash (head, tail, sed -n 'A,Bp').`
+      // Advice that works at any size: edit rewrites the whole file, so bash does it; grep (rg) searches any size.
+      return action === 'edit'
+        ? `${shown} is too large to edit: edit reads and rewrites the whole file, up to a size limit. Change it with bash (sed -i, or a short script); grep finds the lines first.`
+        : `${shown} is too large to ${action} in one piece. grep searches a file of any size (output_mode "content" shows line numbers), and bash shows a range of lines (sed -n 'A,Bp').`
     case 'FS_NOT_UTF8':
       return `${shown} is not UTF-8 text (binary, or another encoding such as UTF-16). Inspect it with bash (file, xxd | head, iconv).`
     case 'FS_OUTSIDE_ROOTS':

@@ -1,6 +1,6 @@
 // glob tool: matching rules, newest-first order, pages, ignore files, links, the fallback (golden texts).
 import { execFileSync } from 'node:child_process'
-import { symlinkSync, utimesSync } from 'node:fs'
+import { chmodSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createGlobTool, globTool } from '../src/index.ts'
@@ -73,6 +73,26 @@ describe('glob', () => {
     expect(rest).toHaveLength(51)
     expect(rest[50]).toBe('[Matches 201-250 of 250, most recently modified first.]')
     expect(new Set([...lines.slice(0, 200), ...rest.slice(0, 50)]).size).toBe(250)
+  })
+
+  it('F20: pages of a directory without subdirectories advise the pattern, never path', async () => {
+    await tree.write(Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`flat/f${String(i).padStart(3, '0')}.txt`, ''])))
+    const lines = seen(await glob({ pattern: '*.txt', path: 'flat' })).content.split('\n')
+    expect(lines[200]).toBe('[Matches 1-200 of 250, most recently modified first. Call glob with offset=200 for the next page, or use a narrower pattern.]')
+  })
+
+  it('F20: the time-limit advice names what helps glob (a subdirectory as path), not a glob parameter it does not have', async () => {
+    const slow = tree.path('slow-rg')
+    writeFileSync(slow, '#!/bin/sh\nexec sleep 60\n')
+    chmodSync(slow, 0o755)
+    const limited = createGlobTool({ ripgrepPath: slow, timeLimitMs: 300 })
+    await tree.write({ 'flat/a.txt': '', 'deep/sub/b.txt': '' })
+    expect(seen(await call(limited, { pattern: '*.txt', path: 'deep' }, runContext({ cwd: tree.root }))).content).toBe(
+      'No files match "*.txt" (searched: deep).\n[Stopped at the 0.3 s time limit: the results are incomplete. Pass a subdirectory as path.]',
+    )
+    expect(seen(await call(limited, { pattern: '*.txt', path: 'flat' }, runContext({ cwd: tree.root }))).content).toBe(
+      'No files match "*.txt" (searched: flat).\n[Stopped at the 0.3 s time limit: the results are incomplete. This directory alone holds more entries than can be listed in time: list part of it with bash (ls -f | head -1000).]',
+    )
   })
 
   it('explains a missing path, a file path and an absolute pattern', async () => {

@@ -68,11 +68,21 @@ describe('pages', () => {
     const first = seen(await grep({ pattern: 'hit', path: 'many.txt', output_mode: 'content' })).content.split('\n')
     expect(first).toHaveLength(301)
     expect(first[299]).toBe('many.txt:300:hit')
-    expect(first[300]).toBe('[Matches 1-300 of 400 in 1 files, most recently modified files first. Call grep with offset=300 for the next page, or narrow the pattern, path or glob.]')
+    // F20: path is one file, so only the pattern can be narrowed.
+    expect(first[300]).toBe('[Matches 1-300 of 400 in 1 files, most recently modified files first. Call grep with offset=300 for the next page, or narrow the pattern.]')
     const second = seen(await grep({ pattern: 'hit', path: 'many.txt', output_mode: 'content', offset: 300 })).content.split('\n')
     expect(second).toHaveLength(101)
     expect(second[0]).toBe('many.txt:301:hit')
     expect(second[100]).toBe('[Matches 301-400 of 400 in 1 files, most recently modified files first.]')
+  })
+
+  it('F20: pages of a directory without subdirectories advise the pattern or glob, never path', async () => {
+    await tree.write(Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`flat/f${String(i).padStart(3, '0')}.txt`, 'hit\n'])))
+    const lines = seen(await grep({ pattern: 'hit', path: 'flat' })).content.split('\n')
+    expect(lines[200]).toBe('[Files 1-200 of 250, most recently modified first. Call grep with offset=200 for the next page, or narrow the pattern or glob.]')
+    expect(seen(await grep({ pattern: 'hit', path: 'flat', output_mode: 'count', offset: 100 })).content.split('\n')[150]).toBe(
+      '[Files 101-250 of 250, most recently modified first.]',
+    )
   })
 
   it('pages files with offset', async () => {
@@ -121,6 +131,19 @@ describe('errors and limits', () => {
       isError: false,
       content: 'No matches for /TODO/ (searched: .).\n[Stopped at the 0.3 s time limit: the results are incomplete. Narrow path or glob, or simplify the pattern.]',
     })
+  })
+
+  it('F20: words the time-limit advice for what path is (a file, a directory without subdirectories)', async () => {
+    const slow = tree.path('slow-rg')
+    writeFileSync(slow, '#!/bin/sh\nexec sleep 60\n')
+    chmodSync(slow, 0o755)
+    const limited = createGrepTool({ ripgrepPath: slow, timeLimitMs: 300 })
+    expect(seen(await call(limited, { pattern: 'TODO', path: 'src/a.ts' }, runContext({ cwd: tree.root }))).content).toBe(
+      'No matches for /TODO/ (searched: src/a.ts).\n[Stopped at the 0.3 s time limit: the results are incomplete. Simplify the pattern (without lookaround and backreferences it runs in linear time), or read the file in pages with read (offset, limit).]',
+    )
+    expect(seen(await call(limited, { pattern: 'TODO', path: 'src' }, runContext({ cwd: tree.root }))).content).toBe(
+      'No matches for /TODO/ (searched: src).\n[Stopped at the 0.3 s time limit: the results are incomplete. Pass a glob to search fewer of its files, or simplify the pattern.]',
+    )
   })
 })
 

@@ -4,18 +4,21 @@ import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readTool } from '../src/index.ts'
+import { createReadTool, LineIndexCache, readTool } from '../src/index.ts'
 import { call, runContext, seen } from './helpers.ts'
 
 let tree: TempTree
+/** The tool as coreTools() builds it: with a line index (read-index.test.ts compares it with the plain one). */
+let indexedRead = createReadTool({ lineIndex: new LineIndexCache() })
 beforeEach(async () => {
+  indexedRead = createReadTool({ lineIndex: new LineIndexCache() })
   tree = await tempTree({ 'src/a.ts': 'const a = 1\n\tindented\nlast', 'empty.txt': '', 'dir/': null })
 })
 afterEach(async () => {
   await tree.dispose()
 })
 
-const read = (args: unknown) => call(readTool, args, runContext({ cwd: tree.root }))
+const read = (args: unknown) => call(indexedRead, args, runContext({ cwd: tree.root }))
 const sha = (value: string) => createHash('sha256').update(value).digest('hex')
 /** `meta.sha256` of a read of src/a.ts with `args`. */
 async function meta(args: Record<string, unknown>): Promise<unknown> {
@@ -154,6 +157,19 @@ describe('error results', () => {
     expect(seen(await read({ file_path: 'min.js', char_offset: 1 })).content).toBe(
       `     1\t${line.slice(0, 20000)}\n[Line 1, characters 1-20000 of ${line.length}. Call read with offset=1, char_offset=20001 for the next characters.]`,
     )
+  })
+
+  it('F20: a char_offset past the end of its line, or on an empty line, says which char_offset works', async () => {
+    await tree.write({ 'short.txt': 'hello\n\nworld' })
+    expect(seen(await read({ file_path: 'short.txt', offset: 1, char_offset: 6 }))).toEqual({
+      isError: true,
+      content: 'char_offset 6 is past the end of line 1, which has 5 characters. Use a char_offset from 1 to 5.',
+    })
+    expect(seen(await read({ file_path: 'short.txt', offset: 2, char_offset: 1 }))).toEqual({
+      isError: true,
+      content: 'Line 2 is empty: there are no characters to page through. Call read with offset=2 and no char_offset.',
+    })
+    expect(seen(await read({ file_path: 'short.txt', offset: 3, char_offset: 5 })).content).toBe('     3\td\n[Line 3, characters 5-5 of 5.]')
   })
 
   it('cancellation', async () => {

@@ -1,5 +1,6 @@
 // write and edit tools: golden result texts, touched paths and error results with hints.
 import { readFileSync, symlinkSync } from 'node:fs'
+import { createLocalFileSystem } from '@dsh/fs-local'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { editTool, writeTool } from '../src/index.ts'
@@ -81,6 +82,14 @@ describe('edit', () => {
     expect(seen(await call(editTool, { file_path: 'link/o.txt', old_string: 'o', new_string: 'p' }, run()))).toEqual({
       isError: true,
       content: `Cannot edit link/o.txt: it is outside the writable roots (${tree.path('ws')}). Choose a path inside one of them.`,
+    })
+  })
+
+  it('F20: a file too large to edit is changed with bash (edit rewrites the whole file)', async () => {
+    const small = createLocalFileSystem({ writableRoots: [tree.path('ws')], defaultMaxBytes: 8 })
+    expect(seen(await call(editTool, { file_path: 'a.ts', old_string: 'x', new_string: 'z' }, runContext({ cwd: tree.path('ws'), fs: small })))).toEqual({
+      isError: true,
+      content: 'a.ts is too large to edit: edit reads and rewrites the whole file, up to a size limit. Change it with bash (sed -i, or a short script); grep finds the lines first.',
     })
   })
 

@@ -4,6 +4,7 @@
  * lines submitted while something runs, cancels on request, and switches sessions (`/resume`,
  * `/new`) and models (`/model`). Front ends turn keys into calls and render through the view.
  */
+import type { PromptEvent } from '@dsh/contracts'
 import type { Agent, TurnResult } from '@dsh/runtime'
 import { deriveMessages } from '@dsh/runtime'
 import type { ChatEnvironment, ModelChoice } from './chat-environment.ts'
@@ -21,10 +22,16 @@ export interface ChatControllerOptions {
   readonly onSession?: (id: string) => void
 }
 
+/** A line waiting its turn, with the events its prompt records. */
+interface QueuedLine {
+  readonly line: string
+  readonly events: readonly PromptEvent[]
+}
+
 /** One chat. */
 export class ChatController {
   readonly #options: ChatControllerOptions
-  readonly #queue: string[] = []
+  readonly #queue: QueuedLine[] = []
   #agent: Agent
   #model: ModelChoice
   #running: AbortController | undefined
@@ -86,16 +93,19 @@ export class ChatController {
     return this.#exitCode
   }
 
-  /** Runs `line` now, or queues it behind what runs. Resolves when the queue is drained. */
-  async submit(line: string): Promise<void> {
+  /**
+   * Runs `line` now, or queues it behind what runs. Resolves when the queue is drained. `events`
+   * are recorded with the prompt when its turn starts (a skill's grant: not while another turn runs).
+   */
+  async submit(line: string, options: { readonly events?: readonly PromptEvent[] } = {}): Promise<void> {
     if (this.#exiting || line.trim() === '') return
-    this.#queue.push(line)
-    this.#options.view.queueChanged(this.busy || this.#draining ? this.#queue : [])
+    this.#queue.push({ line, events: options.events ?? [] })
+    this.#options.view.queueChanged(this.busy || this.#draining ? this.#lines() : [])
     if (this.#draining) return
     this.#draining = true
     try {
       for (let next = this.#queue.shift(); next !== undefined && !this.#exiting; next = this.#queue.shift()) {
-        this.#options.view.queueChanged(this.#queue)
+        this.#options.view.queueChanged(this.#lines())
         await this.#runOne(next)
       }
     } finally {
@@ -105,7 +115,7 @@ export class ChatController {
 
   /** Cancels what runs; returns the lines that were still queued (they are not run). */
   cancel(): string[] {
-    const dropped = this.#queue.splice(0)
+    const dropped = this.#queue.splice(0).map((item) => item.line)
     this.#options.view.queueChanged([])
     this.#running?.abort()
     this.#agent.cancel()
@@ -150,14 +160,18 @@ export class ChatController {
     this.#options.view.statusChanged()
   }
 
-  async #runOne(line: string): Promise<void> {
+  #lines(): string[] {
+    return this.#queue.map((item) => item.line)
+  }
+
+  async #runOne({ line, events }: QueuedLine): Promise<void> {
     const controller = new AbortController()
     this.#running = controller
     this.#runningSince = Date.now()
     this.#options.view.statusChanged()
     try {
       const command = parseSlash(line)
-      if (command === undefined) await this.#prompt(promptText(line), controller.signal)
+      if (command === undefined) await this.#prompt(promptText(line), events, controller.signal)
       else {
         // Shown like a prompt, so each command's output sits under the line that asked for it.
         this.#options.view.promptStarted(line.trim())
@@ -174,9 +188,9 @@ export class ChatController {
     }
   }
 
-  async #prompt(text: string, signal: AbortSignal): Promise<void> {
+  async #prompt(text: string, events: readonly PromptEvent[], signal: AbortSignal): Promise<void> {
     this.#options.view.promptStarted(text)
-    const result: TurnResult = await this.#agent.prompt(text, { signal })
+    const result: TurnResult = await this.#agent.prompt(text, { signal, events })
     this.#options.view.turnEnded(result)
     if (result.reason === 'error') this.#failed = true
   }

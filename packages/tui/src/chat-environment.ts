@@ -87,6 +87,11 @@ export interface ChatEnvironment {
   readonly sessionEnd?: (agent: Agent, reason: 'clear' | 'other' | 'prompt_input_exit') => Promise<void>
   /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
   readonly additionalRoots?: (agent: Agent) => readonly string[]
+  /**
+   * DeepSeek's thinking fields the next request carries (command line, else settings.yaml `model`,
+   * else the config file), for `/status`; absent fields are not sent. Absent: not shown.
+   */
+  readonly thinkingModes?: () => { readonly thinking?: string | undefined; readonly reasoningEffort?: string | undefined }
   /** How tool calls are approved at start, for the banner (and the status line without `permissions`). */
   readonly approvalMode: string
   /** The sessions' permission mode and rules; without it `/mode` and `/permissions` only show `approvalMode`. */

@@ -4,6 +4,7 @@
  * stream); a second prompt while one runs is refused, cancel aborts the running turn. Approvals of
  * its calls are shown to every subscriber and re-sent to a page that subscribes later.
  */
+import type { PromptEvent } from '@dsh/contracts'
 import type { Agent } from '@dsh/runtime'
 import { errorMessage } from '@dsh/runtime'
 import type { ApprovalBridge } from './approval-bridge.ts'
@@ -67,15 +68,15 @@ export class LiveSession {
     return () => this.#listeners.delete(listener)
   }
 
-  /** Starts a turn with `text`; false when one already runs. */
-  prompt(text: string): boolean {
+  /** Starts a turn with `text` (recording `events` just before it); false when one already runs. */
+  prompt(text: string, events: readonly PromptEvent[] = []): boolean {
     if (this.#running !== undefined) return false
     const controller = new AbortController()
     this.#running = controller
     this.#emit({ kind: 'prompt', text })
     this.#emit({ kind: 'busy', busy: true })
     this.agent
-      .prompt(text, { signal: controller.signal })
+      .prompt(text, { signal: controller.signal, events })
       .then((result) => {
         if (result.reason === 'error') this.#emit({ kind: 'error', message: result.error ?? 'the turn failed' })
       })
@@ -98,10 +99,12 @@ export class LiveSession {
     return true
   }
 
-  /** Ends the session: cancels its turn, waits for it to close itself, closes the agent. */
-  async stop(): Promise<void> {
+  /** Ends the session: cancels its turn, waits for it to close itself, runs `beforeClose` (SessionEnd hooks), closes the agent. */
+  async stop(beforeClose?: (agent: Agent) => Promise<void>): Promise<void> {
     this.#detach()
     this.#unsubscribe()
+    await this.agent.windDown()
+    await beforeClose?.(this.agent)
     await this.agent.stop()
     this.#listeners.clear()
   }

@@ -90,7 +90,8 @@ export class LiveSessions {
   async stopAll(): Promise<void> {
     const sessions = [...this.#live.values()]
     this.#live.clear()
-    await Promise.all(sessions.map((session) => session.stop()))
+    const sessionEnd = this.#env.sessionEnd
+    await Promise.all(sessions.map((session) => session.stop(sessionEnd === undefined ? undefined : (agent) => sessionEnd(agent, 'other'))))
   }
 
   async #adopt(agent: Agent): Promise<LiveSession> {

@@ -82,8 +82,9 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     if (!body.ok) return body.response
     const cwd = live.agent.session.header.cwd
     // Files that cannot be read now: the prompt goes as it was typed (said once in the log).
-    const text = env.commands === undefined ? body.value.text : await env.commands.expand(body.value.text, cwd).catch((error: unknown) => (env.log(`warning: custom commands could not be read: ${error instanceof Error ? error.message : String(error)}`), body.value.text))
-    if (!live.prompt(text)) return refuse(c, 409, 'a turn is running in this session; wait for it or cancel it')
+    const typed = { text: body.value.text, events: [] }
+    const sent = env.commands === undefined ? typed : await env.commands.expand(body.value.text, cwd).catch((error: unknown) => (env.log(`warning: custom commands could not be read: ${error instanceof Error ? error.message : String(error)}`), typed))
+    if (!live.prompt(sent.text, sent.events)) return refuse(c, 409, 'a turn is running in this session; wait for it or cancel it')
     return c.json({ accepted: true }, 202)
   })
   app.post('/sessions/:id/cancel', (c) => {

@@ -2,7 +2,7 @@
  * Contracts of the web host: what the composition hands to the server (the environment), and the
  * events a page receives over Server-Sent Events. Types only.
  */
-import type { Message } from '@dsh/contracts'
+import type { ExpandedPrompt, Message } from '@dsh/contracts'
 import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import type { Agent, AgentProgress, Host, StartAgentOptions } from '@dsh/runtime'
 import type { ApprovalBridge, ApprovalView } from './approval-bridge.ts'
@@ -33,14 +33,16 @@ export interface WebEnvironment {
   readonly log: (line: string) => void
   /** Custom commands and user-invocable skills (absent: `/name` prompts go as typed, nothing is completed). */
   readonly commands?: WebCommands
+  /** Runs before a live session's agent is closed (the server ends): the SessionEnd hooks. Must not reject. */
+  readonly sessionEnd?: (agent: Agent, reason: string) => Promise<void>
 }
 
 /** What the composition offers as `/name` commands. */
 export interface WebCommands {
   /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject. */
   list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
-  /** The text to send for a prompt typed in `cwd`: the expanded body of a known `/name`, else the text unchanged. May reject. */
-  expand(text: string, cwd: string): Promise<string>
+  /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject. */
+  expand(text: string, cwd: string): Promise<ExpandedPrompt>
 }
 
 /** One event on a session's stream. */

@@ -67,7 +67,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     version,
     model: modelChoice(setup, label),
     startOptions: setup.startOptions,
-    switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, flags: options, log: setup.log })),
+    switchModel: (text) => modelChoice(setup, text, providerFromConfig({ spec: parseModelSpec(text), cwd: io.cwd, env: io.env, baseUrl: options.baseUrl, model: setup.config.model, flags: options, live: setup.thinking.read, log: setup.log })),
     // A stored session continues with its own endpoint (the start-up model when it ran with that one).
     modelForResume: (id) => {
       // Nothing stored (a scripted session, no model call yet): the chat's current model goes on.
@@ -79,6 +79,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
     inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
     additionalRoots: (agent) => availableRoots(setup, agent),
+    thinkingModes: () => thinkingNow(setup, options),
     // The chat's --add-dir directories go with it to every session it switches to.
     prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
     // SessionEnd hooks (none without the hooks plugin); the service never rejects.
@@ -89,6 +90,12 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     log: setup.log,
     diagnostics,
   }
+}
+
+/** What the next request's thinking fields are: the flags win over the live settings. */
+function thinkingNow(setup: AgentSetup, options: ChatOptions): { thinking?: string | undefined; reasoningEffort?: string | undefined } {
+  const live = setup.thinking.read()
+  return { thinking: options.thinking === undefined ? live.thinking : options.thinking ? 'enabled' : 'disabled', reasoningEffort: options.effort ?? live.reasoningEffort }
 }
 
 /** The session's available additional roots (none without the multi-root plugin). */

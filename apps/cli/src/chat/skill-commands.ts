@@ -62,7 +62,7 @@ export async function skillCommands(place: ChatSkillsPlace): Promise<SlashComman
         const expansion = skills.expandPrompt(`/${name}${args.length === 0 ? '' : ` ${args.join(' ')}`}`, { commands: now.found.commands, skills: now.found.skills, builtins })
         if (expansion.kind !== 'expanded') return `/${name} is gone from this directory`
         // A body that starts with "/" is sent as it is (the chat reads "//x" as the prompt "/x").
-        void controller.submit(expansion.text.startsWith('/') ? `/${expansion.text}` : expansion.text)
+        void controller.submit(expansion.text.startsWith('/') ? `/${expansion.text}` : expansion.text, { events: expansion.events })
         return undefined
       },
     })

@@ -2,9 +2,10 @@
  * `dsh acp`: dsh as an Agent Client Protocol agent over stdio, for editors (Zed, JetBrains IDEs,
  * Neovim and Emacs plugins). It composes the host as `dsh run` does (same options; `--add-dir`
  * directories are granted to every session the editor opens; the MCP servers it sends run for
- * their session only) and serves the ACP agent app until
- * the editor closes stdin or a signal arrives; then running prompts are cancelled, tool processes
- * ended and the host disposed. stdout carries only JSON-RPC; diagnostics go to stderr.
+ * their session only) and serves the ACP agent app until the editor closes stdin or a signal
+ * arrives; then running prompts are cancelled, the SessionEnd hooks of every session still open
+ * run, its MCP servers end, tool processes are ended and the host disposed. stdout carries only
+ * JSON-RPC; diagnostics go to stderr.
  */
 import { Readable, Writable } from 'node:stream'
 import { AcpSessionRegistry, askThroughClient, createAcpAgentApp, serveStdio } from '@dsh/acp'
@@ -40,14 +41,16 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     log: setup.log,
     commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
     mcp: acpMcpServers(setup, io.env),
+    sessionEnd: (session, reason) => setup.host.ctx.get('hooks')?.sessionEnd(session, reason) ?? Promise.resolve(),
   })
   const server = serveStdio(app, { input, output })
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGINT', 'SIGHUP'], processes: setup.processes, onSignal: () => server.close() })
   try {
     await server.closed
   } finally {
-    registry.cancelAll()
-    await registry.closeAll()
+    // Every session still open ends with the connection: its prompt winds down, then SessionEnd runs.
+    const hooks = setup.host.ctx.get('hooks')
+    for (const session of await registry.closeAll()) await hooks?.sessionEnd(session, 'other')
     await setup.host.dispose()
     shutdown[Symbol.dispose]()
   }

@@ -4,13 +4,12 @@
  * line each. `dsh hooks trust` pins the current content (SHA-256) of the cwd's project hook files
  * so their hooks run; a file changed afterwards is untrusted again.
  */
-import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { parse } from 'yaml'
-import { loadHookSet, trustProjectHooks, projectHookFiles, type HookEntry } from '@dsh/hooks'
+import { join } from 'node:path'
+import { trustProjectHooks, projectHookFiles, type HookEntry } from '@dsh/hooks'
 import { configFrom } from '../agent-setup.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
+import { hookSetFor } from '../hook-sources.ts'
 
 /** Options of both verbs. */
 export interface HooksOptions {
@@ -18,17 +17,6 @@ export interface HooksOptions {
   readonly cwd?: string
   readonly config?: string
   readonly json?: boolean
-}
-
-/** The `hooks` section of settings.yaml as it is on disk (undefined when absent or unreadable). */
-function settingsSection(dshHome: string): unknown {
-  try {
-    const value: unknown = parse(readFileSync(join(dshHome, 'settings.yaml'), 'utf8'))
-    return typeof value === 'object' && value !== null && 'hooks' in value ? value.hooks : undefined
-  } catch {
-    // No settings file (or one the settings service itself reports when an agent runs): no hooks from it.
-    return undefined
-  }
 }
 
 function trustState(entry: HookEntry): string {
@@ -41,7 +29,7 @@ export function listHooks(io: CliIo, options: HooksOptions): number {
   const dshHome = dshHomeFrom(io, options.dshHome)
   const cwd = cwdFrom(io, options.cwd)
   const config = configFrom(io, options.config)
-  const set = loadHookSet({ cwd, dshHome, settingsSection: settingsSection(dshHome), ...(config.hooks === undefined || options.config === undefined ? {} : { config: { file: resolve(io.cwd, options.config), section: config.hooks } }) })
+  const set = hookSetFor(io, { cwd, dshHome, config, configPath: options.config })
   for (const problem of set.problems) errLine(io, `warning: ${problem}`)
   if (options.json === true) {
     const rows = set.all.map((entry) => ({ event: entry.event, matcher: entry.matcher, command: entry.command, timeoutMs: entry.timeoutMs, source: entry.source.kind, file: entry.source.file, where: entry.where, trusted: entry.source.trusted }))

@@ -79,7 +79,7 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
     errLine(io, `session: ${agent.session.id}`)
     endSession = () => host.ctx.get('hooks')?.sessionEnd(agent.handle, 'other') ?? Promise.resolve()
     await grantAddDirs(io, setup, agent, options.addDir)
-    const result = await agent.prompt(sent, { signal: controller.signal }).catch((error: unknown) => {
+    const result = await agent.prompt(sent.text, { signal: controller.signal, events: sent.events }).catch((error: unknown) => {
       // A turn that failed while a signal was ending it still ends the way the signal says.
       if (shutdown.signal === undefined) throw error
       return undefined

@@ -62,6 +62,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         contextWindow: setup.provider.contextWindow,
         log: setup.log,
         commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
+        sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
       },
     }).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'ResumeRefused') throw usageError(`--resume: ${error.message}`)

@@ -5,7 +5,7 @@
  * stay on stderr.
  */
 import type { SessionEvent } from '@dsh/contracts'
-import type { DeltaLine, EventLine, InitLine, ResultLine, StreamLine } from './stream-json-types.ts'
+import type { DeltaLine, EventLine, InitLine, ResultLine, StreamLine, SubagentMark } from './stream-json-types.ts'
 
 /** The output formats of `dsh run`. */
 export type OutputFormat = 'text' | 'json' | 'stream-json'
@@ -21,8 +21,8 @@ export interface HeadlessOutputOptions {
   readonly includePartial: boolean
 }
 
-/** The session event as a line. */
-export function eventLine(sessionId: string, event: SessionEvent): EventLine {
+/** The session event as a line (`subagent`: the event is a subagent's). */
+export function eventLine(sessionId: string, event: SessionEvent, subagent?: SubagentMark): EventLine {
   return {
     type: event.type,
     session_id: sessionId,
@@ -31,6 +31,7 @@ export function eventLine(sessionId: string, event: SessionEvent): EventLine {
     data: event.data,
     ...(event.surfaceOp === undefined ? {} : { surfaceOp: event.surfaceOp }),
     ...(event.sourceEventSeqs === undefined ? {} : { sourceEventSeqs: event.sourceEventSeqs }),
+    ...(subagent === undefined ? {} : { subagent }),
   }
 }
 
@@ -48,9 +49,9 @@ export class HeadlessOutput {
     this.#stream(line)
   }
 
-  /** One committed event (stream-json). */
-  event(sessionId: string, event: SessionEvent): void {
-    this.#stream(eventLine(sessionId, event))
+  /** One committed event (stream-json); `subagent` marks an event of a subagent's session. */
+  event(sessionId: string, event: SessionEvent, subagent?: SubagentMark): void {
+    this.#stream(eventLine(sessionId, event, subagent))
   }
 
   /** A streamed piece (stream-json with `--include-partial`). */

@@ -2,7 +2,8 @@
  * `dsh run --output-format json|stream-json`: the same run as the text format (one turn per
  * prompt, full-auto by default, nobody to ask), reported as JSON. stream-json writes `system/init`
  * once the session exists and before the model is called, then each committed event of the
- * session as it is appended, then a `result` line per turn; json writes the last `result` only.
+ * session and of its subagents (marked `subagent`) as it is appended, then a `result` line per
+ * turn; json writes the last `result` only.
  *
  * Every way the command ends writes a result whose `is_error` is true exactly when the exit code
  * is not 0: a bad config or option value (2, before any session: `session_id` null), a model error
@@ -10,7 +11,7 @@
  * With `--input-format stream-json` the run takes one prompt per stdin line and stops at the first
  * turn that fails. Diagnostics and the error line stay on stderr.
  */
-import type { SessionEvent } from '@dsh/contracts'
+import type { ExpandedPrompt, SessionEvent } from '@dsh/contracts'
 import type { Agent } from '@dsh/runtime'
 import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { prepareAgentSetup, type AgentSetup } from '../agent-setup.ts'
@@ -26,6 +27,7 @@ import { initLine } from './init-line.ts'
 import { summarizeRun } from './run-summary.ts'
 import { stdinPrompts } from './stdin-prompts.ts'
 import type { ResultLine } from './stream-json-types.ts'
+import { SubagentLines } from './subagent-lines.ts'
 import { expandRunPrompt } from '../command-expansion.ts'
 
 /** What the headless formats add to `dsh run`'s options. */
@@ -56,9 +58,9 @@ async function promptsOf(io: CliIo, words: readonly string[], options: HeadlessR
 }
 
 /** Runs one prompt; a failure is reported, not thrown. */
-async function runPrompt(agent: Agent, prompt: string, signal: AbortSignal, shutdown: ShutdownGuard): Promise<TurnReport> {
+async function runPrompt(agent: Agent, prompt: ExpandedPrompt, signal: AbortSignal, shutdown: ShutdownGuard): Promise<TurnReport> {
   try {
-    const result = await agent.prompt(prompt, { signal })
+    const result = await agent.prompt(prompt.text, { signal, events: prompt.events })
     if (shutdown.signal !== undefined) return cancelledBy(shutdown, result.finalText)
     const code = turnEndCodes[result.reason]
     const empty = result.reason === 'completed' ? emptyAnswerNotice(agent.session.events, result.turn) : undefined
@@ -112,8 +114,14 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
     sessionId = id
     // Events appended before the init line (granting --add-dir) wait for it; later ones go out at once.
     let pending: SessionEvent[] | undefined = []
+    // Subagents' events go out too, marked (subagent-lines.ts).
+    const subagents = new SubagentLines(id)
     setup.host.ctx.on('session/event', (view, event) => {
-      if (view.header.id !== id || closed) return
+      if (closed) return
+      if (view.header.id !== id) {
+        for (const line of subagents.accept(view, event)) out.event(id, line.event, line.mark)
+        return
+      }
       if (pending === undefined) out.event(id, event)
       else pending.push(event)
     })

@@ -66,6 +66,20 @@ export interface EventLine {
   readonly data: unknown
   readonly surfaceOp?: SurfaceOp
   readonly sourceEventSeqs?: readonly number[]
+  /** Set on the events of a subagent's session (any depth): `session_id` stays the run's, `seq` is the subagent log's. */
+  readonly subagent?: SubagentMark
+}
+
+/** Which subagent an event line comes from. */
+export interface SubagentMark {
+  /** The subagent's own session id. */
+  readonly session_id: string
+  /** The session that started it (the run's, or another subagent's). */
+  readonly parent_session_id: string
+  /** The `subagent` tool call in the parent session that started it (Claude Code's `parent_tool_use_id`). */
+  readonly parent_tool_use_id: string
+  /** Delegation depth (1: started by the run's own agent). */
+  readonly depth: number
 }
 
 /** A streamed piece of text or reasoning (only with `--include-partial`); never in the log. */

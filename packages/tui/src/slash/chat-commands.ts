@@ -11,17 +11,21 @@ import type { SlashCommandSpec, SlashContext, SlashOutput, SlashRegistry } from 
 import { modeCommand, permissionsCommand } from './permission-commands.ts'
 import { newCommand, resumeCommand, sessionsCommand } from './session-commands.ts'
 
-async function compact(context: SlashContext): Promise<SlashOutput> {
+async function compact(context: SlashContext, args: readonly string[]): Promise<SlashOutput> {
   const { controller, view, signal } = context
   const agent = controller.agent
   const plan = planCompaction(agent.session, { scope: 'at-rest' })
   if (plan === undefined) return 'nothing to compact (the visible history is empty or already one checkpoint)'
+  const instructions = args.join(' ')
+  // PreCompact hooks may stop a compaction a person asked for.
+  const stopped = await agent.beforeCompact({ instructions, signal })
+  if (stopped !== undefined) return `compaction stopped by a PreCompact hook: ${oneLine(stopped)}`
   const before = agent.session.surface.length
   let summary: string | undefined
   if (controller.env.modelSummaries) {
     view.lines(['asking the model for a summary…'], 'notice')
     try {
-      summary = await summarizeWithModel(agent.provider, plan.messages, signal, controller.env.onRequest)
+      summary = await summarizeWithModel(agent.provider, plan.messages, signal, { onRequest: controller.env.onRequest, instructions })
     } catch (error) {
       // A cancelled summary cancels the compaction; any other failure falls back to the deterministic summary.
       if (signal.aborted || isAbortError(error)) return 'compaction cancelled'
@@ -75,7 +79,7 @@ const modelCommand: SlashCommandSpec = {
 export function registerChatCommands(registry: SlashRegistry): void {
   registry.register(helpCommand)
   registry.register({ name: 'exit', aliases: ['quit'], usage: '/exit', help: 'end the chat', run: ({ controller }) => controller.exit() })
-  registry.register({ name: 'compact', usage: '/compact', help: 'replace the history with a summary that keeps your last prompt verbatim', run: compact })
+  registry.register({ name: 'compact', usage: '/compact [TEXT]', help: 'replace the history with a summary that keeps your last prompt verbatim', run: compact })
   registry.register({
     name: 'context',
     usage: '/context',

@@ -23,6 +23,14 @@ export function statusDetails(controller: ChatController): string[] {
     `approvals:  ${status.approvals}${remembered.length === 0 ? '' : `; allowed for this session: ${remembered.join(', ')}`}`,
     `context:    ${status.context ?? 'no usage recorded (yet, or since the last compaction)'}`,
     `cache:      ${status.cache === undefined ? 'no cache figures reported (yet)' : `${status.cache.replace(/^cache /, '')} of the prompt tokens were cache hits`}`,
+    ...thinkingLine(controller),
     `cost:       ${status.cost ?? (controller.model.prices === undefined ? 'unknown (set model.prices in the config file)' : 'no usage recorded yet')}`,
   ]
+}
+
+/** The thinking fields of the next request, for DeepSeek providers (no line for others). */
+function thinkingLine(controller: ChatController): string[] {
+  const modes = controller.env.thinkingModes?.()
+  if (modes === undefined || controller.model.provider.id !== 'deepseek') return []
+  return [`thinking:   ${modes.thinking ?? 'not sent (DeepSeek thinks by default)'}; reasoning effort ${modes.reasoningEffort ?? 'not sent (DeepSeek uses high)'} (settings.yaml model.thinking / model.reasoningEffort apply from the next request)`]
 }

@@ -1,8 +1,11 @@
 // The MCP servers an editor sends over ACP, through the built `dsh acp` and the ACP SDK's client:
 // a stdio server-everything of `session/new` whose echo result reaches the next model request,
-// offered to that session only, ended by `session/close`, and no server process outliving dsh
+// offered to that session only, ended by `session/close`; an `http` entry (server-everything's
+// Streamable HTTP mode on a free loopback port) likewise; and no server process outliving dsh
 // after SIGTERM, SIGHUP or stdin EOF (found by a marker unique to the test in their environment).
+import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { connect, createServer } from 'node:net'
 import type { McpServer } from '@agentclientprotocol/sdk'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -14,7 +17,10 @@ import { isAlive, pidsWithEnv, StartedProcesses } from './test-processes.ts'
 let tree: TempTree | undefined
 const running: AcpProcess[] = []
 const started = new StartedProcesses()
+let httpServer: ChildProcess | undefined
 afterEach(async () => {
+  httpServer?.kill('SIGKILL')
+  httpServer = undefined
   for (const acp of running.splice(0)) {
     acp.child.kill('SIGKILL')
     await acp.exited
@@ -32,6 +38,30 @@ function launch(args: readonly string[], options: Parameters<typeof spawnAcp>[1]
   const acp = spawnAcp(args, options)
   running.push(acp)
   return acp
+}
+
+/** A port free on 127.0.0.1 now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+/** True once something accepts connections on 127.0.0.1:`port`. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
 }
 
 const toolNames = (body: RequestBody | undefined): string[] => (body?.tools ?? []).map((tool) => JSON.stringify(tool).match(/"name":"([^"]+)"/)?.[1] ?? '')
@@ -60,6 +90,27 @@ describe('dsh acp with the MCP servers of session/new', () => {
     await acp.agent.request('session/close', { sessionId })
     expect(pids.filter(isAlive)).toEqual([])
     expect(acp.stderr()).not.toContain('warning')
+    acp.child.stdin?.end()
+    expect(await acp.exited).toBe(0)
+  })
+
+  it('connects an http entry of session/new and calls its tool', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'work/': null })
+    const port = await freePort()
+    httpServer = spawn(process.execPath, [serverScript('server-everything'), 'streamableHttp'], { env: { PATH: process.env['PATH'] ?? '', PORT: String(port) }, stdio: 'ignore' })
+    let up = false
+    for (let tries = 0; !up && tries < 1200; tries += 1) {
+      up = await listening(port)
+      if (!up) await new Promise((wake) => setTimeout(wake, 50))
+    }
+    expect(up).toBe(true)
+    const script = writeScript(tree.root, 'script.json', { responses: [{ toolCalls: [{ name: 'mcp__web__echo', arguments: { message: 'over http' } }] }, { text: 'echoed' }] })
+    const log = tree.path('requests.jsonl')
+    const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--request-log', log], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
+    await acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
+    const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [{ type: 'http', name: 'web', url: `http://127.0.0.1:${port}/mcp`, headers: [] }] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo over http' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(readRequests(log)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: over http' })
     acp.child.stdin?.end()
     expect(await acp.exited).toBe(0)
   })

@@ -15,8 +15,11 @@
  * section), `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_SANDBOX_ROUNDS` (default 30),
  * `DSH_BENCH_ONLY` (`instructions`, `end-to-end`, `sessions`, `sandbox`, `search` or `hooks`).
  *
- * Then the sandbox start cost per shell call of issue 19 (`sandbox-start.ts`), and last the cost
- * of an empty PreToolUse hook per tool call of issue 26 (`hook-overhead.ts`; `DSH_BENCH_ONLY=hooks`).
+ * Then the sandbox start cost per shell call of issue 19 (`sandbox-start.ts`), the search
+ * benchmark, the cost of an empty PreToolUse hook per tool call of issue 26 (`hook-overhead.ts`;
+ * `DSH_BENCH_ONLY=hooks`), and last the MCP section of issue 23 (`mcp-bench.ts`: start-up with
+ * three stdio servers against none, and the request bytes of their tools with and without
+ * deferral; `DSH_BENCH_MCP_ROUNDS`, default 7; `DSH_BENCH_ONLY=mcp`).
  */
 import { cpus } from 'node:os'
 import { compareSteps, meetsTarget, summarize } from './count-comparison.ts'
@@ -29,6 +32,7 @@ import { describeCounts, describeTargets, describeTiming, describeWorkload, type
 import { runSearchBench } from './search-bench.ts'
 import { runSessionBench } from './session-bench.ts'
 import { sandboxStartBench } from './sandbox-start.ts'
+import { mcpBench } from './mcp-bench.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
@@ -168,6 +172,7 @@ async function main(): Promise<void> {
     const hookOptions = { rounds: positive(process.env['DSH_BENCH_HOOK_ROUNDS'], 15), warmups: positive(process.env['DSH_BENCH_WARMUP'], 2), calls: positive(process.env['DSH_BENCH_HOOK_CALLS'], 20) }
     process.stdout.write(`${(await hookOverheadBench(hookOptions)).join('\n')}\n`)
   }
+  if (only === undefined || only === 'mcp') process.stdout.write(`${(await mcpBench(positive(process.env['DSH_BENCH_MCP_ROUNDS'], 7))).join('\n')}\n`)
 }
 
 await main()

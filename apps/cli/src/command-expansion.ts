@@ -7,6 +7,7 @@
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { userHome } from '@dsh/runtime'
 import type { ExpandedPrompt } from '@dsh/contracts'
+import type { McpHub } from '@dsh/mcp'
 import type { Expansion } from '@dsh/skills'
 import { usageError } from './cli-error.ts'
 
@@ -51,8 +52,12 @@ export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Pr
   }
 }
 
-/** What `dsh acp` and `dsh web` offer as `/name` commands: an unknown `/name` goes as typed there. */
-export function frontEndCommands(dshHome: string, log: (line: string) => void) {
+/**
+ * What `dsh acp` and `dsh web` offer as `/name` commands: the custom commands and skills, then the
+ * MCP prompts of `mcp`'s servers (`/mcp__<server>__<prompt>`); an unknown `/name` goes as typed
+ * there, and so does a prompt that cannot be expanded (with a warning line).
+ */
+export function frontEndCommands(dshHome: string, log: (line: string) => void, mcp?: McpHub) {
   const load = async (cwd: string) => {
     const skills = await import('@dsh/skills')
     return { skills, found: await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd, dshHome, home: userHome() }) }
@@ -60,16 +65,38 @@ export function frontEndCommands(dshHome: string, log: (line: string) => void) {
   return {
     async list(cwd: string): Promise<{ name: string; description: string; hint?: string }[]> {
       const { skills, found } = await load(cwd)
-      return skills.invocableNames({ commands: found.commands, skills: found.skills }).map((name) => {
+      const prompts = (mcp?.prompts() ?? []).map((command) => ({ name: command.name, description: command.description, ...(command.hint === undefined ? {} : { hint: command.hint }) }))
+      return [...skills.invocableNames({ commands: found.commands, skills: found.skills }).map((name) => {
         const command = found.commands.find((item) => item.name === name && item.shadowedBy === undefined)
         const skill = found.skills.skills.get(name)
         const hint = command?.argumentHint ?? skill?.meta.argumentHint
         return { name, description: (command?.description ?? skill?.meta.description ?? 'custom command').replace(/\s+/g, ' '), ...(hint === undefined ? {} : { hint }) }
-      })
+      }), ...prompts]
     },
     async expand(text: string, cwd: string): Promise<ExpandedPrompt> {
       const expansion = await expandAt(text, { cwd, dshHome, log })
-      return expansion.kind === 'expanded' ? { text: expansion.text, events: expansion.events } : { text, events: [] }
+      if (expansion.kind === 'expanded') return { text: expansion.text, events: expansion.events }
+      return { text: mcp === undefined ? text : await expandMcpPrompt(mcp, text, log), events: [] }
     },
+    /** Calls `listener` when the MCP prompts may have changed; returns its disposer. */
+    onChange: (listener: () => void): (() => void) => mcp?.onChange(listener) ?? (() => undefined),
+  }
+}
+
+/** The text to send for `text` when it names one of `hub`'s prompts: its messages, else `text` (a failure is a warning line). */
+export async function expandMcpPrompt(hub: McpHub, text: string, log: (line: string) => void): Promise<string> {
+  const expansion = await hub.expandTyped(text)
+  switch (expansion.kind) {
+    case 'expanded':
+      return expansion.text
+    case 'unknown':
+      return text
+    case 'failed':
+      log(`warning: ${expansion.message}; the text is sent as typed`)
+      return text
+    default: {
+      const unreachable: never = expansion
+      throw new Error(`unknown expansion ${JSON.stringify(unreachable)}`)
+    }
   }
 }

@@ -2,13 +2,14 @@
  * The MCP servers of a composition: collected from every source (packages/mcp server-sources.ts),
  * each problem as one `warning:` line, a project `.mcp.json` that is not trusted named in one
  * line with the command that trusts it, and the rest started in the background on the host, whose
- * disposal ends them. Returns nothing when no server is configured, so a composition without MCP
+ * disposal ends them. Their roots follow the top-level session (mcp-roots.ts). Returns nothing when no server is configured, so a composition without MCP
  * is unchanged.
  */
 import { TOOL_CALL_VARIABLE, type ToolProcesses } from '@dsh/tools'
 import type { Host } from '@dsh/runtime'
 import { collectServers, McpHub, mcpLimits, type ServerEntry } from '@dsh/mcp'
 import type { ConfigFile } from './config-file.ts'
+import { followSessionRoots, rootsOf } from './mcp-roots.ts'
 import { version } from './version.ts'
 
 /** Inputs of {@link startMcpServers}. */
@@ -55,6 +56,8 @@ export function startMcpServers(host: Host, options: McpSetupOptions): McpHub | 
     version,
   })
   host.ctx.effect(() => () => hub.close())
+  // Subagents work in their parent's roots; the top-level session that stepped last is followed.
+  host.ctx.effect(() => followSessionRoots(host, hub, { serves: (session) => session.header.parentSession === undefined, initial: rootsOf([options.cwd]) }))
   hub.start()
   return hub
 }

@@ -124,7 +124,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('the instruction baseline a new session would get, and every candidate examined')
     .helpCommand(false)
     .option('--cwd <dir>', 'working directory to inspect (default: the current directory)')
-    .option('--config <file>', 'YAML config file (its workspaceContext section applies)')
+    .option('--config <file>', 'YAML config file (its workspaceContext and mcp sections apply)')
+    .option('--mcp-config <file>', 'MCP servers in the .mcp.json shape, counted like those configured (repeatable)', collect)
     .option('--json', 'machine-readable output')
     .action(async (_options: unknown, command: Command) => {
       const { contextCommand } = await import('./commands/context.ts')

@@ -38,7 +38,7 @@ describe('dsh acp', () => {
     // Mode ask (the default of dsh acp): the write into the additional directory is asked about first.
     const acp = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${script}`, '--request-log', tree.path('requests.jsonl')], { cwd: tree.path('work'), home: tree.root, answer: () => 'allow-once' })
     const hello = await initialize(acp)
-    expect(hello).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, sessionCapabilities: { additionalDirectories: {}, list: {} } }, agentInfo: { name: 'dsh', version } })
+    expect(hello).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, sessionCapabilities: { additionalDirectories: {}, list: {}, close: {} } }, agentInfo: { name: 'dsh', version } })
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), additionalDirectories: [tree.path('lib')], mcpServers: [] })
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'notes?' }] })).toEqual({ stopReason: 'end_turn' })
     const calls = acp.updates.map((note) => note.update).filter((update) => update.sessionUpdate === 'tool_call')

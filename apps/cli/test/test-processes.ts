@@ -1,6 +1,6 @@
 // Processes a test started through dsh (sleepers a tool call left behind): whether one still runs,
 // a list the test's afterEach SIGKILLs so that a failing test leaves none behind, and the host pid
-// of a sleeper found by its command line.
+// of a sleeper found by its command line, or of processes found by a marker in their environment.
 import { readdirSync, readFileSync } from 'node:fs'
 import { isProcessAlive } from '@dsh/testkit'
 
@@ -36,4 +36,19 @@ export function hostPidOf(argv: readonly string[]): number {
     }
   }
   return 0
+}
+
+/** The host pids of live processes whose environment holds `NAME=value` exactly (a marker unique to the test). */
+export function pidsWithEnv(name: string, value: string): number[] {
+  const wanted = `${name}=${value}`
+  const pids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted) && isAlive(Number(entry))) pids.push(Number(entry))
+    } catch {
+      // The process exited between the listing and the read, or is not ours to read.
+    }
+  }
+  return pids
 }

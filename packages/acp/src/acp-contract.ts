@@ -3,8 +3,9 @@
  * `dsh acp`) builds the host with `askThroughClient(registry)` as its `askPermission`, then hands
  * the same registry here, so permission questions reach the editor of the session that asks.
  */
+import type { McpServer } from '@agentclientprotocol/sdk'
 import type { ExpandedPrompt } from '@dsh/contracts'
-import type { Host, StartAgentOptions } from '@dsh/runtime'
+import type { Host, StartAgentOptions, ToolRegistry } from '@dsh/runtime'
 import type { AcpSessionRegistry } from './session-registry.ts'
 
 /** Inputs of the ACP agent app. */
@@ -37,6 +38,48 @@ export interface AcpAgentDeps {
    * every session left when the connection ends): the SessionEnd hooks. Must not reject.
    */
   readonly sessionEnd?: (session: { readonly id: string; readonly cwd: string }, reason: string) => Promise<void>
+  /** Connects the MCP servers an editor sends with `session/new` / `session/load` (absent: they are ignored with a warning). */
+  readonly mcp?: AcpMcpServers
+}
+
+/** The MCP servers of ACP sessions. */
+export interface AcpMcpServers {
+  /** Whether `http` entries can be connected (advertised as `mcpCapabilities.http`). */
+  readonly http: boolean
+  /**
+   * Starts `servers` in the background for one session (the first prompt never waits for them);
+   * `undefined` when none is usable. Problems are the composition's to log.
+   */
+  open(session: SessionPlaceInfo, servers: readonly McpServer[]): SessionServers | undefined
+}
+
+/** Where a session works, as its MCP servers are told (`roots/list`). */
+export interface SessionPlaceInfo {
+  readonly id: string
+  /** Canonical working directory. */
+  readonly cwd: string
+  /** Canonical additional directories. */
+  readonly additional: readonly string[]
+}
+
+/** The running MCP servers of one session. */
+export interface SessionServers {
+  /** The host's tools and this session's servers' tools (`startAgent`'s `tools`). */
+  readonly tools: ToolRegistry
+  /** Ends the servers (the session was closed or replaced, or the connection ended). */
+  close(): Promise<void>
+  /** Their prompts as `/name` commands, after the composition's own. */
+  readonly commands?: SessionCommands
+}
+
+/** The `/name` commands of one session's MCP servers. */
+export interface SessionCommands {
+  /** The commands offered now. */
+  list(): readonly { readonly name: string; readonly description: string; readonly hint?: string }[]
+  /** The text to send for `text` when it names one of them (unchanged otherwise). */
+  expand(text: string): Promise<string>
+  /** Calls `listener` when the list may have changed; returns its disposer. */
+  onChange(listener: () => void): () => void
 }
 
 /** What the composition offers as `/name` commands. */
@@ -45,4 +88,6 @@ export interface AcpCommands {
   list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
   /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject (logged; the text goes as typed). */
   expand(text: string, cwd: string): Promise<ExpandedPrompt>
+  /** Calls `listener` when the list may have changed (an MCP server listed its prompts); returns its disposer. */
+  onChange?(listener: () => void): () => void
 }

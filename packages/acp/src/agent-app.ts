@@ -29,7 +29,7 @@ export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
   return agent({ name: deps.agentInfo.name })
     .onRequest('initialize', ({ params }) => initialize(deps, params))
     .onRequest('session/new', async ({ params, client }) => {
-      const answer = await newSession(deps, params)
+      const answer = await newSession(deps, params, client)
       // After the answer, so the client knows the session the list belongs to.
       setImmediate(() => void advertiseCommands(deps, client, answer.sessionId))
       return answer

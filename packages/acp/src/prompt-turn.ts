@@ -42,7 +42,7 @@ async function openAgent(deps: AcpAgentDeps, session: AcpSession): Promise<Agent
   const toolFs = read || write ? { toolFs: (base: FileSystemPort) => clientFileSystem({ base, sessionId: session.id, client: () => session.running?.client, read, write }) } : {}
   let agent: Agent
   try {
-    agent = await deps.host.startAgent({ ...deps.startOptions(session.cwd, session.id), resume: session.id, ...toolFs })
+    agent = await deps.host.startAgent({ ...deps.startOptions(session.cwd, session.id), resume: session.id, ...toolFs, ...(session.servers === undefined ? {} : { tools: session.servers.tools }) })
   } catch (error) {
     // The session is open in another process (or its file cannot be opened): the client is told why.
     if (isDshError(error)) throw new RequestError(-32603, error.message, { sessionId: session.id, code: error.code })

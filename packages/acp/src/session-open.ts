@@ -6,15 +6,17 @@
  * that cannot be a root of the session is left out of it with a warning on stderr). A new
  * session is created and its file closed at once (its lock is taken again for each prompt). A
  * load reads the stored session without locking it, refuses another working directory than the
- * session's own, and replays its visible history as `session/update`s before it answers.
+ * session's own, and replays its visible history as `session/update`s before it answers. The
+ * MCP servers the client sends (`mcpServers`) start in the background for that session only;
+ * they end when the session is closed or loaded again, or the connection ends.
  */
 import { statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
-import { RequestError, type AgentContext, type LoadSessionRequest, type LoadSessionResponse, type NewSessionRequest, type NewSessionResponse } from '@agentclientprotocol/sdk'
+import { RequestError, type AgentContext, type LoadSessionRequest, type LoadSessionResponse, type McpServer, type NewSessionRequest, type NewSessionResponse } from '@agentclientprotocol/sdk'
 import { errorMessage, type Session } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { canonicalDirectory } from './canonical-directory.ts'
-import { commandsUpdate } from './slash-commands.ts'
+import { commandsUpdate, watchCommands } from './slash-commands.ts'
 import { replayHistory } from './history-replay.ts'
 import type { SpelledDirectory } from './path-spelling.ts'
 import { AcpSession } from './session-registry.ts'
@@ -22,7 +24,7 @@ import { AcpSession } from './session-registry.ts'
 interface SessionPlace {
   readonly cwd: string
   readonly additionalDirectories?: readonly string[] | undefined
-  readonly mcpServers: readonly unknown[]
+  readonly mcpServers: readonly McpServer[]
 }
 
 function workingDirectory(spelled: string): string {
@@ -60,16 +62,23 @@ async function placeOf(deps: AcpAgentDeps, params: SessionPlace): Promise<[Spell
   const refusal = await deps.checkDirectories(cwd, requested)
   if (refusal !== undefined) throw RequestError.invalidParams({ additionalDirectories: requested }, `additionalDirectories: ${refusal}`)
   const additional = [...requested, ...(await extraDirectories(deps, cwd, requested))]
-  if (params.mcpServers.length > 0) deps.log(`warning: dsh acp does not connect to MCP servers; ignoring ${params.mcpServers.length}`)
   return [{ canonical: cwd, spelled: params.cwd }, ...additional.map((dir) => ({ canonical: canonicalDirectory(dir), spelled: dir }))]
 }
 
+/** Starts the client's MCP servers for `session` (in the background), and sends its command list again when theirs or the composition's change. */
+function startServers(deps: AcpAgentDeps, session: AcpSession, servers: readonly McpServer[], client: AgentContext): void {
+  if (servers.length > 0 && deps.mcp === undefined) deps.log(`warning: session ${session.id}: this agent does not connect to MCP servers; ignoring ${servers.length}`)
+  if (servers.length > 0 && deps.mcp !== undefined) session.servers = deps.mcp.open({ id: session.id, cwd: session.cwd, additional: session.directories.slice(1).map((directory) => directory.canonical) }, servers)
+  watchCommands(deps, session, client)
+}
+
 /** Answers `session/new`. */
-export async function newSession(deps: AcpAgentDeps, params: NewSessionRequest): Promise<NewSessionResponse> {
+export async function newSession(deps: AcpAgentDeps, params: NewSessionRequest, client: AgentContext): Promise<NewSessionResponse> {
   const directories = await placeOf(deps, params)
   const stored = deps.host.sessions.create({ cwd: directories[0].canonical })
   stored.close()
-  deps.registry.add(new AcpSession(stored.header.id, directories))
+  const session = deps.registry.add(new AcpSession(stored.header.id, directories))
+  startServers(deps, session, params.mcpServers, client)
   return { sessionId: stored.header.id }
 }
 
@@ -86,6 +95,7 @@ export async function loadSession(deps: AcpAgentDeps, params: LoadSessionRequest
   const directories = await placeOf(deps, params)
   if (stored.header.cwd !== directories[0].canonical) throw RequestError.invalidParams({ cwd: params.cwd }, `cwd ${params.cwd}: session ${stored.header.id} works in ${stored.header.cwd} (a session keeps its directory)`)
   const session = deps.registry.add(new AcpSession(stored.header.id, directories))
+  startServers(deps, session, params.mcpServers, client)
   for (const update of replayHistory(stored, session.spelling)) await client.notify('session/update', { sessionId: session.id, update })
   const commands = await commandsUpdate(deps, session)
   if (commands !== undefined) await client.notify('session/update', { sessionId: session.id, update: commands })

@@ -8,6 +8,7 @@
  */
 import { RequestError, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk'
 import type { AgentHandle, ToolExecutionToken } from '@dsh/contracts'
+import type { SessionServers } from './acp-contract.ts'
 import { PathSpelling, type SpelledDirectory } from './path-spelling.ts'
 
 /** How far up a subagent's ancestors are looked at (delegation depth is small; this bounds a cycle). */
@@ -43,11 +44,25 @@ export class AcpSession {
   running: RunningPrompt | undefined
   /** Whether `available_commands_update` was sent for this session on this connection. */
   commandsAnnounced = false
+  /** The MCP servers the editor sent for this session, while they run. */
+  servers: SessionServers | undefined
+  /** The command list last sent (JSON), to send a changed one only. */
+  commandsSent: string | undefined
+  /** Run when the session ends on this connection (closed, replaced, the connection ended). */
+  readonly disposers: (() => void)[] = []
 
   constructor(id: string, directories: readonly [SpelledDirectory, ...SpelledDirectory[]]) {
     this.id = id
     this.directories = directories
     this.spelling = new PathSpelling(directories)
+  }
+
+  /** Ends what lives with the session on this connection: its watchers and its MCP servers (once). */
+  async end(): Promise<void> {
+    for (const dispose of this.disposers.splice(0)) dispose()
+    const servers = this.servers
+    this.servers = undefined
+    await servers?.close()
   }
 
   /** The canonical working directory. */
@@ -67,10 +82,17 @@ export class AcpSessionRegistry {
   /** Set by `initialize`. */
   capabilities: ClientCapabilities = {}
 
-  /** Adds (or replaces, for `session/load` of a known id) a session; refused while that id answers a prompt. */
+  /** Refuses to replace a session while it answers a prompt (`session/load` of a known id). */
+  checkReplaceable(id: string): void {
+    if (this.#sessions.get(id)?.running !== undefined) throw RequestError.invalidRequest({ sessionId: id }, `session ${id} is answering a prompt`)
+  }
+
+  /** Adds (or replaces, for `session/load` of a known id, ending the replaced one's MCP servers) a session; refused while that id answers a prompt. */
   add(session: AcpSession): AcpSession {
-    if (this.#sessions.get(session.id)?.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, `session ${session.id} is answering a prompt`)
+    this.checkReplaceable(session.id)
+    const replaced = this.#sessions.get(session.id)
     this.#sessions.set(session.id, session)
+    void replaced?.end()
     return session
   }
 
@@ -111,6 +133,8 @@ export class AcpSessionRegistry {
     while (session.running !== undefined) await session.running.settled
     // A session/load of the same id while this one wound down replaced it: that one stays open.
     if (this.#sessions.get(id) === session) this.#sessions.delete(id)
+    // Its MCP servers and watchers end with it (a replaced one's ended when it was replaced).
+    await session.end()
     return session
   }
 

@@ -1,9 +1,10 @@
 /**
- * Commands over ACP: the composition's `commands` (absent: none) expand a `/name args` prompt
- * before it is sent, and the session's commands (the built-in `/rewind` first) are advertised to
- * the client as one `available_commands_update` per session: after the `session/new` answer,
- * after a `session/load` replay, or else before the first prompt's updates. A failing lookup is
- * logged and the prompt goes as typed.
+ * Commands over ACP: the composition's `commands` (absent: none) and the prompts of the session's
+ * own MCP servers expand a `/name args` prompt before it is sent, and the session's commands (the
+ * built-in `/rewind` first) are advertised to the client as one `available_commands_update` per
+ * session: after the `session/new` answer, after a `session/load` replay, or else before the first
+ * prompt's updates. When the list changes later (an MCP server listed its prompts), the whole list
+ * is sent again, replacing the first. A failing lookup is logged and the prompt goes as typed.
  */
 import type { AgentContext, AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk'
 import type { ExpandedPrompt } from '@dsh/contracts'
@@ -14,14 +15,16 @@ import type { AcpSession } from './session-registry.ts'
 
 /** The prompt text to send for `text` typed in `session`. */
 export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string): Promise<ExpandedPrompt> {
-  if (deps.commands === undefined) return { text, events: [] }
+  let expanded: ExpandedPrompt = { text, events: [] }
   try {
-    return await deps.commands.expand(text, session.cwd)
+    expanded = (await deps.commands?.expand(text, session.cwd)) ?? expanded
   } catch (error) {
     // The command files could not be read now: the prompt is sent as the client typed it.
     deps.log(`warning: session ${session.id}: custom commands could not be read: ${errorMessage(error)}`)
-    return { text, events: [] }
   }
+  // Not one of the composition's commands: perhaps a prompt of the session's own MCP servers.
+  if (expanded.text !== text || session.servers?.commands === undefined) return expanded
+  return { text: await session.servers.commands.expand(text), events: [] }
 }
 
 /**
@@ -32,14 +35,38 @@ export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text:
 export async function commandsUpdate(deps: AcpAgentDeps, session: AcpSession): Promise<SessionUpdate | undefined> {
   if (session.commandsAnnounced) return undefined
   session.commandsAnnounced = true
-  return { sessionUpdate: 'available_commands_update', availableCommands: [rewindCommand, ...(await customCommands(deps, session))] }
+  return listUpdate(deps, session)
+}
+
+async function listUpdate(deps: AcpAgentDeps, session: AcpSession): Promise<SessionUpdate> {
+  const availableCommands = [rewindCommand, ...(await customCommands(deps, session))]
+  session.commandsSent = JSON.stringify(availableCommands)
+  return { sessionUpdate: 'available_commands_update', availableCommands }
+}
+
+/**
+ * Sends `session`'s whole command list again through `client` whenever the composition's or its
+ * servers' commands change and the list differs from the one sent (once one was sent); the
+ * disposer is the session's.
+ */
+export function watchCommands(deps: AcpAgentDeps, session: AcpSession, client: AgentContext): void {
+  let queue = Promise.resolve()
+  const changed = (): void => {
+    queue = queue.then(async () => {
+      if (!session.commandsAnnounced) return
+      const before = session.commandsSent
+      const update = await listUpdate(deps, session)
+      if (session.commandsSent !== before) await client.notify('session/update', { sessionId: session.id, update })
+    }).catch((error: unknown) => deps.log(`session ${session.id}: the command list was not sent again: ${errorMessage(error)}`))
+  }
+  for (const dispose of [deps.commands?.onChange?.(changed), session.servers?.commands?.onChange(changed)]) if (dispose !== undefined) session.disposers.push(dispose)
 }
 
 async function customCommands(deps: AcpAgentDeps, session: AcpSession): Promise<AvailableCommand[]> {
-  if (deps.commands === undefined) return []
+  if (deps.commands === undefined) return (session.servers?.commands?.list() ?? []).map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   try {
     // The built-in `/rewind` shadows a command file of that name.
-    const listed = (await deps.commands.list(session.cwd)).filter((item) => item.name !== rewindCommand.name)
+    const listed = [...(await deps.commands.list(session.cwd)), ...(session.servers?.commands?.list() ?? [])].filter((item) => item.name !== rewindCommand.name)
     return listed.map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   } catch (error) {
     // Only the built-in command is advertised now; `/name` prompts still expand when the files can be read then.

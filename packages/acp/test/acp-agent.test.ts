@@ -19,13 +19,13 @@ afterEach(async () => {
 const allowOnce = { outcome: { outcome: 'selected', optionId: 'allow-once' } } as const
 
 describe('initialize', () => {
-  it('answers protocol 1 with loadSession, list, additional directories, prompt capabilities and agent info', async () => {
+  it('answers protocol 1 with loadSession, list, close, additional directories, prompt capabilities, MCP capabilities and agent info', async () => {
     tree = await tempTree({ 'work/': null })
     side = await agentSide({ dshHome: tree.path('home'), scripts: {} })
     const { value: answer } = await withClient(side.app, {}, (ctx) => ctx.request('initialize', { protocolVersion: 1, clientCapabilities: {} }))
     expect(answer).toEqual({
       protocolVersion: 1,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, sessionCapabilities: { additionalDirectories: {}, list: {}, close: {} } },
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: { additionalDirectories: {}, list: {}, close: {} } },
       agentInfo: { name: 'dsh', title: 'dsh', version: '0.0.0-test' },
       authMethods: [],
     })

@@ -26,6 +26,8 @@ export interface ToolExecution {
   readonly signal: AbortSignal
   /** This execution's own token (kept when a guard replaced the arguments). */
   readonly token: ToolExecutionToken
+  /** Set when the called tool declares it changes nothing (its definition's `readOnly`). */
+  readonly readOnly?: true
   /**
    * Set when a guard replaced the model's arguments (`PreExecuteVerdict.updatedArguments`): this is
    * the second pass of the guards, on the arguments that will run; `arguments` here are the model's.

@@ -1,5 +1,5 @@
 /** Public surface of the MCP client. */
-export type { HttpServerConfig, McpLimits, ServerEntry, ServerOptions, ServerSource, ServerState, ServerTransportConfig, StdioServerConfig } from './types.ts'
+export type { HttpServerConfig, McpLimits, PromptCommand, PromptExpansion, ServerEntry, ServerOptions, ServerSource, ServerState, ServerTransportConfig, StdioServerConfig } from './types.ts'
 export { McpHub, type McpHubOptions, type ServerStatus } from './mcp-hub.ts'
 export { collectServers, mcpJsonDigest, type CollectedServers, type CollectOptions } from './server-sources.ts'
 export { readServerEntry, isServerName } from './server-spec.ts'
@@ -11,3 +11,6 @@ export { serverEnvironment, INHERITED_VARIABLES } from './child-env.ts'
 export { mcpSectionSchema, mcpLimits, type McpSection } from './config-section.ts'
 export { describeState } from './state-text.ts'
 export { TOOL_SCHEMA_TOOL } from './tool-schema-tool.ts'
+export { editorEntries, type EditorServer } from './editor-entries.ts'
+export type { McpRoot } from './server-connection.ts'
+export { mcpToolBytes, type ToolBytes } from './tool-bytes.ts'

@@ -3,7 +3,9 @@
  * waits), reports each server that cannot start in one `warning:` line, and keeps the host's tool
  * registry in step with the connected servers' tools: named `mcp__<server>__<tool>`, in a stable
  * order (server, then tool), tools whose schema the model API would reject left out with one
- * warning, deferred behind `mcp_tool_schema` above `deferAboveTools`. Closing ends every server.
+ * warning, deferred behind `mcp_tool_schema` above `deferAboveTools`. Its servers' prompts are
+ * offered as slash commands (hub-prompts.ts); listeners hear of every change of state, tools or
+ * prompts. Closing ends every server.
  */
 import type { Tool } from '@modelcontextprotocol/client'
 import type { ToolRegistry } from '@dsh/runtime'
@@ -12,7 +14,8 @@ import { assignToolNames, serverPrefix } from './tool-names.ts'
 import { schemaProblem } from './tool-filter.ts'
 import { ServerConnection, type ConnectionDeps, type McpRoot } from './server-connection.ts'
 import { createToolSchemaTool, TOOL_SCHEMA_TOOL } from './tool-schema-tool.ts'
-import type { McpLimits, ServerEntry, ServerState } from './types.ts'
+import { expandPromptCommand, expandTypedPrompt, promptCommands } from './hub-prompts.ts'
+import type { McpLimits, PromptCommand, PromptExpansion, ServerEntry, ServerState } from './types.ts'
 
 /** Options of {@link McpHub}. */
 export interface McpHubOptions {
@@ -54,6 +57,7 @@ export class McpHub {
   readonly #disposers: (() => void)[] = []
   readonly #toolDisposers: (() => void)[] = []
   readonly #warned = new Set<string>()
+  readonly #listeners = new Set<() => void>()
   #offered: readonly Offered[] = []
   #signature = ''
   #roots: () => readonly McpRoot[]
@@ -109,6 +113,28 @@ export class McpHub {
       }
     }
     this.#sync()
+    for (const listener of this.#listeners) listener()
+  }
+
+  /** Calls `listener` after a server's state, tools or prompts changed; returns its disposer. Listeners must not throw. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** The connected servers' prompts as slash commands (`mcp__<server>__<prompt>`), sorted. */
+  prompts(): readonly PromptCommand[] {
+    return promptCommands(this.#connections.values())
+  }
+
+  /** Expands a typed `/<name> words` of {@link prompts} through `prompts/get`. */
+  expandPrompt(name: string, words: string): Promise<PromptExpansion> {
+    return expandPromptCommand(this.#connections.values(), name, words)
+  }
+
+  /** Expands a typed line `/mcp__<server>__<prompt> words` (`unknown` when it names none of the prompts). */
+  expandTyped(text: string): Promise<PromptExpansion> {
+    return expandTypedPrompt(this.#connections.values(), text)
   }
 
   /** Re-registers the MCP tools when the offered set changed. */

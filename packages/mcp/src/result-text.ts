@@ -9,7 +9,8 @@ import { CappedOutput } from '@dsh/tools'
 
 const bytesOf = (base64: string): number => Math.floor((base64.replace(/=+$/, '').length * 3) / 4)
 
-function blockText(block: CallToolResult['content'][number]): string {
+/** The text of one content block (tool results and prompt messages share the shape). */
+export function blockText(block: CallToolResult['content'][number]): string {
   switch (block.type) {
     case 'text':
       return block.text

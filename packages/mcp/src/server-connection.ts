@@ -2,11 +2,12 @@
  * One live connection to one server: the SDK client over the stdio transport (its own process
  * group) or Streamable HTTP (falling back to SSE), the `initialize` handshake and the first tool
  * listing within the startup timeout, `roots/list` answered from the session's roots, tool list
- * changes re-listed (a failed refresh keeps the old list), calls with cancellation and progress,
+ * changes re-listed (a failed refresh keeps the old list), its prompts listed with the tools (a
+ * failed prompt listing leaves it none; re-listed on change), calls with cancellation and progress,
  * and one reconnect after the server went away. Never throws from `start`; `call` rejects only
  * with the SDK's errors, which the tool adapter turns into error results.
  */
-import { Client, SSEClientTransport, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/client'
+import { Client, SSEClientTransport, StreamableHTTPClientTransport, type CallToolResult, type GetPromptResult, type Prompt, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { errorMessage } from '@dsh/runtime'
 import { serverEnvironment } from './child-env.ts'
 import { guardToolLists } from './list-guard.ts'
@@ -55,6 +56,7 @@ export class ServerConnection {
   #transport: Transport | undefined
   #state: ServerState = { kind: 'starting' }
   #tools: readonly Tool[] = []
+  #prompts: readonly Prompt[] = []
   #closing = false
   #reconnected = false
   #starting: Promise<void> | undefined
@@ -71,6 +73,11 @@ export class ServerConnection {
   /** The tools of the last successful listing. */
   get tools(): readonly Tool[] {
     return this.#tools
+  }
+
+  /** The prompts of the last successful listing (none until listed, or when the server offers none). */
+  get prompts(): readonly Prompt[] {
+    return this.#prompts
   }
 
   /** Connects and lists the tools; resolves when connected or failed (never rejects). */
@@ -97,6 +104,14 @@ export class ServerConnection {
               this.#deps.onChange()
             },
           },
+          prompts: {
+            onChanged: (error, prompts) => {
+              // As for tools: a failed refresh keeps the old list.
+              if (error !== null || prompts === null || this.#client !== client) return
+              this.#prompts = prompts
+              this.#deps.onChange()
+            },
+          },
         },
       },
     )
@@ -117,6 +132,7 @@ export class ServerConnection {
       client.onclose = () => this.#lost(client)
       const listed = await Promise.race([client.listTools(undefined, { timeout: timeoutMs }), deadline])
       this.#tools = listed.tools
+      this.#prompts = await Promise.race([this.#listPrompts(client, timeoutMs), deadline])
       this.#state = { kind: 'connected', tools: listed.tools.length }
     } catch (error) {
       this.#client = undefined
@@ -126,6 +142,16 @@ export class ServerConnection {
       clearTimeout(timer)
     }
     this.#deps.onChange()
+  }
+
+  async #listPrompts(client: Client, timeoutMs: number): Promise<readonly Prompt[]> {
+    if (client.getServerCapabilities()?.prompts === undefined) return []
+    try {
+      return (await client.listPrompts(undefined, { timeout: timeoutMs, cacheMode: 'bypass' })).prompts
+    } catch {
+      // A server whose prompts cannot be listed still offers its tools; it just has no prompts.
+      return []
+    }
   }
 
   async #handshake(client: Client, transport: Transport): Promise<void> {
@@ -194,6 +220,13 @@ export class ServerConnection {
       // The server went away during the call: say so with what it last wrote.
       throw new ServerUnavailableError(this.#state.kind === 'failed' ? this.#state.reason : errorMessage(error))
     }
+  }
+
+  /** Gets a prompt's messages by its server-side name. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const client = this.#client
+    if (client === undefined) throw new ServerUnavailableError(this.#state.kind === 'failed' ? this.#state.reason : 'not connected')
+    return client.getPrompt({ name, arguments: args }, { timeout: this.#deps.limits.callTimeoutMs })
   }
 
   /** Tells the server the roots changed (ignored when it is not connected). */

@@ -71,3 +71,25 @@ export interface McpLimits {
   /** Above this many MCP tools in all, schemas are deferred behind `mcp_tool_schema` (default 40). */
   readonly deferAboveTools: number
 }
+
+/** A server prompt offered as the slash command `/<name>`. */
+export interface PromptCommand {
+  /** `mcp__<server>__<prompt>` (named like tools; unique among prompts). */
+  readonly name: string
+  readonly server: string
+  /** The server's own name of the prompt. */
+  readonly prompt: string
+  /** One line: the prompt's description, else its title, else `MCP prompt of <server>`. */
+  readonly description: string
+  /** `<required> [optional]` of its arguments; absent when it takes none. */
+  readonly hint?: string
+}
+
+/** What a typed `/mcp__<server>__<prompt> words` became. */
+export type PromptExpansion =
+  /** The prompt's messages as the text of one user message. */
+  | { readonly kind: 'expanded'; readonly text: string }
+  /** No prompt has that name. */
+  | { readonly kind: 'unknown' }
+  /** The words do not fit its arguments, or the server failed: one line to show the user. */
+  | { readonly kind: 'failed'; readonly message: string }

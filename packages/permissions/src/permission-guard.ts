@@ -87,9 +87,9 @@ function asDecision(answer: boolean | PermissionDecision): PermissionDecision {
   return answer
 }
 
-/** True when the registered tool declares it changes nothing (an MCP `readOnlyHint`). */
-function readOnlyTool(ctx: Context, name: string): boolean {
-  return ctx.get('tools')?.get(name)?.readOnly === true
+/** True when the called tool declares it changes nothing (an MCP `readOnlyHint`), on the host's registry or the agent's own. */
+function readOnlyTool(ctx: Context, execution: ToolExecution): boolean {
+  return execution.readOnly === true || ctx.get('tools')?.get(execution.name)?.readOnly === true
 }
 
 /** Installs the guard on `ctx`. */
@@ -130,7 +130,7 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
       outsideRoots: outsideRootsOf(execution, options.writableRoots),
       facts,
       tainted: session === undefined || toolClass(execution.name) !== 'shell' ? undefined : taint.first(session),
-      call: { tool: execution.name, args: execution.arguments, cwd, ...(readOnlyTool(ctx, execution.name) ? { readOnly: true } : {}) },
+      call: { tool: execution.name, args: execution.arguments, cwd, ...(readOnlyTool(ctx, execution) ? { readOnly: true } : {}) },
     })
     switch (decision.verdict) {
       case 'deny':

@@ -61,6 +61,11 @@ export interface StartAgentOptions {
    * within that view's `writableRoots()`. Absent: the tools use the view as it is.
    */
   readonly toolFs?: (fs: FileSystemPort) => FileSystemPort
+  /**
+   * The tools this agent offers: a registry layered over the host's (`new ToolRegistry({ base:
+   * host.tools })`) with tools of this session only (an editor's MCP servers). Absent: the host's.
+   */
+  readonly tools?: ToolRegistry
   /** Child session fields (subagents). */
   readonly parentSession?: string
   readonly delegationDepth?: number
@@ -129,7 +134,7 @@ export function createHost(options: HostOptions): Promise<Host> {
         options.onSessionEnd?.(session.header.id)
       },
       provider: start.provider,
-      registry: tools,
+      registry: start.tools ?? tools,
       systemPrompt,
       fs: grant.fs === undefined || start.toolFs === undefined ? grant.fs : start.toolFs(grant.fs),
       log,

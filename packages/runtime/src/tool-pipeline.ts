@@ -101,6 +101,7 @@ export async function runToolCall(deps: PipelineDeps, call: PipelineCall): Promi
     arguments: deepFreeze(structuredClone(validated.data)),
     signal: call.signal,
     token: Symbol(call.callId),
+    ...(tool.readOnly === true ? { readOnly: true as const } : {}),
     ...(deps.agent === undefined ? {} : { agent: deps.agent }),
     ...(call.parent === undefined ? {} : { parent: call.parent.token }),
   })

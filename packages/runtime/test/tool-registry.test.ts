@@ -54,4 +54,32 @@ describe('wire tools', () => {
     expect(registry.wireTools().map((tool) => tool.function.name)).toEqual(['other', 'note'])
     expect(registry.wireTools()[1]).toBe(converted)
   })
+
+  it('a layered registry offers the base tools first, then its own, follows changes of the base and refuses a name the base has', async () => {
+    const base = new ToolRegistry()
+    base.register(noteTool)
+    const layered = new ToolRegistry({ base })
+    const removeOwn = layered.register({ ...noteTool, name: 'own' })
+    expect(layered.wireTools().map((tool) => tool.function.name)).toEqual(['note', 'own'])
+    expect(layered.wireTools()).toBe(layered.wireTools())
+    const removeLater = base.register({ ...noteTool, name: 'later' })
+    expect(layered.wireTools().map((tool) => tool.function.name)).toEqual(['note', 'later', 'own'])
+    expect(base.wireTools().map((tool) => tool.function.name)).toEqual(['note', 'later'])
+    expect(() => layered.register(noteTool)).toThrow(/already registered/)
+    expect(layered.get('note')).toBe(noteTool)
+    expect(base.get('own')).toBeUndefined()
+    removeLater()
+    removeOwn()
+    expect(layered.list().map((tool) => tool.name)).toEqual(['note'])
+    const gate: { release?: () => void } = {}
+    const pending = new Promise<void>((resolve) => (gate.release = resolve))
+    base.addPendingSource((name) => (name === 'slow' ? pending : undefined))
+    let settled = false
+    const waiting = layered.settle('slow').then(() => (settled = true))
+    await Promise.resolve()
+    expect(settled).toBe(false)
+    gate.release?.()
+    await waiting
+    expect(settled).toBe(true)
+  })
 })

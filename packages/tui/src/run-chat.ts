@@ -34,6 +34,11 @@ export interface ChatRunOptions {
   readonly prepareAgent?: (agent: Agent) => Promise<void>
   /** Commands the product adds (they may replace built-in ones). */
   readonly commands?: readonly SlashCommandSpec[]
+  /**
+   * Called once, before the chat starts, with a way to add commands while it runs (the prompts of
+   * MCP servers that connect later); `register` returns the command's remover.
+   */
+  readonly liveCommands?: (register: (spec: SlashCommandSpec) => () => void) => void
   readonly stdin: NodeJS.ReadableStream
   readonly stdout: NodeJS.WritableStream
   readonly stderr: NodeJS.WritableStream
@@ -91,6 +96,7 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
   const registry = new SlashRegistry()
   registerChatCommands(registry)
   for (const command of options.commands ?? []) registry.register(command)
+  options.liveCommands?.((spec) => registry.register(spec))
   const sessionLine = (id: string): void => void options.stderr.write(`session: ${id}\n`)
   if (mode.kind === 'screen') {
     const theme = createTheme({ color: mode.color, attributes: true })

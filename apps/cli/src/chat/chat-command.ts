@@ -20,6 +20,7 @@ import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
 import { skillCommands } from './skill-commands.ts'
+import { mcpPromptCommands } from './mcp-prompt-commands.ts'
 import { rewindChatCommand } from './rewind-chat-command.ts'
 import { workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
@@ -135,6 +136,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
       commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), ...(await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind'] }))],
+      ...(setup.mcp === undefined ? {} : { liveCommands: mcpPromptCommands(setup.mcp) }),
       stdin: streams.stdin,
       stdout: io.stdout,
       stderr: io.stderr,

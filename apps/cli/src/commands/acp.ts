@@ -1,9 +1,11 @@
 /**
  * `dsh acp`: dsh as an Agent Client Protocol agent over stdio, for editors (Zed, JetBrains IDEs,
  * Neovim and Emacs plugins). It composes the host as `dsh run` does (same options; `--add-dir`
- * directories are granted to every session the editor opens) and serves the ACP agent app until
- * the editor closes stdin or a signal arrives; then running prompts are cancelled, the SessionEnd
- * hooks of every session still open run, tool processes are ended and the host disposed. stdout carries only JSON-RPC; diagnostics go to stderr.
+ * directories are granted to every session the editor opens; the MCP servers it sends run for
+ * their session only) and serves the ACP agent app until the editor closes stdin or a signal
+ * arrives; then running prompts are cancelled, the SessionEnd hooks of every session still open
+ * run, its MCP servers end, tool processes are ended and the host disposed. stdout carries only
+ * JSON-RPC; diagnostics go to stderr.
  */
 import { Readable, Writable } from 'node:stream'
 import { AcpSessionRegistry, askThroughClient, createAcpAgentApp, serveStdio } from '@dsh/acp'
@@ -14,6 +16,7 @@ import type { CliIo } from '../cli-io.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { frontEndCommands } from '../command-expansion.ts'
+import { acpMcpServers } from '../acp-mcp.ts'
 
 /** Options of `dsh acp`. */
 export interface AcpOptions extends AgentSetupOptions {
@@ -36,7 +39,8 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     extraDirectories: absoluteDirs(io, options.addDir),
     agentInfo: { name: 'dsh', title: 'dsh', version },
     log: setup.log,
-    commands: frontEndCommands(setup.dshHome, setup.log),
+    commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
+    mcp: acpMcpServers(setup, io.env),
     sessionEnd: (session, reason) => setup.host.ctx.get('hooks')?.sessionEnd(session, reason) ?? Promise.resolve(),
   })
   const server = serveStdio(app, { input, output })

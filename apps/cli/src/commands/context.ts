@@ -1,6 +1,7 @@
 /**
  * `dsh context [--cwd DIR] [--json]`: the instruction baseline a new session in DIR would get,
- * with a report of every candidate examined; `dsh context why PATH`: which instruction files
+ * with a report of every candidate examined, and the bytes the MCP servers' tools add to every
+ * request (context-mcp.ts); `dsh context why PATH`: which instruction files
  * apply to work on PATH, in order, and why.
  */
 import { createLocalFileSystem } from '@dsh/fs-local'
@@ -10,6 +11,7 @@ import { configFrom } from '../agent-setup.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
 import { instructionConfig } from '../instruction-config.ts'
 import { skillsReport } from './context-skills.ts'
+import { mcpContextReport } from './context-mcp.ts'
 import { additionalRootsReport, additionalRootsText, explainInAdditionalRoot, registeredTrustedRoots } from './context-roots.ts'
 
 /** Options of both forms. */
@@ -18,6 +20,7 @@ export interface ContextOptions {
   readonly cwd?: string
   readonly config?: string
   readonly json?: boolean
+  readonly mcpConfig?: readonly string[]
 }
 
 function prepare(io: CliIo, options: ContextOptions) {
@@ -35,8 +38,9 @@ export async function contextCommand(io: CliIo, options: ContextOptions): Promis
   const report = await inspectContext(prepared)
   const additional = await additionalRootsReport(roots)
   const skills = await skillsReport(io, { fs: prepared.fs, cwd: prepared.cwd, dshHome: roots.dshHome })
-  const json = { ...report, ...(additional === undefined ? {} : { additionalRoots: additional }), ...skills.json }
-  io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${formatContextReport(report)}${additionalRootsText(additional)}\n${skills.text}\n`)
+  const mcp = await mcpContextReport(io, { ...options, cwd: prepared.cwd })
+  const json = { ...report, ...(additional === undefined ? {} : { additionalRoots: additional }), ...skills.json, ...mcp?.json }
+  io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${formatContextReport(report)}${additionalRootsText(additional)}\n${skills.text}\n${mcp === undefined ? '' : `\n${mcp.text}`}`)
   return 0
 }
 

@@ -63,7 +63,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         contextWindow: setup.provider.contextWindow,
         prices: setup.config.model?.prices,
         log: setup.log,
-        commands: frontEndCommands(setup.dshHome, setup.log),
+        commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
         ...(setup.mcp === undefined ? {} : { mcpServers: () => mcpRows(setup.mcp) }),
         sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
       },

@@ -136,10 +136,17 @@ describe('dsh web in a browser', () => {
       await page.getByRole('button', { name: 'Settings' }).click()
       await page.getByText('Precedent gate: denials per target before it gives up').waitFor()
       const denials = page.getByRole('spinbutton', { name: 'Precedent gate: denials per target before it gives up' })
+      await expect.poll(() => denials.inputValue(), { timeout: UI_WAIT_MS }).toBe('2')
       await denials.fill('5')
       await denials.press('Enter')
       const restore = page.getByRole('button', { name: 'Restore default: Precedent gate: denials per target before it gives up' })
-      await restore.waitFor()
+      // Once in ~10 loaded runs the button never came (60 s): say what the panel showed instead.
+      await restore.waitFor({ timeout: UI_WAIT_MS }).catch(async (error: unknown) => {
+        const shown = await page.locator('.side-body').innerText().catch(() => '(side panel not readable)')
+        const alerts = await page.getByRole('alert').allTextContents()
+        const file = existsSync(path('home/settings.yaml')) ? readFileSync(path('home/settings.yaml'), 'utf8') : '(no settings.yaml)'
+        throw new Error(`no Restore button after saving 5: alerts ${JSON.stringify(alerts)}; input ${JSON.stringify(await denials.inputValue().catch(() => '?'))}; settings.yaml:\n${file}\npanel:\n${shown}`, { cause: error })
+      })
       expect(await page.locator('.badge.overridden').count()).toBe(1)
       expect(readFileSync(path('home/settings.yaml'), 'utf8')).toContain('gateMaxDeniesPerTarget: 5')
       await page.locator('.side-body').evaluate((element) => element.scrollTo(0, 400))
@@ -242,6 +249,30 @@ describe('dsh web in a browser', () => {
       await expect.poll(() => page.getByRole('alert').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^gateMaxDeniesPerTarget: /)
       await expect.poll(() => denials.inputValue(), { timeout: UI_WAIT_MS }).toBe('2')
       expect(existsSync(path('home/settings.yaml')) ? readFileSync(path('home/settings.yaml'), 'utf8') : '').not.toContain('nudgeAfterSteps')
+      await page.context().close()
+    },
+    browserTimeout,
+  )
+
+  // Audit (a flake of the documents test above): each re-render of the page (the session list
+  // refreshed after a turn, a banner) put the stored value back into a settings number field being
+  // typed in; Enter then changed nothing and sent nothing.
+  it(
+    'keeps what is typed in a settings number field while the page re-renders',
+    async () => {
+      const w = await start([])
+      const page = await open(w)
+      await page.getByRole('button', { name: 'Settings' }).click({ timeout: UI_WAIT_MS })
+      const denials = page.getByRole('spinbutton', { name: 'Precedent gate: denials per target before it gives up' })
+      await expect.poll(() => denials.inputValue(), { timeout: UI_WAIT_MS }).toBe('2')
+      await denials.fill('7')
+      // A script click leaves the focus in the number field; the refused permission shows a banner (a re-render).
+      await page.getByRole('checkbox', { name: 'Desktop notifications' }).evaluate((element) => (element as HTMLInputElement).click())
+      await expect.poll(() => page.getByRole('alert').allTextContents(), { timeout: UI_WAIT_MS }).toContainEqual(expect.stringContaining('did not allow notifications'))
+      expect(await denials.inputValue()).toBe('7')
+      await denials.press('Enter')
+      await page.getByRole('button', { name: 'Restore default: Precedent gate: denials per target before it gives up' }).waitFor({ timeout: UI_WAIT_MS })
+      expect(readFileSync(path('home/settings.yaml'), 'utf8')).toContain('gateMaxDeniesPerTarget: 7')
       await page.context().close()
     },
     browserTimeout,

@@ -15,6 +15,11 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
   const [view, setView] = useState<DocsSettings | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
   const [sweep, setSweep] = useState<SweepPreview | undefined>()
+  // What the person is typing in a number field, until it is sent: a re-render of the page (the
+  // session list refreshed after a turn, a banner) must not put the stored value back under their
+  // cursor, which also made Enter change and send nothing.
+  const [drafts, setDrafts] = useState<Readonly<Record<string, string>>>({})
+  const forget = (name: string): void => setDrafts((all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== name)))
   const fail = (error: unknown): void => setProblem(failure(error))
   const load = (): void => {
     get<DocsSettings>(`${base}/settings`).then(setView).catch(fail)
@@ -35,6 +40,7 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
   }
   /** A number field's change: an empty or non-numeric entry is not sent (it would have been 0, which may mean "off"). */
   const sendNumber = (field: { readonly name: string; readonly description: string }, text: string): void => {
+    forget(field.name)
     const value = Number(text.trim())
     if (text.trim() === '' || !Number.isInteger(value)) {
       setProblem(t.wholeNumber(field.description))
@@ -69,7 +75,16 @@ export function SettingsPane(props: { readonly sessionId: string }): JSX.Element
                   {typeof value === 'boolean' ? (
                     <input id={id} type="checkbox" checked={value} onChange={(event) => send('/settings', { [field.name]: event.currentTarget.checked })} />
                   ) : (
-                    <input id={id} type="number" value={value} onChange={(event) => sendNumber(field, event.currentTarget.value)} />
+                    <input
+                      id={id}
+                      type="number"
+                      value={drafts[field.name] ?? value}
+                      onInput={(event) => {
+                        const text = event.currentTarget.value
+                        setDrafts((all) => ({ ...all, [field.name]: text }))
+                      }}
+                      onChange={(event) => sendNumber(field, event.currentTarget.value)}
+                    />
                   )}
                   <label for={id}>{field.description}</label>
                   {overridden ? <span class="badge overridden">{t.overridden}</span> : null}

@@ -267,7 +267,9 @@ describe('dsh web in a browser', () => {
       await expect.poll(() => denials.inputValue(), { timeout: UI_WAIT_MS }).toBe('2')
       await denials.fill('7')
       // A script click leaves the focus in the number field; the refused permission shows a banner (a re-render).
-      await page.getByRole('checkbox', { name: 'Desktop notifications' }).evaluate((element) => (element as HTMLInputElement).click())
+      await page.getByRole('checkbox', { name: 'Desktop notifications' }).evaluate((element) => {
+        if (element instanceof HTMLElement) element.click()
+      })
       await expect.poll(() => page.getByRole('alert').allTextContents(), { timeout: UI_WAIT_MS }).toContainEqual(expect.stringContaining('did not allow notifications'))
       expect(await denials.inputValue()).toBe('7')
       await denials.press('Enter')

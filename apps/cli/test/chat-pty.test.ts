@@ -160,7 +160,7 @@ describe('dsh chat on the terminal UI', () => {
     const script = writeScript(tree.path('scripts'), 'tab.json', { responses: [{ text: 'Reading the reference.' }] })
     await runPty(
       chatArgs(w, script, '--request-log', w.log),
-      [ready, { sleep: 0.3 }, { send: '/hel' }, { sleep: 0.3 }, { send: '\t' }, { sleep: 0.2 }, enter, { expect: '/compact +replace the history' }, { sleep: 0.2 }, { send: 'look at @no' }, { sleep: 0.2 }, { send: '\t' }, { sleep: 0.3 }, enter, { expect: 'Reading the reference\\.' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
+      [ready, { sleep: 0.3 }, { send: '/hel' }, { sleep: 0.3 }, { send: '\t' }, { sleep: 0.2 }, enter, { expect: '/compact \\[TEXT\\] +replace the history' }, { sleep: 0.2 }, { send: 'look at @no' }, { sleep: 0.2 }, { send: '\t' }, { sleep: 0.3 }, enter, { expect: 'Reading the reference\\.' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
       { cwd: tree.root },
     )
     expect(readRequests(w.log)[0]?.messages.at(-1)?.content).toBe('look at @notes.txt')

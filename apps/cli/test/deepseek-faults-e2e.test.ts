@@ -25,7 +25,7 @@ afterEach(async () => {
 const key = { DEEPSEEK_API_KEY: 'sk-test-key-1234' }
 const run = (args: readonly string[], baseUrl = server?.baseUrl ?? ''): ReturnType<typeof runDsh> =>
   runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--base-url', baseUrl, ...args], { cwd: tree.root, env: key })
-type Line = { type: string; kind?: string; text?: string; data?: { attempt?: number; discarded?: boolean; message?: { content: { type: string; text?: string }[] } } }
+type Line = { type: string; kind?: string; text?: string; turn?: number; step?: number; attempt?: number; data?: { turn?: number; step?: number; attempt?: number; discarded?: boolean; message?: { content: { type: string; text?: string }[] } } }
 // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- lines dsh wrote, in the shape the test reads
 const parseLine = (line: string): Line => JSON.parse(line) as Line
 const events = (id: string): Line[] => readFileSync(tree.path(`home/sessions/${id}.jsonl`), 'utf8').trim().split('\n').map(parseLine)
@@ -49,6 +49,14 @@ describe('DeepSeek faults through dsh', { timeout: 120_000 }, () => {
     expect(out[retryAt]?.data?.discarded).toBe(true)
     // The pieces after the retry line are the whole answer; the committed message carries it once.
     expect(out.slice(retryAt).filter((line) => line.type === 'stream/delta' && line.kind === 'text').map((line) => line.text).join('')).toBe('Hello there!')
+    // Each piece names its attempt: dropping those a discarding retry of the same step voids leaves one answer.
+    const retry = out[retryAt]?.data
+    const deltas = out.filter((line) => line.type === 'stream/delta')
+    const isVoid = (line: Line): boolean => line.turn === retry?.turn && line.step === retry?.step && (line.attempt ?? 0) < (retry?.attempt ?? 0)
+    expect(deltas.filter(isVoid).map((line) => `${line.kind}:${line.attempt}`)).toContain('reasoning:1')
+    expect(deltas.filter((line) => !isVoid(line) && line.kind === 'reasoning').map((line) => line.text).join('')).toBe('Thinking about the greeting at length.')
+    expect(deltas.filter((line) => !isVoid(line) && line.kind === 'text').map((line) => line.text).join('')).toBe('Hello there!')
+    expect(deltas.filter((line) => !isVoid(line)).every((line) => line.attempt === 2)).toBe(true)
     const messages = out.filter((line) => line.type === 'assistant/message')
     expect(messages).toHaveLength(1)
     expect(messages[0]?.data?.message?.content.filter((block) => block.type === 'text').map((block) => block.text)).toEqual(['Hello there!'])
@@ -140,6 +148,27 @@ describe('DeepSeek faults through dsh', { timeout: 120_000 }, () => {
     const voidAt = texts.findIndex((text) => text.includes('the partial answer above is discarded]'))
     expect(voidAt).toBeGreaterThanOrEqual(0)
     expect(texts.slice(voidAt + 1).join('')).toBe('Hello there!')
+    // The void line closes the failed attempt's message; the retried attempt streams as new messages.
+    const updates = acp.updates
+    const ids = (kind: string): (string | null | undefined)[] => updates.flatMap((note) => (note.update.sessionUpdate === kind && 'messageId' in note.update ? [note.update.messageId] : []))
+    const answerIds = ids('agent_message_chunk')
+    expect(answerIds.every((id) => typeof id === 'string' && id !== '')).toBe(true)
+    expect(new Set(answerIds.slice(0, voidAt + 1)).size).toBe(1)
+    expect(new Set(answerIds.slice(voidAt + 1)).size).toBe(1)
+    expect(answerIds[voidAt + 1]).not.toBe(answerIds[voidAt])
+    const thoughtIds = ids('agent_thought_chunk')
+    expect(new Set(thoughtIds).size).toBe(2)
+    expect(thoughtIds).not.toContain(answerIds[0])
+  })
+
+  it('a piped chat holds each attempt until it ends: a reset after the answer started leaves no void text in the output', async () => {
+    tree = await tempTree({ 'repo/': null })
+    server = await startDeepSeekServer({ answers: [{ text: 'The partial answer that breaks off here.', fault: 'reset', cutAfterTextPieces: 3 }, { text: 'Hello there!' }] })
+    const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--base-url', server.baseUrl], 'hi\n', { cwd: tree.root, env: key })
+    expect(chat.code).toBe(0)
+    expect(chat.stdout).toMatch(/^\[the answer broke off \([^\n]*\); retrying, attempt 2 of 5\]\nHello there!\n$/)
+    expect(chat.stdout).not.toContain('partial')
+    expect(server.records).toHaveLength(2)
   })
 
   it('chat --continue and an ACP prompt on a loaded session keep the endpoint the session ran with', async () => {

@@ -3,8 +3,11 @@
  * `agent_thought_chunk`, each tool call as a `tool_call` (title, kind, absolute locations, status
  * `pending`), `in_progress` once it produces output, and, when it finished, a `tool_call_update` with status `completed` or `failed`, the
  * result text the model got (cut to {@link maxResultChars}), a `diff` for a successful edit or
- * write, and the paths it touched as locations.
+ * write, and the paths it touched as locations. Every model attempt's chunks carry their own
+ * `messageId` (one for the answer, one for the reasoning): a retried attempt starts new messages,
+ * so the editor can tell the void partial answer (closed by a line saying so) from the final one.
  */
+import { randomUUID } from 'node:crypto'
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk'
 import type { AgentProgress } from '@dsh/runtime'
 import type { ToolFinalOutcome } from '@dsh/contracts'
@@ -40,6 +43,8 @@ export class PromptUpdates {
   readonly #producing = new Set<string>()
   #turn = 0
   #step = 0
+  /** The `messageId`s of the running attempt's answer and reasoning. */
+  #ids = { answer: randomUUID(), thought: randomUUID() }
 
   constructor(session: AcpSession, send: (update: SessionUpdate) => void) {
     this.#session = session
@@ -57,12 +62,13 @@ export class PromptUpdates {
       case 'step-start':
         this.#turn = event.turn
         this.#step = event.step
+        this.#ids = { answer: randomUUID(), thought: randomUUID() }
         return
       case 'text':
-        if (event.text !== '') this.#send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } })
+        if (event.text !== '') this.#send({ sessionUpdate: 'agent_message_chunk', messageId: this.#ids.answer, content: { type: 'text', text: event.text } })
         return
       case 'reasoning':
-        if (event.text !== '') this.#send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } })
+        if (event.text !== '') this.#send({ sessionUpdate: 'agent_thought_chunk', messageId: this.#ids.thought, content: { type: 'text', text: event.text } })
         return
       case 'tool-start': {
         const session = this.#session
@@ -90,8 +96,11 @@ export class PromptUpdates {
         return
       }
       case 'retry':
-        // Chunks already sent cannot be withdrawn: the client is told that they are void.
-        if (event.discarded) this.#send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n[dsh: the answer broke off (${event.detail}); retrying, attempt ${event.attempt} of ${event.maxAttempts}: the partial answer above is discarded]\n\n` } })
+        // Chunks already sent cannot be withdrawn: the void message is closed by a line saying so,
+        // and the next attempt streams under new message ids.
+        if (!event.discarded) return
+        this.#send({ sessionUpdate: 'agent_message_chunk', messageId: this.#ids.answer, content: { type: 'text', text: `\n\n[dsh: the answer broke off (${event.detail}); retrying, attempt ${event.attempt} of ${event.maxAttempts}: the partial answer above is discarded]\n\n` } })
+        this.#ids = { answer: randomUUID(), thought: randomUUID() }
         return
       case 'turn-end':
         return

@@ -44,7 +44,7 @@ describe('session/prompt', () => {
     const { sessionId, response } = value
     expect(response).toEqual({ stopReason: 'end_turn' })
     const updates = updatesOf(seen, sessionId)
-    expect(updates.find((update) => update.sessionUpdate === 'agent_thought_chunk')).toEqual({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'look at notes' } })
+    expect(updates.find((update) => update.sessionUpdate === 'agent_thought_chunk')).toEqual({ sessionUpdate: 'agent_thought_chunk', messageId: expect.stringMatching(/^[0-9a-f-]{36}$/), content: { type: 'text', text: 'look at notes' } })
     expect(updates.find((update) => update.sessionUpdate === 'tool_call')).toEqual({
       sessionUpdate: 'tool_call',
       toolCallId: '1.1/call_t1s1_1',

@@ -122,7 +122,8 @@ async function runPlain(options: ChatRunOptions, registry: SlashRegistry, intera
   const armed: { at?: number } = {}
   let plain: PlainChatOptions | undefined
   const input = new LineInput({ input: options.stdin, output: options.stdout, showPrompts: interactive, onInterrupt: () => (plain === undefined ? undefined : plainInterrupt(plain, armed)) })
-  const view = new PlainView({ out: options.stdout, err: options.stderr, showReasoning: interactive, readLine: (prompt) => input.ask(prompt, new AbortController().signal) })
+  // Redirected output cannot take a void partial answer back, so each attempt is held until it ends.
+  const view = new PlainView({ out: options.stdout, err: options.stderr, showReasoning: interactive, holdAttempts: !isTty(options.stdout), readLine: (prompt) => input.ask(prompt, new AbortController().signal) })
   try {
     const agent = await openAgent(options, (rows) => view.pickSession(rows), (line) => options.stderr.write(`${line}\n`))
     if (agent === undefined) return 0

@@ -43,4 +43,32 @@ describe('a discarding retry in the chat', () => {
     for (const event of [{ type: 'step-start', turn: 1, step: 1 } as const, ...attempt, retry, ...whole]) view.progress(event)
     expect(written).toBe('The partial ans\n[the answer broke off (the stream stalled: no data for 300 ms (model.idleTimeoutMs)); retrying, attempt 2 of 5: the partial answer above is discarded]\nThe whole answer.\n')
   })
+
+  it('the plain view on a pipe holds each attempt: the void one is dropped unseen, the whole answer printed once', () => {
+    const out = new PassThrough()
+    let written = ''
+    out.on('data', (chunk: Buffer) => (written += chunk.toString()))
+    const view = new PlainView({ out, err: new PassThrough(), showReasoning: true, holdAttempts: true, readLine: () => Promise.resolve(undefined) })
+    for (const event of [{ type: 'step-start', turn: 1, step: 1 } as const, ...attempt]) view.progress(event)
+    expect(written).toBe('')
+    view.progress(retry)
+    for (const event of whole) view.progress(event)
+    expect(written).toBe('[the answer broke off (the stream stalled: no data for 300 ms (model.idleTimeoutMs)); retrying, attempt 2 of 5]\nthinking: Thinking about it again\nThe whole answer.\n')
+  })
+
+  it('the plain view on a pipe writes a step\'s text before its tool call and before the next step', () => {
+    const out = new PassThrough()
+    let written = ''
+    out.on('data', (chunk: Buffer) => (written += chunk.toString()))
+    const view = new PlainView({ out, err: new PassThrough(), showReasoning: false, holdAttempts: true, readLine: () => Promise.resolve(undefined) })
+    view.progress({ type: 'step-start', turn: 1, step: 1 })
+    view.progress({ type: 'text', text: 'Let me look.' })
+    expect(written).toBe('')
+    view.progress({ type: 'tool-start', callId: 'c1', name: 'read', arguments: '{"path":"a.txt"}' })
+    expect(written.startsWith('Let me look.\n→ read')).toBe(true)
+    view.progress({ type: 'step-start', turn: 1, step: 2 })
+    view.progress({ type: 'text', text: 'Done.' })
+    view.progress({ type: 'step-start', turn: 1, step: 3 })
+    expect(written.endsWith('Done.')).toBe(true)
+  })
 })

@@ -125,8 +125,12 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
       if (pending === undefined) out.event(id, event)
       else pending.push(event)
     })
+    // Each piece names its attempt, so a consumer can drop what a discarding retry made void.
+    const at = { turn: 0, step: 0, attempt: 1 }
     agent.onProgress((event) => {
-      if (event.type === 'text' || event.type === 'reasoning') out.delta({ type: 'stream/delta', session_id: id, kind: event.type, text: event.text })
+      if (event.type === 'step-start') Object.assign(at, { turn: event.turn, step: event.step, attempt: 1 })
+      else if (event.type === 'retry') at.attempt = event.attempt
+      else if (event.type === 'text' || event.type === 'reasoning') out.delta({ type: 'stream/delta', session_id: id, kind: event.type, text: event.text, ...at })
     })
     const host = setup.host
     endSession = () => host.ctx.get('hooks')?.sessionEnd(agent.handle, 'other') ?? Promise.resolve()

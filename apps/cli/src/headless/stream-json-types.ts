@@ -90,6 +90,10 @@ export interface DeltaLine {
   readonly kind: 'text' | 'reasoning'
   /** The piece. */
   readonly text: string
+  /** The turn, step and model attempt the piece belongs to: a later `model/retry` event with the same turn and step, `discarded: true` and a higher `attempt` makes it void. */
+  readonly turn: number
+  readonly step: number
+  readonly attempt: number
 }
 
 /** Token counts of the run, summed over its model calls. */

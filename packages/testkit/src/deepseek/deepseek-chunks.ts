@@ -80,7 +80,7 @@ export function answerChunks(input: AnswerChunksInput): AnswerChunks {
   const text = cutShort ? '' : (answer.text ?? '')
   const chunks: object[] = [chunk(thinking ? { role: 'assistant', content: null, reasoning_content: '' } : { role: 'assistant', content: '' })]
   for (const piece of cutShort ? reasoningPieces.slice(0, half) : reasoningPieces) chunks.push(chunk({ content: null, reasoning_content: piece }))
-  const cutAfter = 1 + half
+  const cutAfter = answer.cutAfterTextPieces === undefined ? 1 + half : 1 + reasoningPieces.length + answer.cutAfterTextPieces
   for (const piece of answer.bigEvent === undefined ? words(text) : text === '' ? [] : [text]) chunks.push(chunk(thinking ? { content: piece, reasoning_content: null } : { content: piece }))
   const wireCalls = cutShort
     ? []

@@ -30,6 +30,8 @@ export interface DeepSeekAnswer {
   readonly finishReason?: DeepSeekFinishReason
   /** A broken stream instead of a complete one. */
   readonly fault?: DeepSeekStreamFault
+  /** With `stall` or `reset`: how many answer-text pieces go out before the cut (default: none, the cut comes halfway through the reasoning). */
+  readonly cutAfterTextPieces?: number
   /** An HTTP error instead of a stream: 401, 402, 429, 500 or 503, with DeepSeek's envelope. */
   readonly status?: 401 | 402 | 429 | 500 | 503
   /** `: keep-alive` comments sent before the first chunk (queued request); default 1. */

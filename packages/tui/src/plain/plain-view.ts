@@ -2,7 +2,9 @@
  * The plain mode's view: answer text streamed as it arrives, each tool call as `→ name summary`
  * and a `✓`/`✗` result line, reasoning behind `thinking:` (only when a person watches), command
  * output as lines, errors on the error stream. No escape codes; the cursor column is tracked so
- * every notice and prompt starts on a fresh line.
+ * every notice and prompt starts on a fresh line. When the output is not a terminal, each model
+ * attempt's answer is held until the attempt is complete: printed text cannot be taken back, and a
+ * retried attempt must not leave a void partial answer in a pipe or a file.
  */
 import type { Message } from '@dsh/contracts'
 import type { AgentProgress, TurnResult } from '@dsh/runtime'
@@ -20,6 +22,8 @@ export interface PlainViewOptions {
   readonly showReasoning: boolean
   /** Asks for a line (the session picker's answer); undefined when input ended. */
   readonly readLine: (prompt: string) => Promise<string | undefined>
+  /** Hold each attempt's streamed text until the attempt ends (a retry then drops it unseen). */
+  readonly holdAttempts?: boolean
 }
 
 /** Plain-text rendering of the chat. */
@@ -27,6 +31,10 @@ export class PlainView implements ChatView {
   readonly #options: PlainViewOptions
   #atLineStart = true
   #block: 'none' | 'reasoning' | 'text' = 'none'
+  /** Streamed text of the running attempt not yet written (only with `holdAttempts`). */
+  #held = ''
+  /** Whether the cursor was at a line start when the held text began. */
+  #heldFromLineStart = true
 
   constructor(options: PlainViewOptions) {
     this.#options = options
@@ -35,30 +43,38 @@ export class PlainView implements ChatView {
   progress(event: AgentProgress): void {
     switch (event.type) {
       case 'step-start':
+        this.#flush()
         this.#block = 'none'
         return
       case 'retry':
-        // Printed text cannot be taken back: say plainly that what came before is void.
-        if (event.discarded) {
-          this.#block = 'none'
-          this.#line(`[the answer broke off (${sanitize(event.detail)}); retrying, attempt ${event.attempt} of ${event.maxAttempts}: the partial answer above is discarded]`)
+        if (!event.discarded) return
+        this.#block = 'none'
+        if (this.#options.holdAttempts === true) {
+          // Nothing of the failed attempt was written: drop it unseen.
+          this.#held = ''
+          this.#atLineStart = this.#heldFromLineStart
+          this.#line(`[the answer broke off (${sanitize(event.detail)}); retrying, attempt ${event.attempt} of ${event.maxAttempts}]`)
+          return
         }
+        // Printed text cannot be taken back: say plainly that what came before is void.
+        this.#line(`[the answer broke off (${sanitize(event.detail)}); retrying, attempt ${event.attempt} of ${event.maxAttempts}: the partial answer above is discarded]`)
         return
       case 'reasoning':
         if (!this.#options.showReasoning) return
         if (this.#block !== 'reasoning') {
-          this.newline()
-          this.#write('thinking: ')
+          if (!this.#atLineStart) this.#stream('\n')
+          this.#stream('thinking: ')
           this.#block = 'reasoning'
         }
-        this.#write(sanitize(event.text))
+        this.#stream(sanitize(event.text))
         return
       case 'text':
-        if (this.#block === 'reasoning') this.newline()
+        if (this.#block === 'reasoning' && !this.#atLineStart) this.#stream('\n')
         this.#block = 'text'
-        this.#write(sanitize(event.text))
+        this.#stream(sanitize(event.text))
         return
       case 'tool-start':
+        this.#flush()
         this.#block = 'none'
         this.#line(`→ ${toolLabel(sanitize(event.name))} ${argumentSummary(event.arguments)}`.trimEnd())
         return
@@ -139,8 +155,9 @@ export class PlainView implements ChatView {
     // Plain input is read one line at a time, so nothing is ever queued behind a running step.
   }
 
-  /** Ends the current line if the cursor is not at its start. */
+  /** Ends the current line if the cursor is not at its start (held text is written first). */
   newline(): void {
+    this.#flush()
     if (!this.#atLineStart) this.#write('\n')
   }
 
@@ -153,6 +170,26 @@ export class PlainView implements ChatView {
   #line(text: string): void {
     this.newline()
     this.#write(`${text}\n`)
+  }
+
+  /** Streamed answer or reasoning text: written now, or held until the attempt ends. */
+  #stream(text: string): void {
+    if (this.#options.holdAttempts !== true) {
+      this.#write(text)
+      return
+    }
+    if (text === '') return
+    if (this.#held === '') this.#heldFromLineStart = this.#atLineStart
+    this.#held += text
+    this.#atLineStart = text.endsWith('\n')
+  }
+
+  /** Writes the held text of an attempt that ended (no-op when nothing is held). */
+  #flush(): void {
+    if (this.#held === '') return
+    const held = this.#held
+    this.#held = ''
+    this.#options.out.write(held)
   }
 
   #write(text: string): void {

@@ -203,7 +203,7 @@ describe('dsh acp', () => {
     // The replay ends with the session's command list (the built-in /rewind).
     expect(two.updates.map((note) => note.update.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk', 'available_commands_update'])
     expect(await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] })).toEqual({ stopReason: 'end_turn' })
-    expect(two.updates.at(-1)?.update).toEqual({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Still alpha.' } })
+    expect(two.updates.at(-1)?.update).toEqual({ sessionUpdate: 'agent_message_chunk', messageId: expect.any(String), content: { type: 'text', text: 'Still alpha.' } })
   })
 
   it('a session answering in one process is refused by another with the process that holds it, and can be prompted there once it is idle', async () => {

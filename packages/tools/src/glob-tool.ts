@@ -3,8 +3,9 @@
  * ignore files honoured, hidden files included, never `.git`, links not followed), or the
  * built-in walker's when rg cannot run or the fs port is not the local disk. The pattern is
  * applied afterwards (a pattern without "/" matches the file name at any depth, as grep's glob).
- * Newest first (rg's `--sortr modified`; the walker's list is sorted with `node:fs` times), paged
- * with `offset`; paths relative to the working directory.
+ * A result that fits one page is listed newest first; a longer one in path order (code units),
+ * so its pages stay put while files change and no modification time is read per match (rg's own
+ * sorted listing is single-threaded). Paged with `offset`; paths relative to the working directory.
  */
 import { isAbsolute, resolve } from 'node:path'
 import type { ToolDefinition, ToolOutput, ToolRunContext } from '@dsh/contracts'
@@ -12,10 +13,10 @@ import { z } from 'zod'
 import { bundledRipgrepPath } from './ripgrep-binary.ts'
 import { ripgrepFiles } from './ripgrep-files.ts'
 import { ripgrepRoot } from './ripgrep-args.ts'
-import { globMatcher } from './search-filter.ts'
+import { globMatcher, globSuffix } from './search-filter.ts'
 import { entryLimitNote, globNarrowing, searchScope, timeLimitNote, type SearchScope } from './search-advice.ts'
 import { fallbackNotice, skipNotes } from './search-notes.ts'
-import { newestFirst } from './search-order.ts'
+import { firstInPathOrder, newestFirst } from './search-order.ts'
 import { resolveSearchRoot } from './search-root.ts'
 import { noSkips, type SearchToolOptions } from './search-types.ts'
 import { errorResult, fsFailure } from './tool-result.ts'
@@ -44,9 +45,10 @@ const parameters = z.strictObject({
 export type GlobArgs = z.infer<typeof parameters>
 
 interface Listed {
-  readonly files: { display: string; absolute: string }[]
-  /** Already newest first (rg sorted them). */
-  readonly ordered: boolean
+  /** Display paths (relative to the working directory, or absolute outside it). */
+  readonly files: string[]
+  /** The absolute path of a listed display path. */
+  readonly absolute: (display: string) => string
   readonly notices: string[]
   readonly timedOut: boolean
   readonly brokenLinks: number
@@ -57,7 +59,8 @@ async function listWithWalker(run: ToolRunContext, root: string, matches: (relat
   const fs = run.fs.localDisk?.() ?? run.fs
   const walk = await walkTree(fs, root, { signal: run.signal, maxEntries: GLOB_MAX_ENTRIES })
   const prefix = ripgrepRoot(run.cwd, root).prefix
-  const files: { display: string; absolute: string }[] = []
+  const files: string[] = []
+  const absolutes = new Map<string, string>()
   let brokenLinks = 0
   for (const entry of walk.entries) {
     if (!matches(entry.relative)) continue
@@ -66,10 +69,12 @@ async function listWithWalker(run: ToolRunContext, root: string, matches: (relat
       if ((await fs.stat(entry.absolute, run.signal)) === undefined) brokenLinks += 1
       continue
     }
-    files.push({ display: `${prefix}${entry.relative}`, absolute: entry.absolute })
+    const display = `${prefix}${entry.relative}`
+    files.push(display)
+    absolutes.set(display, entry.absolute)
   }
   if (!walk.complete) notices.push(entryLimitNote(GLOB_MAX_ENTRIES, 'glob', await searchScope(fs, { path: root, type: 'directory' }, run.signal)))
-  return { files, ordered: false, notices, timedOut: false, brokenLinks, unreadable: walk.unreadableDirectories }
+  return { files, absolute: (display) => absolutes.get(display) ?? display, notices, timedOut: false, brokenLinks, unreadable: walk.unreadableDirectories }
 }
 
 /** A `glob` tool; `options` choose the rg binary, the time limit and the secret-path check. */
@@ -79,7 +84,8 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
     name: 'glob',
     description:
       'Finds files whose path matches a glob pattern under a directory and returns their paths relative to the working ' +
-      `directory, most recently modified first, ${GLOB_MAX_RESULTS} per page (the note names the total and the offset of the next page). ` +
+      `directory, ${GLOB_MAX_RESULTS} per page: most recently modified first when all matches fit on one page, otherwise in path order ` +
+      '(the note names the order, the total and the offset of the next page). ' +
       'A pattern without "/" matches the file name at any depth ("*.md"); one with "/" matches the path relative to the ' +
       'searched directory ("src/**/*.ts"); "*" does not cross "/". Honours .gitignore, .ignore and git excludes, lists ' +
       'hidden files but never .git, and does not follow symbolic links.',
@@ -101,20 +107,22 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
         const notices: string[] = []
         let listed: Listed | undefined
         if (binary !== undefined) {
-          const files: { display: string; absolute: string }[] = []
+          // Display paths only: the absolute path is made where it is needed (the secret check,
+          // a one-page result's times), not for each of tens of thousands of listed files.
+          const files: string[] = []
           const secret = options.isSecretPath
-          const exit = await ripgrepFiles({ binary, cwd: run.cwd, deadline: Date.now() + limitMs, signal: run.signal }, root.path, (file) => {
-            if (!matches(file.relative)) return true
-            // The absolute path is needed only for the secret check (rg already sorted by time).
-            const absolute = secret === undefined ? '' : isAbsolute(file.display) ? file.display : resolve(run.cwd, file.display)
-            if (secret === undefined || !secret(absolute)) files.push({ display: file.display, absolute })
+          const absolute = (display: string): string => (isAbsolute(display) ? display : resolve(run.cwd, display))
+          const suffix = globSuffix(args.pattern)
+          const listing = { binary, cwd: run.cwd, deadline: Date.now() + limitMs, signal: run.signal, ...(suffix === undefined ? {} : { nameSuffix: suffix }) }
+          const exit = await ripgrepFiles(listing, root.path, (display, relative) => {
+            if (matches(relative) && (secret === undefined || !secret(absolute(display)))) files.push(display)
             return true
           })
           if (exit.kind === 'aborted') return errorResult(`Cancelled: the search of ${shown} was aborted.`)
           if (exit.kind === 'cannot-run') notices.push(fallbackNotice(exit.reason, 'glob'))
           else {
             const unreadable = exit.kind === 'exited' ? exit.stderr.split('\n').filter((line) => line.trim() !== '').length : 0
-            listed = { files, ordered: true, notices, timedOut: exit.kind === 'timed-out', brokenLinks: 0, unreadable }
+            listed = { files, absolute, notices, timedOut: exit.kind === 'timed-out', brokenLinks: 0, unreadable }
           }
         }
         listed ??= await listWithWalker(run, root.path, (relative) => wanted(relative, `${root.path}/${relative}`), notices)
@@ -129,22 +137,26 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
 }
 
 function page(args: GlobArgs, listed: Listed, disk: boolean, context: { shown: string; root: string; limitMs: number; scope: SearchScope }): ToolOutput {
-  const found = listed.ordered ? listed.files : newestFirst(listed.files, (file) => file.absolute, (file) => file.display, disk)
+  // One page: newest first. More: path order, so that the pages stay put while files change.
+  const byTime = listed.files.length <= GLOB_MAX_RESULTS
   const offset = args.offset ?? 0
+  const total = listed.files.length
+  // Path order needs only the pages up to the one asked for, not a sort of every match.
+  const found = byTime ? newestFirst(listed.files, listed.absolute, (file) => file, disk) : firstInPathOrder(listed.files, offset + GLOB_MAX_RESULTS)
   const skips = { ...noSkips(), brokenLinks: listed.brokenLinks, unreadable: listed.unreadable }
   const notes = [...(listed.timedOut ? [timeLimitNote(context.limitMs, 'glob', context.scope)] : []), ...listed.notices, ...skipNotes(skips)]
-  const meta = { root: context.root, matches: found.length, complete: !listed.timedOut }
-  if (found.length === 0) return { content: [`No files match "${args.pattern}" (searched: ${context.shown}).`, ...notes].join('\n'), meta }
-  if (offset >= found.length) {
-    return { content: [`Offset ${offset} is past the end: there are ${found.length} matches. Use an offset below ${found.length}.`, ...notes].join('\n'), meta }
+  const meta = { root: context.root, matches: total, complete: !listed.timedOut }
+  if (total === 0) return { content: [`No files match "${args.pattern}" (searched: ${context.shown}).`, ...notes].join('\n'), meta }
+  if (offset >= total) {
+    return { content: [`Offset ${offset} is past the end: there are ${total} matches. Use an offset below ${total}.`, ...notes].join('\n'), meta }
   }
   const shown = found.slice(offset, offset + GLOB_MAX_RESULTS)
   const last = offset + shown.length
-  if (offset > 0 || found.length > GLOB_MAX_RESULTS) {
-    const more = last < found.length ? ` Call glob with offset=${last} for the next page, or ${globNarrowing(context.scope)}.` : ''
-    notes.unshift(`[Matches ${offset + 1}-${last} of ${found.length}, most recently modified first.${more}]`)
+  if (offset > 0 || total > GLOB_MAX_RESULTS) {
+    const more = last < total ? ` Call glob with offset=${last} for the next page, or ${globNarrowing(context.scope)}.` : ''
+    notes.unshift(`[Matches ${offset + 1}-${last} of ${total}, ${byTime ? 'most recently modified first' : 'in path order'}.${more}]`)
   }
-  return { content: [...shown.map((file) => file.display), ...notes].join('\n'), meta }
+  return { content: [...shown, ...notes].join('\n'), meta }
 }
 
 /** `glob` with the defaults. */

@@ -60,6 +60,9 @@ export function jsonArgs(flags: PatternFlags, paths: readonly string[]): string[
 }
 
 /** The file listing, newest modification time first (rg stats the files itself). */
-export function filesArgs(paths: readonly string[]): string[] {
-  return [...COMMON, '--files', '--null', '--sortr', 'modified', '--', ...paths]
+export function filesArgs(paths: readonly string[], nameSuffix?: string): string[] {
+  // A file type, unlike `--glob`, never brings an ignored file back: rg applies it after the
+  // ignore rules, so it only narrows what rg prints (the caller still applies the model's glob).
+  const narrowed = nameSuffix === undefined ? [] : ['--type-add', `dshglob:*${nameSuffix}`, '--type', 'dshglob']
+  return [...COMMON, '--files', '--null', ...narrowed, '--', ...paths]
 }

@@ -5,22 +5,20 @@
 import { filesArgs, displayPath, ripgrepRoot } from './ripgrep-args.ts'
 import { runRipgrep, type RipgrepExit } from './ripgrep-process.ts'
 
-/** A listed file: its display path (relative to the working directory) and its path relative to the root. */
-export interface ListedFile {
-  readonly display: string
-  readonly relative: string
-}
-
-/** Lists the files under absolute `root`; `onFile` returns false to stop early. */
+/**
+ * Lists the files under absolute `root` (only names ending in `nameSuffix` when given); `onFile`
+ * gets each file's display path and its path relative to the root (no object per file: a listing
+ * can hold tens of thousands) and returns false to stop early.
+ */
 export async function ripgrepFiles(
-  run: { readonly binary: string; readonly cwd: string; readonly deadline: number; readonly signal: AbortSignal },
+  run: { readonly binary: string; readonly cwd: string; readonly deadline: number; readonly signal: AbortSignal; readonly nameSuffix?: string },
   root: string,
-  onFile: (file: ListedFile) => boolean,
+  onFile: (display: string, relative: string) => boolean,
 ): Promise<RipgrepExit> {
   const rgRoot = ripgrepRoot(run.cwd, root)
   return runRipgrep({
     binary: run.binary,
-    args: filesArgs([rgRoot.arg]),
+    args: filesArgs([rgRoot.arg], run.nameSuffix),
     cwd: run.cwd,
     deadline: run.deadline,
     signal: run.signal,
@@ -28,7 +26,7 @@ export async function ripgrepFiles(
     onText: (printed) => {
       const display = displayPath(printed)
       const relative = rgRoot.prefix !== '' && printed.startsWith(rgRoot.prefix) ? printed.slice(rgRoot.prefix.length) : display
-      return onFile({ display, relative })
+      return onFile(display, relative)
     },
   })
 }

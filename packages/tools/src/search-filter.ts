@@ -30,6 +30,11 @@ export function isEnvFile(name: string): boolean {
  */
 const SUFFIX_GLOB = /^(?:\*\*\/)?\*(\.[\w.-]+)$/
 
+/** The file-name suffix a glob like `*.ts` or `**\/*.ts` stands for (rg can narrow its listing by it), if it is one. */
+export function globSuffix(glob: string): string | undefined {
+  return SUFFIX_GLOB.exec(glob)?.[1]
+}
+
 /** A matcher for the model's glob on `/`-separated paths relative to the searched directory. */
 export function globMatcher(glob: string | undefined): (relative: string) => boolean {
   if (glob === undefined) return () => true

@@ -40,6 +40,12 @@ describe('glob', () => {
     })
   })
 
+  it('an extension pattern narrows rg\'s listing by file type, which never brings a file ignored by name back', async () => {
+    await tree.write({ '.gitignore': 'build/\n*.gen.ts\n', 'src/api.gen.ts': '', 'src/api.gen.tsx': '' })
+    expect(seen(await glob({ pattern: '*.ts' })).content.split('\n').toSorted()).toEqual(['.config/x.ts', 'src/.hidden.ts', 'src/deep/mid.ts', 'src/new.ts', 'src/old.ts'])
+    expect(seen(await glob({ pattern: '**/*.tsx' })).content).toBe('src/api.gen.tsx')
+  })
+
   it('matches a pattern without "/" against the file name at any depth', async () => {
     expect(seen(await glob({ pattern: '*.md' })).content).toBe('src/readme.md')
     expect(seen(await glob({ pattern: '.*.ts' })).content).toBe('src/.hidden.ts')
@@ -68,17 +74,19 @@ describe('glob', () => {
     await tree.write(spec)
     const lines = seen(await glob({ pattern: 'many/*.txt' })).content.split('\n')
     expect(lines).toHaveLength(201)
-    expect(lines[200]).toBe('[Matches 1-200 of 250, most recently modified first. Call glob with offset=200 for the next page, or use a narrower pattern or path.]')
+    // More than one page: path order, so the pages do not move when a file changes in between.
+    expect(lines[200]).toBe('[Matches 1-200 of 250, in path order. Call glob with offset=200 for the next page, or use a narrower pattern or path.]')
+    expect(lines.slice(0, 200)).toEqual(Object.keys(spec).slice(0, 200))
     const rest = seen(await glob({ pattern: 'many/*.txt', offset: 200 })).content.split('\n')
     expect(rest).toHaveLength(51)
-    expect(rest[50]).toBe('[Matches 201-250 of 250, most recently modified first.]')
-    expect(new Set([...lines.slice(0, 200), ...rest.slice(0, 50)]).size).toBe(250)
+    expect(rest[50]).toBe('[Matches 201-250 of 250, in path order.]')
+    expect(rest.slice(0, 50)).toEqual(Object.keys(spec).slice(200))
   })
 
   it('F20: pages of a directory without subdirectories advise the pattern, never path', async () => {
     await tree.write(Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`flat/f${String(i).padStart(3, '0')}.txt`, ''])))
     const lines = seen(await glob({ pattern: '*.txt', path: 'flat' })).content.split('\n')
-    expect(lines[200]).toBe('[Matches 1-200 of 250, most recently modified first. Call glob with offset=200 for the next page, or use a narrower pattern.]')
+    expect(lines[200]).toBe('[Matches 1-200 of 250, in path order. Call glob with offset=200 for the next page, or use a narrower pattern.]')
   })
 
   it('F20: the time-limit advice names what helps glob (a subdirectory as path), not a glob parameter it does not have', async () => {

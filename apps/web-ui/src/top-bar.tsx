@@ -48,22 +48,22 @@ export interface TopBarProps {
 
 export function TopBar(props: TopBarProps): JSX.Element {
   const t = useStrings()
-  const drawerButton = (drawer: Drawer, label: string): JSX.Element => (
-    <button type="button" class="drawer-toggle" aria-expanded={props.drawer === drawer} aria-controls={drawer === 'sessions' ? 'sessions-drawer' : 'panel-drawer'} disabled={drawer === 'panel' && !props.chat} onClick={() => props.toggle(drawer)}>
+  const drawerButton = (drawer: Drawer, label: string, name?: string): JSX.Element => (
+    <button type="button" class="drawer-toggle" aria-label={name} aria-expanded={props.drawer === drawer} aria-controls={drawer === 'sessions' ? 'sessions-drawer' : 'panel-drawer'} disabled={drawer === 'panel' && !props.chat} onClick={() => props.toggle(drawer)}>
       {label}
     </button>
   )
   return (
     <header class="top">
-      {props.narrow ? drawerButton('sessions', props.waiting > 0 ? `☰ ${t.sessions} (${props.waiting})` : `☰ ${t.sessions}`) : null}
+      {props.narrow ? drawerButton('sessions', props.waiting > 0 ? `☰ ${props.waiting}` : '☰', props.waiting > 0 ? `${t.sessions} (${props.waiting})` : t.sessions) : null}
       <h1>{t.appTitle}</h1>
       {props.narrow ? null : <code class="cwd">{props.cwd}</code>}
       <span class="spacer" />
       <button type="button" onClick={props.folders} disabled={!props.chat}>
         {t.folders}
       </button>
-      <button type="button" onClick={props.close} disabled={!props.chat}>
-        {t.closeSession}
+      <button type="button" onClick={props.close} disabled={!props.chat} aria-label={props.narrow ? t.closeSession : undefined}>
+        {props.narrow ? t.closeShort : t.closeSession}
       </button>
       {props.narrow ? drawerButton('panel', t.showPanel) : props.tools}
     </header>

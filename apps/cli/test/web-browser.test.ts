@@ -293,7 +293,7 @@ describe('dsh web in a browser', () => {
       await page.getByRole('button', { name: /^Add…/ }).click()
       await expect.poll(() => page.locator('dialog [role="alert"]').textContent()).toMatch(/^not-absolute: /)
       await shoot(page, 'folders-dialog')
-      await page.getByRole('button', { name: 'Close' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).click()
       await page.getByRole('button', { name: 'New session' }).click()
       await expect.poll(() => page.locator('.session').count()).toBe(2)
       await page.getByRole('button', { name: /^\(no prompt yet\)/ }).last().click()

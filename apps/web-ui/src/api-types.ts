@@ -4,7 +4,8 @@ export interface ServerState {
   readonly cwd: string
   readonly docs: boolean
   readonly docsOff: string | null
-  readonly firstSession: string
+  /** The session to show first: the one opened at start-up while it is open, else the newest open one; null when none is open. */
+  readonly firstSession: string | null
 }
 
 export interface SessionRow {
@@ -56,7 +57,13 @@ export type WebEvent =
   | { readonly kind: 'error'; readonly message: string }
 
 /** A message of the browser-wide stream (`/api/stream`). */
-export type StreamMessage = { readonly kind: 'hello' } | { readonly kind: 'session'; readonly session: string; readonly seq: number; readonly event: WebEvent } | { readonly kind: 'sessions' }
+export type StreamMessage = { readonly kind: 'hello' } | { readonly kind: 'session'; readonly session: string; readonly seq: number; readonly event: WebEvent } | { readonly kind: 'sessions' } | { readonly kind: 'closed'; readonly session: string }
+
+/** The answer of `GET /sessions`: the open sessions and the closed ones, each newest first. */
+export interface SessionsAnswer {
+  readonly sessions: readonly SessionRow[]
+  readonly closed: readonly SessionRow[]
+}
 
 /** The answer of `/sessions/:id/history`: what is stored, the questions waiting, and the event number it includes. */
 export interface HistoryAnswer {

@@ -85,6 +85,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           setConnected(false)
           return
         case 'sessions':
+        case 'closed':
           return
         case 'session':
           if (message.session !== sessionId) return

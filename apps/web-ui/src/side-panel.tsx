@@ -1,6 +1,7 @@
 /**
  * The right-hand panel: tabs "Maintainer documents" (three views: documents, settings, templates;
  * or how to turn the guard on) and "Context". Documents are shown by default when the guard is on.
+ * In a narrow window it is a drawer over the chat, starting with "Back to chat".
  */
 import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
@@ -38,7 +39,7 @@ function DocsPanel(props: { readonly sessionId: string; readonly off: string | n
   )
 }
 
-export function SidePanel(props: { readonly sessionId: string; readonly docsOff: string | null; readonly drafts: DocDrafts }): JSX.Element {
+export function SidePanel(props: { readonly sessionId: string; readonly docsOff: string | null; readonly drafts: DocDrafts; /** Narrow window: the panel is a drawer; this hides it. */ readonly onHide?: (() => void) | undefined }): JSX.Element {
   const t = useStrings()
   const [tab, setTab] = useState<Tab>(props.docsOff === null ? 'docs' : 'context')
   const tabs: readonly [Tab, string][] = [
@@ -46,7 +47,12 @@ export function SidePanel(props: { readonly sessionId: string; readonly docsOff:
     ['context', t.contextTab],
   ]
   return (
-    <aside class="side" aria-label={t.panel}>
+    <aside class="side" id="panel-drawer" aria-label={t.panel}>
+      {props.onHide === undefined ? null : (
+        <button type="button" class="drawer-back" onClick={props.onHide}>
+          {t.backToChat}
+        </button>
+      )}
       <div role="tablist" class="side-tabs" aria-label={t.panel} onKeyDown={onTabKeys}>
         {tabs.map(([id, label]) => (
           <button key={id} type="button" role="tab" id={`side-${id}`} aria-selected={tab === id} aria-controls={`side-panel-${id}`} tabIndex={tab === id ? 0 : -1} onClick={() => setTab(id)}>

@@ -1,5 +1,5 @@
 /**
- * The chat API of the web host: the sessions list of the cwd, starting or resuming a session, its
+ * The chat API of the web host: the sessions list of the cwd, starting, resuming or closing a session, its
  * history, its event stream and the browser-wide stream of every live session (Server-Sent Events), prompt, cancel, approval answers and the context
  * report. A route naming a session that is not live answers 404; nothing is derived from a path.
  */
@@ -20,6 +20,7 @@ export const sessionIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
 
 const OpenBody = z.strictObject({ resume: z.string().regex(sessionIdPattern, 'not a session id').optional() })
 const PromptBody = z.strictObject({ text: z.string().min(1, 'empty message').max(200_000) })
+const CloseBody = z.strictObject({ stopTurn: z.boolean().optional() })
 const AnswerBody = z.strictObject({ choice: z.enum(['once', 'always', 'always-tool', 'reject']), note: z.string().max(2000).optional() })
 
 /** Looks up the live session a route names, or answers 404. */
@@ -33,7 +34,7 @@ export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession |
 export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, streams: Set<() => void>): Hono {
   const app = new Hono()
   const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, { contextWindow: env.contextWindow ?? 0, prices: env.prices })
-  app.get('/sessions', (c) => c.json({ cwd: env.cwd, sessions: sessions.rows() }))
+  app.get('/sessions', (c) => c.json({ cwd: env.cwd, ...sessions.rows() }))
   app.post('/sessions', async (c) => {
     const body = await jsonBody(c, OpenBody)
     if (!body.ok) return body.response
@@ -46,6 +47,15 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
       if (isDshError(error)) return refuse(c, 409, `${error.code}: ${error.message}`)
       throw error
     }
+  })
+  app.post('/sessions/:id/close', async (c) => {
+    const id = c.req.param('id')
+    const body = await jsonBody(c, CloseBody)
+    if (!body.ok) return body.response
+    const outcome = sessionIdPattern.test(id) ? await sessions.close(id, { stopTurn: body.value.stopTurn ?? false }) : 'unknown'
+    if (outcome === 'unknown') return refuse(c, 404, `no session ${JSON.stringify(id)} of ${env.cwd} to close`)
+    if (outcome === 'running') return refuse(c, 409, 'the session is running a turn or waiting for an answer; closing it stops that (send stopTurn: true)')
+    return c.json({ closed: true })
   })
   app.get('/sessions/:id/history', (c) => {
     const live = liveSessionOf(c, sessions)

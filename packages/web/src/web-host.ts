@@ -65,7 +65,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const streams = new Set<() => void>()
   let port = 0
   const api = new Hono()
-  api.get('/state', (c) => c.json({ cwd: env.cwd, docs: env.docs !== undefined, docsOff: env.docs === undefined ? guardOffMessage : null, firstSession: first.id }))
+  api.get('/state', (c) => c.json({ cwd: env.cwd, docs: env.docs !== undefined, docsOff: env.docs === undefined ? guardOffMessage : null, firstSession: sessions.current(first.id) ?? null }))
   api.route('/', sessionRoutes(env, sessions, streams))
   api.route('/', foldersRoutes(env, sessions))
   api.route('/', docsRoutes(env.docs, sessions))

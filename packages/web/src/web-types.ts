@@ -78,4 +78,5 @@ export type WebEvent =
 export type StreamMessage =
   | { /** Sent once on connect: the page (re)reads what it shows, then applies what follows. */ readonly kind: 'hello' }
   | { /** An event of a live session; `seq` counts that session's events from 1. */ readonly kind: 'session'; readonly session: string; readonly seq: number; readonly event: WebEvent }
-  | { /** A session was started or opened: the sessions list changed. */ readonly kind: 'sessions' }
+  | { /** A session was started, opened or closed: the sessions list changed. */ readonly kind: 'sessions' }
+  | { /** The session was closed (on any page or by a script): a page showing it shows that instead. */ readonly kind: 'closed'; readonly session: string }

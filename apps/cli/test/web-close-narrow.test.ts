@@ -1,0 +1,140 @@
+// Issue 21 item 12's last two: closing a session from the page (gone after a reload and in a second
+// tab, the log still listed by dsh sessions and the API; a running one asks first and is cancelled),
+// and the 390 px layout (one scroll area while a long transcript shows, no horizontal page scroll,
+// the sessions drawer). Headless Chromium against the built dsh web; screenshots to /tmp/web21-shots.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { runDsh } from './run-dsh.ts'
+import { launchBrowser, openPage, openTab, ready, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
+
+const shotDir = process.env['WEB21_SHOTS'] ?? '/tmp/web21-shots'
+const shot = async (page: Page, name: string): Promise<void> => {
+  mkdirSync(shotDir, { recursive: true })
+  await page.screenshot({ path: join(shotDir, `${name}.png`) })
+}
+
+let browser: Browser
+let rig: PageRig | undefined
+beforeAll(async () => (browser = await launchBrowser()), 60_000)
+afterAll(async () => browser?.close())
+afterEach(async () => {
+  await rig?.dispose()
+  rig = undefined
+})
+
+async function prompt(page: Page, text: string): Promise<void> {
+  const message = page.getByRole('textbox', { name: 'Message' })
+  await message.fill(text)
+  await message.press('Enter')
+}
+
+describe('dsh web page: closing a session', () => {
+  it(
+    'closes an idle session: gone after a reload and in another tab, its log still listed; a running one asks and is cancelled; Reopen brings one back',
+    async () => {
+      rig = await startRig((path) => [{ text: 'First answer.' }, { text: 'never finished', holdAfter: 0, releaseFile: path('never') }])
+      const { web } = rig
+      const page = await openPage(browser, web)
+      await ready(page)
+      await prompt(page, 'first question')
+      await page.getByText('First answer.').waitFor()
+      const first = await web.api<{ sessions: { id: string; title: string }[] }>('GET', '/api/sessions')
+      const idle = first.body.sessions.find((row) => row.title === 'first question')?.id ?? ''
+      expect(idle).not.toBe('')
+      // A second session, running a turn that never ends by itself.
+      await page.getByRole('button', { name: 'New session' }).click()
+      await ready(page)
+      await prompt(page, 'second question')
+      await expect.poll(() => page.getByRole('button', { name: 'Cancel', exact: true }).isEnabled(), { timeout: UI_WAIT_MS }).toBe(true)
+      const other = await openTab(page.context(), page.url())
+      await ready(other)
+      await other.getByRole('button', { name: 'Close session “first question”' }).waitFor()
+      await shot(page, 'session-list-close-action')
+      // The idle one closes at once.
+      await page.getByRole('button', { name: 'Close session “first question”' }).click()
+      await expect.poll(() => other.getByRole('button', { name: 'Close session “first question”' }).count(), { timeout: UI_WAIT_MS }).toBe(0)
+      await page.reload()
+      await ready(page)
+      await page.getByRole('button', { name: 'Close session “second question”' }).waitFor()
+      expect(await page.getByRole('button', { name: 'Close session “first question”' }).count()).toBe(0)
+      const listed = await runDsh(['sessions', 'list'], { cwd: rig.tree.path('repo'), env: { DSH_HOME: rig.tree.path('home') } })
+      expect(listed.stdout).toContain(idle)
+      const after = await web.api<{ sessions: { id: string }[]; closed: { id: string }[] }>('GET', '/api/sessions')
+      expect(after.body.closed.map((row) => row.id)).toEqual([idle])
+      expect(after.body.sessions.map((row) => row.id)).not.toContain(idle)
+      // The running one asks first; "Keep it open" keeps it, "Close session" cancels its turn.
+      await page.getByRole('button', { name: 'Close session “second question”' }).click()
+      const question = page.getByRole('alertdialog', { name: 'Close this session?' })
+      await question.getByText('A turn is running in “second question”. Closing the session cancels it.').waitFor()
+      await shot(page, 'close-confirmation')
+      await question.getByRole('button', { name: 'Keep it open' }).click()
+      await expect.poll(() => question.count()).toBe(0)
+      expect(await page.getByRole('button', { name: 'Close session “second question”' }).count()).toBe(1)
+      await page.getByRole('button', { name: 'Close session “second question”' }).click()
+      await question.getByRole('button', { name: 'Close session' }).click()
+      await page.getByText('This session was closed (here or in another tab). Its log is kept.').waitFor()
+      await other.getByText('This session was closed (here or in another tab). Its log is kept.').waitFor()
+      const closedNow = await web.api<{ sessions: { id: string }[]; closed: { id: string; title: string }[] }>('GET', '/api/sessions')
+      const running = closedNow.body.closed.find((row) => row.title === 'second question')?.id ?? ''
+      const shown = await runDsh(['sessions', 'show', running, '--messages'], { cwd: rig.tree.path('repo'), env: { DSH_HOME: rig.tree.path('home') } })
+      expect(shown.stdout).toContain('second question')
+      // Reopen from the closed list: open again, in the list again.
+      await page.getByRole('button', { name: /^▸ Closed sessions/ }).click()
+      await page.getByRole('button', { name: 'Reopen “first question”' }).click()
+      await page.getByText('First answer.').waitFor()
+      const reopened = await web.api<{ sessions: { id: string }[]; closed: { id: string }[] }>('GET', '/api/sessions')
+      expect(reopened.body.sessions.map((row) => row.id)).toContain(idle)
+      // The API: unknown id 404, no-store, a running session without stopTurn 409 was shown above through the page.
+      const unknown = await fetch(`${web.origin}/api/sessions/no-such-session/close`, { method: 'POST', headers: { authorization: `Bearer ${web.token}`, 'content-type': 'application/json' }, body: '{}' })
+      expect(unknown.status).toBe(404)
+      expect(unknown.headers.get('cache-control')).toBe('no-store')
+      const anonymous = await fetch(`${web.origin}/api/sessions/${idle}/close`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      expect(anonymous.status).toBe(401)
+      await page.context().close()
+    },
+    240_000,
+  )
+})
+
+describe('dsh web page at 390 px', () => {
+  it(
+    'scrolls the transcript only, never sideways; the sessions list is a drawer',
+    async () => {
+      const longLine = `const wide = '${'a'.repeat(300)}'`
+      const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${index + 1} of a long answer, long enough to wrap on a phone screen twice or more.`).join('\n\n')
+      rig = await startRig([{ text: `${paragraphs}\n\n\`\`\`js\n${longLine}\n\`\`\`\n\nEnd.` }])
+      const page = await openPage(browser, rig.web, { width: 390, height: 844 })
+      await ready(page)
+      await prompt(page, 'a long question')
+      await page.getByText('End.').waitFor()
+      const overflowing = await page.evaluate(() => {
+        const found: string[] = []
+        const root = document.scrollingElement
+        if (root !== null && root.scrollHeight > root.clientHeight) found.push('page')
+        for (const element of document.querySelectorAll('*')) {
+          if (element === root) continue
+          const style = getComputedStyle(element)
+          if ((style.overflowY === 'auto' || style.overflowY === 'scroll') && element.scrollHeight > element.clientHeight + 1) found.push(element.className || element.tagName)
+        }
+        return found
+      })
+      await shot(page, 'narrow-transcript')
+      const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > 391 && element.getClientRects().length > 0 && element.closest('pre') === null).map((element) => `${element.tagName}.${element.className}:${Math.round(element.getBoundingClientRect().right)}`).slice(0, 8))
+      expect(wide).toEqual([])
+      expect(overflowing).toEqual(['transcript'])
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      expect(await page.locator('.transcript').evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0)
+      expect(await page.locator('pre.code').evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true)
+      expect(await page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(true)
+      await page.getByRole('button', { name: 'Sessions', exact: true }).click()
+      await page.getByRole('button', { name: 'Back to chat' }).waitFor()
+      await shot(page, 'narrow-drawer')
+      await page.getByRole('button', { name: 'Back to chat' }).click()
+      await expect.poll(() => page.locator('#sessions-drawer').isVisible()).toBe(false)
+      await page.context().close()
+    },
+    240_000,
+  )
+})

@@ -1,12 +1,13 @@
 // `/name` expansion sees the skills of the session's additional roots, through the built binary with
 // the scripted model: a skill defined only in an `--add-dir` root or a registered root (`dsh roots
-// add`) expands in `dsh run` (text and stream-json) and over ACP (`additionalDirectories`), and
+// add`) expands in `dsh run` (text and stream-json), `dsh chat` and over ACP (`additionalDirectories`), and
 // wins over a user skill of that name as the catalog says (project over user). A prompt whose first
 // word is a path (`/usr/bin/x is broken`) goes as typed.
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { spawnAcp, type AcpProcess } from './acp-driver.ts'
+import { runDshPiped } from './chat-harness.ts'
 import { readRequests, runDsh, writeScript, type RequestBody } from './run-dsh.ts'
 
 let tree: TempTree | undefined
@@ -75,6 +76,16 @@ describe('/name expansion in additional roots', () => {
     const unknown = await run(t, '/nope now')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('dsh: unknown command /nope; known: /deploy')
+  })
+
+  it('dsh chat --add-dir R lists /deploy with /skills and expands it', async () => {
+    const t = await layout()
+    const script = writeScript(t.path('scripts'), 'chat.json', { responses: [{ text: 'deployed' }] })
+    const log = t.path('chat-requests.jsonl')
+    const result = await runDshPiped(['--dsh-home', t.path('home'), 'chat', '--cwd', t.path('repo'), '--add-dir', t.path('lib'), '--model', `scripted:${script}`, '--request-log', log], '/deploy qa\n/skills\n/exit\n', { cwd: t.root })
+    expect(result.code).toBe(0)
+    expect(firstUser(readRequests(log)[0])).toBe(`Deploy qa from ${t.path('lib/.dsh/skills/deploy')}.\n`)
+    expect(result.stdout).toContain(t.path('lib/.dsh/skills/deploy/SKILL.md'))
   })
 
   it('over ACP a session with additionalDirectories advertises and expands the root skill', async () => {

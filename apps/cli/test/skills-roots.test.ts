@@ -43,7 +43,7 @@ async function run(t: TempTree, prompt: string, extra: readonly string[] = []) {
   return { ...result, requests: result.code === 0 ? readRequests(log) : [] }
 }
 
-const firstUser = (body: RequestBody | undefined): string | undefined => body?.messages.find((message) => message.role === 'user')?.content
+const firstUser = (body: RequestBody | undefined): string | undefined => body?.messages.find((message) => message.role === 'user')?.content ?? undefined
 
 describe('/name expansion in additional roots', () => {
   it('dsh run --add-dir R "/deploy staging" sends the root skill body (text and stream-json); project over user', async () => {

@@ -10,6 +10,7 @@ import type { ExpandedPrompt } from '@dsh/contracts'
 import type { McpHub } from '@dsh/mcp'
 import type { Expansion } from '@dsh/skills'
 import { usageError } from './cli-error.ts'
+import { prospectiveSkillRoots } from './skill-roots.ts'
 
 /** Where the prompt is expanded. */
 export interface ExpansionPlace {
@@ -20,13 +21,21 @@ export interface ExpansionPlace {
   readonly log: (line: string) => void
   /** Names the front end handles itself (chat built-ins). */
   readonly builtins?: ReadonlySet<string>
+  /** The session's additional roots (skill-roots.ts): their top-level skill folders count too. */
+  readonly additionalRoots?: readonly string[]
+}
+
+/** The skills and commands `place` offers: the one discovery every front end's `/name` uses. */
+export async function loadPlaceSkills(place: Pick<ExpansionPlace, 'cwd' | 'dshHome' | 'additionalRoots'> & { readonly home?: string | undefined }) {
+  const skills = await import('@dsh/skills')
+  return skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd: place.cwd, dshHome: place.dshHome, home: userHome(place.home), additionalRoots: place.additionalRoots ?? [] })
 }
 
 /** Expands `prompt` (plain prompts come back unchanged in an `expanded`-less result). */
 export async function expandAt(prompt: string, place: ExpansionPlace): Promise<Expansion> {
   const skills = await import('@dsh/skills')
   if (skills.invocationName(prompt) === undefined) return { kind: 'plain' }
-  const found = await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd: place.cwd, dshHome: place.dshHome, home: userHome() })
+  const found = await loadPlaceSkills(place)
   const expansion = skills.expandPrompt(prompt, { commands: found.commands, skills: found.skills, ...(place.builtins === undefined ? {} : { builtins: place.builtins }) })
   // The session's plugin reports broken files itself; only a name that matched nothing shows them here.
   if (expansion.kind === 'unknown') for (const line of found.problems) place.log(`warning: ${line}`)
@@ -52,19 +61,29 @@ export async function expandRunPrompt(prompt: string, place: ExpansionPlace): Pr
   }
 }
 
+/** Inputs of {@link frontEndCommands}. */
+export interface FrontEndCommandsOptions {
+  readonly dshHome: string
+  readonly log: (line: string) => void
+  readonly mcp?: McpHub | undefined
+  /** Whether additional roots are enabled (the registered roots of a directory count then). */
+  readonly multiRoot: boolean
+}
+
 /**
  * What `dsh acp` and `dsh web` offer as `/name` commands: the custom commands and skills, then the
  * MCP prompts of `mcp`'s servers (`/mcp__<server>__<prompt>`); an unknown `/name` goes as typed
- * there, and so does a prompt that cannot be expanded (with a warning line).
+ * there, and so does a prompt that cannot be expanded (with a warning line). `additionalRoots` are
+ * the session's additional directories as the front end knows them; the roots registered for `cwd`
+ * join them (skill-roots.ts), so the skills of every root of the session expand.
  */
-export function frontEndCommands(dshHome: string, log: (line: string) => void, mcp?: McpHub) {
-  const load = async (cwd: string) => {
-    const skills = await import('@dsh/skills')
-    return { skills, found: await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd, dshHome, home: userHome() }) }
-  }
+export function frontEndCommands(options: FrontEndCommandsOptions) {
+  const { dshHome, log, mcp } = options
+  const roots = (cwd: string, granted: readonly string[] | undefined) => prospectiveSkillRoots({ dshHome, cwd, granted: granted ?? [], enabled: options.multiRoot })
   return {
-    async list(cwd: string): Promise<{ name: string; description: string; hint?: string }[]> {
-      const { skills, found } = await load(cwd)
+    async list(cwd: string, additionalRoots?: readonly string[]): Promise<{ name: string; description: string; hint?: string }[]> {
+      const skills = await import('@dsh/skills')
+      const found = await loadPlaceSkills({ cwd, dshHome, additionalRoots: await roots(cwd, additionalRoots) })
       const prompts = (mcp?.prompts() ?? []).map((command) => ({ name: command.name, description: command.description, ...(command.hint === undefined ? {} : { hint: command.hint }) }))
       return [...skills.invocableNames({ commands: found.commands, skills: found.skills }).map((name) => {
         const command = found.commands.find((item) => item.name === name && item.shadowedBy === undefined)
@@ -73,8 +92,8 @@ export function frontEndCommands(dshHome: string, log: (line: string) => void, m
         return { name, description: (command?.description ?? skill?.meta.description ?? 'custom command').replace(/\s+/g, ' '), ...(hint === undefined ? {} : { hint }) }
       }), ...prompts]
     },
-    async expand(text: string, cwd: string): Promise<ExpandedPrompt> {
-      const expansion = await expandAt(text, { cwd, dshHome, log })
+    async expand(text: string, cwd: string, additionalRoots?: readonly string[]): Promise<ExpandedPrompt> {
+      const expansion = await expandAt(text, { cwd, dshHome, log, additionalRoots: await roots(cwd, additionalRoots) })
       if (expansion.kind === 'expanded') return { text: expansion.text, events: expansion.events }
       return { text: mcp === undefined ? text : await expandMcpPrompt(mcp, text, log), events: [] }
     },

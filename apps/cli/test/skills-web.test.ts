@@ -1,6 +1,7 @@
 // `/name` in `dsh web` through the built binary, in headless Chromium: typing a slash and part of a
 // name lists the matching commands under the Message textbox, Tab completes the first, and the
-// sent prompt reaches the model as the command's expanded body.
+// sent prompt reaches the model as the command's expanded body; a skill of an `--add-dir` root is
+// offered and expanded too.
 import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -44,6 +45,25 @@ describe('dsh web with custom commands', () => {
     await message.pressSequentially('4.2')
     await message.press('Enter')
     await expect.poll(() => userContents(log), { timeout: UI_WAIT_MS }).toContain('Release version 4.2 now.\n')
+    await context.close()
+  })
+  it('offers and expands a skill of an --add-dir root', async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'lib/.dsh/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy from the lib root.\n---\nDeploy $1 from lib.\n', 'home/': null })
+    const script = writeScript(tree.root, 'script.json', { responses: [{ text: 'deployed' }] })
+    const log = tree.path('requests.jsonl')
+    web = await startWeb(['--model', `scripted:${script}`, '--request-log', log, '--add-dir', tree.path('lib')], { cwd: tree.path('repo'), home: tree.path('home') })
+    const context = await browser.newContext({ locale: 'en-US' })
+    context.setDefaultTimeout(UI_WAIT_MS)
+    const page = await context.newPage()
+    await page.goto(web.url)
+    const message = page.getByRole('textbox', { name: 'Message' })
+    await expect.poll(() => message.isEditable(), { timeout: UI_WAIT_MS }).toBe(true)
+    await message.fill('/dep')
+    const list = page.getByRole('listbox', { name: 'Commands' })
+    await expect.poll(() => list.getByRole('option').allTextContents(), { timeout: UI_WAIT_MS }).toEqual(['/deploy — Deploy from the lib root.'])
+    await message.fill('/deploy qa')
+    await message.press('Enter')
+    await expect.poll(() => userContents(log), { timeout: UI_WAIT_MS }).toContain('Deploy qa from lib.\n')
     await context.close()
   })
 })

@@ -84,10 +84,10 @@ export interface SessionCommands {
 
 /** What the composition offers as `/name` commands. */
 export interface AcpCommands {
-  /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject (logged). */
-  list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
+  /** The invocable names of canonical `cwd` (and the session's canonical `additionalRoots`) with a one-line description and argument hint. May reject (logged). */
+  list(cwd: string, additionalRoots?: readonly string[]): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
   /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject (logged; the text goes as typed). */
-  expand(text: string, cwd: string): Promise<ExpandedPrompt>
+  expand(text: string, cwd: string, additionalRoots?: readonly string[]): Promise<ExpandedPrompt>
   /** Calls `listener` when the list may have changed (an MCP server listed its prompts); returns its disposer. */
   onChange?(listener: () => void): () => void
 }

@@ -13,11 +13,14 @@ import type { AcpAgentDeps } from './acp-contract.ts'
 import { rewindCommand } from './rewind-command.ts'
 import type { AcpSession } from './session-registry.ts'
 
+/** The session's additional directories (canonical): their skills expand and are advertised too. */
+const additionalOf = (session: AcpSession): string[] => session.directories.slice(1).map((directory) => directory.canonical)
+
 /** The prompt text to send for `text` typed in `session`. */
 export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string): Promise<ExpandedPrompt> {
   let expanded: ExpandedPrompt = { text, events: [] }
   try {
-    expanded = (await deps.commands?.expand(text, session.cwd)) ?? expanded
+    expanded = (await deps.commands?.expand(text, session.cwd, additionalOf(session))) ?? expanded
   } catch (error) {
     // The command files could not be read now: the prompt is sent as the client typed it.
     deps.log(`warning: session ${session.id}: custom commands could not be read: ${errorMessage(error)}`)
@@ -66,7 +69,7 @@ async function customCommands(deps: AcpAgentDeps, session: AcpSession): Promise<
   if (deps.commands === undefined) return (session.servers?.commands?.list() ?? []).map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   try {
     // The built-in `/rewind` shadows a command file of that name.
-    const listed = [...(await deps.commands.list(session.cwd)), ...(session.servers?.commands?.list() ?? [])].filter((item) => item.name !== rewindCommand.name)
+    const listed = [...(await deps.commands.list(session.cwd, additionalOf(session))), ...(session.servers?.commands?.list() ?? [])].filter((item) => item.name !== rewindCommand.name)
     return listed.map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   } catch (error) {
     // Only the built-in command is advertised now; `/name` prompts still expand when the files can be read then.

@@ -3,14 +3,16 @@
  * `/name` (lowercase letters, digits, `-`, `_`, `.`, `:` for groups) names a custom command or a
  * user-invocable skill; its body is sent instead, with `$ARGUMENTS` and `$1…$9` substituted (and
  * `${SKILL_DIR}` for a skill). Built-in names of the front end win and are never expanded. A
- * prompt that does not start with such a word (`/etc/hosts is broken`) is not a command.
+ * prompt that does not start with such a word is not a command. A first word with another `/`
+ * names a nested skill by its qualified name (`/pkg/web:deploy`, when that skill has joined the
+ * session); one that names none (`/usr/bin/foo is broken`) is a path, sent as typed.
  */
 import type { PromptEvent } from '@dsh/contracts'
 import { skillGrant } from './skill-grant.ts'
 import { substitute } from './substitute.ts'
 import type { CommandFile, SkillSet } from './types.ts'
 
-const INVOCATION = /^\/([A-Za-z0-9][A-Za-z0-9_.-]*(?::[A-Za-z0-9][A-Za-z0-9_.-]*)*)(?:\s+([\s\S]*))?$/
+const INVOCATION = /^\/([A-Za-z0-9][A-Za-z0-9_./-]*(?::[A-Za-z0-9][A-Za-z0-9_.-]*)*)(?:\s+([\s\S]*))?$/
 
 /** What a prompt turned into. */
 export type Expansion =
@@ -65,6 +67,8 @@ export function expandPrompt(prompt: string, invocables: Invocables): Expansion 
     const grant = skillGrant({ set, key: name, skill, scope: 'next-turn' })
     return { kind: 'expanded', name, from: 'skill', file: skill.file, text: substitute(skill.body, { arguments: args, skillDir: skill.folder }), events: grant.event === undefined ? [] : [grant.event] }
   }
+  // `/usr/bin/foo`: a path, not a command name.
+  if (name.includes('/')) return { kind: 'plain' }
   return { kind: 'unknown', name, known: invocableNames(invocables) }
 }
 

@@ -45,6 +45,14 @@ describe('/name expansion', () => {
     expect(expandPrompt('/release 1', { ...invocables, builtins: new Set(['release']) })).toEqual({ kind: 'plain' })
     expect(expandPrompt('/hidden', invocables)).toEqual({ kind: 'unknown', name: 'hidden', known: ['ops:deploy', 'release', 'deploy'] })
     expect(invocableNames(invocables)).toEqual(['ops:deploy', 'release', 'deploy'])
+    expect(expandPrompt('/usr/bin/foo is broken', invocables)).toEqual({ kind: 'plain' })
+    expect(expandPrompt('/tmp/a.ts:3 fails', invocables)).toEqual({ kind: 'plain' })
     expect(unknownCommandLine('nope', [])).toBe('unknown command /nope; no custom commands or skills are defined here (a prompt that starts with / names a command; start it with a space or another word to send it as it is)')
+  })
+
+  it('expands a nested qualified skill (/pkg/web:deploy) the set holds', () => {
+    const nested = { commands: [], skills: set(['pkg/web:deploy', { ...skill('deploy', 'Nested deploy $1 in ${SKILL_DIR}.'), folder: '/p/pkg/web/.dsh/skills/deploy' }]) }
+    expect(expandPrompt('/pkg/web:deploy qa', nested)).toMatchObject({ kind: 'expanded', from: 'skill', text: 'Nested deploy qa in /p/pkg/web/.dsh/skills/deploy.' })
+    expect(expandPrompt('/pkg/api:deploy qa', nested)).toEqual({ kind: 'plain' })
   })
 })

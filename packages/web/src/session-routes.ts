@@ -5,6 +5,7 @@
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import type { SessionView } from '@dsh/contracts'
 import { dataOf, deriveMessages, isDshError } from '@dsh/runtime'
 import { historyItems } from './history-items.ts'
 import { jsonBody } from './json-body.ts'
@@ -31,6 +32,9 @@ export function liveSessionOf(c: Context, sessions: LiveSessions): LiveSession |
 }
 
 /** The routes. */
+/** The open session's additional roots (registered and granted): their skills expand and complete too. */
+const rootsOf = (env: WebEnvironment, session: SessionView): readonly string[] => env.host.ctx.get('workspaceRoots')?.session(session).writableRoots() ?? []
+
 export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, streams: Set<() => void>): Hono {
   const app = new Hono()
   const usageOf = (live: LiveSession): UsageView => usageView(live.agent.session.events, { contextWindow: env.contextWindow ?? 0, prices: env.prices })
@@ -93,7 +97,7 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     const cwd = live.agent.session.header.cwd
     // Files that cannot be read now: the prompt goes as it was typed (said once in the log).
     const typed = { text: body.value.text, events: [] }
-    const sent = env.commands === undefined ? typed : await env.commands.expand(body.value.text, cwd).catch((error: unknown) => (env.log(`warning: custom commands could not be read: ${error instanceof Error ? error.message : String(error)}`), typed))
+    const sent = env.commands === undefined ? typed : await env.commands.expand(body.value.text, cwd, rootsOf(env, live.agent.session)).catch((error: unknown) => (env.log(`warning: custom commands could not be read: ${error instanceof Error ? error.message : String(error)}`), typed))
     if (!live.prompt(sent.text, sent.events)) return refuse(c, 409, 'a turn is running in this session; wait for it or cancel it')
     return c.json({ accepted: true }, 202)
   })
@@ -116,7 +120,7 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     // Unreadable command files complete nothing; sending still works.
-    const commands = env.commands === undefined ? [] : await env.commands.list(live.agent.session.header.cwd).catch(() => [])
+    const commands = env.commands === undefined ? [] : await env.commands.list(live.agent.session.header.cwd, rootsOf(env, live.agent.session)).catch(() => [])
     return c.json({ commands })
   })
   app.get('/sessions/:id/context', async (c) => {

@@ -55,10 +55,10 @@ export interface McpServerView {
 
 /** What the composition offers as `/name` commands. */
 export interface WebCommands {
-  /** The invocable names of canonical `cwd` with a one-line description and argument hint. May reject. */
-  list(cwd: string): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
+  /** The invocable names of canonical `cwd` (and the session's canonical `additionalRoots`) with a one-line description and argument hint. May reject. */
+  list(cwd: string, additionalRoots?: readonly string[]): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
   /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject. */
-  expand(text: string, cwd: string): Promise<ExpandedPrompt>
+  expand(text: string, cwd: string, additionalRoots?: readonly string[]): Promise<ExpandedPrompt>
 }
 
 /** One event on a session's stream. */

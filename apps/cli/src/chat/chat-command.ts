@@ -20,6 +20,7 @@ import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
 import { skillCommands } from './skill-commands.ts'
+import { liveSkillRoots, prospectiveSkillRoots } from '../skill-roots.ts'
 import { mcpPromptCommands } from './mcp-prompt-commands.ts'
 import { rewindChatCommand } from './rewind-chat-command.ts'
 import { workspaceFoldersCommand } from './workspace-folders-command.ts'
@@ -106,6 +107,13 @@ function availableRoots(setup: AgentSetup, agent: Agent): string[] {
   return roots.filter((root) => root.state === 'available').map((root) => root.path)
 }
 
+/** The roots the chat's `/name` commands see: the starting session's (listed at start), then its session's now. */
+async function chatSkillRoots(io: CliIo, setup: AgentSetup, options: ChatOptions) {
+  const service = setup.host.ctx.get('workspaceRoots')
+  const additionalRoots = await prospectiveSkillRoots({ dshHome: setup.dshHome, cwd: setup.cwd, granted: absoluteDirs(io, options.addDir), enabled: service !== undefined })
+  return { additionalRoots, liveRoots: (agent: Agent) => liveSkillRoots(service, agent.session) }
+}
+
 /** Runs the chat; returns the exit code. */
 export async function chatCommand(io: CliIo, options: ChatOptions, streams: ChatStreams = { stdin: process.stdin }): Promise<number> {
   const start = startChoice(options, terminalMode(streams.stdin, io.stdout, io.env).kind === 'screen')
@@ -135,7 +143,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
-      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), ...(await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind'] }))],
+      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), ...(await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind'], ...(await chatSkillRoots(io, setup, options)) }))],
       ...(setup.mcp === undefined ? {} : { liveCommands: mcpPromptCommands(setup.mcp) }),
       stdin: streams.stdin,
       stdout: io.stdout,

@@ -5,10 +5,10 @@
  * discovers the files again and sends the expanded body as the next prompt. `/skills` lists the
  * skills and commands of the directory.
  */
-import { createLocalFileSystem } from '@dsh/fs-local'
-import { userHome } from '@dsh/runtime'
+import type { Agent } from '@dsh/runtime'
 import type { WorkspaceSkills } from '@dsh/skills'
 import { registerChatCommands, SlashRegistry, type SlashCommandSpec } from '@dsh/tui'
+import { loadPlaceSkills } from '../command-expansion.ts'
 
 /** Where the chat works. */
 export interface ChatSkillsPlace {
@@ -17,11 +17,15 @@ export interface ChatSkillsPlace {
   readonly env: Readonly<Record<string, string | undefined>>
   /** Names of the product's own chat commands (they win too). */
   readonly productCommands: readonly string[]
+  /** The additional roots of the session the chat starts with (skill-roots.ts): the commands listed at start. */
+  readonly additionalRoots: readonly string[]
+  /** The additional roots of the chat's session now (a running command discovers with them). */
+  readonly liveRoots: (agent: Agent) => readonly string[]
 }
 
-async function load(place: ChatSkillsPlace): Promise<{ skills: typeof import('@dsh/skills'); found: WorkspaceSkills }> {
+async function load(place: ChatSkillsPlace, additionalRoots: readonly string[]): Promise<{ skills: typeof import('@dsh/skills'); found: WorkspaceSkills }> {
   const skills = await import('@dsh/skills')
-  const found = await skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd: place.cwd, dshHome: place.dshHome, home: userHome(place.env['HOME']) })
+  const found = await loadPlaceSkills({ cwd: place.cwd, dshHome: place.dshHome, home: place.env['HOME'], additionalRoots })
   return { skills, found }
 }
 
@@ -36,13 +40,13 @@ function builtinNames(place: ChatSkillsPlace): Set<string> {
 /** `/skills` and one command per invocable name. */
 export async function skillCommands(place: ChatSkillsPlace): Promise<SlashCommandSpec[]> {
   const builtins = builtinNames(place)
-  const { skills, found } = await load(place)
+  const { skills, found } = await load(place, place.additionalRoots)
   const list: SlashCommandSpec = {
     name: 'skills',
     usage: '/skills',
     help: 'skills and custom commands of this directory (name, state, scope, path)',
-    run: async () => {
-      const now = await load(place)
+    run: async ({ controller }) => {
+      const now = await load(place, place.liveRoots(controller.agent))
       const notes = now.found.commands.filter((command) => builtins.has(command.name.toLowerCase())).map((command) => `  /${command.name}  shadowed by the built-in /${command.name.toLowerCase()}  ${command.file}`)
       return [...skills.formatSkillList(now.found.skills, now.found.commands).trimEnd().split('\n'), ...notes, ...now.found.problems.map((line) => `warning: ${line}`)]
     },
@@ -58,7 +62,7 @@ export async function skillCommands(place: ChatSkillsPlace): Promise<SlashComman
       usage: `/${name}${hint === undefined ? '' : ` ${hint}`}`,
       help: (command?.description ?? skill?.meta.description ?? (command === undefined ? 'skill' : 'custom command')).replace(/\s+/g, ' ').slice(0, 100),
       run: async ({ controller }, args) => {
-        const now = await load(place)
+        const now = await load(place, place.liveRoots(controller.agent))
         const expansion = skills.expandPrompt(`/${name}${args.length === 0 ? '' : ` ${args.join(' ')}`}`, { commands: now.found.commands, skills: now.found.skills, builtins })
         if (expansion.kind !== 'expanded') return `/${name} is gone from this directory`
         // A body that starts with "/" is sent as it is (the chat reads "//x" as the prompt "/x").

@@ -39,7 +39,7 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     extraDirectories: absoluteDirs(io, options.addDir),
     agentInfo: { name: 'dsh', title: 'dsh', version },
     log: setup.log,
-    commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
+    commands: frontEndCommands({ dshHome: setup.dshHome, log: setup.log, mcp: setup.mcp, multiRoot: setup.host.ctx.get('workspaceRoots') !== undefined }),
     mcp: acpMcpServers(setup, io.env),
     sessionEnd: (session, reason) => setup.host.ctx.get('hooks')?.sessionEnd(session, reason) ?? Promise.resolve(),
   })

@@ -13,7 +13,8 @@ import type { Host } from '@dsh/runtime'
 import { CliError, usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { prepareAgentSetup, type AgentSetup } from '../agent-setup.ts'
-import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
+import { absoluteDirs, checkAddDirs, grantAddDirs } from '../add-dirs.ts'
+import { prospectiveSkillRoots } from '../skill-roots.ts'
 import { expandRunPrompt } from '../command-expansion.ts'
 import { promptFrom } from '../prompt-source.ts'
 import { guardShutdown } from '../shutdown.ts'
@@ -74,7 +75,10 @@ export async function runCommand(io: CliIo, words: readonly string[], options: R
   try {
     if (options.resume !== undefined && options.cwd !== undefined) refuseOtherDirectory(host, setup, options.resume)
     const sessionCwd = options.resume === undefined ? setup.cwd : host.sessions.header(options.resume).cwd
-    const sent = await expandRunPrompt(prompt, { cwd: sessionCwd, dshHome: setup.dshHome, log: setup.log })
+    // Expanded before the session opens (an unknown /name creates none), with the roots it will have.
+    const granted = absoluteDirs(io, options.addDir)
+    const additionalRoots = await prospectiveSkillRoots({ dshHome: setup.dshHome, cwd: sessionCwd, granted, enabled: host.ctx.get('workspaceRoots') !== undefined })
+    const sent = await expandRunPrompt(prompt, { cwd: sessionCwd, dshHome: setup.dshHome, log: setup.log, additionalRoots })
     const agent = await host.startAgent(startOptions(options.resume))
     errLine(io, `session: ${agent.session.id}`)
     endSession = () => host.ctx.get('hooks')?.sessionEnd(agent.handle, 'other') ?? Promise.resolve()

@@ -63,7 +63,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         contextWindow: setup.provider.contextWindow,
         prices: setup.config.model?.prices,
         log: setup.log,
-        commands: frontEndCommands(setup.dshHome, setup.log, setup.mcp),
+        commands: frontEndCommands({ dshHome: setup.dshHome, log: setup.log, mcp: setup.mcp, multiRoot: setup.host.ctx.get('workspaceRoots') !== undefined }),
         ...(setup.mcp === undefined ? {} : { mcpServers: () => mcpRows(setup.mcp) }),
         sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
       },

@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'bench/**/*.test.ts'],
+    // A fixed fast-check seed (see the file; DSH_FC_SEED=random explores).
+    setupFiles: ['./vitest.setup.ts'],
     // Hang guards, not speed limits: on a 2-core machine shared with other builds, the e2e tests
     // that spawn dsh several times take 20 s and more; a test that hangs still fails, later.
     testTimeout: 120_000,

@@ -244,10 +244,13 @@ async function run(commands: readonly Command[], maxBytes: number, checkState: b
         const prior = running.scopes.get(change.scope)
         // (c) no re-injection of an unchanged, visible scope (a superseding baseline restates everything)
         if (change.action !== 'remove' && !superseding) expect(isLoaded(prior) && prior.path === change.path && prior.digest === change.digest, `re-injected ${JSON.stringify(change)}`).toBe(false)
-        // (d) no removal for a scope whose probe failed (when it is probed: no earlier candidate of its slot exists)
+        // (d) no removal for a scope whose probe failed (when it is probed: no earlier candidate of its slot exists).
+        // Only a file that exists is protected: the failing stat of a missing one hides nothing, since
+        // the directory listing already shows it absent (an empty next candidate is then a removal).
         const failingIndex = BASE.findIndex((n) => n === failing?.name)
         const shadowedFailing = failing !== undefined && failingIndex > 0 && BASE.slice(0, failingIndex).some((n) => disk.has(abs(failing.dir, n)))
-        if (change.action === 'remove' && failingPath !== undefined && failingReachable && failing !== undefined && !shadowedFailing) {
+        const failingExists = failingPath !== undefined && disk.has(failingPath)
+        if (change.action === 'remove' && failingPath !== undefined && failingExists && failingReachable && failing !== undefined && !shadowedFailing) {
           expect(change.scope).not.toBe(projectScope(failing.dir, failing.name === LOCAL ? 'local' : 'base').key)
         }
         // (e) the settings changed, not the files: nothing is flagged as outdated

@@ -1,7 +1,9 @@
 // Issue 21 item 12's last two: closing a session from the page (gone after a reload and in a second
-// tab, the log still listed by dsh sessions and the API; a running one asks first and is cancelled),
-// and the 390 px layout (one scroll area while a long transcript shows, no horizontal page scroll,
-// the sessions drawer). Headless Chromium against the built dsh web; screenshots to /tmp/web21-shots.
+// tab, the log still listed by dsh sessions and the API; a running one asks first and is cancelled;
+// one waiting on a permission question asks too, and closing rejects the question, the call never
+// runs), and the 390 px layout (one scroll area while a long transcript, or tool rows with a 200-line
+// result, a diff and a file preview, show; no horizontal page scroll; the sessions drawer). Headless
+// Chromium against the built dsh web; screenshots to /tmp/web21-shots and /tmp/web21b-shots.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -218,12 +220,14 @@ describe('dsh web page at 390 px', () => {
       expect(await widerThanPhone(page)).toEqual([])
       // The bash row starts closed: open it and measure again with its 200 lines shown.
       const listingRow = tools.first()
-      expect(await listingRow.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false)
+      expect(await listingRow.evaluate((element) => element.hasAttribute('open'))).toBe(false)
       await listingRow.locator('summary').click()
       const result = listingRow.locator('pre.tool-result')
       await result.getByText('output line 200 of a long listing').waitFor()
       expect(await result.evaluate((element) => element.getBoundingClientRect().height)).toBeGreaterThan(844)
-      await result.scrollIntoViewIfNeeded()
+      // The picture: the listing's last lines, the edit's diff (its wide line scrolls inside it) and the written file.
+      await page.locator('pre.diff').scrollIntoViewIfNeeded()
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
       mkdirSync('/tmp/web21b-shots', { recursive: true })
       await page.screenshot({ path: '/tmp/web21b-shots/narrow-tools.png' })
       expect(await overflowingAreas(page)).toEqual(['transcript'])

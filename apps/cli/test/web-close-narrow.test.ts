@@ -1,8 +1,10 @@
 // Issue 21 item 12's last two: closing a session from the page (gone after a reload and in a second
-// tab, the log still listed by dsh sessions and the API; a running one asks first and is cancelled),
-// and the 390 px layout (one scroll area while a long transcript shows, no horizontal page scroll,
-// the sessions drawer). Headless Chromium against the built dsh web; screenshots to /tmp/web21-shots.
-import { mkdirSync } from 'node:fs'
+// tab, the log still listed by dsh sessions and the API; a running one asks first and is cancelled;
+// one waiting on a permission question asks too, and closing rejects the question, the call never
+// runs), and the 390 px layout (one scroll area while a long transcript, or tool rows with a 200-line
+// result, a diff and a file preview, show; no horizontal page scroll; the sessions drawer). Headless
+// Chromium against the built dsh web; screenshots to /tmp/web21-shots and /tmp/web21b-shots.
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -23,6 +25,24 @@ afterEach(async () => {
   await rig?.dispose()
   rig = undefined
 })
+
+/** Scroll areas (overflow-y auto/scroll) whose content is taller than they are; the page itself counts as 'page'. */
+const overflowingAreas = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const found: string[] = []
+    const root = document.scrollingElement
+    if (root !== null && root.scrollHeight > root.clientHeight) found.push('page')
+    for (const element of document.querySelectorAll('*')) {
+      if (element === root) continue
+      const style = getComputedStyle(element)
+      if ((style.overflowY === 'auto' || style.overflowY === 'scroll') && element.scrollHeight > element.clientHeight + 1) found.push(element.className || element.tagName)
+    }
+    return found
+  })
+
+/** Elements (outside a `pre`, which scrolls sideways on its own) reaching past a 390 px window's right edge. */
+const widerThanPhone = (page: Page): Promise<string[]> =>
+  page.evaluate(() => [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > 391 && element.getClientRects().length > 0 && element.closest('pre') === null).map((element) => `${element.tagName}.${element.className}:${Math.round(element.getBoundingClientRect().right)}`).slice(0, 8))
 
 async function prompt(page: Page, text: string): Promise<void> {
   const message = page.getByRole('textbox', { name: 'Message' })
@@ -96,6 +116,51 @@ describe('dsh web page: closing a session', () => {
     },
     240_000,
   )
+
+  it(
+    'closing a session waiting on a permission question asks with the question wording; Keep it open keeps the card; Close rejects the question, the call never runs',
+    async () => {
+      rig = await startRig((path) => [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: `touch '${path('repo/closed-marker')}'` } }] }, { text: 'The marker was made.' }])
+      const marker = rig.tree.path('repo/closed-marker')
+      const page = await openPage(browser, rig.web)
+      await ready(page)
+      await prompt(page, 'make a marker')
+      const card = page.locator('section.approval')
+      await card.getByRole('button', { name: 'Allow once' }).waitFor()
+      const listed = await rig.web.api<{ sessions: { id: string; title: string }[] }>('GET', '/api/sessions')
+      const id = listed.body.sessions.find((row) => row.title === 'make a marker')?.id ?? ''
+      expect(id).not.toBe('')
+      const closeRow = page.getByRole('button', { name: 'Close session “make a marker”' })
+      await closeRow.click()
+      const question = page.getByRole('alertdialog', { name: 'Close this session?' })
+      await question.getByText('“make a marker” is waiting for your answer to a question. Closing the session rejects the question and stops the turn.').waitFor()
+      await shot(page, 'close-confirmation-waiting')
+      await question.getByRole('button', { name: 'Keep it open' }).click()
+      await expect.poll(() => question.count()).toBe(0)
+      expect(await card.getByRole('button', { name: 'Allow once' }).isVisible()).toBe(true)
+      expect(await closeRow.count()).toBe(1)
+      expect(existsSync(marker)).toBe(false)
+      // Confirmed: the session closes, its question is rejected and the turn stops.
+      await closeRow.click()
+      await question.getByRole('button', { name: 'Close session' }).click()
+      await page.getByText('This session was closed (here or in another tab). Its log is kept.').waitFor()
+      const after = await rig.web.api<{ sessions: { id: string }[]; closed: { id: string }[] }>('GET', '/api/sessions')
+      expect(after.body.closed.map((row) => row.id)).toEqual([id])
+      expect(after.body.sessions.map((row) => row.id)).not.toContain(id)
+      const shown = await runDsh(['sessions', 'show', id, '--messages'], { cwd: rig.tree.path('repo'), env: { DSH_HOME: rig.tree.path('home') } })
+      expect(shown.stdout).toContain('make a marker')
+      expect(shown.stdout).toContain('--- tool bash (error)\nThe bash call was not approved (permission mode ask asks before running bash).')
+      expect(shown.stdout).not.toContain('The marker was made.')
+      expect(existsSync(marker)).toBe(false)
+      await page.reload()
+      await page.getByText('No session is open. Open one from the sessions list or start a new one.').waitFor()
+      await page.getByRole('button', { name: '▸ Closed sessions (1)' }).waitFor()
+      expect(await closeRow.count()).toBe(0)
+      expect(existsSync(marker)).toBe(false)
+      await page.context().close()
+    },
+    240_000,
+  )
 })
 
 describe('dsh web page at 390 px', () => {
@@ -109,19 +174,9 @@ describe('dsh web page at 390 px', () => {
       await ready(page)
       await prompt(page, 'a long question')
       await page.getByText('End.').waitFor()
-      const overflowing = await page.evaluate(() => {
-        const found: string[] = []
-        const root = document.scrollingElement
-        if (root !== null && root.scrollHeight > root.clientHeight) found.push('page')
-        for (const element of document.querySelectorAll('*')) {
-          if (element === root) continue
-          const style = getComputedStyle(element)
-          if ((style.overflowY === 'auto' || style.overflowY === 'scroll') && element.scrollHeight > element.clientHeight + 1) found.push(element.className || element.tagName)
-        }
-        return found
-      })
+      const overflowing = await overflowingAreas(page)
       await shot(page, 'narrow-transcript')
-      const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > 391 && element.getClientRects().length > 0 && element.closest('pre') === null).map((element) => `${element.tagName}.${element.className}:${Math.round(element.getBoundingClientRect().right)}`).slice(0, 8))
+      const wide = await widerThanPhone(page)
       expect(wide).toEqual([])
       expect(overflowing).toEqual(['transcript'])
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
@@ -133,6 +188,54 @@ describe('dsh web page at 390 px', () => {
       await shot(page, 'narrow-drawer')
       await page.getByRole('button', { name: 'Back to chat' }).click()
       await expect.poll(() => page.locator('#sessions-drawer').isVisible()).toBe(false)
+      await page.context().close()
+    },
+    240_000,
+  )
+
+  it(
+    'tool rows with long output, an edit diff and a written file: still one scroll area, never sideways, with the output opened',
+    async () => {
+      const wideLine = `export const wide = '${'w'.repeat(240)}'`
+      const listing = 'for i in $(seq 1 200); do echo "output line $i of a long listing"; done'
+      const notes = Array.from({ length: 30 }, (_, index) => `- note ${index + 1}: ${'word '.repeat((index % 5) + 3)}`).join('\n')
+      rig = await startRig(
+        [
+          { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: listing } }] },
+          { toolCalls: [{ id: 'c2', name: 'edit', arguments: { file_path: 'src/app.ts', old_string: "export const name = 'old'", new_string: `export const name = 'new'\n${wideLine}` } }] },
+          { toolCalls: [{ id: 'c3', name: 'write', arguments: { file_path: 'NOTES.md', content: `${notes}\n` } }] },
+          { text: 'All three tools ran.' },
+        ],
+        { files: { 'repo/src/app.ts': "// app\nexport const name = 'old'\nexport const size = 1\n" }, args: ['--permission-mode', 'full-auto'] },
+      )
+      const page = await openPage(browser, rig.web, { width: 390, height: 844 })
+      await ready(page)
+      await prompt(page, 'list, edit and write')
+      await page.getByText('All three tools ran.').waitFor()
+      const tools = page.locator('details.tool')
+      expect(await tools.count()).toBe(3)
+      expect(await page.locator('pre.diff').textContent()).toContain(`+${wideLine}`)
+      expect(await page.locator('pre.file-preview').textContent()).toContain('- note 30:')
+      expect(await overflowingAreas(page)).toEqual(['transcript'])
+      expect(await widerThanPhone(page)).toEqual([])
+      // The bash row starts closed: open it and measure again with its 200 lines shown.
+      const listingRow = tools.first()
+      expect(await listingRow.evaluate((element) => element.hasAttribute('open'))).toBe(false)
+      await listingRow.locator('summary').click()
+      const result = listingRow.locator('pre.tool-result')
+      await result.getByText('output line 200 of a long listing').waitFor()
+      expect(await result.evaluate((element) => element.getBoundingClientRect().height)).toBeGreaterThan(844)
+      // The picture: the listing's last lines, the edit's diff (its wide line scrolls inside it) and the written file.
+      await page.locator('pre.diff').scrollIntoViewIfNeeded()
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+      mkdirSync('/tmp/web21b-shots', { recursive: true })
+      await page.screenshot({ path: '/tmp/web21b-shots/narrow-tools.png' })
+      expect(await overflowingAreas(page)).toEqual(['transcript'])
+      expect(await widerThanPhone(page)).toEqual([])
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      expect(await page.locator('.transcript').evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0)
+      expect(await page.locator('pre.diff').evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true)
+      expect(await page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(true)
       await page.context().close()
     },
     240_000,

@@ -65,6 +65,8 @@ describe('dsh web page: closing a session', () => {
       expect(idle).not.toBe('')
       // A second session, running a turn that never ends by itself.
       await page.getByRole('button', { name: 'New session' }).click()
+      // The new session is the current one before anything is typed (typed earlier, it went to the first).
+      await page.locator('.session.current', { hasText: '(no prompt yet)' }).waitFor({ timeout: UI_WAIT_MS })
       await ready(page)
       await prompt(page, 'second question')
       await expect.poll(() => page.getByRole('button', { name: 'Cancel', exact: true }).isEnabled(), { timeout: UI_WAIT_MS }).toBe(true)

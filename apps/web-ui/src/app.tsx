@@ -32,6 +32,8 @@ export function App(): JSX.Element {
   const [closedHere, setClosedHere] = useState<ReadonlySet<string>>(new Set())
   const [confirming, setConfirming] = useState<SessionRow | undefined>()
   const [folders, setFolders] = useState(false)
+  /** A session is being opened: the previous one's view is gone, so nothing typed meanwhile goes to it. */
+  const [opening, setOpening] = useState(false)
   const [problem, setProblem] = useState<string | undefined>()
   const narrow = useNarrow()
   const [drawer, setDrawer] = useState<Drawer | undefined>()
@@ -95,6 +97,7 @@ export function App(): JSX.Element {
 
   const open = (id: string | undefined): void => {
     setDrawer(undefined)
+    setOpening(true)
     post<{ id: string }>('/sessions', id === undefined ? {} : { resume: id })
       .then((value) => {
         setClosedHere((ids) => (ids.has(value.id) ? new Set([...ids].filter((other) => other !== value.id)) : ids))
@@ -102,6 +105,7 @@ export function App(): JSX.Element {
         refresh()
       })
       .catch((error: unknown) => setProblem(failure(error)))
+      .finally(() => setOpening(false))
   }
   const close = (row: SessionRow, stopTurn: boolean): void => {
     post(sessionPath(row.id, '/close'), stopTurn ? { stopTurn: true } : {})
@@ -138,8 +142,8 @@ export function App(): JSX.Element {
             </>
           ) : undefined}
         </SessionList>
-        {state === undefined ? <p class="loading">{t.loading}</p> : shown === undefined ? <SessionGone closed={current} open={open} /> : <ChatView key={shown} sessionId={shown} cwd={state.cwd} hub={hub} />}
-        {shown === undefined || state === undefined ? null : <SidePanel key={shown} sessionId={shown} docsOff={state.docsOff} drafts={draftsOf(drafts.current, shown)} onHide={hide} />}
+        {state === undefined || opening ? <p class="loading">{t.loading}</p> : shown === undefined ? <SessionGone closed={current} open={open} /> : <ChatView key={shown} sessionId={shown} cwd={state.cwd} hub={hub} />}
+        {shown === undefined || state === undefined || opening ? null : <SidePanel key={shown} sessionId={shown} docsOff={state.docsOff} drafts={draftsOf(drafts.current, shown)} onHide={hide} />}
         {narrow && drawer !== undefined ? <div class="drawer-backdrop" onClick={() => setDrawer(undefined)} /> : null}
       </main>
       {folders && shown !== undefined ? <FoldersDialog sessionId={shown} onClose={() => setFolders(false)} /> : null}

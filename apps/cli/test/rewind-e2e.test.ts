@@ -163,7 +163,7 @@ describe('dsh rewind', () => {
     const usage = await dsh(['rewind', id])
     expect(usage.code).toBe(2)
     const objects = tree.path(`home/checkpoints/${id}/objects`)
-    const text = readFileSync(tree.path(`home/checkpoints/${id}/turns/1.json`), 'utf8')
+    const text = readFileSync(tree.path(`home/checkpoints/${id}/turns/1.jsonl`), 'utf8')
     const blob = new RegExp(`"${join(repo, 'src/deep.ts')}":\\{[^}]*"before":\\{"kind":"file","blob":"([0-9a-f]{64})"`).exec(text)?.[1] ?? ''
     expect(blob).not.toBe('')
     rmSync(join(objects, blob.slice(0, 2), blob.slice(2)))

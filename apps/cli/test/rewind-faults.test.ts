@@ -74,8 +74,10 @@ describe('rewind faults', () => {
     child.kill('SIGKILL')
     await exited
     const id = sessionIdOf(stderr)
-    const turn = JSON.parse(readFileSync(tree.path(`home/checkpoints/${id}/turns/1.json`), 'utf8')) as unknown
-    const blobs = JSON.stringify(turn).match(/[0-9a-f]{64}/g) ?? []
+    // Every line of the turn's log is whole (a killed writer leaves whole lines) and names only intact objects.
+    const lines = readFileSync(tree.path(`home/checkpoints/${id}/turns/1.jsonl`), 'utf8').split('\n')
+    expect(lines.pop()).toBe('')
+    const blobs = lines.flatMap((line) => JSON.stringify(JSON.parse(line)).match(/[0-9a-f]{64}/g) ?? [])
     expect(blobs.length).toBeGreaterThan(0)
     for (const blob of blobs) expect(createHash('sha256').update(readFileSync(tree.path(`home/checkpoints/${id}/objects/${blob.slice(0, 2)}/${blob.slice(2)}`))).digest('hex')).toBe(blob)
     rmSync(tree.path('repo/started'))

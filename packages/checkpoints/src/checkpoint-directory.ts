@@ -1,13 +1,15 @@
 /**
  * The layout of one session's checkpoint directory, `$DSH_HOME/checkpoints/<session-id>/`:
- * `objects/` (the content store), `turns/<N>.json` (one checkpoint per turn), `rewinds/<id>.json`
+ * `objects/` (the content store), `turns/<N>.jsonl` (one checkpoint per turn, an append-only log;
+ * `turns/<N>.json`, a whole document, is what earlier versions wrote and is still read), `rewinds/<id>.json`
  * (completed rewinds, each file its own commit point) and `journal.json` (a rewind in progress).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RewindJournal, RewindRecord, TurnCheckpoint } from './checkpoint-types.ts'
-import { absentJson, readJson, writeJsonDurable } from './durable-file.ts'
+import { absentJson, errnoOf, readJson, writeJsonDurable } from './durable-file.ts'
 import { ObjectStore } from './object-store.ts'
+import { foldTurnLog, TurnLogWriter } from './turn-log.ts'
 
 /** The checkpoints root under a dsh home. */
 export const checkpointsRoot = (dshHome: string): string => join(dshHome, 'checkpoints')
@@ -29,17 +31,26 @@ export class CheckpointDirectory {
     return existsSync(this.path)
   }
 
-  #turnFile(turn: number): string {
-    return join(this.path, 'turns', `${turn}.json`)
+  #turnFile(turn: number, extension: 'jsonl' | 'json'): string {
+    return join(this.path, 'turns', `${turn}.${extension}`)
   }
 
   /** The checkpoint of `turn`, undefined when the turn changed nothing; throws naming a corrupt file. */
   turn(turn: number): TurnCheckpoint | undefined {
-    const file = this.#turnFile(turn)
+    const log = this.#turnFile(turn, 'jsonl')
+    let text: string | undefined
+    try {
+      text = readFileSync(log, 'utf8')
+    } catch (error) {
+      // ENOENT: no log for the turn (it changed nothing, or an earlier version wrote a whole document).
+      if (errnoOf(error) !== 'ENOENT') throw error
+    }
+    if (text !== undefined) return foldTurnLog(text, log, turn)
+    const file = this.#turnFile(turn, 'json')
     const value = readJson(file)
     if (value === absentJson) return undefined
     if (!isRecord(value) || value['version'] !== 1 || value['turn'] !== turn || !isRecord(value['files']) || !Array.isArray(value['roots'])) throw new Error(`checkpoint file ${file} is corrupt (not a turn checkpoint)`)
-    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the envelope was checked above; the file is only ever written by saveTurn
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the envelope was checked above; such files were only ever written by dsh
     return value as unknown as TurnCheckpoint
   }
 
@@ -47,14 +58,18 @@ export class CheckpointDirectory {
   turns(): number[] {
     const directory = join(this.path, 'turns')
     if (!existsSync(directory)) return []
-    return readdirSync(directory)
-      .flatMap((name) => (/^\d+\.json$/.test(name) ? [Number(name.slice(0, -5))] : []))
-      .toSorted((a, b) => a - b)
+    const numbers = new Set(readdirSync(directory).flatMap((name) => (/^\d+\.jsonl?$/.test(name) ? [Number(name.slice(0, name.indexOf('.')))] : [])))
+    return [...numbers].toSorted((a, b) => a - b)
   }
 
-  /** Saves a turn's checkpoint (after the objects it names): flushed unless `flush` is false (then whole, but a crash may keep the previous one). */
-  saveTurn(checkpoint: TurnCheckpoint, options: { readonly flush?: boolean } = {}): void {
-    writeJsonDurable(this.#turnFile(checkpoint.turn), checkpoint, options)
+  /** Whether `turn` has a log (rather than an earlier version's whole document, or nothing). */
+  turnLogExists(turn: number): boolean {
+    return existsSync(this.#turnFile(turn, 'jsonl'))
+  }
+
+  /** The writer of `turn`'s log (the session's process alone writes it; the caller closes it). */
+  turnLog(turn: number): TurnLogWriter {
+    return new TurnLogWriter(this.#turnFile(turn, 'jsonl'))
   }
 
   /** Completed rewinds, oldest first. */

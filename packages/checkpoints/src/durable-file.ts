@@ -4,7 +4,7 @@
  * crash at any point leaves the old file or the new one, never a torn one.
  */
 import { randomUUID } from 'node:crypto'
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 
 /** Flushes a directory's entries (the rename that put a file there). */
@@ -29,7 +29,8 @@ export function writeDurable(path: string, data: string | Uint8Array, options: {
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(handle, bytes, offset, bytes.length - offset)
-    if (options.flush !== false) fsyncSync(handle)
+    // fdatasync: the data and the size, which is all a reader needs; the rename is flushed with the directory.
+    if (options.flush !== false) fdatasyncSync(handle)
   } catch (error) {
     closeSync(handle)
     rmSync(temp, { force: true })

@@ -26,8 +26,11 @@ export function lstatOrAbsent(path: string): Stats | undefined {
   }
 }
 
-/** The state at `path`, with a regular file's bytes stored in `store` (`added` counts new bytes). */
-export function captureState(path: string, store: ObjectStore, maxFileBytes: number, budget?: ByteBudget): { readonly state: FileState; readonly added: number } {
+/**
+ * The state at `path`, with a regular file's bytes stored in `store` (`added` counts new bytes);
+ * with `flush: false` the bytes are stored whole but flushed only later (see {@link ObjectStore.put}).
+ */
+export function captureState(path: string, store: ObjectStore, maxFileBytes: number, budget?: ByteBudget, options: { readonly flush?: boolean } = {}): { readonly state: FileState; readonly added: number } {
   const stats = lstatOrAbsent(path)
   if (stats === undefined) return { state: { kind: 'absent' }, added: 0 }
   if (stats.isSymbolicLink()) return { state: { kind: 'symlink', target: readlinkSync(path) }, added: 0 }
@@ -36,7 +39,7 @@ export function captureState(path: string, store: ObjectStore, maxFileBytes: num
   if (stats.size > maxFileBytes) return { state: { kind: 'not-kept', reason: 'too-large', size: stats.size, mode }, added: 0 }
   if (budget !== undefined && !budget.allows(stats.size)) return { state: { kind: 'not-kept', reason: 'over-budget', size: stats.size, mode }, added: 0 }
   const bytes = readFileSync(path)
-  const { blob, added } = store.put(bytes)
+  const { blob, added } = store.put(bytes, options)
   budget?.spend(added)
   return { state: { kind: 'file', blob, size: bytes.length, mode }, added }
 }

@@ -3,7 +3,7 @@
  * writable root, and the byte budget. `write`/`edit` keep the target's pre-image before the tool
  * runs; shell tools (`bash`, `run_code`) re-sync the roots before the command (what changed
  * meanwhile was not this turn's doing) and after it (what changed now was). Every update of the
- * turn checkpoint is written durably after the objects it names.
+ * turn checkpoint is one line appended to the turn's log, written durably after the objects it names.
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,6 +12,7 @@ import type { FileChange, TurnCheckpoint } from './checkpoint-types.ts'
 import { CheckpointDirectory } from './checkpoint-directory.ts'
 import { captureState } from './file-state.ts'
 import { RootTracker } from './root-tracker.ts'
+import type { TurnLogWriter } from './turn-log.ts'
 
 /** Limits of a session's capture. */
 export interface CaptureLimits {
@@ -44,11 +45,19 @@ function storedBytes(directory: string): number {
   return total
 }
 
+/** The objects the pre-images of `changes` name. */
+function* beforeBlobs(changes: Iterable<FileChange>): Iterable<string> {
+  for (const change of changes) if (change.before.kind === 'file') yield change.before.blob
+}
+
 /** The checkpoint of the turn being captured. */
 interface OpenTurn {
   readonly turn: number
   readonly roots: string[]
   readonly files: Map<string, FileChange>
+  /** Paths whose record changed since the log's last line. */
+  readonly dirty: Set<string>
+  readonly log: TurnLogWriter
   /** Roots too big to track shell changes in. */
   readonly untracked: string[]
   /** Stored bytes when the turn began. */
@@ -72,8 +81,12 @@ export class SessionCapture {
 
   #turn(turn: number, roots: readonly string[]): OpenTurn {
     if (this.#current?.turn !== turn) {
+      this.#current?.log.close()
       const existing = this.directory.turn(turn)
-      this.#current = { turn, roots: [...roots], files: new Map(Object.entries(existing?.files ?? {})), untracked: [...(existing?.untrackedRoots ?? [])], startBytes: this.budget.used - (existing?.bytesAdded ?? 0), overBudget: existing?.overBudget ?? false }
+      const files = new Map(Object.entries(existing?.files ?? {}))
+      // Entries read from an earlier version's whole document go into the log with its first line.
+      const dirty = new Set(this.directory.turnLogExists(turn) ? [] : files.keys())
+      this.#current = { turn, roots: [...roots], files, dirty, log: this.directory.turnLog(turn), untracked: [...(existing?.untrackedRoots ?? [])], startBytes: this.budget.used - (existing?.bytesAdded ?? 0), overBudget: existing?.overBudget ?? false }
     }
     for (const root of roots) if (!this.#current.roots.includes(root)) this.#current.roots.push(root)
     return this.#current
@@ -98,12 +111,19 @@ export class SessionCapture {
       version: 1,
       turn: current.turn,
       roots: current.roots,
-      files: Object.fromEntries(current.files),
+      files: Object.fromEntries([...current.dirty].flatMap((path) => {
+        const change = current.files.get(path)
+        return change === undefined ? [] : [[path, change] as const]
+      })),
       bytesAdded: this.budget.used - current.startBytes,
       ...(current.overBudget ? { overBudget: true } : {}),
       ...(current.untracked.length === 0 ? {} : { untrackedRoots: current.untracked }),
     }
-    this.directory.saveTurn(checkpoint, options)
+    // A durable record never names content that could still be lost: what a write left (stored
+    // without a flush) is flushed here once a later change of the turn is kept with it as its before.
+    if (options.flush !== false) this.directory.objects.flush(beforeBlobs(current.files.values()))
+    current.log.append(checkpoint, options)
+    current.dirty.clear()
     return exceeded
   }
 
@@ -116,6 +136,7 @@ export class SessionCapture {
     if (current.files.has(path)) return false
     const { state } = captureState(path, this.directory.objects, this.#limits.maxFileBytes, this.budget)
     current.files.set(path, { path, before: state, by: tool })
+    current.dirty.add(path)
     return this.#save()
   }
 
@@ -124,8 +145,11 @@ export class SessionCapture {
     const current = this.#turn(turn, roots)
     const change = current.files.get(path)
     if (change === undefined) return false
-    const { state } = captureState(path, this.directory.objects, this.#limits.maxFileBytes, this.budget)
+    // What the write left needs no flush yet: it becomes a pre-image only when a later change of
+    // the file is recorded, and that record flushes it first (see #save).
+    const { state } = captureState(path, this.directory.objects, this.#limits.maxFileBytes, this.budget, { flush: false })
     current.files.set(path, { ...change, after: state })
+    current.dirty.add(path)
     const root = roots.find((candidate) => inside(candidate, path))
     if (root !== undefined) this.#tracker(root).note(path, state)
     // What the write left only serves the "changed outside dsh" check; it need not reach the disk
@@ -135,6 +159,7 @@ export class SessionCapture {
 
   /** Stops watching the roots. */
   close(): void {
+    this.#current?.log.close()
     for (const tracker of this.#trackers.values()) tracker.close()
   }
 
@@ -157,6 +182,7 @@ export class SessionCapture {
         changed = true
         const known = current.files.get(change.path)
         current.files.set(change.path, known === undefined ? { path: change.path, before: change.before, after: change.after, by: tool } : { ...known, after: change.after })
+        current.dirty.add(change.path)
       }
     }
     return changed ? this.#save() : false

@@ -2,18 +2,11 @@
 // the built `dsh web`: "always" for `a && b` offers the prefixes of its parts, never the whole
 // tool; the parts then run unasked in another order; a command with a new part asks again and
 // now offers the whole tool besides; Reject carries the note typed under the buttons to the model.
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+import { describe, expect, it } from 'vitest'
+import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
 
 const bash = (id: string, command: string) => ({ toolCalls: [{ id, name: 'bash', arguments: { command } }] })
 
@@ -21,8 +14,8 @@ describe('dsh web page: "always" for a compound command', () => {
   it(
     'offers the parts\' prefixes, not the whole tool; the parts run unasked after; a new part asks and offers the whole tool; Reject sends its note',
     async () => {
-      rig = await startRig([bash('c1', 'ls && wc -l AGENTS.md'), bash('c2', 'wc -c AGENTS.md; ls -a'), bash('c3', 'ls | sort'), { text: 'All three tried.' }])
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig([bash('c1', 'ls && wc -l AGENTS.md'), bash('c2', 'wc -c AGENTS.md; ls -a'), bash('c3', 'ls | sort'), { text: 'All three tried.' }])
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
       await page.getByRole('textbox', { name: 'Message' }).fill('list and count')
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')

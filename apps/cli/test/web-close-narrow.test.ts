@@ -6,10 +6,10 @@
 // Chromium against the built dsh web; screenshots to /tmp/web21-shots and /tmp/web21b-shots.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { runDsh } from './run-dsh.ts'
-import { launchBrowser, openPage, openTab, ready, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
+import { openPage, openTab, ready, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
 
 const shotDir = process.env['WEB21_SHOTS'] ?? '/tmp/web21-shots'
 const shot = async (page: Page, name: string): Promise<void> => {
@@ -17,14 +17,7 @@ const shot = async (page: Page, name: string): Promise<void> => {
   await page.screenshot({ path: join(shotDir, `${name}.png`) })
 }
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+const tests = usePageTests()
 
 /** Scroll areas (overflow-y auto/scroll) whose content is taller than they are; the page itself counts as 'page'. */
 const overflowingAreas = (page: Page): Promise<string[]> =>
@@ -54,9 +47,9 @@ describe('dsh web page: closing a session', () => {
   it(
     'closes an idle session: gone after a reload and in another tab, its log still listed; a running one asks and is cancelled; Reopen brings one back',
     async () => {
-      rig = await startRig((path) => [{ text: 'First answer.' }, { text: 'never finished', holdAfter: 0, releaseFile: path('never') }])
-      const { web } = rig
-      const page = await openPage(browser, web)
+      tests.rig = await startRig((path) => [{ text: 'First answer.' }, { text: 'never finished', holdAfter: 0, releaseFile: path('never') }])
+      const { web } = tests.rig
+      const page = await openPage(tests.browser, web)
       await ready(page)
       await prompt(page, 'first question')
       await page.getByText('First answer.').waitFor()
@@ -81,7 +74,7 @@ describe('dsh web page: closing a session', () => {
       await ready(page)
       await page.getByRole('button', { name: 'Close session “second question”' }).waitFor()
       expect(await page.getByRole('button', { name: 'Close session “first question”' }).count()).toBe(0)
-      const listed = await runDsh(['sessions', 'list'], { cwd: rig.tree.path('repo'), env: { DSH_HOME: rig.tree.path('home') } })
+      const listed = await runDsh(['sessions', 'list'], { cwd: tests.rig.tree.path('repo'), env: { DSH_HOME: tests.rig.tree.path('home') } })
       expect(listed.stdout).toContain(idle)
       const after = await web.api<{ sessions: { id: string }[]; closed: { id: string }[] }>('GET', '/api/sessions')
       expect(after.body.closed.map((row) => row.id)).toEqual([idle])
@@ -100,7 +93,7 @@ describe('dsh web page: closing a session', () => {
       await other.getByText('This session was closed (here or in another tab). Its log is kept.').waitFor()
       const closedNow = await web.api<{ sessions: { id: string }[]; closed: { id: string; title: string }[] }>('GET', '/api/sessions')
       const running = closedNow.body.closed.find((row) => row.title === 'second question')?.id ?? ''
-      const shown = await runDsh(['sessions', 'show', running, '--messages'], { cwd: rig.tree.path('repo'), env: { DSH_HOME: rig.tree.path('home') } })
+      const shown = await runDsh(['sessions', 'show', running, '--messages'], { cwd: tests.rig.tree.path('repo'), env: { DSH_HOME: tests.rig.tree.path('home') } })
       expect(shown.stdout).toContain('second question')
       // Reopen from the closed list: open again, in the list again.
       await page.getByRole('button', { name: /^▸ Closed sessions/ }).click()
@@ -122,14 +115,14 @@ describe('dsh web page: closing a session', () => {
   it(
     'closing a session waiting on a permission question asks with the question wording; Keep it open keeps the card; Close rejects the question, the call never runs',
     async () => {
-      rig = await startRig((path) => [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: `touch '${path('repo/closed-marker')}'` } }] }, { text: 'The marker was made.' }])
-      const marker = rig.tree.path('repo/closed-marker')
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig((path) => [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: `touch '${path('repo/closed-marker')}'` } }] }, { text: 'The marker was made.' }])
+      const marker = tests.rig.tree.path('repo/closed-marker')
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
       await prompt(page, 'make a marker')
       const card = page.locator('section.approval')
       await card.getByRole('button', { name: 'Allow once' }).waitFor()
-      const listed = await rig.web.api<{ sessions: { id: string; title: string }[] }>('GET', '/api/sessions')
+      const listed = await tests.rig.web.api<{ sessions: { id: string; title: string }[] }>('GET', '/api/sessions')
       const id = listed.body.sessions.find((row) => row.title === 'make a marker')?.id ?? ''
       expect(id).not.toBe('')
       const closeRow = page.getByRole('button', { name: 'Close session “make a marker”' })
@@ -146,10 +139,10 @@ describe('dsh web page: closing a session', () => {
       await closeRow.click()
       await question.getByRole('button', { name: 'Close session' }).click()
       await page.getByText('This session was closed (here or in another tab). Its log is kept.').waitFor()
-      const after = await rig.web.api<{ sessions: { id: string }[]; closed: { id: string }[] }>('GET', '/api/sessions')
+      const after = await tests.rig.web.api<{ sessions: { id: string }[]; closed: { id: string }[] }>('GET', '/api/sessions')
       expect(after.body.closed.map((row) => row.id)).toEqual([id])
       expect(after.body.sessions.map((row) => row.id)).not.toContain(id)
-      const shown = await runDsh(['sessions', 'show', id, '--messages'], { cwd: rig.tree.path('repo'), env: { DSH_HOME: rig.tree.path('home') } })
+      const shown = await runDsh(['sessions', 'show', id, '--messages'], { cwd: tests.rig.tree.path('repo'), env: { DSH_HOME: tests.rig.tree.path('home') } })
       expect(shown.stdout).toContain('make a marker')
       expect(shown.stdout).toContain('--- tool bash (error)\nThe bash call was not approved (permission mode ask asks before running bash).')
       expect(shown.stdout).not.toContain('The marker was made.')
@@ -171,8 +164,8 @@ describe('dsh web page at 390 px', () => {
     async () => {
       const longLine = `const wide = '${'a'.repeat(300)}'`
       const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${index + 1} of a long answer, long enough to wrap on a phone screen twice or more.`).join('\n\n')
-      rig = await startRig([{ text: `${paragraphs}\n\n\`\`\`js\n${longLine}\n\`\`\`\n\nEnd.` }])
-      const page = await openPage(browser, rig.web, { width: 390, height: 844 })
+      tests.rig = await startRig([{ text: `${paragraphs}\n\n\`\`\`js\n${longLine}\n\`\`\`\n\nEnd.` }])
+      const page = await openPage(tests.browser, tests.rig.web, { width: 390, height: 844 })
       await ready(page)
       await prompt(page, 'a long question')
       await page.getByText('End.').waitFor()
@@ -201,7 +194,7 @@ describe('dsh web page at 390 px', () => {
       const wideLine = `export const wide = '${'w'.repeat(240)}'`
       const listing = 'for i in $(seq 1 200); do echo "output line $i of a long listing"; done'
       const notes = Array.from({ length: 30 }, (_, index) => `- note ${index + 1}: ${'word '.repeat((index % 5) + 3)}`).join('\n')
-      rig = await startRig(
+      tests.rig = await startRig(
         [
           { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: listing } }] },
           { toolCalls: [{ id: 'c2', name: 'edit', arguments: { file_path: 'src/app.ts', old_string: "export const name = 'old'", new_string: `export const name = 'new'\n${wideLine}` } }] },
@@ -210,7 +203,7 @@ describe('dsh web page at 390 px', () => {
         ],
         { files: { 'repo/src/app.ts': "// app\nexport const name = 'old'\nexport const size = 1\n" }, args: ['--permission-mode', 'full-auto'] },
       )
-      const page = await openPage(browser, rig.web, { width: 390, height: 844 })
+      const page = await openPage(tests.browser, tests.rig.web, { width: 390, height: 844 })
       await ready(page)
       await prompt(page, 'list, edit and write')
       await page.getByText('All three tools ran.').waitFor()

@@ -4,28 +4,21 @@
 // the path it shows is the path written, and the settings view names both folders.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+import { describe, expect, it } from 'vitest'
+import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
 
 describe('dsh web page: the level a document is saved at', () => {
   it(
     'shows where a save goes, switches between the session and the workspace copy, and writes exactly the path it showed',
     async () => {
-      rig = await startRig([], { files: { 'repo/cfg.yaml': 'maintainerDocGuard:\n  enabled: true\n' }, args: ['--config', 'cfg.yaml'] })
-      const docs = rig.tree.path('repo/.dsh-maintainer-doc-guard')
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig([], { files: { 'repo/cfg.yaml': 'maintainerDocGuard:\n  enabled: true\n' }, args: ['--config', 'cfg.yaml'] })
+      const docs = tests.rig.tree.path('repo/.dsh-maintainer-doc-guard')
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
-      const sessions = await rig.web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')
+      const sessions = await tests.rig.web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')
       const id = sessions.body.sessions[0]?.id ?? ''
       await page.getByRole('tab', { name: 'Maintainer documents' }).click()
       await page.getByRole('tab', { name: 'plan.md' }).click({ timeout: UI_WAIT_MS })

@@ -1,26 +1,19 @@
 // Two of the page's small keys and buttons (issue 21 item 12) in headless Chromium against the
 // built `dsh web`: Esc in the message box cancels a running turn (the draft stays), and an error
 // banner can be dismissed.
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, ready, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+import { describe, expect, it } from 'vitest'
+import { openPage, ready, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
 
 describe('dsh web page: Esc and the error banner', () => {
   it(
     'Esc in the message box cancels the running turn and keeps the draft; a banner goes with Dismiss',
     async () => {
       // The answer holds before its first piece until cancelled (no release file is ever written).
-      rig = await startRig((path) => [{ text: 'never shown', holdAfter: 0, releaseFile: path('never') }])
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig((path) => [{ text: 'never shown', holdAfter: 0, releaseFile: path('never') }])
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
       const message = page.getByRole('textbox', { name: 'Message' })
       await message.fill('start talking')

@@ -2,19 +2,12 @@
 // built `dsh web`: lines appear under its row while it runs (the command waits for a file the test
 // writes — a handshake, no sleeps in the test), then the live lines go and the row's summary says
 // how it ended (exit code, line count); opening the row shows all the output its result kept.
-import type { Browser } from 'playwright-core'
-import { writeFileSync } from 'node:fs'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+import { writeFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
 
 /** Prints a line, waits for `go` in the working directory, prints two more and exits 3. */
 const command = 'echo "first live line"; while [ ! -e go ]; do sleep 0.05; done; echo "second live line"; echo "third live line"; exit 3'
@@ -23,8 +16,8 @@ describe('dsh web page: live tool output', () => {
   it(
     'shows the lines of a running bash call under its row, then collapses them to "exit 3 · 3 lines"; opening the row shows them all',
     async () => {
-      rig = await startRig([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command } }] }, { text: 'It exited 3.' }], { args: ['--permission-mode', 'full-auto'] })
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command } }] }, { text: 'It exited 3.' }], { args: ['--permission-mode', 'full-auto'] })
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
       await page.getByRole('textbox', { name: 'Message' }).fill('run the slow one')
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')
@@ -32,7 +25,7 @@ describe('dsh web page: live tool output', () => {
       await expect.poll(() => live.textContent().catch(() => ''), { timeout: UI_WAIT_MS }).toBe('first live line')
       expect(await page.locator('.tool .tool-state').textContent()).toBe('running…')
       await shoot(page, 'live-output-running')
-      writeFileSync(rig.tree.path('repo/go'), '')
+      writeFileSync(tests.rig.tree.path('repo/go'), '')
       await page.getByText('It exited 3.').waitFor({ timeout: UI_WAIT_MS })
       expect(await live.count()).toBe(0)
       const row = page.locator('details.tool')

@@ -1,19 +1,12 @@
 // The MCP servers on the page (issue 23 item 10) in headless Chromium against the built `dsh web`
 // with a real server from npm (@modelcontextprotocol/server-everything) and one that cannot start:
 // the Context tab lists both with their states, and a call of an MCP tool shows as `server › tool`.
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { serverScript } from './mcp-servers.ts'
-import { launchBrowser, openPage, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+import { describe, expect, it } from 'vitest'
+import { serverScript } from './mcp-servers.ts'
+import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
 
 function servers(): string {
   return JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [serverScript('server-everything')] }, ghost: { command: 'no-such-mcp-command-anywhere' } } })
@@ -28,8 +21,8 @@ describe('dsh web page: MCP servers', () => {
         { id: 'c1', name: 'mcp__everything__echo', arguments: { message: 'from the page' } },
         { id: 'c2', name: 'mcp__ghost__anything', arguments: {} },
       ]
-      rig = await startRig([{ toolCalls: calls }, { text: 'Echoed.' }], { files: { 'repo/servers.json': servers() }, args: ['--mcp-config', 'servers.json', '--permission-mode', 'full-auto'] })
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig([{ toolCalls: calls }, { text: 'Echoed.' }], { files: { 'repo/servers.json': servers() }, args: ['--mcp-config', 'servers.json', '--permission-mode', 'full-auto'] })
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
       await page.getByRole('textbox', { name: 'Message' }).fill('echo something')
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')

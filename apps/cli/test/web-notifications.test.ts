@@ -3,18 +3,11 @@
 // context: off by default; switched on, a question that arrives while the page is visible raises
 // nothing, one that arrives while it is hidden raises one notification naming the tool and command.
 // (The page's visibility is driven by the test: headless pages are always "visible".)
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+import { describe, expect, it } from 'vitest'
+import { ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
 
 interface Note {
   readonly title: string
@@ -54,12 +47,12 @@ describe('dsh web page: desktop notifications', () => {
   it(
     'are off until switched on; then only a question arriving while the page is hidden raises one',
     async () => {
-      rig = await startRig([bash('c1', 'echo seen'), bash('c2', 'echo while away\necho more'), { text: 'Both ran.' }])
-      const context = await browser.newContext({ locale: 'en-US', permissions: ['notifications'] })
+      tests.rig = await startRig([bash('c1', 'echo seen'), bash('c2', 'echo while away\necho more'), { text: 'Both ran.' }])
+      const context = await tests.browser.newContext({ locale: 'en-US', permissions: ['notifications'] })
       context.setDefaultTimeout(UI_WAIT_MS)
       await context.addInitScript(instrument)
       const page = await context.newPage()
-      await page.goto(rig.web.url)
+      await page.goto(tests.rig.web.url)
       await ready(page)
       const toggle = page.getByRole('checkbox', { name: 'Desktop notifications' })
       expect(await toggle.isChecked()).toBe(false)

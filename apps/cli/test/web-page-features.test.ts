@@ -5,18 +5,11 @@
 // their paths; GFM tables, nested lists, strike, autolinks; copy buttons with language labels;
 // eight tabs of one browser share one event stream; reasoning streams collapsed as "Thinking…".
 import { writeFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, openTab, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { openPage, openTab, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+const tests = usePageTests()
 
 const timeout = 240_000
 const lines = (count: number, word: string): string => Array.from({ length: count }, (_, index) => `${word} line ${index + 1} of the long answer, long enough to wrap a little on a narrow page.`).join('\n\n')
@@ -39,8 +32,8 @@ describe('dsh web page: reading aids', () => {
   it(
     'follows the bottom while the reader is there; a reader who scrolled up stays put and gets "Jump to latest"',
     async () => {
-      rig = await startRig((path) => [{ text: `${lines(60, 'first')}\n\n${lines(60, 'second')}\n\nTHE END`, holdAfter: 300, releaseFile: path('release') }])
-      const page = await openPage(browser, rig.web, { height: 700 })
+      tests.rig = await startRig((path) => [{ text: `${lines(60, 'first')}\n\n${lines(60, 'second')}\n\nTHE END`, holdAfter: 300, releaseFile: path('release') }])
+      const page = await openPage(tests.browser, tests.rig.web, { height: 700 })
       await ready(page)
       await send(page, 'write a lot')
       await page.getByText('first line 40 of the long answer', { exact: false }).waitFor({ timeout: UI_WAIT_MS })
@@ -50,7 +43,7 @@ describe('dsh web page: reading aids', () => {
       await page.mouse.wheel(0, -1500)
       await page.getByRole('button', { name: 'Jump to latest ↓' }).waitFor({ timeout: UI_WAIT_MS })
       const kept = await page.locator('.transcript').evaluate((element) => element.scrollTop)
-      writeFileSync(rig.tree.path('release'), '')
+      writeFileSync(tests.rig.tree.path('release'), '')
       await page.getByText('THE END').waitFor({ state: 'attached', timeout: UI_WAIT_MS })
       expect(await page.locator('.transcript').evaluate((element) => element.scrollTop)).toBe(kept)
       expect(await distanceFromBottom(page)).toBeGreaterThan(1000)
@@ -66,9 +59,9 @@ describe('dsh web page: reading aids', () => {
   it(
     'a question waiting in another session marks its row, the title and the icon; its tool row says "waiting for you"',
     async () => {
-      rig = await startRig([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo waited' } }] }, { text: 'It printed waited.' }])
-      const { web } = rig
-      const page = await openPage(browser, web)
+      tests.rig = await startRig([{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo waited' } }] }, { text: 'It printed waited.' }])
+      const { web } = tests.rig
+      const page = await openPage(tests.browser, web)
       await ready(page)
       expect(await page.title()).toBe('dsh web')
       const other = await web.api<{ id: string }>('POST', '/api/sessions', {})
@@ -118,7 +111,7 @@ describe('dsh web page: reading aids', () => {
         'const width = 2 // spaces',
         '```',
       ].join('\n')
-      rig = await startRig(
+      tests.rig = await startRig(
         [
           {
             toolCalls: [
@@ -130,7 +123,7 @@ describe('dsh web page: reading aids', () => {
         ],
         { files: { 'repo/src/util.ts': 'export const name = "util"\nexport const indent = "\\t"\n' } },
       )
-      const page = await openPage(browser, rig.web)
+      const page = await openPage(tests.browser, tests.rig.web)
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
       await ready(page)
       await send(page, 'switch to spaces and write notes')
@@ -167,8 +160,8 @@ describe('dsh web page: reading aids', () => {
   it(
     'eight tabs of one browser all work over one event stream, and another tab takes it over when its holder closes',
     async () => {
-      rig = await startRig([{ text: 'Answer for every tab.' }, { text: 'Second answer, after the first tab closed.' }])
-      const first = await openPage(browser, rig.web, {
+      tests.rig = await startRig([{ text: 'Answer for every tab.' }, { text: 'Second answer, after the first tab closed.' }])
+      const first = await openPage(tests.browser, tests.rig.web, {
         init: () => {
           const Original = window.EventSource
           let opened = 0
@@ -209,8 +202,8 @@ describe('dsh web page: reading aids', () => {
   it(
     'shows reasoning collapsed with "Thinking…" while it streams, then its length; the usage line',
     async () => {
-      rig = await startRig((path) => [{ reasoning: 'The user wants a greeting; keep it short and friendly.', text: 'Hello!', holdAfter: 0, releaseFile: path('release'), usage: { inputTokens: 1000, outputTokens: 200, cacheHitTokens: 750 } }])
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig((path) => [{ reasoning: 'The user wants a greeting; keep it short and friendly.', text: 'Hello!', holdAfter: 0, releaseFile: path('release'), usage: { inputTokens: 1000, outputTokens: 200, cacheHitTokens: 750 } }])
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
       await send(page, 'greet me')
       const reasoning = page.locator('details.reasoning')
@@ -218,7 +211,7 @@ describe('dsh web page: reading aids', () => {
       await expect.poll(() => reasoning.locator('.reasoning-text').textContent(), { timeout: UI_WAIT_MS }).toBe('The user wants a greeting; keep it short and friendly.')
       expect(await reasoning.getAttribute('open')).toBeNull()
       await shoot(page, 'reasoning-thinking')
-      writeFileSync(rig.tree.path('release'), '')
+      writeFileSync(tests.rig.tree.path('release'), '')
       await expect.poll(() => page.locator('.turn.assistant .markdown').textContent(), { timeout: UI_WAIT_MS }).toBe('Hello!')
       expect(await reasoning.locator('summary').textContent()).toBe('Reasoning (54 characters)')
       // The usage line under the chat, as in the chat's status line.

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { writeScript } from './run-dsh.ts'
@@ -27,11 +28,14 @@ export interface PageRig {
   dispose(): Promise<void>
 }
 
-/** `dsh web` in a fresh tree (`repo/` is the cwd, plus `files`) answering with `responses` (given the tree's absolute paths). */
-export async function startRig(responses: ModelScript['responses'] | ((path: (relative: string) => string) => ModelScript['responses']), options: { readonly files?: Record<string, string>; readonly args?: readonly string[] } = {}): Promise<PageRig> {
+/** `dsh web` in a fresh tree (`repo/` is the cwd, plus `files`) answering with `responses` (responses and args may be given the tree's absolute paths). */
+export async function startRig(
+  responses: ModelScript['responses'] | ((path: (relative: string) => string) => ModelScript['responses']),
+  options: { readonly files?: Record<string, string | null>; readonly args?: readonly string[] | ((path: (relative: string) => string) => readonly string[]) } = {},
+): Promise<PageRig> {
   const tree = await tempTree({ 'repo/.git/': null, 'repo/AGENTS.md': 'Use tabs.\n', 'home/': null, ...options.files })
   const script = writeScript(tree.path('.'), 'script.json', { responses: typeof responses === 'function' ? responses((relative) => tree.path(relative)) : responses })
-  const args = options.args ?? []
+  const args = typeof options.args === 'function' ? options.args((relative) => tree.path(relative)) : (options.args ?? [])
   const web = await startWeb(['--model', `scripted:${script}`, ...args], { cwd: tree.path('repo'), home: tree.path('home') })
   return {
     tree,
@@ -66,3 +70,22 @@ export async function ready(page: Page): Promise<void> {
 }
 
 export const shoot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `${name}.png`) })
+
+/** What a page test file shares: one browser for the file, and the rig of the test that runs (disposed after it). */
+export interface PageTests {
+  browser: Browser
+  rig: PageRig | undefined
+}
+
+/** Registers the hooks of a page test file (launch the browser once, dispose each test's rig, close the browser) and returns what they fill. */
+export function usePageTests(): PageTests {
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- `browser` is set by beforeAll before any test reads it
+  const state = { rig: undefined } as PageTests
+  beforeAll(async () => (state.browser = await launchBrowser()), 60_000)
+  afterAll(async () => state.browser?.close())
+  afterEach(async () => {
+    await state.rig?.dispose()
+    state.rig = undefined
+  })
+  return state
+}

@@ -5,22 +5,15 @@
 // touches no transcript node, a long history is windowed. Printed, not asserted (wall time flakes
 // on a loaded machine): time from the last delta to shown, the longest main-thread task
 // (PerformanceObserver 'longtask'), typing cost per key, load time of the 200-turn session.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
 import { turnFinished, watchEvents } from './web-harness.ts'
 
 /** Hang guard for a whole streamed answer: 4,111 timer-paced deltas take long on a loaded machine. */
 const STREAM_WAIT_MS = 240_000
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+const tests = usePageTests()
 
 /** What the page records (installed before the page's own script runs). */
 interface Recorder {
@@ -122,8 +115,8 @@ describe('dsh web page performance', () => {
     async () => {
       const marker = 'END-OF-THE-64K-ANSWER'
       const answer = answerOf(64 * 1024, marker)
-      rig = await startRig([{ text: answer, delayMs: 1 }])
-      const page = await openPage(browser, rig.web, { init: instrument })
+      tests.rig = await startRig([{ text: answer, delayMs: 1 }])
+      const page = await openPage(tests.browser, tests.rig.web, { init: instrument })
       await ready(page)
       await page.evaluate((value) => {
         const rec = window.rec
@@ -168,8 +161,8 @@ describe('dsh web page performance', () => {
       const turns = 200
       const marker = 'END-OF-THE-LAST-ANSWER'
       const responses = Array.from({ length: turns }, (_, index) => ({ text: `${section(index + 1).slice(0, 900)}\n\nTURN-${index + 1}-END` }))
-      rig = await startRig([...responses, { text: answerOf(1900, marker), delayMs: 2 }])
-      const { web } = rig
+      tests.rig = await startRig([...responses, { text: answerOf(1900, marker), delayMs: 2 }])
+      const { web } = tests.rig
       const sessions = await web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')
       const id = sessions.body.sessions[0]?.id ?? ''
       const watch = await watchEvents(web, id)
@@ -179,7 +172,7 @@ describe('dsh web page performance', () => {
         await watch.until((events) => turnFinished(events.slice(from)))
       }
       watch.close()
-      const page = await openPage(browser, web, { init: instrument })
+      const page = await openPage(tests.browser, web, { init: instrument })
       await page.locator('.turn.assistant', { hasText: `TURN-${turns}-END` }).waitFor({ timeout: UI_WAIT_MS })
       const loadMs = await page.evaluate(() => performance.now())
       await ready(page)

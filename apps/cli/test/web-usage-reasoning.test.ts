@@ -2,18 +2,11 @@
 // in headless Chromium against the built `dsh web`: with `model.prices` set the line ends with the
 // cost, counted as the chat's status line counts it; the reasoning recorded with an answer is
 // still there, collapsed with its length, after the page is loaded again.
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, ready, shoot, startRig, UI_WAIT_MS, type PageRig } from './web-page.ts'
 
-let browser: Browser
-let rig: PageRig | undefined
-beforeAll(async () => (browser = await launchBrowser()), 60_000)
-afterAll(async () => browser?.close())
-afterEach(async () => {
-  await rig?.dispose()
-  rig = undefined
-})
+import { describe, expect, it } from 'vitest'
+import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
 
 const config = 'model:\n  prices:\n    inputPerMillion: 100\n    outputPerMillion: 200\n    cacheHitPerMillion: 10\n'
 
@@ -21,8 +14,8 @@ describe('dsh web page: cost and stored reasoning', () => {
   it(
     'shows the cost when prices are known; the reasoning survives a reload',
     async () => {
-      rig = await startRig([{ reasoning: 'Short and friendly.', text: 'Hello!', usage: { inputTokens: 1000, outputTokens: 200, cacheHitTokens: 750 } }], { files: { 'repo/cfg.yaml': config }, args: ['--config', 'cfg.yaml'] })
-      const page = await openPage(browser, rig.web)
+      tests.rig = await startRig([{ reasoning: 'Short and friendly.', text: 'Hello!', usage: { inputTokens: 1000, outputTokens: 200, cacheHitTokens: 750 } }], { files: { 'repo/cfg.yaml': config }, args: ['--config', 'cfg.yaml'] })
+      const page = await openPage(tests.browser, tests.rig.web)
       await ready(page)
       await page.getByRole('textbox', { name: 'Message' }).fill('greet me')
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')

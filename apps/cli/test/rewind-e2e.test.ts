@@ -2,7 +2,8 @@
 // git repositories: turns that write, edit and run bash (append, remove, rename, chmod) in the
 // working directory and in an --add-dir root; --to, --undo, --code-only, --conversation-only, a
 // hand-edited file (refused with a diff, then --force); byte-for-byte tree comparison, and the
-// user's repository (refs, objects, index, stash) unchanged by all of it.
+// user's repository (refs, objects, index, stash) unchanged by all of it; a turn whose changes were
+// made by a subagent and by an MCP server (the real server-filesystem) is rewound too.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -10,6 +11,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
+import { serverScript } from './mcp-servers.ts'
 import { readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
 import { snapshot } from './tree-snapshot.ts'
 
@@ -148,6 +150,33 @@ describe('dsh rewind', () => {
     const untouchedIndex = { ...git0.repo }
     expect(repoState(repo)).toEqual(untouchedIndex)
     expect(repoState(extra)).toEqual(git0.extra)
+  })
+
+  it("takes back what a subagent and an MCP server changed in the turn", { timeout: 120_000 }, async () => {
+    const { repo } = await setup()
+    const servers = tree.path('servers.json')
+    writeFileSync(servers, JSON.stringify({ mcpServers: { fs: { command: process.execPath, args: [serverScript('server-filesystem'), repo] } } }))
+    const s0 = snapshot(repo)
+    const script: ModelScript = {
+      responses: [
+        call('subagent', { prompt: 'Change the files.' }),
+        call('write', { file_path: 'by-child.txt', content: 'the child wrote this\n' }),
+        call('bash', { command: 'echo child >> f.txt; rm g.txt' }),
+        { text: 'child done' },
+        call('mcp__fs__write_file', { path: join(repo, 'h.txt'), content: 'the MCP server rewrote this\n' }),
+        { text: 'parent done' },
+      ],
+    }
+    const run = await dsh(['run', '--mcp-config', servers, 'delegate and write'], script)
+    expect(run.code, run.stderr).toBe(0)
+    const id = sessionIdOf(run.stderr)
+    expect(readFileSync(join(repo, 'h.txt'), 'utf8')).toBe('the MCP server rewrote this\n')
+    expect(snapshot(repo)['by-child.txt']).toBeDefined()
+    const list = await dsh(['rewind', id, '--list'])
+    expect(list.stdout).toMatch(/^1 .*by-child\.txt/m)
+    const rewound = await dsh(['rewind', id, '--to', '1', '--code-only'])
+    expect(rewound.code, rewound.stderr).toBe(0)
+    expect(snapshot(repo)).toEqual(s0)
   })
 
   it('refuses bad input: unknown session, turn out of range, a missing checkpoint object', async () => {

@@ -2,8 +2,10 @@
  * The cordis plugin that fills checkpoints from the tool pipeline. For `write` and `edit` the
  * target's pre-image is stored (durably) in `tools/pre-execute`, after every guard allowed the
  * call and before the tool runs; what the tool left is recorded in `tools/post-execute`. For the
- * shell tools (`bash`, `run_code`) the session's writable roots are re-synced before the command
- * and after it (see root-tracker.ts). Before a session's first step, a rewind a crash interrupted
+ * tools that run other processes or agents — `bash`, `run_code`, `subagent` (the child's changes
+ * are the parent turn's too) and MCP tools (`mcp__…`, servers run outside the sandbox and may write
+ * anywhere) — the session's writable roots are re-synced before the call and after it (see
+ * root-tracker.ts). Before a session's first step, a rewind a crash interrupted
  * is completed or rolled back. Captures of one session run one at a time. A capture that
  * fails never fails the call: it is logged, and the call runs without a checkpoint for that file.
  */
@@ -31,8 +33,9 @@ export interface CapturePluginOptions {
 
 /** Tools whose target file is named by `file_path`. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(['write', 'edit'])
-/** Tools that run processes which may change anything in the roots. */
-const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'run_code'])
+/** Tools that run processes or agents which may change anything in the roots. */
+const PROCESS_TOOLS: ReadonlySet<string> = new Set(['bash', 'run_code', 'subagent'])
+const changesAnything = (name: string): boolean => PROCESS_TOOLS.has(name) || name.startsWith('mcp__')
 
 const filePath = (args: unknown): string | undefined => {
   const value: unknown = typeof args === 'object' && args !== null ? Reflect.get(args, 'file_path') : undefined
@@ -116,7 +119,7 @@ export function createCheckpointsPlugin(options: CapturePluginOptions) {
           }
           targets.set(execution.token, target)
           await serial(execution, 'before write', (capture, turn, roots) => capture.beforeWrite(turn, roots, target, execution.name))
-        } else if (SHELL_TOOLS.has(execution.name)) {
+        } else if (changesAnything(execution.name)) {
           await serial(execution, 'before command', (capture, _turn, roots) => capture.beforeShell(roots))
         }
         return verdict
@@ -127,7 +130,7 @@ export function createCheckpointsPlugin(options: CapturePluginOptions) {
         const target = targets.get(execution.token)
         targets.delete(execution.token)
         if (target !== undefined) await serial(execution, 'after write', (capture, turn, roots) => capture.afterWrite(turn, roots, target))
-        else if (SHELL_TOOLS.has(execution.name)) await serial(execution, 'after command', (capture, turn, roots) => capture.afterShell(turn, roots, execution.name))
+        else if (changesAnything(execution.name)) await serial(execution, 'after command', (capture, turn, roots) => capture.afterShell(turn, roots, execution.name))
         void output
         return decision
       })

@@ -7,7 +7,8 @@
  * too, in rotating order every round. Reported: medians over rounds of each round's median step
  * time; the skills plugin's own pre-step time per step (an `agent/pre-step` listener around it
  * minus one inside it) as the median and the mean over steps (the mean includes the first
- * discovery and the rescans when a package joins); and one full discovery of all 30 directories.
+ * discovery and the rescans when a package joins); the step time skills add (on − off) on quiet
+ * steps and on the steps right after a package joined; and one full discovery of all 30 directories.
  * Times are report-only.
  *
  * Environment: `DSH_BENCH_ROUNDS` (default 15), `DSH_BENCH_WARMUP` (default 2).
@@ -66,6 +67,10 @@ function collectGarbage(): void {
 
 interface RoundResult {
   readonly stepMs: number
+  /** Median step time over the steps that follow a package's first touch (a join). */
+  readonly joinStepMs: number
+  /** Median step time over the steps after every package joined. */
+  readonly quietStepMs: number
   /** The plugin's own pre-step time: steps after every package joined (nothing to look at again). */
   readonly quietMs: number
   /** The same on the steps right after a package joined (that package's directories scanned). */
@@ -100,7 +105,7 @@ async function session(tree: TempTree, variant: Variant, targets: readonly strin
   const steps = starts.slice(1).map((at, index) => at - (starts[index] ?? at))
   const own = marks.outer.map((outer, index) => outer - (marks.inner[index] ?? 0))
   // Pre-step n (1-based) follows the read of step n - 1: steps 2..PACKAGES+1 follow a first touch.
-  return { stepMs: median(steps), firstMs: own[0] ?? Number.NaN, joinMs: median(own.slice(1, PACKAGES + 1)), quietMs: median(own.slice(PACKAGES + 1)), ownMeanMs: sum(own) / Math.max(1, own.length) }
+  return { stepMs: median(steps), joinStepMs: median(steps.slice(0, PACKAGES)), quietStepMs: median(steps.slice(PACKAGES + 1)), firstMs: own[0] ?? Number.NaN, joinMs: median(own.slice(1, PACKAGES + 1)), quietMs: median(own.slice(PACKAGES + 1)), ownMeanMs: sum(own) / Math.max(1, own.length) }
 }
 
 async function discoveryMs(tree: TempTree, targets: readonly string[]): Promise<number> {
@@ -136,6 +141,8 @@ async function main(): Promise<void> {
       const own = variant === 'off' ? '' : `\n       skills pre-step: quiet step ${median(of(variant, (result) => result.quietMs)).toFixed(3)} ms, after a package joined ${median(of(variant, (result) => result.joinMs)).toFixed(3)} ms, first step ${median(of(variant, (result) => result.firstMs)).toFixed(2)} ms, mean over the 30 steps ${median(of(variant, (result) => result.ownMeanMs)).toFixed(3)} ms`
       lines.push(`  ${variant.padEnd(4)} step ${median(steps).toFixed(2)} ms [${spread.min.toFixed(2)}-${spread.max.toFixed(2)}]  ratio ${(median(steps) / off).toFixed(2)}${own}`)
     }
+    const extra = (pick: (result: RoundResult) => number): string => (median(of('on', pick)) - median(of('off', pick))).toFixed(3)
+    lines.push(`  step time added by skills (on − off medians): quiet steps ${extra((result) => result.quietStepMs)} ms, steps after a package joined ${extra((result) => result.joinStepMs)} ms`)
     lines.push(`  one full discovery of the ${dirs.length} directories: ${(await discoveryMs(tree, targets)).toFixed(2)} ms`)
     process.stdout.write(`${lines.join('\n')}\n`)
   } finally {

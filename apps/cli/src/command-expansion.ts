@@ -6,7 +6,7 @@
  */
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { userHome } from '@dsh/runtime'
-import type { ExpandedPrompt } from '@dsh/contracts'
+import type { CommandPlace, ExpandedPrompt, SessionView } from '@dsh/contracts'
 import type { McpHub } from '@dsh/mcp'
 import type { Expansion } from '@dsh/skills'
 import { usageError } from './cli-error.ts'
@@ -23,12 +23,19 @@ export interface ExpansionPlace {
   readonly builtins?: ReadonlySet<string>
   /** The session's additional roots (skill-roots.ts): their top-level skill folders count too. */
   readonly additionalRoots?: readonly string[]
+  /** The open session, if any: skills of the nested directories its catalog announced count too. */
+  readonly session?: SessionView | undefined
 }
 
-/** The skills and commands `place` offers: the one discovery every front end's `/name` uses. */
-export async function loadPlaceSkills(place: Pick<ExpansionPlace, 'cwd' | 'dshHome' | 'additionalRoots'> & { readonly home?: string | undefined }) {
+/**
+ * The skills and commands `place` offers: the one discovery every front end's `/name` uses. With
+ * an open session, the nested directories its catalog announced join as in the session's own
+ * discovery, so their qualified names (`/pkg/web:deploy`) expand as the catalog listed them.
+ */
+export async function loadPlaceSkills(place: Pick<ExpansionPlace, 'cwd' | 'dshHome' | 'additionalRoots' | 'session'> & { readonly home?: string | undefined }) {
   const skills = await import('@dsh/skills')
-  return skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd: place.cwd, dshHome: place.dshHome, home: userHome(place.home), additionalRoots: place.additionalRoots ?? [] })
+  const nestedDirs = place.session === undefined ? [] : skills.announcedNestedDirs(place.session)
+  return skills.loadWorkspaceSkills({ fs: createLocalFileSystem({ writableRoots: [] }), cwd: place.cwd, dshHome: place.dshHome, home: userHome(place.home), additionalRoots: place.additionalRoots ?? [], nestedDirs })
 }
 
 /** Expands `prompt` (plain prompts come back unchanged in an `expanded`-less result). */
@@ -73,17 +80,18 @@ export interface FrontEndCommandsOptions {
 /**
  * What `dsh acp` and `dsh web` offer as `/name` commands: the custom commands and skills, then the
  * MCP prompts of `mcp`'s servers (`/mcp__<server>__<prompt>`); an unknown `/name` goes as typed
- * there, and so does a prompt that cannot be expanded (with a warning line). `additionalRoots` are
- * the session's additional directories as the front end knows them; the roots registered for `cwd`
- * join them (skill-roots.ts), so the skills of every root of the session expand.
+ * there, and so does a prompt that cannot be expanded (with a warning line). A place's
+ * `additionalRoots` are the session's additional directories as the front end knows them; the roots
+ * registered for `cwd` join them (skill-roots.ts), so the skills of every root of the session
+ * expand; its `session` adds the nested directories the session's catalog announced.
  */
 export function frontEndCommands(options: FrontEndCommandsOptions) {
   const { dshHome, log, mcp } = options
   const roots = (cwd: string, granted: readonly string[] | undefined) => prospectiveSkillRoots({ dshHome, cwd, granted: granted ?? [], enabled: options.multiRoot })
   return {
-    async list(cwd: string, additionalRoots?: readonly string[]): Promise<{ name: string; description: string; hint?: string }[]> {
+    async list(place: CommandPlace): Promise<{ name: string; description: string; hint?: string }[]> {
       const skills = await import('@dsh/skills')
-      const found = await loadPlaceSkills({ cwd, dshHome, additionalRoots: await roots(cwd, additionalRoots) })
+      const found = await loadPlaceSkills({ cwd: place.cwd, dshHome, additionalRoots: await roots(place.cwd, place.additionalRoots), session: place.session })
       const prompts = (mcp?.prompts() ?? []).map((command) => ({ name: command.name, description: command.description, ...(command.hint === undefined ? {} : { hint: command.hint }) }))
       return [...skills.invocableNames({ commands: found.commands, skills: found.skills }).map((name) => {
         const command = found.commands.find((item) => item.name === name && item.shadowedBy === undefined)
@@ -92,8 +100,8 @@ export function frontEndCommands(options: FrontEndCommandsOptions) {
         return { name, description: (command?.description ?? skill?.meta.description ?? 'custom command').replace(/\s+/g, ' '), ...(hint === undefined ? {} : { hint }) }
       }), ...prompts]
     },
-    async expand(text: string, cwd: string, additionalRoots?: readonly string[]): Promise<ExpandedPrompt> {
-      const expansion = await expandAt(text, { cwd, dshHome, log, additionalRoots: await roots(cwd, additionalRoots) })
+    async expand(text: string, place: CommandPlace): Promise<ExpandedPrompt> {
+      const expansion = await expandAt(text, { cwd: place.cwd, dshHome, log, additionalRoots: await roots(place.cwd, place.additionalRoots), session: place.session })
       if (expansion.kind === 'expanded') return { text: expansion.text, events: expansion.events }
       return { text: mcp === undefined ? text : await expandMcpPrompt(mcp, text, log), events: [] }
     },

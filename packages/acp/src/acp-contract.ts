@@ -4,7 +4,7 @@
  * the same registry here, so permission questions reach the editor of the session that asks.
  */
 import type { McpServer } from '@agentclientprotocol/sdk'
-import type { ExpandedPrompt } from '@dsh/contracts'
+import type { CommandPlace, ExpandedPrompt } from '@dsh/contracts'
 import type { Host, StartAgentOptions, ToolRegistry } from '@dsh/runtime'
 import type { AcpSessionRegistry } from './session-registry.ts'
 
@@ -84,10 +84,10 @@ export interface SessionCommands {
 
 /** What the composition offers as `/name` commands. */
 export interface AcpCommands {
-  /** The invocable names of canonical `cwd` (and the session's canonical `additionalRoots`) with a one-line description and argument hint. May reject (logged). */
-  list(cwd: string, additionalRoots?: readonly string[]): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
-  /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject (logged; the text goes as typed). */
-  expand(text: string, cwd: string, additionalRoots?: readonly string[]): Promise<ExpandedPrompt>
+  /** The invocable names of `place` with a one-line description and argument hint. May reject (logged). */
+  list(place: CommandPlace): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
+  /** What to send for a prompt typed in `place`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject (logged; the text goes as typed). */
+  expand(text: string, place: CommandPlace): Promise<ExpandedPrompt>
   /** Calls `listener` when the list may have changed (an MCP server listed its prompts); returns its disposer. */
   onChange?(listener: () => void): () => void
 }

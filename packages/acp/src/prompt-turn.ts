@@ -68,7 +68,6 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
   if (typed.trim() === '') throw RequestError.invalidParams({ sessionId: session.id }, 'prompt: the prompt is empty: say what the agent should do')
   // The built-in `/rewind` wins over a command file of that name.
   const rewind = rewindArguments(typed)
-  const prompt = rewind === undefined ? await expandSlash(deps, session, typed) : { text: typed, events: [] }
   const controller = new AbortController()
   const cancel = (): void => controller.abort()
   signal.addEventListener('abort', cancel, { once: true })
@@ -101,6 +100,8 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
     }
     const unsubscribe = agent.onProgress((event) => updates.onProgress(event))
     try {
+      // Expanded with the opened session: skills its catalog announced from nested directories count.
+      const prompt = await expandSlash(deps, session, typed, agent.session)
       const result = await agent.prompt(prompt.text, { signal: controller.signal, events: prompt.events }).catch((error: unknown) => {
         throw new RequestError(-32603, `the turn failed: ${errorMessage(error)}`, { sessionId: session.id })
       })

@@ -7,7 +7,7 @@
  * is sent again, replacing the first. A failing lookup is logged and the prompt goes as typed.
  */
 import type { AgentContext, AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk'
-import type { ExpandedPrompt } from '@dsh/contracts'
+import type { ExpandedPrompt, SessionView } from '@dsh/contracts'
 import { errorMessage } from '@dsh/runtime'
 import type { AcpAgentDeps } from './acp-contract.ts'
 import { rewindCommand } from './rewind-command.ts'
@@ -16,11 +16,11 @@ import type { AcpSession } from './session-registry.ts'
 /** The session's additional directories (canonical): their skills expand and are advertised too. */
 const additionalOf = (session: AcpSession): string[] => session.directories.slice(1).map((directory) => directory.canonical)
 
-/** The prompt text to send for `text` typed in `session`. */
-export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string): Promise<ExpandedPrompt> {
+/** The prompt text to send for `text` typed in `session` (`view`: its open dsh session, whose announced nested skills count). */
+export async function expandSlash(deps: AcpAgentDeps, session: AcpSession, text: string, view: SessionView): Promise<ExpandedPrompt> {
   let expanded: ExpandedPrompt = { text, events: [] }
   try {
-    expanded = (await deps.commands?.expand(text, session.cwd, additionalOf(session))) ?? expanded
+    expanded = (await deps.commands?.expand(text, { cwd: session.cwd, additionalRoots: additionalOf(session), session: view })) ?? expanded
   } catch (error) {
     // The command files could not be read now: the prompt is sent as the client typed it.
     deps.log(`warning: session ${session.id}: custom commands could not be read: ${errorMessage(error)}`)
@@ -69,7 +69,7 @@ async function customCommands(deps: AcpAgentDeps, session: AcpSession): Promise<
   if (deps.commands === undefined) return (session.servers?.commands?.list() ?? []).map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   try {
     // The built-in `/rewind` shadows a command file of that name.
-    const listed = [...(await deps.commands.list(session.cwd, additionalOf(session))), ...(session.servers?.commands?.list() ?? [])].filter((item) => item.name !== rewindCommand.name)
+    const listed = [...(await deps.commands.list({ cwd: session.cwd, additionalRoots: additionalOf(session) })), ...(session.servers?.commands?.list() ?? [])].filter((item) => item.name !== rewindCommand.name)
     return listed.map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   } catch (error) {
     // Only the built-in command is advertised now; `/name` prompts still expand when the files can be read then.

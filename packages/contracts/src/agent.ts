@@ -80,3 +80,13 @@ export interface ExpandedPrompt {
   readonly text: string
   readonly events: readonly PromptEvent[]
 }
+
+/** Where a front end lists or expands `/name` commands. */
+export interface CommandPlace {
+  /** Canonical working directory of the session. */
+  readonly cwd: string
+  /** The session's canonical additional roots: their top-level skill folders count too. */
+  readonly additionalRoots?: readonly string[]
+  /** The open session: skills of the nested directories its catalog announced count too (qualified names). */
+  readonly session?: SessionView
+}

@@ -75,6 +75,18 @@ function messageOf(event: SessionEvent | undefined): UserMessage | undefined {
   return isUserMessage(message) ? message : undefined
 }
 
+/**
+ * The directories below the cwd whose skills the session's catalog announced (joined on touch):
+ * front ends expand their qualified names (`/pkg/web:deploy`) as the catalog listed them.
+ */
+export function announcedNestedDirs(session: SessionView): string[] {
+  const dirs = new Set<string>()
+  new DeliveredFold().current(session).forEach((entry) => {
+    if (entry.nestedDir !== undefined) dirs.add(entry.nestedDir)
+  })
+  return [...dirs]
+}
+
 /** The delivered catalog of one session's surface, folded incrementally. */
 export class DeliveredFold {
   #generation = -1

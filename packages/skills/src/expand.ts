@@ -44,7 +44,7 @@ const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 /** The invocable names, commands first, sorted within each kind. */
 export function invocableNames(invocables: Invocables): string[] {
   const commands = invocables.commands.filter((command) => command.shadowedBy === undefined && !(invocables.builtins?.has(command.name) ?? false)).map((command) => command.name)
-  const skills = [...(invocables.skills?.skills.entries() ?? [])].filter(([key, skill]) => skill.meta.userInvocable && !key.includes('/') && !commands.includes(key)).map(([key]) => key)
+  const skills = [...(invocables.skills?.skills.entries() ?? [])].filter(([key, skill]) => skill.meta.userInvocable && !commands.includes(key)).map(([key]) => key)
   return [...new Set([...commands.toSorted(order), ...skills.toSorted(order)])]
 }
 

@@ -54,5 +54,7 @@ describe('/name expansion', () => {
     const nested = { commands: [], skills: set(['pkg/web:deploy', { ...skill('deploy', 'Nested deploy $1 in ${SKILL_DIR}.'), folder: '/p/pkg/web/.dsh/skills/deploy' }]) }
     expect(expandPrompt('/pkg/web:deploy qa', nested)).toMatchObject({ kind: 'expanded', from: 'skill', text: 'Nested deploy qa in /p/pkg/web/.dsh/skills/deploy.' })
     expect(expandPrompt('/pkg/api:deploy qa', nested)).toEqual({ kind: 'plain' })
+    // Listed like any other name (front ends complete it once the session's catalog announced it).
+    expect(invocableNames(nested)).toEqual(['pkg/web:deploy'])
   })
 })

@@ -15,7 +15,7 @@ import { PlainView } from './plain/plain-view.ts'
 import { runScreenChat } from './screen/screen-chat.ts'
 import { latestSessionIn, resumableRows, type SessionRow } from './sessions/session-rows.ts'
 import { registerChatCommands } from './slash/chat-commands.ts'
-import { SlashRegistry, type SlashCommandSpec } from './slash/slash-registry.ts'
+import { SlashRegistry, type SlashCommandSpec, type SlashFallback } from './slash/slash-registry.ts'
 import { isTty, terminalMode } from './terminal-mode.ts'
 import { createTheme } from './theme.ts'
 
@@ -39,6 +39,8 @@ export interface ChatRunOptions {
    * MCP servers that connect later); `register` returns the command's remover.
    */
   readonly liveCommands?: (register: (spec: SlashCommandSpec) => () => void) => void
+  /** Runs for a `/name` no command has (skills the session discovered while it ran); see {@link SlashFallback}. */
+  readonly fallbackCommand?: SlashFallback
   readonly stdin: NodeJS.ReadableStream
   readonly stdout: NodeJS.WritableStream
   readonly stderr: NodeJS.WritableStream
@@ -97,6 +99,7 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
   registerChatCommands(registry)
   for (const command of options.commands ?? []) registry.register(command)
   options.liveCommands?.((spec) => registry.register(spec))
+  if (options.fallbackCommand !== undefined) registry.setFallback(options.fallbackCommand)
   const sessionLine = (id: string): void => void options.stderr.write(`session: ${id}\n`)
   if (mode.kind === 'screen') {
     const theme = createTheme({ color: mode.color, attributes: true })

@@ -94,10 +94,10 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     if (live instanceof Response) return live
     const body = await jsonBody(c, PromptBody)
     if (!body.ok) return body.response
-    const cwd = live.agent.session.header.cwd
+    const { session } = live.agent
     // Files that cannot be read now: the prompt goes as it was typed (said once in the log).
     const typed = { text: body.value.text, events: [] }
-    const sent = env.commands === undefined ? typed : await env.commands.expand(body.value.text, cwd, rootsOf(env, live.agent.session)).catch((error: unknown) => (env.log(`warning: custom commands could not be read: ${error instanceof Error ? error.message : String(error)}`), typed))
+    const sent = env.commands === undefined ? typed : await env.commands.expand(body.value.text, { cwd: session.header.cwd, additionalRoots: rootsOf(env, session), session }).catch((error: unknown) => (env.log(`warning: custom commands could not be read: ${error instanceof Error ? error.message : String(error)}`), typed))
     if (!live.prompt(sent.text, sent.events)) return refuse(c, 409, 'a turn is running in this session; wait for it or cancel it')
     return c.json({ accepted: true }, 202)
   })
@@ -120,7 +120,7 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
     const live = liveSessionOf(c, sessions)
     if (live instanceof Response) return live
     // Unreadable command files complete nothing; sending still works.
-    const commands = env.commands === undefined ? [] : await env.commands.list(live.agent.session.header.cwd, rootsOf(env, live.agent.session)).catch(() => [])
+    const commands = env.commands === undefined ? [] : await env.commands.list({ cwd: live.agent.session.header.cwd, additionalRoots: rootsOf(env, live.agent.session), session: live.agent.session }).catch(() => [])
     return c.json({ commands })
   })
   app.get('/sessions/:id/context', async (c) => {

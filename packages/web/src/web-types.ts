@@ -2,7 +2,7 @@
  * Contracts of the web host: what the composition hands to the server (the environment), and the
  * events a page receives over Server-Sent Events. Types only.
  */
-import type { ExpandedPrompt, Message } from '@dsh/contracts'
+import type { CommandPlace, ExpandedPrompt, Message } from '@dsh/contracts'
 import type { OperatorService } from '@dsh/maintainer-doc-guard'
 import type { Agent, AgentProgress, Host, StartAgentOptions } from '@dsh/runtime'
 import type { ApprovalBridge, ApprovalView } from './approval-bridge.ts'
@@ -55,10 +55,10 @@ export interface McpServerView {
 
 /** What the composition offers as `/name` commands. */
 export interface WebCommands {
-  /** The invocable names of canonical `cwd` (and the session's canonical `additionalRoots`) with a one-line description and argument hint. May reject. */
-  list(cwd: string, additionalRoots?: readonly string[]): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
-  /** What to send for a prompt typed in `cwd`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject. */
-  expand(text: string, cwd: string, additionalRoots?: readonly string[]): Promise<ExpandedPrompt>
+  /** The invocable names of `place` with a one-line description and argument hint. May reject. */
+  list(place: CommandPlace): Promise<readonly { readonly name: string; readonly description: string; readonly hint?: string }[]>
+  /** What to send for a prompt typed in `place`: the expanded body of a known `/name` (with its events), else the text unchanged. May reject. */
+  expand(text: string, place: CommandPlace): Promise<ExpandedPrompt>
 }
 
 /** One event on a session's stream. */

@@ -137,13 +137,15 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
   try {
     const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
+    const skills = await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind'], ...(await chatSkillRoots(io, setup, options)) })
     const code = await runChat({
       env: environment(io, setup, options, label, diagnostics),
       broker,
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
-      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), ...(await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind'], ...(await chatSkillRoots(io, setup, options)) }))],
+      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), ...skills.commands],
+      fallbackCommand: skills.fallback,
       ...(setup.mcp === undefined ? {} : { liveCommands: mcpPromptCommands(setup.mcp) }),
       stdin: streams.stdin,
       stdout: io.stdout,

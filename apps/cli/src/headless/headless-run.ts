@@ -143,7 +143,7 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
     for await (const prompt of prompts) {
       const fromSeq = agent.session.events.at(-1)?.seq ?? 0
       // `/name args` expands as in `dsh run`; an unknown name is a usage error (exit 2).
-      const sent = await expandRunPrompt(prompt, { cwd: agent.session.header.cwd, dshHome: setup.dshHome, log: setup.log, additionalRoots: liveSkillRoots(host.ctx.get('workspaceRoots'), agent.session) })
+      const sent = await expandRunPrompt(prompt, { cwd: agent.session.header.cwd, dshHome: setup.dshHome, log: setup.log, additionalRoots: liveSkillRoots(host.ctx.get('workspaceRoots'), agent.session), session: agent.session })
       const report = await runPrompt(agent, sent, controller.signal, shutdown)
       last = result(id, report, summarizeRun(agent.session.events, fromSeq))
       if (report.error !== undefined) errLine(io, `dsh: ${report.error.message}`)

@@ -2,7 +2,8 @@
  * Slash commands as a registry: each command is a name, a usage line, a help line and a handler
  * that may return text (a line or lines) to show. Products plug their own commands in (plain
  * functions returning text fit as they are); the chat's own commands register the same way.
- * `//text` sends `/text` as a prompt; an unknown command gets a one-line hint.
+ * `//text` sends `/text` as a prompt; a name no command has goes to the fallback (a product's
+ * names that are known only while the chat runs), and when that does not take it, gets a one-line hint.
  */
 import type { ChatController } from '../chat-controller.ts'
 import type { ChatView } from '../chat-view.ts'
@@ -43,6 +44,9 @@ export interface SlashCommandSpec {
   run(context: SlashContext, args: readonly string[]): SlashOutput | Promise<SlashOutput>
 }
 
+/** Handles a command no registered spec has; `false` when it does not know the name either. */
+export type SlashFallback = (context: SlashContext, command: SlashCommand) => Promise<{ readonly handled: false } | { readonly handled: true; readonly output: SlashOutput }>
+
 /** Parses a line: a command, or `undefined` for a prompt (including `//…`). */
 export function parseSlash(line: string): SlashCommand | undefined {
   const text = line.trim()
@@ -60,6 +64,7 @@ export function promptText(line: string): string {
 export class SlashRegistry {
   readonly #commands = new Map<string, SlashCommandSpec>()
   readonly #aliases = new Map<string, string>()
+  #fallback: SlashFallback | undefined
 
   /** Adds a command (a later one with the same name replaces it); returns a remover. */
   register(spec: SlashCommandSpec): () => void {
@@ -68,6 +73,11 @@ export class SlashRegistry {
     return () => {
       if (this.#commands.get(spec.name) === spec) this.#commands.delete(spec.name)
     }
+  }
+
+  /** Sets what runs for a name no command has (the last one set wins). */
+  setFallback(fallback: SlashFallback): void {
+    this.#fallback = fallback
   }
 
   /** The command a name or alias refers to. */
@@ -83,6 +93,11 @@ export class SlashRegistry {
   /** Runs a parsed command and shows what it returns. */
   async run(command: SlashCommand, context: SlashContext): Promise<void> {
     const spec = this.get(command.name)
+    const fallen = spec === undefined && this.#fallback !== undefined ? await this.#fallback(context, command) : { handled: false as const }
+    if (fallen.handled) {
+      if (fallen.output !== undefined) context.view.lines(typeof fallen.output === 'string' ? [fallen.output] : fallen.output)
+      return
+    }
     if (spec === undefined) {
       context.view.lines([`unknown command /${oneLine(command.name, 40)} (type /help for the list)`], 'warning')
       return

@@ -8,11 +8,15 @@
  * to `$DSH_HOME/quarantine/<stamp>/…` (removes it when there is no quarantine) unless dsh's own
  * filesystem port wrote there (`exempt`: the `write`/`edit` tools after the policy's question,
  * maintainer-doc-guard's operator saves). What was reverted is told to the model with the next
- * finished command (`notice`) and to the user on stderr.
+ * finished command (`notice`) and to the user on stderr. After a command ends and when the watch
+ * is disposed, the repositories it created below the top of a root are looked into as well
+ * (new-repositories.ts): a new `.git` holding a hook or a program-running config key is moved
+ * away the same way.
  */
 import { randomBytes } from 'node:crypto'
 import { cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
+import { NewRepositories } from './new-repositories.ts'
 import type { InsideRoots } from './protected-inside-roots.ts'
 import { DSH_PREFIX } from './protected-inside-roots.ts'
 
@@ -46,6 +50,7 @@ export class CreationWatch {
   /** Root → the `.dsh*` names known there. */
   readonly #dshNames = new Map<string, Set<string>>()
   readonly #exempt = new Set<string>()
+  readonly #repositories = new NewRepositories()
   /** Watched directory → its watcher and the entry names that matter there (`.dsh*` when `prefix`). */
   readonly #watchers = new Map<string, { watcher: FSWatcher; names: Set<string>; prefix: boolean }>()
   #sweepQueued = false
@@ -68,6 +73,22 @@ export class CreationWatch {
       this.#dshNames.set(root, new Set(names))
       this.#listen(root, DSH_PREFIX)
     }
+    for (const { root, dirs } of found.repositories) this.#repositories.know(root, dirs)
+  }
+
+  /**
+   * Reverts the new repositories (made since the last launch) that hold a hook or a config key
+   * git would run; returns the `.git` paths reverted. A whole tree search per root: called when a
+   * command ended and at disposal, not on every directory event.
+   */
+  sweepRepositories(): string[] {
+    const reverted: string[] = []
+    for (const plant of this.#repositories.check()) {
+      if (this.#exempted(plant.gitEntry)) continue
+      this.#options.warn(`dsh: a sandboxed command created the repository ${plant.gitEntry} with a ${plant.why} in it`)
+      reverted.push(this.#revert(plant.gitEntry, plant.root))
+    }
+    return reverted
   }
 
   /** dsh itself is about to write `path` (after the policy allowed it): what it creates there stays. */
@@ -196,6 +217,7 @@ export class CreationWatch {
   /** Last sweep, then stops watching (the host ends). */
   dispose(): void {
     this.sweep()
+    this.sweepRepositories()
     for (const { watcher } of this.#watchers.values()) watcher.close()
     this.#watchers.clear()
   }

@@ -33,6 +33,8 @@ export interface InsideRoots {
   readonly absent: string[]
   /** Per root searched, the `.dsh*` names at its top now (a new one is reverted). */
   readonly dshNames: { readonly root: string; readonly names: readonly string[] }[]
+  /** Per root searched for nested repositories, the git directories found (a new one is checked after the command). */
+  readonly repositories: { readonly root: string; readonly dirs: readonly string[] }[]
 }
 
 /** Options of {@link protectedInsideRoots}. */
@@ -65,7 +67,8 @@ function protectGitDir(gitDir: string, out: InsideRoots): void {
   for (const name of watchedInGitDir(gitDir)) if (!exists(join(gitDir, name))) out.absent.push(join(gitDir, name))
 }
 
-function protectRepositories(root: string, out: InsideRoots, budget: number): void {
+function protectRepositories(root: string, out: InsideRoots, budget: number): string[] {
+  const found: string[] = []
   for (const entry of findGitEntries(root, budget)) {
     out.pinned.push(...chain(root, dirname(entry.path)))
     if (entry.kind === 'file') {
@@ -77,8 +80,10 @@ function protectRepositories(root: string, out: InsideRoots, budget: number): vo
     for (const gitDir of gitDirectoriesIn(entry.path)) {
       out.pinned.push(...chain(dirname(entry.path), gitDir))
       protectGitDir(gitDir, out)
+      found.push(gitDir)
     }
   }
+  return found
 }
 
 const unique = (list: readonly string[]): string[] => [...new Set(list)]
@@ -88,7 +93,7 @@ const byDepth = (a: string, b: string): number => a.split('/').length - b.split(
 
 /** What to pin, keep read-only and watch in `roots`. */
 export function protectedInsideRoots(roots: readonly string[], options: InsideRootsOptions = {}): InsideRoots {
-  const out: InsideRoots = { pinned: [], readOnly: [], absent: [], dshNames: [] }
+  const out: InsideRoots = { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [] }
   const searched = new Set(options.searched ?? roots)
   for (const root of roots) {
     let names: string[]
@@ -103,7 +108,8 @@ export function protectedInsideRoots(roots: readonly string[], options: InsideRo
     for (const name of TOP_LEVEL_PROTECTED) (exists(join(root, name)) ? out.readOnly : out.absent).push(join(root, name))
     if (!exists(join(root, '.git'))) out.absent.push(join(root, '.git'))
     // Only the top of a root not searched (sandbox.writable caches): one directory read.
-    protectRepositories(root, out, searched.has(root) ? GIT_SEARCH_BUDGET : 1)
+    const dirs = protectRepositories(root, out, searched.has(root) ? GIT_SEARCH_BUDGET : 1)
+    if (searched.has(root)) out.repositories.push({ root, dirs })
   }
-  return { pinned: unique(out.pinned).toSorted(byDepth), readOnly: unique(out.readOnly), absent: unique(out.absent), dshNames: out.dshNames }
+  return { pinned: unique(out.pinned).toSorted(byDepth), readOnly: unique(out.readOnly), absent: unique(out.absent), dshNames: out.dshNames, repositories: out.repositories }
 }

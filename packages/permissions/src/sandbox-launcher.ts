@@ -119,7 +119,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     const searched = request.writableRoots.filter((root) => root !== options.tempDir)
     // What commands planted since the last look is reverted before it could be taken as known.
     if (weakened !== 'no-file-protection') watch.sweep()
-    const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [] } : protectedInsideRoots(writable, { searched })
+    const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [] } : protectedInsideRoots(writable, { searched })
     watch.observe(inside, writable)
     if (request.outlivesCall === true && weakened !== 'no-reaper') reaper.ensure()
     const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })
@@ -151,6 +151,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     explain(output, plan) {
       if (!plan.sandboxed) return undefined
       watch.sweep()
+      if (weakened !== 'no-file-protection') watch.sweepRepositories()
       const notes = [sandboxRefusalNote(output, plan.writable), watch.notice()].filter((note) => note !== undefined)
       return notes.length === 0 ? undefined : notes.join('\n')
     },

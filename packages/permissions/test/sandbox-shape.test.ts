@@ -113,6 +113,7 @@ describe('masks and protected paths', () => {
       readOnly: [`${repo}/.dsh-maintainer-doc-guard`, `${repo}/.dshrc`, `${repo}/.vscode`, `${repo}/.envrc`, `${repo}/.git/config`, `${repo}/.git/hooks`],
       absent: [`${repo}/.claude`, `${repo}/.idea`, `${repo}/.mcp.json`, `${repo}/.git/info`, `${repo}/.git/config.worktree`],
       dshNames: [{ root: repo, names: ['.dsh-maintainer-doc-guard', '.dshrc'] }],
+      repositories: [{ root: repo, dirs: [`${repo}/.git`] }],
     })
   })
 

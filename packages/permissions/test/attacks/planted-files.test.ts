@@ -5,7 +5,9 @@
 // subdirectory, a worktree's `.git` file and git directory) by writing their hooks and config,
 // renaming them away and pointing a `.git` file elsewhere. As root and as an unprivileged user,
 // through the built binary: nothing planted survives, the model is told what was reverted, and git
-// still commits in the nested repository.
+// still commits in the nested repository. A repository the command itself creates below the top
+// of the root (`git init sub`) with a hook or a program-running config key is moved away when the
+// command ends; a plain `git init` or `git clone` stays.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -155,6 +157,45 @@ describe.each(runners())('nested repositories and worktrees, as $name', (runner)
     expect(readFileSync(`${w.repo}/.git/worktrees/wt/commondir`, 'utf8')).toBe(commondir)
     for (const moved of ['vendor-old', 'vendor/lib-old', 'vendor/lib/.git-old', 'wt-old']) expect(existsSync(`${w.repo}/${moved}`)).toBe(false)
     expect(git('-C', `${w.repo}/vendor/lib`, 'log', '--format=%s')).toBe('lib\n')
+  })
+})
+
+describe.each(runners())('repositories a command creates below the top of a root, as $name', (runner) => {
+  it('a new repository with a hook or a config key git runs is moved away when the command ends; a plain git init or clone stays and commits', async () => {
+    w = await attackWorkspace(runner)
+    git('init', '-q', w.repo)
+    git('init', '-q', `${w.repo}/upstream`)
+    git('-C', `${w.repo}/upstream`, '-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'up')
+    chown(w)
+    const g = 'git -c user.name=attacker -c user.email=a@example.com'
+    const script = attackScript(w, 'new-repos.json', [
+      [
+        'git init -q hooked && printf "#!/bin/sh\\ntouch pwned\\n" > hooked/.git/hooks/post-checkout && chmod +x hooked/.git/hooks/post-checkout',
+        'git init -q monitored && git -C monitored config core.fsmonitor "touch pwned"',
+        'git init -q aliased && git -C aliased config alias.st "!touch pwned"',
+        'git init -q plain',
+        'git clone -q upstream cloned',
+        'echo made',
+      ].join('; '),
+      `cd plain && echo x > x.txt && ${g} add x.txt && ${g} commit -qm first && echo committed`,
+    ])
+    const result = await runAttack(w, script)
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
+    const [first = '', second = ''] = toolResults(w)
+    expect(first).toContain('made')
+    expect(first).toContain('[dsh reverted what a sandboxed command created: ')
+    for (const name of ['hooked', 'monitored', 'aliased']) {
+      expect(first).toContain(`${w.repo}/${name}/.git (moved to `)
+      expect(existsSync(join(w.repo, name, '.git'))).toBe(false)
+    }
+    expect(result.stderr).toContain(`dsh: a sandboxed command created the repository ${w.repo}/hooked/.git with a hook post-checkout in it`)
+    expect(result.stderr).toContain(`dsh: a sandboxed command created the repository ${w.repo}/monitored/.git with a config key core.fsmonitor in it`)
+    expect(result.stderr).toContain(`dsh: a sandboxed command created the repository ${w.repo}/aliased/.git with a config key alias.st in it`)
+    expect(existsSync(join(w.repo, 'pwned'))).toBe(false)
+    expect(second).toContain('committed')
+    expect(second).not.toContain('dsh reverted')
+    expect(git('-C', `${w.repo}/plain`, 'log', '--format=%s')).toBe('first\n')
+    expect(git('-C', `${w.repo}/cloned`, 'log', '--format=%s')).toBe('up\n')
   })
 })
 

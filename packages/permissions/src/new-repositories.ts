@@ -1,0 +1,131 @@
+/**
+ * Repositories that a sandboxed command created below the top of a root (`git init sub`,
+ * `git clone … sub`) were unknown when the command started, so nothing of theirs was bound
+ * read-only: the command could leave a hook or a program-running config key in them for the
+ * user's next git command there. Each check finds the git directories of the searched roots
+ * (git-dirs.ts, the same search and budget as at launch) and looks into every one not seen
+ * before: a hook that is not one of git's `*.sample` files, or a config key that makes git run a
+ * program, is a plant, and the whole new git directory is handed back for reverting (the work
+ * tree stays; an ordinary `git init` or `git clone` leaves neither, so it is never touched).
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { findGitEntries, gitDirectoriesIn } from './git-dirs.ts'
+
+/** Config keys (lower case, `section.key` or `section.*.key`) that make git run a program. */
+const RUNS_PROGRAM = new Set([
+  'core.fsmonitor',
+  'core.hookspath',
+  'core.sshcommand',
+  'core.pager',
+  'core.editor',
+  'core.askpass',
+  'core.gitproxy',
+  'sequence.editor',
+  'diff.external',
+  'diff.*.textconv',
+  'diff.*.command',
+  'filter.*.clean',
+  'filter.*.smudge',
+  'filter.*.process',
+  'merge.*.driver',
+  'credential.helper',
+  'credential.*.helper',
+  'gpg.program',
+  'gpg.*.program',
+  'uploadpack.packobjectshook',
+  'remote.*.uploadpack',
+  'remote.*.receivepack',
+  'include.path',
+  'includeif.*.path',
+  'pager.*',
+  'alias.*',
+])
+
+/** The keys of a git config text as `section.key` / `section.*.key` (subsections generalised), lower case. */
+export function configKeys(text: string): string[] {
+  const keys: string[] = []
+  let section = ''
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue
+    const header = /^\[\s*([^\s\]"]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line)
+    if (header !== null) {
+      section = `${(header[1] ?? '').toLowerCase()}${line.includes('"') || (header[1] ?? '').includes('.') ? '.*' : ''}`
+      // `[section] key = value` on the header's line.
+      const rest = header[2] ?? ''
+      if (rest !== '' && !rest.startsWith('#') && !rest.startsWith(';')) keys.push(`${section}.${(/^[A-Za-z0-9-]+/.exec(rest)?.[0] ?? '').toLowerCase()}`)
+      continue
+    }
+    const key = /^[A-Za-z][A-Za-z0-9-]*/.exec(line)?.[0]
+    if (key !== undefined) keys.push(`${section}.${key.toLowerCase()}`)
+  }
+  return keys
+}
+
+/** Whether a config key makes git run a program. */
+export const runsProgram = (key: string): boolean => RUNS_PROGRAM.has(key) || RUNS_PROGRAM.has(`${key.slice(0, key.indexOf('.'))}.*`)
+
+/** Why a git directory holds something git would run, or undefined. */
+export function plantIn(gitDir: string): string | undefined {
+  let hooks: string[] = []
+  try {
+    hooks = readdirSync(join(gitDir, 'hooks')).filter((name) => !name.endsWith('.sample'))
+  } catch {
+    // No hooks directory (or unreadable: git could not run it either).
+  }
+  if (hooks.length > 0) return `hook ${hooks.toSorted()[0] ?? ''}`
+  for (const name of ['config', 'config.worktree']) {
+    let text: string
+    try {
+      text = readFileSync(join(gitDir, name), 'utf8')
+    } catch {
+      // Absent: git runs nothing from it.
+      continue
+    }
+    const key = configKeys(text).find(runsProgram)
+    if (key !== undefined) return `${name} key ${key}`
+  }
+  return undefined
+}
+
+/** A planted new repository: its `.git` entry (what is reverted) and why. */
+export interface RepositoryPlant {
+  readonly gitEntry: string
+  readonly root: string
+  readonly why: string
+}
+
+/** Remembers the git directories of each searched root and finds new ones holding plants. */
+export class NewRepositories {
+  /** Root → git directories known there. */
+  readonly #known = new Map<string, Set<string>>()
+
+  /** The git directories found in `root` now. */
+  #current(root: string): { entry: string; dirs: string[] }[] {
+    return findGitEntries(root).flatMap((entry) => (entry.kind === 'directory' ? [{ entry: entry.path, dirs: gitDirectoriesIn(entry.path) }] : []))
+  }
+
+  /** The git directories a launch found in `root` (protected-inside-roots.ts) count as known. */
+  know(root: string, dirs: readonly string[]): void {
+    this.#known.set(root, new Set(dirs))
+  }
+
+  /**
+   * The new repositories of the known roots holding a plant. A new one without a plant becomes
+   * known (its files are bound read-only from the next launch on).
+   */
+  check(): RepositoryPlant[] {
+    const plants: RepositoryPlant[] = []
+    for (const [root, known] of this.#known) {
+      for (const found of this.#current(root)) {
+        const fresh = found.dirs.filter((dir) => !known.has(dir))
+        if (fresh.length === 0) continue
+        const why = fresh.map(plantIn).find((reason) => reason !== undefined)
+        if (why !== undefined) plants.push({ gitEntry: found.entry, root, why })
+        else for (const dir of fresh) known.add(dir)
+      }
+    }
+    return plants
+  }
+}

@@ -11,6 +11,7 @@ import { searchFiles, type Candidate } from './grep-search.ts'
 import { bundledRipgrepPath } from './ripgrep-binary.ts'
 import { ripgrepContent, ripgrepCounts, type RipgrepFailure, type RipgrepSearch } from './ripgrep-grep.ts'
 import { ripgrepRoot } from './ripgrep-args.ts'
+import { ONE_PASS_MAX_BYTES, ripgrepOnePass } from './ripgrep-matches.ts'
 import { fileVerdicts } from './search-filter.ts'
 import { entryLimitNote, grepNarrowing, searchScope, timeLimitNote, type SearchScope } from './search-advice.ts'
 import { fallbackNotice, skipNotes, WALKER_MAX_FILE_BYTES } from './search-notes.ts'
@@ -61,13 +62,23 @@ interface Found {
   readonly notice?: string
 }
 
-async function viaRipgrep(search: RipgrepSearch, args: GrepArgs, root: { path: string; type: 'file' | 'directory' }, skips: SkipCounts): Promise<Found | RipgrepFailure> {
+async function viaRipgrep(search: RipgrepSearch, args: GrepArgs, root: { path: string; type: 'file' | 'directory' }, skips: SkipCounts, onePassMaxBytes: number): Promise<Found | RipgrepFailure> {
   const flags = { pattern: args.pattern, caseInsensitive: args.case_insensitive === true, multiline: args.multiline === true }
   const directory = root.type === 'directory'
   const verdict = fileVerdicts({ ...(args.glob === undefined ? {} : { glob: args.glob }), skipEnv: directory, ...(search.isSecretPath === undefined ? {} : { isSecretPath: search.isSecretPath }) })
-  const counted = await ripgrepCounts(search, flags, root.path, directory ? verdict : () => 'keep', skips)
-  if (counted.failure !== undefined && counted.failure.kind !== 'timed-out') return counted.failure
   const offset = args.offset ?? 0
+  const keep = directory ? verdict : () => 'keep' as const
+  if (args.output_mode === 'content' && !flags.multiline) {
+    // Content in one rg pass while the output is small; a larger one falls back to the two passes.
+    const one = await ripgrepOnePass(search, flags, root.path, keep, skips, onePassMaxBytes)
+    if (one !== 'too-large') {
+      if ('failure' in one && one.failure.kind !== 'timed-out') return one.failure
+      const found = 'failure' in one ? one.partial : one
+      return { hits: found.hits, timedOut: 'failure' in one, page: (ordered) => Promise.resolve({ entries: found.entries(contentWindow(ordered, offset)), timedOut: false }) }
+    }
+  }
+  const counted = await ripgrepCounts(search, flags, root.path, keep, skips)
+  if (counted.failure !== undefined && counted.failure.kind !== 'timed-out') return counted.failure
   return {
     hits: counted.hits,
     timedOut: counted.failure?.kind === 'timed-out',
@@ -147,7 +158,7 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<
         let found: Found | RipgrepFailure | { error: string } | undefined
         if (binary !== undefined) {
           const search: RipgrepSearch = { binary, cwd: run.cwd, deadline, signal: run.signal, ...(options.isSecretPath === undefined ? {} : { isSecretPath: options.isSecretPath }) }
-          found = await viaRipgrep(search, args, root, skips)
+          found = await viaRipgrep(search, args, root, skips, options.onePassMaxBytes ?? ONE_PASS_MAX_BYTES)
           if ('kind' in found && found.kind === 'cannot-run') {
             notices.push(fallbackNotice(found.reason, 'grep'))
             found = undefined

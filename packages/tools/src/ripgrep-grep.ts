@@ -27,7 +27,7 @@ export type RipgrepFailure =
   | { readonly kind: 'bad-pattern'; readonly message: string }
 
 /** Counts messages on rg's stderr: files it could not read, and PCRE2 match-limit failures. */
-function countStderr(stderr: string, skips: SkipCounts): void {
+export function countStderr(stderr: string, skips: SkipCounts): void {
   for (const line of stderr.split('\n')) {
     if (line.trim() === '') continue
     if (/PCRE2|match limit|backtrack/i.test(line)) skips.patternLimit += 1
@@ -35,7 +35,8 @@ function countStderr(stderr: string, skips: SkipCounts): void {
   }
 }
 
-function failureOf(exit: RipgrepExit): RipgrepFailure | undefined {
+/** The failure an rg exit stands for, undefined for a run that answered. */
+export function failureOf(exit: RipgrepExit): RipgrepFailure | undefined {
   if (exit.kind === 'cannot-run' || exit.kind === 'timed-out' || exit.kind === 'aborted') return exit
   if (exit.code === 2 && /regex parse error|error parsing regex|PCRE2: error compiling|compile error/i.test(exit.stderr)) {
     // rg explains both engines' errors at length; the default engine's one-line reason is enough.
@@ -118,6 +119,28 @@ function charIndex(text: string, byte: number, utf8: boolean): number {
   return Buffer.from(text, 'utf8').subarray(0, byte).toString('utf8').length
 }
 
+/** One `match` line of `rg --json`: its display path, and the entry it shows (decoded only when asked for). */
+export function parseMatch(line: Buffer): { readonly display: string; readonly entry: () => ContentEntry } | undefined {
+  let event: unknown
+  try {
+    event = JSON.parse(line.toString('utf8'))
+  } catch {
+    // Not a JSON line (cannot happen with --json): nothing to show from it.
+    return undefined
+  }
+  if (!isJsonMatch(event) || event.type !== 'match' || event.data === undefined) return undefined
+  const { data } = event
+  const display = displayPath(textOf(data.path).text)
+  return {
+    display,
+    entry: () => {
+      const { text, utf8 } = textOf(data.lines)
+      const lines = text.replace(/\r?\n$/, '').split(/\r?\n/)
+      return { display, line: data.line_number ?? 0, lines, matchStart: charIndex(text, data.submatches?.[0]?.start ?? 0, utf8) }
+    },
+  }
+}
+
 /**
  * Pass 2: the matches of `files` (each with how many of its matches to skip and keep), in line
  * order per file, in the order of `files`.
@@ -135,23 +158,13 @@ export async function ripgrepContent(
     deadline: search.deadline,
     signal: search.signal,
     onLine: (line) => {
-      let event: unknown
-      try {
-        event = JSON.parse(line.toString('utf8'))
-      } catch {
-        // Not a JSON line (cannot happen with --json): nothing to show from it.
-        return true
-      }
-      if (!isJsonMatch(event) || event.type !== 'match' || event.data === undefined) return true
-      const path = displayPath(textOf(event.data.path).text)
-      const file = wanted.get(path)
+      const match = parseMatch(line)
+      if (match === undefined) return true
+      const file = wanted.get(match.display)
       if (file === undefined) return true
       file.seen += 1
       if (file.seen <= file.skip || file.entries.length >= file.take) return true
-      const { text, utf8 } = textOf(event.data.lines)
-      const lines = text.replace(/\r?\n$/, '').split(/\r?\n/)
-      const matchStart = charIndex(text, event.data.submatches?.[0]?.start ?? 0, utf8)
-      file.entries.push({ display: path, line: event.data.line_number ?? 0, lines, matchStart })
+      file.entries.push(match.entry())
       return true
     },
   })

@@ -14,6 +14,8 @@ export interface SearchToolOptions {
   readonly timeLimitMs?: number
   /** Secret locations never searched or listed (the permission layer's check, when it has one). */
   readonly isSecretPath?: SecretPathCheck
+  /** JSON bytes grep's content mode reads in one rg pass before it takes two (default 2 MiB; tests pass 0 to force two). */
+  readonly onePassMaxBytes?: number
 }
 
 /** One file with matches. */

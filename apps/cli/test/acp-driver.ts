@@ -54,6 +54,13 @@ export function spawnAcp(args: readonly string[], options: { readonly cwd: strin
   return { child, agent: connection.agent, updates, questions, stdout: () => stdout, stderr: () => stderr, exited }
 }
 
+/** Ends an agent a test started (SIGKILL) and waits for it to be gone; nothing when it already exited. */
+export async function killAcp(acp: AcpProcess | undefined): Promise<void> {
+  if (acp === undefined || acp.child.exitCode !== null || acp.child.signalCode !== null) return
+  acp.child.kill('SIGKILL')
+  await acp.exited
+}
+
 /** Resolves once `check` holds, polling; rejects after `ms`. */
 export async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
   const until = Date.now() + ms

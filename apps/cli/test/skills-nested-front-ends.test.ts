@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
-import { spawnAcp, type AcpProcess } from './acp-driver.ts'
+import { killAcp, spawnAcp, type AcpProcess } from './acp-driver.ts'
 import { runDshPiped } from './chat-harness.ts'
 import { readRequests, writeScript, type RequestBody } from './run-dsh.ts'
 import { startWeb, turnFinished, watchEvents, type WebProcess } from './web-harness.ts'
@@ -14,11 +14,7 @@ let tree: TempTree | undefined
 let acp: AcpProcess | undefined
 let web: WebProcess | undefined
 afterEach(async () => {
-  if (acp !== undefined && acp.child.exitCode === null && acp.child.signalCode === null) {
-    const exited = new Promise((resolve) => acp?.child.once('exit', resolve))
-    acp.child.kill('SIGKILL')
-    await exited
-  }
+  await killAcp(acp)
   acp = undefined
   await web?.stop()
   web = undefined

@@ -4,7 +4,7 @@
  * force), then, for content, the JSON matches of just the files the shown window needs.
  */
 import { isAbsolute, resolve } from 'node:path'
-import { countArgs, displayPath, jsonArgs, ripgrepRoot, type PatternFlags } from './ripgrep-args.ts'
+import { countArgs, displayPath, jsonArgs, ripgrepRoot, type PatternFlags, type RipgrepRoot } from './ripgrep-args.ts'
 import { runRipgrep, type RipgrepExit } from './ripgrep-process.ts'
 import type { FileVerdict, SecretPathCheck } from './search-filter.ts'
 import type { ContentEntry, FileHit, SkipCounts } from './search-types.ts'
@@ -46,6 +46,22 @@ export function failureOf(exit: RipgrepExit): RipgrepFailure | undefined {
   return undefined
 }
 
+/**
+ * Judges the paths rg prints under one root: the absolute path of a kept file, or undefined for
+ * one the verdict leaves out (a `.env` file or a secret location is counted in `skips`).
+ */
+export function printedJudge(cwd: string, rgRoot: RipgrepRoot, verdict: (relative: string, absolute: string) => FileVerdict, skips: SkipCounts): (printed: string) => { readonly display: string; readonly absolute: string } | undefined {
+  return (printed) => {
+    const display = displayPath(printed)
+    const absolute = isAbsolute(display) ? display : resolve(cwd, display)
+    const relative = rgRoot.prefix !== '' && printed.startsWith(rgRoot.prefix) ? printed.slice(rgRoot.prefix.length) : display
+    const kept = verdict(relative === '' ? display : relative, absolute)
+    if (kept === 'env') skips.env += 1
+    else if (kept === 'secret') skips.secret += 1
+    return kept === 'keep' ? { display, absolute } : undefined
+  }
+}
+
 /** Pass 1: files with matches under `root` (absolute), kept by `verdict`. */
 export async function ripgrepCounts(
   search: RipgrepSearch,
@@ -55,6 +71,7 @@ export async function ripgrepCounts(
   skips: SkipCounts,
 ): Promise<{ readonly hits: FileHit[]; readonly failure?: RipgrepFailure }> {
   const rgRoot = ripgrepRoot(search.cwd, root)
+  const judge = printedJudge(search.cwd, rgRoot, verdict, skips)
   const hits: FileHit[] = []
   const exit = await runRipgrep({
     binary: search.binary,
@@ -65,14 +82,8 @@ export async function ripgrepCounts(
     onLine: (line) => {
       const nul = line.lastIndexOf(0)
       if (nul === -1) return true
-      const printed = line.subarray(0, nul).toString('utf8')
-      const display = displayPath(printed)
-      const absolute = isAbsolute(display) ? display : resolve(search.cwd, display)
-      const relative = rgRoot.prefix !== '' && printed.startsWith(rgRoot.prefix) ? printed.slice(rgRoot.prefix.length) : display
-      const kept = verdict(relative === '' ? display : relative, absolute)
-      if (kept === 'env') skips.env += 1
-      else if (kept === 'secret') skips.secret += 1
-      else if (kept === 'keep') hits.push({ display, absolute, count: Number(line.subarray(nul + 1).toString('utf8')) })
+      const kept = judge(line.subarray(0, nul).toString('utf8'))
+      if (kept !== undefined) hits.push({ ...kept, count: Number(line.subarray(nul + 1).toString('utf8')) })
       return true
     },
   })

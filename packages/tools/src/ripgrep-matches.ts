@@ -6,9 +6,8 @@
  * most lines of a large tree) the run is stopped and the caller falls back to the two passes
  * (ripgrep-grep.ts), whose first pass prints only a count per file.
  */
-import { isAbsolute, resolve } from 'node:path'
 import { jsonArgs, ripgrepRoot, type PatternFlags } from './ripgrep-args.ts'
-import { countStderr, failureOf, parseMatch, type RipgrepFailure, type RipgrepSearch } from './ripgrep-grep.ts'
+import { countStderr, failureOf, parseMatch, printedJudge, type RipgrepFailure, type RipgrepSearch } from './ripgrep-grep.ts'
 import { runRipgrep } from './ripgrep-process.ts'
 import type { FileVerdict } from './search-filter.ts'
 import type { ContentEntry, FileHit, SkipCounts } from './search-types.ts'
@@ -37,14 +36,12 @@ export async function ripgrepOnePass(
   const local: SkipCounts = { ...skips }
   let bytes = 0
   let tooLarge = false
+  // A match's display path is the path rg printed less a leading `./`; the judge reads it the same way.
+  const judge = printedJudge(search.cwd, rgRoot, verdict, local)
   const fileOf = (display: string) => {
     if (files.has(display)) return files.get(display)
-    const absolute = isAbsolute(display) ? display : resolve(search.cwd, display)
-    const relative = rgRoot.prefix !== '' && display.startsWith(rgRoot.prefix) ? display.slice(rgRoot.prefix.length) : display
-    const kept = verdict(relative === '' ? display : relative, absolute)
-    if (kept === 'env') local.env += 1
-    else if (kept === 'secret') local.secret += 1
-    const file = kept === 'keep' ? { hit: { display, absolute, count: 0 }, matches: [] } : undefined
+    const kept = judge(display)
+    const file = kept === undefined ? undefined : { hit: { ...kept, count: 0 }, matches: [] as (() => ContentEntry)[] }
     files.set(display, file)
     return file
   }

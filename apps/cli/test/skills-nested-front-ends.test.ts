@@ -1,6 +1,7 @@
 // A nested skill that joined the session (its directory touched by a read) and clashes with a
 // root skill is listed by the catalog as `pkg/web:deploy`; typed as `/pkg/web:deploy staging` in a
-// later turn it expands to the nested body in `dsh chat`, over ACP and in `dsh web`, through the
+// later turn it expands to the nested body in `dsh chat`, over ACP (which advertises it after the
+// turn that joined it) and in `dsh web`, through the
 // built binary with the scripted model. Before the touch the qualified name expands nowhere.
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -59,13 +60,15 @@ describe('/pkg/web:deploy after the nested skill joined', () => {
     expect(`${result.stdout}${result.stderr}`).toContain('unknown command /pkg/web:deploy')
   })
 
-  it('ACP expands it in the second prompt', async () => {
+  it('ACP advertises it once it joined and expands it in the second prompt', async () => {
     const t = await layout()
     const log = t.path('acp.jsonl')
     acp = spawnAcp(['--dsh-home', t.path('home'), '--model', `scripted:${writeScript(t.path('scripts'), 'acp.json', script)}`, '--request-log', log], { cwd: t.path('repo'), home: t.root })
     await acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
     const { sessionId } = await acp.agent.request('session/new', { cwd: t.path('repo'), mcpServers: [] })
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read the web package' }] })).toEqual({ stopReason: 'end_turn' })
+    const lists = acp.updates.map((note) => note.update).flatMap((update) => (update.sessionUpdate === 'available_commands_update' ? [update.availableCommands.map((command) => command.name)] : []))
+    expect(lists).toEqual([['rewind', 'deploy'], ['rewind', 'deploy', 'pkg/web:deploy']])
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/pkg/web:deploy staging' }] })).toEqual({ stopReason: 'end_turn' })
     expect(lastUsers(log).at(-1)).toBe(`Web deploy staging from ${t.path('repo/pkg/web/.dsh/skills/deploy')}.\n`)
   })

@@ -15,7 +15,7 @@ import type { AcpAgentDeps } from './acp-contract.ts'
 import { clientFileSystem } from './client-file-system.ts'
 import { promptText } from './prompt-text.ts'
 import { PromptUpdates } from './prompt-updates.ts'
-import { commandsUpdate, expandSlash } from './slash-commands.ts'
+import { commandsUpdate, expandSlash, refreshedCommands } from './slash-commands.ts'
 import { answerRewind, rewindArguments } from './rewind-command.ts'
 import type { AcpSession } from './session-registry.ts'
 import { stopReasonOf } from './stop-reason.ts'
@@ -105,6 +105,8 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
       const result = await agent.prompt(prompt.text, { signal: controller.signal, events: prompt.events }).catch((error: unknown) => {
         throw new RequestError(-32603, `the turn failed: ${errorMessage(error)}`, { sessionId: session.id })
       })
+      const refreshed = await refreshedCommands(deps, session, agent.session)
+      if (refreshed !== undefined) send(refreshed)
       await sent
       return { stopReason: stopReasonOf(result) }
     } finally {

@@ -7,7 +7,7 @@
  * whenever the session is idle; what must outlive one prompt lives here.
  */
 import { RequestError, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk'
-import type { AgentHandle, ToolExecutionToken } from '@dsh/contracts'
+import type { AgentHandle, SessionView, ToolExecutionToken } from '@dsh/contracts'
 import type { SessionServers } from './acp-contract.ts'
 import { PathSpelling, type SpelledDirectory } from './path-spelling.ts'
 
@@ -48,6 +48,8 @@ export class AcpSession {
   servers: SessionServers | undefined
   /** The command list last sent (JSON), to send a changed one only. */
   commandsSent: string | undefined
+  /** The dsh session as the last prompt left it: the nested skills its catalog announced are commands too. */
+  lastView: SessionView | undefined
   /** Run when the session ends on this connection (closed, replaced, the connection ended). */
   readonly disposers: (() => void)[] = []
 

@@ -3,8 +3,8 @@
  * own MCP servers expand a `/name args` prompt before it is sent, and the session's commands (the
  * built-in `/rewind` first) are advertised to the client as one `available_commands_update` per
  * session: after the `session/new` answer, after a `session/load` replay, or else before the first
- * prompt's updates. When the list changes later (an MCP server listed its prompts), the whole list
- * is sent again, replacing the first. A failing lookup is logged and the prompt goes as typed.
+ * prompt's updates. When the list changes later (an MCP server listed its prompts, a turn's catalog
+ * announced a nested skill), the whole list is sent again, replacing the first. A failing lookup is logged and the prompt goes as typed.
  */
 import type { AgentContext, AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk'
 import type { ExpandedPrompt, SessionView } from '@dsh/contracts'
@@ -41,6 +41,15 @@ export async function commandsUpdate(deps: AcpAgentDeps, session: AcpSession): P
   return listUpdate(deps, session)
 }
 
+/** After a prompt: the list again with the session as the turn left it, when it changed (nested skills joined). */
+export async function refreshedCommands(deps: AcpAgentDeps, session: AcpSession, view: SessionView): Promise<SessionUpdate | undefined> {
+  session.lastView = view
+  if (!session.commandsAnnounced) return undefined
+  const before = session.commandsSent
+  const update = await listUpdate(deps, session)
+  return session.commandsSent === before ? undefined : update
+}
+
 async function listUpdate(deps: AcpAgentDeps, session: AcpSession): Promise<SessionUpdate> {
   const availableCommands = [rewindCommand, ...(await customCommands(deps, session))]
   session.commandsSent = JSON.stringify(availableCommands)
@@ -69,7 +78,7 @@ async function customCommands(deps: AcpAgentDeps, session: AcpSession): Promise<
   if (deps.commands === undefined) return (session.servers?.commands?.list() ?? []).map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   try {
     // The built-in `/rewind` shadows a command file of that name.
-    const listed = [...(await deps.commands.list({ cwd: session.cwd, additionalRoots: additionalOf(session) })), ...(session.servers?.commands?.list() ?? [])].filter((item) => item.name !== rewindCommand.name)
+    const listed = [...(await deps.commands.list({ cwd: session.cwd, additionalRoots: additionalOf(session), ...(session.lastView === undefined ? {} : { session: session.lastView }) })), ...(session.servers?.commands?.list() ?? [])].filter((item) => item.name !== rewindCommand.name)
     return listed.map((item) => ({ name: item.name, description: item.description, ...(item.hint === undefined ? {} : { input: { hint: item.hint } }) }))
   } catch (error) {
     // Only the built-in command is advertised now; `/name` prompts still expand when the files can be read then.

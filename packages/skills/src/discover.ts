@@ -29,6 +29,8 @@ export interface DiscoverOptions {
   readonly maxSkillBytes?: number
   /** The project root when the caller already knows it. */
   readonly projectRoot?: string
+  /** The canonical link roots of these inputs when the caller already has them (an earlier plan's, same roots). */
+  readonly linkRoots?: readonly string[]
   readonly signal?: AbortSignal
 }
 
@@ -50,7 +52,7 @@ export async function discoveryPlan(options: DiscoverOptions): Promise<Discovery
   const projectRoot = options.projectRoot ?? (await findProjectRoot(fs, options.cwd, ['.git'], signal)).root
   const additionalRoots = options.additionalRoots ?? []
   const userAgents = join(options.home, '.agents', 'skills')
-  const linkRoots = await Promise.all([projectRoot, options.dshHome, userAgents, ...additionalRoots].map((path) => canonical(fs, path, signal)))
+  const linkRoots = options.linkRoots ?? (await Promise.all([projectRoot, options.dshHome, userAgents, ...additionalRoots].map((path) => canonical(fs, path, signal))))
   const policy = { followSymlinks: true, trustedRoots: { fixed: linkRoots, extra: () => [] } }
   const sources = skillSources({ projectRoot, cwd: options.cwd, additionalRoots, dshHome: options.dshHome, home: options.home, nestedDirs: options.nestedDirs ?? [] })
   return { projectRoot, linkRoots, policy, sources }

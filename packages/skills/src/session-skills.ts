@@ -6,6 +6,8 @@
  *   `run_code` (whose changes have no paths);
  * - only the directories a `write` or `edit` touched, and the directories that just joined;
  * - nothing on other steps, which reuse the set: a quiet step costs the catalog comparison only.
+ * Between full looks the link roots (realpaths) and the trust store are reused, and a join whose
+ * directories hold no skills keeps the set as it is (no precedence pass, no new catalog items).
  * Parsed files are reused while their version stands (scan.ts), so a rescan reads changed files only.
  */
 import type { FileSystemPort, SessionView, ToolExecution, ToolFinalOutcome } from '@dsh/contracts'
@@ -43,7 +45,8 @@ export class SessionSkills {
   #everything = true
   #written: string[] = []
   #projectRoot: string | undefined
-  #plan: { readonly key: string; readonly plan: Awaited<ReturnType<typeof discoveryPlan>> } | undefined
+  #plan: { readonly key: string; readonly rootsKey: string; readonly plan: Awaited<ReturnType<typeof discoveryPlan>> } | undefined
+  #trust: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined
   readonly #session: SessionView
   readonly #host: SessionDiscoveryHost
   readonly #warned: Set<string>
@@ -82,27 +85,42 @@ export class SessionSkills {
     const everything = this.#everything || this.#set === undefined
     const written = this.#written
     const additionalRoots = this.#host.additionalRoots(this.#session)
-    const key = `${additionalRoots.join('\u0000')}\u0001${this.#nested.size}`
+    const rootsKey = additionalRoots.join('\u0000')
+    const key = `${rootsKey}\u0001${this.#nested.size}`
     if (everything || this.#plan?.key !== key) {
-      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#nested], ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }), ...(signal === undefined ? {} : { signal }) })
-      this.#plan = { key, plan }
+      // A join changes the sources only: the link roots of the same roots are reused until the next full look.
+      const linkRoots = !everything && this.#plan?.rootsKey === rootsKey ? { linkRoots: this.#plan.plan.linkRoots } : {}
+      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#nested], ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }), ...(signal === undefined ? {} : { signal }) })
+      this.#plan = { key, rootsKey, plan }
     }
     const { plan } = this.#plan
     const stale = plan.sources.filter((source) => everything || !this.#bySource.has(source.dir) || written.some((path) => isInsideRoot(source.dir, path)))
     if (this.#set !== undefined && stale.length === 0 && plan.sources.length === this.#bySource.size) return this.#set
     this.#everything = false
     this.#written = []
+    // Whether this look can change the set: something was or is found in a stale source, or a source went away.
+    let changed = this.#set === undefined
     try {
-      for (const source of stale) this.#bySource.set(source.dir, await scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files }))
+      for (const source of stale) {
+        const scanned = await scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files })
+        if (scanned.length > 0 || (this.#bySource.get(source.dir)?.length ?? 0) > 0) changed = true
+        this.#bySource.set(source.dir, scanned)
+      }
     } catch (error) {
       // Cancelled or failed: the next step looks at everything again.
       this.#everything = true
       throw error
     }
     const known = new Set(plan.sources.map((source) => source.dir))
-    for (const dir of this.#bySource.keys()) if (!known.has(dir)) this.#bySource.delete(dir)
+    for (const dir of this.#bySource.keys()) {
+      if (known.has(dir)) continue
+      this.#bySource.delete(dir)
+      changed = true
+    }
+    if (everything || this.#trust === undefined) this.#trust = this.#host.trust()
+    if (!changed && !everything && this.#set !== undefined) return this.#set
     const found = plan.sources.flatMap((source) => this.#bySource.get(source.dir) ?? [])
-    const skills = resolveSkills({ found, projectRoot: plan.projectRoot, trusted: this.#host.trust()[plan.projectRoot] ?? {}, linkRoots: plan.linkRoots })
+    const skills = resolveSkills({ found, projectRoot: plan.projectRoot, trusted: this.#trust[plan.projectRoot] ?? {}, linkRoots: plan.linkRoots })
     this.#projectRoot = plan.projectRoot
     this.#set = { skills, items: catalogItems(skills, this.#items) }
     for (const line of skills.problems) {

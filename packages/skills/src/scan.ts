@@ -53,13 +53,16 @@ export interface ScanOptions {
   readonly now?: (() => number) | undefined
 }
 
-/** Reads one skill folder `name` of `source`; `undefined` when it holds no SKILL.md. */
-export async function scanFolder(source: SkillSource, name: string, options: ScanOptions): Promise<LoadedSkill | BrokenSkill | undefined> {
+/**
+ * Reads one skill folder `name` of `source`; `undefined` when it holds no SKILL.md. `canonicalFolder`:
+ * the folder's canonical path when the caller knows it (a plain directory of a resolved source).
+ */
+export async function scanFolder(source: SkillSource, name: string, options: ScanOptions, canonicalFolder?: string): Promise<LoadedSkill | BrokenSkill | undefined> {
   const folder = join(source.dir, name)
   const file = join(folder, 'SKILL.md')
   const broken = (problem: string): BrokenSkill => ({ kind: 'broken', file, folder, problem, source })
   const startedAt = (options.now ?? Date.now)()
-  const probe = await probeCandidate(options.fs, file, 'SKILL.md', options.policy, options.signal)
+  const probe = await probeCandidate(options.fs, file, 'SKILL.md', options.policy, options.signal, canonicalFolder)
   if (probe.state === 'absent') return undefined
   if (probe.state === 'unavailable') return broken(reasonText(probe.reason, probe.detail))
   const known = options.cache?.get(file)
@@ -80,20 +83,23 @@ async function readSkill(options: ScanOptions, target: string, size: number | un
 
 /** Every skill folder of `source` in name order; an absent or unlistable directory has none. */
 export async function scanSource(source: SkillSource, options: ScanOptions): Promise<(LoadedSkill | BrokenSkill)[]> {
-  let names: string[]
+  let entries: { readonly name: string; readonly type: string }[]
+  let canonicalDir: string
   try {
     const info = await options.fs.stat(source.dir, options.signal)
     if (info?.type !== 'directory') return []
-    names = (await options.fs.listDir(source.dir, options.signal)).filter((entry) => entry.type === 'directory' || entry.type === 'symlink').map((entry) => entry.name)
+    // One resolve for the directory; a plain sub-folder's canonical path follows from it.
+    canonicalDir = (await options.fs.resolve(source.dir, { cwd: source.dir, ...(options.signal === undefined ? {} : { signal: options.signal }) })).path
+    entries = (await options.fs.listDir(source.dir, options.signal)).filter((entry) => entry.type === 'directory' || entry.type === 'symlink')
   } catch (error) {
     // An unreadable skills directory contributes nothing now; the next scan tries again.
     if (options.signal?.aborted === true) throw error
     return []
   }
   const found: (LoadedSkill | BrokenSkill)[] = []
-  for (const name of names) {
+  for (const { name, type } of entries) {
     if (name.startsWith('.')) continue
-    const skill = await scanFolder(source, name, options)
+    const skill = await scanFolder(source, name, options, type === 'directory' ? join(canonicalDir, name) : undefined)
     if (skill !== undefined) found.push(skill)
   }
   return found

@@ -117,6 +117,17 @@ describe('skill discovery', () => {
     expect(set.problems.map((line) => line.replaceAll(tree.root, '<T>'))).toEqual([`skill <T>/repo/.dsh/skills/escape/SKILL.md: links outside the trusted roots (<T>/outside/SKILL.md); it is not loaded`])
   })
 
+  it('a linked skills directory: its plain folders load when it leads into the project, and are refused when it leads outside', async () => {
+    tree = await tempTree({ 'home/': null, 'os-home/': null, 'repo/.git/': null, 'repo/shared/skills/kept/SKILL.md': skillFile('kept', 'in'), 'repo/.agents/': null, 'repo/.dsh/': null, 'outside/skills/stray/SKILL.md': skillFile('stray', 'out') })
+    made = true
+    symlinkSync(tree.path('repo/shared/skills'), tree.path('repo/.dsh/skills'))
+    symlinkSync(tree.path('outside/skills'), tree.path('repo/.agents/skills'))
+    const set = await discover({})
+    expect([...set.skills.keys()]).toEqual(['kept'])
+    expect(set.skills.get('kept')?.file).toBe(tree.path('repo/.dsh/skills/kept/SKILL.md'))
+    expect(set.problems.map((line) => line.replaceAll(tree.root, '<T>'))).toEqual([`skill <T>/repo/.agents/skills/stray/SKILL.md: links outside the trusted roots (<T>/outside/skills/stray/SKILL.md); it is not loaded`])
+  })
+
   it('a project skill with allowed-tools is untrusted until its digest is recorded; a change untrusts it again', async () => {
     const spec = { 'repo/.git/': null, 'repo/.dsh/skills/ship/SKILL.md': skillFile('ship', 'Ship.', 'x\n', 'allowed-tools: Bash\n'), 'repo/.dsh/skills/plain/SKILL.md': skillFile('plain', 'Plain.') }
     const before = await discover(spec, 'repo', { trust: true })

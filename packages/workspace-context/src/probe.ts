@@ -4,9 +4,11 @@
  * are followed at all. Under the trusted-roots policy the canonical path of every present
  * candidate (a link target, or a file reached through a linked parent directory) must lie inside
  * the trusted roots. Directories, FIFOs, sockets, devices and dangling links are confirmed
- * absences; a probe exception is "unavailable" and never becomes a removal.
+ * absences; a probe exception is "unavailable" and never becomes a removal. A caller that has just
+ * resolved the parent directory (a scan of one directory's entries) may pass its canonical path:
+ * a regular file's canonical path is then that directory's plus its name, with no resolve.
  */
-import { dirname } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { rethrowIfAborted } from './abort.ts'
 import { errorMessage } from './guards.ts'
@@ -22,7 +24,7 @@ export interface LinkPolicy {
 }
 
 /** Probes `path` (named `name`). Rethrows only cancellation. */
-export async function probeCandidate(fs: FileSystemPort, path: string, name: string, policy: LinkPolicy, signal?: AbortSignal): Promise<CandidateProbe> {
+export async function probeCandidate(fs: FileSystemPort, path: string, name: string, policy: LinkPolicy, signal?: AbortSignal, canonicalParent?: string): Promise<CandidateProbe> {
   try {
     const own = await fs.lstat(path, signal)
     if (own === undefined) return { state: 'absent', name, path, note: 'missing' }
@@ -33,7 +35,7 @@ export async function probeCandidate(fs: FileSystemPort, path: string, name: str
       const info = { ...own, type: 'file' as const }
       if (policy.trustedRoots === undefined) return { state: 'present', name, path, target: path, info, viaLink: false }
       // A parent directory may itself be a link out of the project: check the canonical path.
-      const real = (await fs.resolve(path, resolveOptions)).path
+      const real = canonicalParent === undefined ? (await fs.resolve(path, resolveOptions)).path : join(canonicalParent, basename(path))
       if (!isTrusted(policy.trustedRoots, real)) return { state: 'unavailable', name, path, reason: 'escaping-link', detail: real }
       return { state: 'present', name, path, target: real, info, viaLink: false }
     }

@@ -106,13 +106,15 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const fs = exemptingWrites(createLocalFileSystem({ writableRoots: [options.cwd, tmpdir()], unlisted: secrets }), (path) => sandbox.launcher.exempt(path))
   // grep and glob walk with ripgrep, not through fs listings: they get the same list to leave out.
   const isSecretPath = (path: string): boolean => secrets.some((secret) => path === secret || path.startsWith(`${secret}/`))
+  // A root with no secret location at or below it (and not inside one) needs no per-file check.
+  const secretsUnder = (root: string): boolean => secrets.some((secret) => secret === root || secret.startsWith(root === '/' ? '/' : `${root}/`) || root.startsWith(`${secret}/`))
   // The guard wraps the front end's asker once the host (and its settings) exist.
   let asker: AskPermission | undefined
   const versions = new FileVersions()
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
+    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath, secretsUnder }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
     // The session's private temp directory of shell commands goes with it.

@@ -13,7 +13,7 @@ import { z } from 'zod'
 import { bundledRipgrepPath } from './ripgrep-binary.ts'
 import { ripgrepFiles } from './ripgrep-files.ts'
 import { ripgrepRoot } from './ripgrep-args.ts'
-import { globMatcher, globSuffix } from './search-filter.ts'
+import { globMatcher, globSuffix, scopeSecrets } from './search-filter.ts'
 import { entryLimitNote, globNarrowing, searchScope, timeLimitNote, type SearchScope } from './search-advice.ts'
 import { fallbackNotice, skipNotes } from './search-notes.ts'
 import { firstInPathOrder, newestFirst } from './search-order.ts'
@@ -100,8 +100,10 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
       try {
         const root = await resolveSearchRoot(run, shown, 'directory')
         if (root.isError) return root.result
+        // No secret location below the root: no per-file check for tens of thousands of listed paths.
+        const { isSecretPath: secret } = scopeSecrets(options, root.path)
         const matches = globMatcher(args.pattern)
-        const wanted = (relative: string, absolute: string): boolean => matches(relative) && options.isSecretPath?.(absolute) !== true
+        const wanted = (relative: string, absolute: string): boolean => matches(relative) && secret?.(absolute) !== true
         const disk = run.fs.localDisk !== undefined
         const binary = disk ? (options.ripgrepPath ?? bundledRipgrepPath()) : undefined
         const notices: string[] = []
@@ -110,7 +112,6 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolDefinition<
           // Display paths only: the absolute path is made where it is needed (the secret check,
           // a one-page result's times), not for each of tens of thousands of listed files.
           const files: string[] = []
-          const secret = options.isSecretPath
           const absolute = (display: string): string => (isAbsolute(display) ? display : resolve(run.cwd, display))
           const suffix = globSuffix(args.pattern)
           const listing = { binary, cwd: run.cwd, deadline: Date.now() + limitMs, signal: run.signal, ...(suffix === undefined ? {} : { nameSuffix: suffix }) }

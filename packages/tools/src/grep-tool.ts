@@ -12,7 +12,7 @@ import { bundledRipgrepPath } from './ripgrep-binary.ts'
 import { ripgrepContent, ripgrepCounts, type RipgrepFailure, type RipgrepSearch } from './ripgrep-grep.ts'
 import { ripgrepRoot } from './ripgrep-args.ts'
 import { ONE_PASS_MAX_BYTES, ripgrepOnePass } from './ripgrep-matches.ts'
-import { fileVerdicts } from './search-filter.ts'
+import { fileVerdicts, scopeSecrets } from './search-filter.ts'
 import { entryLimitNote, grepNarrowing, searchScope, timeLimitNote, type SearchScope } from './search-advice.ts'
 import { fallbackNotice, skipNotes, WALKER_MAX_FILE_BYTES } from './search-notes.ts'
 import { newestFirst } from './search-order.ts'
@@ -151,20 +151,21 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<
       try {
         const root = await resolveSearchRoot(run, shown, 'file-or-directory')
         if (root.isError) return root.result
+        const scoped = scopeSecrets(options, root.path)
         const skips = noSkips()
         const notices: string[] = []
         const disk = run.fs.localDisk !== undefined
         const binary = disk ? (options.ripgrepPath ?? bundledRipgrepPath()) : undefined
         let found: Found | RipgrepFailure | { error: string } | undefined
         if (binary !== undefined) {
-          const search: RipgrepSearch = { binary, cwd: run.cwd, deadline, signal: run.signal, ...(options.isSecretPath === undefined ? {} : { isSecretPath: options.isSecretPath }) }
+          const search: RipgrepSearch = { binary, cwd: run.cwd, deadline, signal: run.signal, ...(scoped.isSecretPath === undefined ? {} : { isSecretPath: scoped.isSecretPath }) }
           found = await viaRipgrep(search, args, root, skips, options.onePassMaxBytes ?? ONE_PASS_MAX_BYTES)
           if ('kind' in found && found.kind === 'cannot-run') {
             notices.push(fallbackNotice(found.reason, 'grep'))
             found = undefined
           }
         }
-        found ??= await viaWalker({ run, deadline, notices, options }, args, root, skips)
+        found ??= await viaWalker({ run, deadline, notices, options: scoped }, args, root, skips)
         if ('error' in found) {
           return errorResult(`Invalid regular expression /${args.pattern}/: ${found.error}. Escape literal ( ) [ ] { } . * + ? | \\ with a backslash.`)
         }

@@ -13,6 +13,14 @@ import picomatch from 'picomatch'
  */
 export type SecretPathCheck = (absolutePath: string) => boolean
 
+/** `options` for a search of `root`: without the per-file secret check when no secret location can be below it. */
+export function scopeSecrets<T extends { readonly isSecretPath?: SecretPathCheck; readonly secretsUnder?: (root: string) => boolean }>(options: T, root: string): T {
+  if (options.isSecretPath === undefined || options.secretsUnder?.(root) !== false) return options
+  const { isSecretPath: _dropped, ...rest } = options
+  // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- T without its optional check is still a T
+  return rest as T
+}
+
 /**
  * `.env` files hold secrets by convention: a directory search skips `.env` and `.env.*` (but not
  * the `.example`, `.sample` and `.template` variants). Naming the file in `path` searches it.

@@ -14,6 +14,12 @@ export interface SearchToolOptions {
   readonly timeLimitMs?: number
   /** Secret locations never searched or listed (the permission layer's check, when it has one). */
   readonly isSecretPath?: SecretPathCheck
+  /**
+   * Whether a secret location lies at or below the canonical `root`, or `root` inside one. When it
+   * says no, a search of `root` skips the per-file check (tens of thousands of listed paths).
+   * Absent: every file is checked.
+   */
+  readonly secretsUnder?: (root: string) => boolean
   /** JSON bytes grep's content mode reads in one rg pass before it takes two (default 2 MiB; tests pass 0 to force two). */
   readonly onePassMaxBytes?: number
 }

@@ -322,7 +322,7 @@ describe('dsh sandbox check', () => {
       `  ${tree.path('tmp')} (temp: a private directory there, removed when dsh ends)`,
       'network: on',
       "read-only inside the roots: .git/config, .git/hooks, .git/info (nested repositories, submodules and worktrees too), .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh's home and config file",
-      `reverted when a command creates them: those names where they do not exist yet, and a .git at the top of a root (moved to ${w.home}/quarantine)`,
+      `reverted when a command creates them: those names where they do not exist yet, a .git at the top of a root, and a new repository below it holding a hook or a config key that runs a program (moved to ${w.home}/quarantine)`,
       "hidden: session sockets (ssh-agent, tmux, D-Bus, X11, $XDG_RUNTIME_DIR), credential stores (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, …), dsh's sessions and history",
       'not confined: other reads (the rest of the filesystem is readable), and the structured write and edit tools, which have their own root check',
       'self-test:',
@@ -334,6 +334,7 @@ describe('dsh sandbox check', () => {
       '  ok   signal to dsh (pid PID): refused',
       "  ok   SIGUSR1 to dsh (Node's inspector): no inspector",
       `  ok   create a protected file (.dsh-sandbox-check-…) in ${w.repo}: reverted`,
+      `  ok   create a repository with a hook (dsh-sandbox-check-repo-…) below ${w.repo}: reverted`,
       '  ok   a background process when dsh dies: ended',
       '',
     ])

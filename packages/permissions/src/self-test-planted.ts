@@ -2,7 +2,8 @@
  * The self-test checks of what is planted for later and of a dsh that dies: an append to an
  * existing `.git/config` (the working directory's and the first nested repository's) is refused;
  * a protected file a command creates (`.dsh-sandbox-check-…` at the top of the working directory)
- * is reverted when the command ends; a background process left in a sandbox ends when the launcher
+ * is reverted when the command ends; so is a new repository a command makes below the top of the
+ * working directory with a hook in it; a background process left in a sandbox ends when the launcher
  * goes away as it does when dsh is killed (the reaper). The append opens the file without writing,
  * so a failed check changes nothing.
  */
@@ -44,11 +45,25 @@ export async function creationCheck(options: SelfTestOptions): Promise<SelfTestR
   return { what: `create a protected file (${name.replace(/[0-9a-f]+$/, '…')}) in ${options.cwd}`, expected: options.writesInside ? 'reverted' : 'refused', actual, ...(actual === 'kept' ? { detail: 'a command can plant files that run later' } : {}) }
 }
 
-/** The quarantined probe and the folders made for it, when they hold nothing else. */
-function removeQuarantined(path: string): void {
+/** A repository with a hook, made by a command below the top of the working directory: its `.git` is moved away when the command ends. */
+export async function newRepositoryCheck(options: SelfTestOptions): Promise<SelfTestResult> {
+  const name = `dsh-sandbox-check-repo-${randomBytes(4).toString('hex')}`
+  const dir = join(options.cwd, name)
+  const result = await run(options.launcher, options, `mkdir -p ${quote(join(dir, '.git', 'hooks'))} && printf '#!/bin/sh\n' > ${quote(join(dir, '.git', 'hooks', 'post-checkout'))}`)
+  const notice = options.launcher.explain(result.output, result.plan) ?? ''
+  const moved = new RegExp(`${name}/\\.git \\(moved to (.+?)\\)`).exec(notice)?.[1]
+  if (moved !== undefined) removeQuarantined(moved, 3)
+  const kept = existsSync(join(dir, '.git'))
+  rmSync(dir, { recursive: true, force: true })
+  const actual = result.code !== 0 ? 'refused' : kept ? 'kept' : 'reverted'
+  return { what: `create a repository with a hook (dsh-sandbox-check-repo-…) below ${options.cwd}`, expected: options.writesInside ? 'reverted' : 'refused', actual, ...(actual === 'kept' ? { detail: 'a command can plant hooks in a repository it creates' } : {}) }
+}
+
+/** The quarantined probe and the `levels` folders made for it above it, when they hold nothing else. */
+function removeQuarantined(path: string, levels = 2): void {
   try {
-    rmSync(path, { force: true })
-    for (let dir = dirname(path), left = 2; left > 0 && readdirSync(dir).length === 0; dir = dirname(dir), left--) rmdirSync(dir)
+    rmSync(path, { recursive: true, force: true })
+    for (let dir = dirname(path), left = levels; left > 0 && readdirSync(dir).length === 0; dir = dirname(dir), left--) rmdirSync(dir)
   } catch {
     // Left in the quarantine: an empty-looking probe file, named for what it is.
   }

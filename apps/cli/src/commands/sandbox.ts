@@ -67,7 +67,7 @@ export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOption
   else for (const [index, root] of writable.entries()) line(io, `  ${root} (${rootKind(index, additional.length)})`)
   line(io, `network: ${network ? 'on' : 'off (sandbox.network: false)'}`)
   line(io, 'read-only inside the roots: .git/config, .git/hooks, .git/info (nested repositories, submodules and worktrees too), .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh\'s home and config file')
-  line(io, `reverted when a command creates them: those names where they do not exist yet, and a .git at the top of a root (moved to ${join(dshHomeFrom(io, options.dshHome), 'quarantine')})`)
+  line(io, `reverted when a command creates them: those names where they do not exist yet, a .git at the top of a root, and a new repository below it holding a hook or a config key that runs a program (moved to ${join(dshHomeFrom(io, options.dshHome), 'quarantine')})`)
   line(io, 'hidden: session sockets (ssh-agent, tmux, D-Bus, X11, $XDG_RUNTIME_DIR), credential stores (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, …), dsh\'s sessions and history')
   line(io, 'not confined: other reads (the rest of the filesystem is readable), and the structured write and edit tools, which have their own root check')
   if (launcher.weakened !== undefined) line(io, `warning: the sandbox is weakened for a test (DSH_TEST_WEAKEN_SANDBOX): ${sandboxWeakenings[launcher.weakened]}`)

@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto'
 import { cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
+import { HookFiles } from './hook-files.ts'
 import { NewRepositories } from './new-repositories.ts'
 import type { InsideRoots } from './protected-inside-roots.ts'
 import { DSH_PREFIX } from './protected-inside-roots.ts'
@@ -51,11 +52,13 @@ export class CreationWatch {
   readonly #dshNames = new Map<string, Set<string>>()
   readonly #exempt = new Set<string>()
   readonly #repositories = new NewRepositories()
+  readonly #hooks = new HookFiles()
+  #roots: readonly string[] = []
   /** Watched directory → its watcher and the entry names that matter there (`.dsh*` when `prefix`). */
   readonly #watchers = new Map<string, { watcher: FSWatcher; names: Set<string>; prefix: boolean }>()
   #sweepQueued = false
   /** Reverted paths the model has not been told of yet. */
-  #pending: { path: string; moved?: string }[] = []
+  #pending: { path: string; moved?: string; putBack?: boolean }[] = []
   #stamp: string | undefined
 
   constructor(options: CreationWatchOptions) {
@@ -74,6 +77,9 @@ export class CreationWatch {
       this.#listen(root, DSH_PREFIX)
     }
     for (const { root, dirs } of found.repositories) this.#repositories.know(root, dirs)
+    this.#roots = roots
+    const worktrees = found.repositories.flatMap(({ dirs }) => dirs.filter((dir) => basename(dir) === '.git').map((gitDir) => ({ worktree: dirname(gitDir), gitDir })))
+    this.#hooks.observe(worktrees, roots)
   }
 
   /**
@@ -82,11 +88,31 @@ export class CreationWatch {
    * command ended and at disposal, not on every directory event.
    */
   sweepRepositories(): string[] {
-    const reverted: string[] = []
+    const reverted: string[] = [...this.sweepHooks()]
     for (const plant of this.#repositories.check()) {
       if (this.#exempted(plant.gitEntry)) continue
       this.#options.warn(`dsh: a sandboxed command created the repository ${plant.gitEntry} with a ${plant.why} in it`)
       reverted.push(this.#revert(plant.gitEntry, plant.root))
+    }
+    return reverted
+  }
+
+  /** Puts back the hook files in work trees (hook-files.ts) a command changed, and moves away what it created there; returns the paths. Cheap: called before each launch too. */
+  sweepHooks(): string[] {
+    const reverted: string[] = []
+    for (const found of this.#hooks.check((path) => this.#exempted(path))) {
+      const root = this.#roots.find((candidate) => isWithin(found.path, candidate)) ?? dirname(found.path)
+      if (found.kind === 'created') {
+        reverted.push(this.#revert(found.path, root))
+        continue
+      }
+      // A changed hook file: the command's version goes to the quarantine, the copy comes back.
+      if (present(found.path)) this.#revert(found.path, root, 'changed')
+      else this.#pending.push({ path: found.path })
+      this.#hooks.restore(found.path)
+      const last = this.#pending.at(-1)
+      if (last !== undefined) last.putBack = true
+      reverted.push(found.path)
     }
     return reverted
   }
@@ -130,12 +156,12 @@ export class CreationWatch {
     return reverted
   }
 
-  #revert(path: string, root: string): string {
+  #revert(path: string, root: string, verb: 'created' | 'changed' = 'created'): string {
     const rel = relative(root, path)
     if (this.#options.quarantine === undefined) {
       this.#remove(path)
       this.#pending.push({ path })
-      this.#options.warn(`dsh: removed ${path}, which a sandboxed command created (a protected path)`)
+      this.#options.warn(`dsh: removed ${path}, which a sandboxed command ${verb} (a protected path)`)
       return path
     }
     this.#stamp ??= `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`
@@ -153,12 +179,12 @@ export class CreationWatch {
         this.#remove(path)
       }
       this.#pending.push({ path, moved: target })
-      this.#options.warn(`dsh: moved ${path}, which a sandboxed command created (a protected path), to ${target}`)
+      this.#options.warn(`dsh: moved ${path}, which a sandboxed command ${verb} (a protected path), to ${target}`)
     } catch (error) {
       // The quarantine cannot be written (a full or read-only $DSH_HOME): removed in place instead.
       this.#remove(path)
       this.#pending.push({ path })
-      this.#options.warn(`dsh: removed ${path}, which a sandboxed command created (a protected path; quarantine failed: ${messageOf(error)})`)
+      this.#options.warn(`dsh: removed ${path}, which a sandboxed command ${verb} (a protected path; quarantine failed: ${messageOf(error)})`)
     }
     return path
   }
@@ -209,9 +235,13 @@ export class CreationWatch {
   /** The model-visible note on what was reverted since the last one, or undefined. */
   notice(): string | undefined {
     if (this.#pending.length === 0) return undefined
-    const items = this.#pending.map((item) => (item.moved === undefined ? `${item.path} (removed)` : `${item.path} (moved to ${item.moved})`))
+    const items = this.#pending.map((item) => {
+      if (item.putBack === true) return `${item.path} (put back as it was${item.moved === undefined ? '' : `; the changed one moved to ${item.moved}`})`
+      return item.moved === undefined ? `${item.path} (removed)` : `${item.path} (moved to ${item.moved})`
+    })
+    const what = this.#pending.some((item) => item.putBack === true) ? 'created or changed' : 'created'
     this.#pending = []
-    return `[dsh reverted what a sandboxed command created: ${items.join(', ')}. Shell commands may not create git hooks or config, .dsh* files, .claude, .vscode, .idea, .envrc or .mcp.json, nor a .git at the top of a root: programs outside the sandbox run them later. To create one, use the write tool (it asks the user), or ask the user to do it.]`
+    return `[dsh reverted what a sandboxed command ${what}: ${items.join(', ')}. Shell commands may not create git hooks or config, .dsh* files, .claude, .vscode, .idea, .envrc or .mcp.json, nor a .git at the top of a root, and may not change hook files (.husky, the core.hooksPath directory, pre-commit and lefthook config): programs outside the sandbox run them later. To create one, use the write tool (it asks the user), or ask the user to do it.]`
   }
 
   /** Last sweep, then stops watching (the host ends). */

@@ -42,6 +42,15 @@ const RUNS_PROGRAM = new Set([
   'alias.*',
 ])
 
+/** A section header: its name, an optional `"subsection"`, and what follows `]` on the line. */
+const HEADER = /^\[\s*([^\s\]"]+)(\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)$/
+
+/** The section of a header, subsections generalised (`[diff "x"]` and `[diff.x]` are `diff.*`). */
+const sectionOf = (header: RegExpExecArray): string => {
+  const name = (header[1] ?? '').toLowerCase()
+  return header[2] !== undefined || name.includes('.') ? `${name.slice(0, name.includes('.') ? name.indexOf('.') : name.length)}.*` : name
+}
+
 /** The keys of a git config text as `section.key` / `section.*.key` (subsections generalised), lower case. */
 export function configKeys(text: string): string[] {
   const keys: string[] = []
@@ -49,11 +58,11 @@ export function configKeys(text: string): string[] {
   for (const raw of text.split('\n')) {
     const line = raw.trim()
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue
-    const header = /^\[\s*([^\s\]"]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line)
+    const header = HEADER.exec(line)
     if (header !== null) {
-      section = `${(header[1] ?? '').toLowerCase()}${line.includes('"') || (header[1] ?? '').includes('.') ? '.*' : ''}`
+      section = sectionOf(header)
       // `[section] key = value` on the header's line.
-      const rest = header[2] ?? ''
+      const rest = header[3] ?? ''
       if (rest !== '' && !rest.startsWith('#') && !rest.startsWith(';')) keys.push(`${section}.${(/^[A-Za-z0-9-]+/.exec(rest)?.[0] ?? '').toLowerCase()}`)
       continue
     }
@@ -61,6 +70,28 @@ export function configKeys(text: string): string[] {
     if (key !== undefined) keys.push(`${section}.${key.toLowerCase()}`)
   }
   return keys
+}
+
+/** The last value of `key` (lower case `section.key`, no subsection) in a git config text, quotes removed. */
+export function configKeyValue(text: string, key: string): string | undefined {
+  const dot = key.indexOf('.')
+  const wantedSection = key.slice(0, dot)
+  const wantedName = key.slice(dot + 1)
+  let section = ''
+  let value: string | undefined
+  for (const raw of text.split('\n')) {
+    let line = raw.trim()
+    const header = HEADER.exec(line)
+    if (header !== null) {
+      section = sectionOf(header)
+      line = header[3] ?? ''
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line)
+    if (entry === null || section !== wantedSection || (entry[1] ?? '').toLowerCase() !== wantedName) continue
+    const raw2 = (entry[2] ?? '').replace(/\s+[#;].*$/, '').trim()
+    value = raw2.startsWith('"') && raw2.endsWith('"') && raw2.length >= 2 ? raw2.slice(1, -1) : raw2
+  }
+  return value
 }
 
 /** Whether a config key makes git run a program. */

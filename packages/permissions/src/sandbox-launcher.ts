@@ -118,7 +118,10 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     const writable = roots.filter((root) => root !== options.tempDir)
     const searched = request.writableRoots.filter((root) => root !== options.tempDir)
     // What commands planted since the last look is reverted before it could be taken as known.
-    if (weakened !== 'no-file-protection') watch.sweep()
+    if (weakened !== 'no-file-protection') {
+      watch.sweep()
+      watch.sweepHooks()
+    }
     const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [] } : protectedInsideRoots(writable, { searched })
     watch.observe(inside, writable)
     if (request.outlivesCall === true && weakened !== 'no-reaper') reaper.ensure()

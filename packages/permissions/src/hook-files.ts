@@ -1,0 +1,152 @@
+/**
+ * Hook files that live in a work tree rather than in `.git`, which git runs at the user's next
+ * commit, outside any sandbox: the directory `core.hooksPath` names (`.githooks`; husky's
+ * `.husky/_`, whose stubs run the scripts in `.husky/`, so those are guarded too), and the config
+ * of the pre-commit framework and lefthook. They are not bound read-only — husky rewrites
+ * `.husky/_` on every `npm install`, which would then fail — so they are guarded by content: the
+ * first launch that sees a file keeps a copy (regular files up to {@link MAX_HOOK_BYTES}), and
+ * each check names what was changed, removed or created since; the caller moves the new version
+ * away and {@link HookFiles.restore} writes the copy back. An identical rewrite (husky's own) is
+ * no change; what dsh itself writes (`exempt`) becomes the copy. As with other protected paths,
+ * a change the user makes there while the session runs is put back too (and said).
+ */
+import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import { configKeyValue } from './new-repositories.ts'
+
+/** Largest hook file kept (bigger ones are not guarded). */
+export const MAX_HOOK_BYTES = 256 * 1024
+/** Most files guarded per directory. */
+const MAX_FILES_PER_DIRECTORY = 200
+
+/** Hook-manager config files at the top of a work tree. */
+export const HOOK_CONFIG_NAMES = ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', '.lefthook-local.yml'] as const
+
+/** What a check found at one path: a kept file changed or removed, or a file created in a guarded place. */
+export interface HookRevert {
+  readonly kind: 'changed' | 'created'
+  readonly path: string
+}
+
+interface Kept {
+  readonly bytes: Buffer
+  readonly mode: number
+}
+
+const isInside = (path: string, root: string): boolean => path === root || path.startsWith(`${root}/`)
+
+function regularFile(path: string): Kept | undefined {
+  try {
+    const stat = lstatSync(path)
+    if (!stat.isFile() || stat.size > MAX_HOOK_BYTES) return undefined
+    return { bytes: readFileSync(path), mode: stat.mode & 0o7777 }
+  } catch {
+    // Gone or unreadable: nothing git could run from it now.
+    return undefined
+  }
+}
+
+function present(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    // Missing (ENOENT): nothing is there.
+    return false
+  }
+}
+
+function names(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir)
+  } catch {
+    // No such directory: its own creation is what is watched then.
+    return undefined
+  }
+}
+
+/** The hook directories git runs from for the work tree `worktree` (git directory `gitDir`): the hooks path, and `.husky` when the hooks path is inside it. */
+export function hookDirectories(worktree: string, gitDir: string): string[] {
+  let config = ''
+  try {
+    config = readFileSync(join(gitDir, 'config'), 'utf8')
+  } catch {
+    // No config: git uses .git/hooks, which is bound read-only elsewhere.
+  }
+  const hooksPath = configKeyValue(config, 'core.hookspath')
+  if (hooksPath === undefined || hooksPath === '') return []
+  const dir = isAbsolute(hooksPath) ? hooksPath : resolve(worktree, hooksPath)
+  const husky = join(worktree, '.husky')
+  return dir !== husky && isInside(dir, husky) ? [dir, husky] : [dir]
+}
+
+/** Copies of the hook files of the work trees, and the check against them. */
+export class HookFiles {
+  readonly #kept = new Map<string, Kept>()
+  /** Guarded directory → the names known there (a new one is a creation). */
+  readonly #listed = new Map<string, Set<string>>()
+  /** Guarded paths that did not exist when first seen. */
+  readonly #absent = new Set<string>()
+
+  /** Starts guarding what `worktrees` (each with its git directory) hold inside `roots`; what is already guarded keeps its copy. */
+  observe(worktrees: readonly { readonly worktree: string; readonly gitDir: string }[], roots: readonly string[]): void {
+    const inRoots = (path: string): boolean => roots.some((root) => isInside(path, root))
+    const guard = (path: string): void => {
+      if (this.#kept.has(path) || this.#absent.has(path)) return
+      const kept = regularFile(path)
+      if (kept !== undefined) this.#kept.set(path, kept)
+      else if (!present(path)) this.#absent.add(path)
+    }
+    for (const { worktree, gitDir } of worktrees) {
+      for (const dir of hookDirectories(worktree, gitDir)) {
+        if (!inRoots(dir) || isInside(dir, gitDir) || this.#listed.has(dir)) continue
+        const listed = names(dir)
+        if (listed === undefined) {
+          guard(dir)
+          continue
+        }
+        // husky's own folder inside `.husky` is guarded as the hooks path, not as a script.
+        this.#listed.set(dir, new Set(listed))
+        for (const name of listed.slice(0, MAX_FILES_PER_DIRECTORY)) if (!(basename(dir) === '.husky' && name === '_')) guard(join(dir, name))
+      }
+      for (const name of HOOK_CONFIG_NAMES) if (inRoots(join(worktree, name))) guard(join(worktree, name))
+    }
+  }
+
+  /** Writes the kept copy of `path` back (after the caller moved the command's version away). */
+  restore(path: string): void {
+    const kept = this.#kept.get(path)
+    if (kept === undefined) return
+    // A link or directory left in its place goes; the copy is written back with its mode.
+    rmSync(path, { recursive: true, force: true })
+    writeFileSync(path, kept.bytes, { mode: kept.mode })
+    chmodSync(path, kept.mode)
+  }
+
+  /** The kept files changed or removed and the paths created in a guarded place since; `exempt` paths (dsh's own writes) are taken as they are. */
+  check(exempt: (path: string) => boolean): HookRevert[] {
+    const found: HookRevert[] = []
+    for (const [path, kept] of this.#kept) {
+      const now = regularFile(path)
+      if (now !== undefined && now.mode === kept.mode && now.bytes.equals(kept.bytes)) continue
+      if (!exempt(path)) found.push({ kind: 'changed', path })
+      else if (now === undefined) this.#kept.delete(path)
+      else this.#kept.set(path, now)
+    }
+    for (const [dir, known] of this.#listed) {
+      for (const name of names(dir) ?? []) {
+        const path = join(dir, name)
+        if (known.has(name) || this.#kept.has(path)) continue
+        if (exempt(path)) known.add(name)
+        else found.push({ kind: 'created', path })
+      }
+    }
+    for (const path of this.#absent) {
+      // One in a guarded directory is found by the listing above.
+      if (this.#listed.has(dirname(path)) || !present(path)) continue
+      if (exempt(path)) this.#absent.delete(path)
+      else found.push({ kind: 'created', path })
+    }
+    return found
+  }
+}

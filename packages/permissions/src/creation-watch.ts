@@ -100,7 +100,7 @@ export class CreationWatch {
   /** Puts back the hook files in work trees (hook-files.ts) a command changed, and moves away what it created there; returns the paths. Cheap: called before each launch too. */
   sweepHooks(): string[] {
     const reverted: string[] = []
-    for (const found of this.#hooks.check((path) => this.#exempted(path))) {
+    for (const found of this.#hooks.check()) {
       const root = this.#roots.find((candidate) => isWithin(found.path, candidate)) ?? dirname(found.path)
       if (found.kind === 'created') {
         reverted.push(this.#revert(found.path, root))
@@ -120,6 +120,7 @@ export class CreationWatch {
   /** dsh itself is about to write `path` (after the policy allowed it): what it creates there stays. */
   exempt(path: string): void {
     this.#exempt.add(path)
+    this.#hooks.allow(path)
   }
 
   #exempted(path: string): boolean {

@@ -7,7 +7,8 @@
  * first launch that sees a file keeps a copy (regular files up to {@link MAX_HOOK_BYTES}), and
  * each check names what was changed, removed or created since; the caller moves the new version
  * away and {@link HookFiles.restore} writes the copy back. An identical rewrite (husky's own) is
- * no change; what dsh itself writes (`exempt`) becomes the copy. As with other protected paths,
+ * no change; what dsh itself writes (each write announced by {@link HookFiles.allow}, good for
+ * that one change) becomes the copy, so a later shell change is caught again. As with other protected paths,
  * a change the user makes there while the session runs is put back too (and said).
  */
 import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -87,6 +88,18 @@ export class HookFiles {
   readonly #listed = new Map<string, Set<string>>()
   /** Guarded paths that did not exist when first seen. */
   readonly #absent = new Set<string>()
+  /** Paths dsh itself is writing: their next change is the new copy. */
+  readonly #allowed = new Set<string>()
+
+  /** dsh itself (the write tool after the policy's question) writes `path`: its next change is taken, not put back. */
+  allow(path: string): void {
+    this.#allowed.add(path)
+  }
+
+  /** Whether `path`'s change is dsh's own (used up by the asking). */
+  #ownChange(path: string): boolean {
+    return this.#allowed.delete(path)
+  }
 
   /** Starts guarding what `worktrees` (each with its git directory) hold inside `roots`; what is already guarded keeps its copy. */
   observe(worktrees: readonly { readonly worktree: string; readonly gitDir: string }[], roots: readonly string[]): void {
@@ -123,13 +136,13 @@ export class HookFiles {
     chmodSync(path, kept.mode)
   }
 
-  /** The kept files changed or removed and the paths created in a guarded place since; `exempt` paths (dsh's own writes) are taken as they are. */
-  check(exempt: (path: string) => boolean): HookRevert[] {
+  /** The kept files changed or removed and the paths created in a guarded place since; dsh's own writes ({@link allow}) are taken as they are. */
+  check(): HookRevert[] {
     const found: HookRevert[] = []
     for (const [path, kept] of this.#kept) {
       const now = regularFile(path)
       if (now !== undefined && now.mode === kept.mode && now.bytes.equals(kept.bytes)) continue
-      if (!exempt(path)) found.push({ kind: 'changed', path })
+      if (!this.#ownChange(path)) found.push({ kind: 'changed', path })
       else if (now === undefined) this.#kept.delete(path)
       else this.#kept.set(path, now)
     }
@@ -137,15 +150,26 @@ export class HookFiles {
       for (const name of names(dir) ?? []) {
         const path = join(dir, name)
         if (known.has(name) || this.#kept.has(path)) continue
-        if (exempt(path)) known.add(name)
-        else found.push({ kind: 'created', path })
+        if (!this.#ownChange(path)) {
+          found.push({ kind: 'created', path })
+          continue
+        }
+        // dsh created it: guarded from now on, with what it wrote as the copy.
+        known.add(name)
+        const kept = regularFile(path)
+        if (kept !== undefined) this.#kept.set(path, kept)
       }
     }
     for (const path of this.#absent) {
       // One in a guarded directory is found by the listing above.
       if (this.#listed.has(dirname(path)) || !present(path)) continue
-      if (exempt(path)) this.#absent.delete(path)
-      else found.push({ kind: 'created', path })
+      if (!this.#ownChange(path)) {
+        found.push({ kind: 'created', path })
+        continue
+      }
+      this.#absent.delete(path)
+      const kept = regularFile(path)
+      if (kept !== undefined) this.#kept.set(path, kept)
     }
     return found
   }

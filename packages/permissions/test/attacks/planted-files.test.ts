@@ -118,6 +118,28 @@ describe('what dsh itself writes there', () => {
   })
 })
 
+describe('a hook file dsh itself writes', () => {
+  it('the write tool’s change of a hook in the hooks path stays; a shell change after it is put back to what the tool wrote', async () => {
+    const [self] = runners()
+    if (self === undefined) throw new Error('no runner')
+    w = await attackWorkspace(self, { 'repo/.githooks/pre-commit': '#!/bin/sh\necho first\n' })
+    git('init', '-q', w.repo)
+    git('-C', w.repo, 'config', 'core.hooksPath', '.githooks')
+    execFileSync('chmod', ['+x', `${w.repo}/.githooks/pre-commit`])
+    const script = attackScript(w, 'own-hook.json', [
+      'echo ready',
+      { name: 'write', arguments: { file_path: '.githooks/pre-commit', content: '#!/bin/sh\necho approved\n' } },
+      'printf "touch pwned\\n" >> .githooks/pre-commit; cat .githooks/pre-commit',
+    ])
+    const result = await runAttack(w, script, { args: ['--allow', 'write(.githooks/pre-commit)'] })
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
+    const results = toolResults(w)
+    expect(results[0]).not.toContain('dsh reverted')
+    expect(results[2]).toContain(`${w.repo}/.githooks/pre-commit (put back as it was; the changed one moved to `)
+    expect(readFileSync(`${w.repo}/.githooks/pre-commit`, 'utf8')).toBe('#!/bin/sh\necho approved\n')
+  })
+})
+
 describe.each(runners())('nested repositories and worktrees, as $name', (runner) => {
   it('their hooks, config and .git files are read-only, they cannot be renamed away, and git still commits in them', async () => {
     w = await attackWorkspace(runner, { 'repo/vendor/lib/readme.txt': 'lib\n', 'repo/deep/a/b/c/keep.txt': 'keep\n' })

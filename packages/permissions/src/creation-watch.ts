@@ -14,11 +14,12 @@
  * away the same way.
  */
 import { randomBytes } from 'node:crypto'
-import { cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { HookFiles } from './hook-files.ts'
 import { NewRepositories } from './new-repositories.ts'
 import type { InsideRoots } from './protected-inside-roots.ts'
+import { present } from './root-check.ts'
 import { DSH_PREFIX } from './protected-inside-roots.ts'
 
 /** Options of {@link CreationWatch}. */
@@ -32,16 +33,6 @@ export interface CreationWatchOptions {
 const isWithin = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
-
-const present = (path: string): boolean => {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    // Missing (ENOENT) or its parent is no directory: nothing was created there.
-    return false
-  }
-}
 
 /** Watches protected paths that do not exist yet and reverts their creation. */
 export class CreationWatch {

@@ -14,6 +14,7 @@
 import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { configKeyValue } from './new-repositories.ts'
+import { present, within } from './root-check.ts'
 
 /** Largest hook file kept (bigger ones are not guarded). */
 export const MAX_HOOK_BYTES = 256 * 1024
@@ -34,8 +35,6 @@ interface Kept {
   readonly mode: number
 }
 
-const isInside = (path: string, root: string): boolean => path === root || path.startsWith(`${root}/`)
-
 function regularFile(path: string): Kept | undefined {
   try {
     const stat = lstatSync(path)
@@ -44,16 +43,6 @@ function regularFile(path: string): Kept | undefined {
   } catch {
     // Gone or unreadable: nothing git could run from it now.
     return undefined
-  }
-}
-
-function present(path: string): boolean {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    // Missing (ENOENT): nothing is there.
-    return false
   }
 }
 
@@ -78,7 +67,7 @@ export function hookDirectories(worktree: string, gitDir: string): string[] {
   if (hooksPath === undefined || hooksPath === '') return []
   const dir = isAbsolute(hooksPath) ? hooksPath : resolve(worktree, hooksPath)
   const husky = join(worktree, '.husky')
-  return dir !== husky && isInside(dir, husky) ? [dir, husky] : [dir]
+  return dir !== husky && within(husky, dir) ? [dir, husky] : [dir]
 }
 
 /** Copies of the hook files of the work trees, and the check against them. */
@@ -103,7 +92,7 @@ export class HookFiles {
 
   /** Starts guarding what `worktrees` (each with its git directory) hold inside `roots`; what is already guarded keeps its copy. */
   observe(worktrees: readonly { readonly worktree: string; readonly gitDir: string }[], roots: readonly string[]): void {
-    const inRoots = (path: string): boolean => roots.some((root) => isInside(path, root))
+    const inRoots = (path: string): boolean => roots.some((root) => within(root, path))
     const guard = (path: string): void => {
       if (this.#kept.has(path) || this.#absent.has(path)) return
       const kept = regularFile(path)
@@ -112,7 +101,7 @@ export class HookFiles {
     }
     for (const { worktree, gitDir } of worktrees) {
       for (const dir of hookDirectories(worktree, gitDir)) {
-        if (!inRoots(dir) || isInside(dir, gitDir) || this.#listed.has(dir)) continue
+        if (!inRoots(dir) || within(gitDir, dir) || this.#listed.has(dir)) continue
         const listed = names(dir)
         if (listed === undefined) {
           guard(dir)

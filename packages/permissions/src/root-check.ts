@@ -4,8 +4,19 @@
  * compared, and only a path outside on both counts is outside: the write tool decides on the
  * canonical path, and the policy must never refuse what the tool would accept.
  */
-import { realpathSync } from 'node:fs'
+import { lstatSync, realpathSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+
+/** Whether anything stands at `path` (a link counts as itself, not followed). */
+export function present(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    // Missing (or its parent is no directory): nothing stands there.
+    return false
+  }
+}
 
 /** True when `path` is `dir` or lies below it (both absolute). */
 export function within(dir: string, path: string): boolean {

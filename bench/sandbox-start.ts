@@ -5,10 +5,12 @@
  * previous sandbox plus only `--unshare-pid --unshare-ipc`, and the launcher's current plan
  * (namespaces, the descriptor-closing prelude, private temp, masks, read-only files in the root).
  * Reports medians and the ratios against the previous sandbox; the issue's bound is that the pid
- * namespace adds at most 10 ms (median). Report-only: nothing here gates CI.
+ * namespace adds at most 10 ms (median). Also the current plan in a repository tracking 40
+ * executable files (16 bound read-only, 24 guarded by content), and the launcher's own work per
+ * call (`plan` + `explain`) there and in the plain repository. Report-only: nothing here gates CI.
  */
-import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSandboxLauncher } from '@dsh/permissions'
@@ -28,17 +30,26 @@ export async function sandboxStartBench(rounds: number): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'dsh-bench-sandbox-'))
   const repo = join(root, 'repo')
   mkdirSync(join(repo, '.git', 'hooks'), { recursive: true })
+  // A repository whose index records 40 executable files.
+  const scripts = join(root, 'scripts-repo')
+  mkdirSync(join(scripts, 'bin'), { recursive: true })
+  execFileSync('git', ['init', '-q', scripts])
+  for (let n = 0; n < 40; n++) writeFileSync(join(scripts, 'bin', `tool-${n}`), `#!/bin/sh\necho ${n}\n`, { mode: 0o755 })
+  execFileSync('git', ['-C', scripts, 'add', '.'])
   const launcher = createSandboxLauncher({ mode: 'full-auto', network: true, secretVariables: [], env: process.env, tempDir: root, home: root, dshHome: join(root, 'dsh'), uid: process.getuid?.() ?? -1, warn: () => undefined, interactive: false })
   try {
     if (!launcher.available()) return ['sandbox start: skipped (bubblewrap unavailable)']
     const previous = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--cap-drop', 'ALL', '--bind-try', repo, repo, '--bind-try', root, root, '--die-with-parent', '--chdir', repo, '--', 'bash', '-c', 'true']
     const withPid = ['--unshare-pid', '--unshare-ipc', ...previous]
-    const plan = launcher.plan({ file: 'bash', args: ['-c', 'true'], cwd: repo, env: process.env, writableRoots: [repo, root] })
+    const request = (cwd: string) => ({ file: 'bash', args: ['-c', 'true'], cwd, env: process.env, writableRoots: [cwd, root] })
+    const plan = launcher.plan(request(repo))
+    const scriptsPlan = launcher.plan(request(scripts))
     const ways: Record<string, () => Promise<number>> = {
       'no sandbox': () => timeSpawn('bash', ['-c', 'true'], process.env),
       'previous sandbox (shared pid namespace)': () => timeSpawn('bwrap', previous, process.env),
       'previous + --unshare-pid --unshare-ipc': () => timeSpawn('bwrap', withPid, process.env),
       'current plan (namespaces, prelude, masks)': () => timeSpawn(plan.file, plan.args, plan.env),
+      'current plan, 40 tracked executables': () => timeSpawn(scriptsPlan.file, scriptsPlan.args, scriptsPlan.env),
     }
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(ways).map((name) => [name, []]))
     const names = Object.keys(ways)
@@ -55,6 +66,18 @@ export async function sandboxStartBench(rounds: number): Promise<string[]> {
     for (const name of names) lines.push(`  ${name.padEnd(44)} ${(medians[name] ?? 0).toFixed(2).padStart(7)} ms   ×${((medians[name] ?? 0) / base).toFixed(2)} vs previous`)
     const added = (medians['previous + --unshare-pid --unshare-ipc'] ?? 0) - base
     lines.push(`  pid + IPC namespaces add ${added.toFixed(2)} ms (target: ≤ 10 ms): ${added <= 10 ? 'met' : 'NOT met'}`)
+    // The launcher's own work per call (plan before the spawn, explain after it), alternated.
+    const own: Record<string, number[]> = { plain: [], scripts: [] }
+    for (let round = 0; round < rounds + 3; round += 1) {
+      for (const [name, cwd] of round % 2 === 0 ? ([['plain', repo], ['scripts', scripts]] as const) : ([['scripts', scripts], ['plain', repo]] as const)) {
+        const started = performance.now()
+        launcher.explain('', launcher.plan(request(cwd)))
+        if (round >= 3) own[name]?.push(performance.now() - started)
+      }
+    }
+    const plainOwn = median(own['plain'] ?? [])
+    const scriptsOwn = median(own['scripts'] ?? [])
+    lines.push(`  launcher's own work per call (plan + explain): plain repository ${plainOwn.toFixed(2)} ms, 40 tracked executables ${scriptsOwn.toFixed(2)} ms (×${(scriptsOwn / plainOwn).toFixed(2)})`)
     return lines
   } finally {
     launcher.dispose()

@@ -321,7 +321,7 @@ describe('dsh sandbox check', () => {
       `  ${tree.path('extra')} (additional root)`,
       `  ${tree.path('tmp')} (temp: a private directory there, removed when dsh ends)`,
       'network: on',
-      "read-only inside the roots: .git/config, .git/hooks, .git/info (nested repositories, submodules and worktrees too), .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh's home and config file",
+      "read-only inside the roots: .git/config, .git/hooks, .git/info (nested repositories, submodules and worktrees too), .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh's home and config file, and the executable files the repository tracks (the 16 shallowest bound; the rest, and hook files in the work tree, put back when a command changes them)",
       `reverted when a command creates them: those names where they do not exist yet, a .git at the top of a root, and a new repository below it holding a hook or a config key that runs a program (moved to ${w.home}/quarantine)`,
       "hidden: session sockets (ssh-agent, tmux, D-Bus, X11, $XDG_RUNTIME_DIR), credential stores (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, …), dsh's sessions and history",
       'not confined: other reads (the rest of the filesystem is readable), and the structured write and edit tools, which have their own root check',

@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto'
 import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
+import { ExecutableGuard } from './executable-guard.ts'
 import { HookFiles } from './hook-files.ts'
 import { NewRepositories } from './new-repositories.ts'
 import type { InsideRoots } from './protected-inside-roots.ts'
@@ -44,6 +45,7 @@ export class CreationWatch {
   readonly #exempt = new Set<string>()
   readonly #repositories = new NewRepositories()
   readonly #hooks = new HookFiles()
+  readonly #executables = new ExecutableGuard()
   #roots: readonly string[] = []
   /** Watched directory → its watcher and the entry names that matter there (`.dsh*` when `prefix`). */
   readonly #watchers = new Map<string, { watcher: FSWatcher; names: Set<string>; prefix: boolean }>()
@@ -79,7 +81,7 @@ export class CreationWatch {
    * command ended and at disposal, not on every directory event.
    */
   sweepRepositories(): string[] {
-    const reverted: string[] = [...this.sweepHooks()]
+    const reverted: string[] = [...this.sweepGuarded()]
     for (const plant of this.#repositories.check()) {
       if (this.#exempted(plant.gitEntry)) continue
       this.#options.warn(`dsh: a sandboxed command created the repository ${plant.gitEntry} with a ${plant.why} in it`)
@@ -88,9 +90,22 @@ export class CreationWatch {
     return reverted
   }
 
-  /** Puts back the hook files in work trees (hook-files.ts) a command changed, and moves away what it created there; returns the paths. Cheap: called before each launch too. */
-  sweepHooks(): string[] {
+  /**
+   * Puts back the hook files in work trees (hook-files.ts) and the guarded executables
+   * (executable-guard.ts) a command changed, and moves away what it created among the hook files;
+   * returns the paths. Cheap: called before each launch too.
+   */
+  sweepGuarded(): string[] {
     const reverted: string[] = []
+    for (const path of this.#executables.check()) {
+      const root = this.#roots.find((candidate) => isWithin(path, candidate)) ?? dirname(path)
+      if (present(path)) this.#revert(path, root, 'changed')
+      else this.#pending.push({ path })
+      this.#executables.restore(path)
+      const last = this.#pending.at(-1)
+      if (last !== undefined) last.putBack = true
+      reverted.push(path)
+    }
     for (const found of this.#hooks.check()) {
       const root = this.#roots.find((candidate) => isWithin(found.path, candidate)) ?? dirname(found.path)
       if (found.kind === 'created') {
@@ -112,6 +127,23 @@ export class CreationWatch {
   exempt(path: string): void {
     this.#exempt.add(path)
     this.#hooks.allow(path)
+    this.#executables.allow(path)
+  }
+
+  /** Guards the roots' executables `found` (executable-files.ts); returns the ones to bind read-only this launch. */
+  guardExecutables(found: readonly string[]): string[] {
+    // Hook files are guarded by content alone: husky rewrites its own on every install.
+    return this.#executables.observe(found.filter((path) => !this.#hooks.guards(path)))
+  }
+
+  /** No sandbox ran since the last check: changes of guarded executables since are the user's (executable-guard.ts). */
+  settleExecutables(): void {
+    this.#executables.settle()
+  }
+
+  /** Whether executables are guarded by content (then whether a sandbox still runs decides whose a change is). */
+  get guardsExecutables(): boolean {
+    return this.#executables.size > 0
   }
 
   #exempted(path: string): boolean {
@@ -233,7 +265,7 @@ export class CreationWatch {
     })
     const what = this.#pending.some((item) => item.putBack === true) ? 'created or changed' : 'created'
     this.#pending = []
-    return `[dsh reverted what a sandboxed command ${what}: ${items.join(', ')}. Shell commands may not create git hooks or config, .dsh* files, .claude, .vscode, .idea, .envrc or .mcp.json, nor a .git at the top of a root, and may not change hook files (.husky, the core.hooksPath directory, pre-commit and lefthook config): programs outside the sandbox run them later. To create one, use the write tool (it asks the user), or ask the user to do it.]`
+    return `[dsh reverted what a sandboxed command ${what}: ${items.join(', ')}. Shell commands may not create git hooks or config, .dsh* files, .claude, .vscode, .idea, .envrc or .mcp.json, nor a .git at the top of a root, and may not change hook files (.husky, the core.hooksPath directory, pre-commit and lefthook config) or the executable files of the repository: programs outside the sandbox run them later. To create or change one, use the write or edit tool (it asks the user), or ask the user to do it.]`
   }
 
   /** Last sweep, then stops watching (the host ends). */

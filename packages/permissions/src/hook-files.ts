@@ -115,6 +115,11 @@ export class HookFiles {
     }
   }
 
+  /** Whether `path` is one of the hook files guarded here (the executable guard leaves those alone). */
+  guards(path: string): boolean {
+    return this.#kept.has(path) || this.#listed.has(dirname(path))
+  }
+
   /** Writes the kept copy of `path` back (after the caller moved the command's version away). */
   restore(path: string): void {
     const kept = this.#kept.get(path)

@@ -16,6 +16,7 @@ export { secretLocations, secretReadPaths, type SecretLocation, type SecretPathO
 export { sandboxMasks, type Mask, type MaskInputs } from './sandbox-masks.ts'
 export { protectedInsideRoots, type InsideRoots, type InsideRootsOptions } from './protected-inside-roots.ts'
 export { CreationWatch, type CreationWatchOptions } from './creation-watch.ts'
+export { MAX_BOUND_EXECUTABLES } from './executable-guard.ts'
 export { SandboxReaper, SANDBOX_OWNER_VARIABLE } from './sandbox-reaper.ts'
 export { removeStaleSessionTemps, SessionTemp } from './session-temp.ts'
 export { bwrapArguments, type SandboxShape } from './bwrap-args.ts'

@@ -15,6 +15,7 @@
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
+import type { Worktree } from './executable-files.ts'
 import { findGitEntries, GIT_DIR_PROTECTED, GIT_SEARCH_BUDGET, gitDirectoriesIn, gitFileTarget, watchedInGitDir } from './git-dirs.ts'
 
 /** Names at the top of a root that stay read-only to commands (besides every `.dsh*` entry). */
@@ -35,6 +36,8 @@ export interface InsideRoots {
   readonly dshNames: { readonly root: string; readonly names: readonly string[] }[]
   /** Per root searched for nested repositories, the git directories found (a new one is checked after the command). */
   readonly repositories: { readonly root: string; readonly dirs: readonly string[] }[]
+  /** The work trees found (a `.git` directory's parent, a `.git` file's with the git directory it names). */
+  readonly worktrees: Worktree[]
 }
 
 /** Options of {@link protectedInsideRoots}. */
@@ -74,9 +77,13 @@ function protectRepositories(root: string, out: InsideRoots, budget: number): st
     if (entry.kind === 'file') {
       out.readOnly.push(entry.path)
       const target = gitFileTarget(entry.path)
-      if (target !== undefined && existsSync(target)) protectGitDir(target, out)
+      if (target !== undefined && existsSync(target)) {
+        protectGitDir(target, out)
+        out.worktrees.push({ worktree: dirname(entry.path), gitDir: target })
+      }
       continue
     }
+    out.worktrees.push({ worktree: dirname(entry.path), gitDir: entry.path })
     for (const gitDir of gitDirectoriesIn(entry.path)) {
       out.pinned.push(...chain(dirname(entry.path), gitDir))
       protectGitDir(gitDir, out)
@@ -93,7 +100,7 @@ const byDepth = (a: string, b: string): number => a.split('/').length - b.split(
 
 /** What to pin, keep read-only and watch in `roots`. */
 export function protectedInsideRoots(roots: readonly string[], options: InsideRootsOptions = {}): InsideRoots {
-  const out: InsideRoots = { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [] }
+  const out: InsideRoots = { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [], worktrees: [] }
   const searched = new Set(options.searched ?? roots)
   for (const root of roots) {
     let names: string[]
@@ -111,5 +118,5 @@ export function protectedInsideRoots(roots: readonly string[], options: InsideRo
     const dirs = protectRepositories(root, out, searched.has(root) ? GIT_SEARCH_BUDGET : 1)
     if (searched.has(root)) out.repositories.push({ root, dirs })
   }
-  return { pinned: unique(out.pinned).toSorted(byDepth), readOnly: unique(out.readOnly), absent: unique(out.absent), dshNames: out.dshNames, repositories: out.repositories }
+  return { pinned: unique(out.pinned).toSorted(byDepth), readOnly: unique(out.readOnly), absent: unique(out.absent), dshNames: out.dshNames, repositories: out.repositories, worktrees: out.worktrees }
 }

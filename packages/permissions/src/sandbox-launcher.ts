@@ -15,11 +15,12 @@ import { bwrapArguments, type SandboxShape } from './bwrap-args.ts'
 import { filterEnvironment } from './env-filter.ts'
 import { sandboxOf } from './mode-policy.ts'
 import { CreationWatch } from './creation-watch.ts'
+import { ExecutableFiles } from './executable-files.ts'
 import { protectedInsideRoots } from './protected-inside-roots.ts'
 import { sandboxMasks } from './sandbox-masks.ts'
 import { SandboxReaper } from './sandbox-reaper.ts'
 import { probeBubblewrap, unavailableLine, type SandboxStatus } from './sandbox-probe.ts'
-import { sandboxRefusalNote } from './sandbox-refusal.ts'
+import { sandboxRefusalNote, type RefusalContext } from './sandbox-refusal.ts'
 import { removeStaleSessionTemps, SessionTemp } from './session-temp.ts'
 
 /**
@@ -113,17 +114,27 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
   }
   const watch = new CreationWatch({ ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }), warn: options.warn })
   const reaper = new SandboxReaper()
-  const shapeOf = (request: LaunchRequest): { shape: SandboxShape; writable: string[] } => {
+  const executables = new ExecutableFiles()
+  // No sandbox ran since the last command ended (then a change of a guarded executable is the user's).
+  let quiet = true
+  const noSandboxRuns = (): boolean => !watch.guardsExecutables || !reaper.anyAlive()
+  // What each plan kept read-only inside its roots, for the note on a refused change.
+  const refusals = new WeakMap<LaunchPlan, RefusalContext>()
+  const shapeOf = (request: LaunchRequest): { shape: SandboxShape; writable: string[]; inside: string[] } => {
     const roots = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
     const writable = roots.filter((root) => root !== options.tempDir)
     const searched = request.writableRoots.filter((root) => root !== options.tempDir)
     // What commands planted since the last look is reverted before it could be taken as known.
     if (weakened !== 'no-file-protection') {
+      // A command running in parallel (or a background process) may be changing them now.
+      if (quiet && noSandboxRuns()) watch.settleExecutables()
       watch.sweep()
-      watch.sweepHooks()
+      watch.sweepGuarded()
     }
-    const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [] } : protectedInsideRoots(writable, { searched })
+    const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [], worktrees: [] } : protectedInsideRoots(writable, { searched })
     watch.observe(inside, writable)
+    const bound = weakened === 'no-file-protection' ? [] : watch.guardExecutables(executables.find(writable, inside.worktrees))
+    quiet = false
     if (request.outlivesCall === true && weakened !== 'no-reaper') reaper.ensure()
     const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })
     const shape: SandboxShape = {
@@ -132,14 +143,14 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       ...(kind === 'read-only' ? {} : { tempBinding: { source: tempOf(request.session).path(), target: options.tempDir } }),
       reexposed: kind === 'read-only' ? [request.cwd] : [],
       pinned: inside.pinned,
-      protectedDirs: [...(options.protectedDirs ?? []), ...inside.readOnly],
+      protectedDirs: [...(options.protectedDirs ?? []), ...inside.readOnly, ...bound],
       masked: masks,
       network: options.network,
       dieWithParent: request.outlivesCall !== true,
       sharePidNamespace: weakened === 'share-pid',
       ownerId: reaper.id,
     }
-    return { shape, writable: roots }
+    return { shape, writable: roots, inside: [...inside.pinned, ...inside.readOnly, ...bound] }
   }
   return {
     status: probe,
@@ -148,14 +159,19 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     plan(request: LaunchRequest): LaunchPlan {
       const env = filterEnvironment(request.env, { drop: options.secretVariables, pass: options.passEnv ?? [] })
       if (kind === 'none' || probe().kind !== 'available') return { file: request.file, args: [...request.args], env, sandboxed: false, writable: [] }
-      const { shape, writable } = shapeOf(request)
-      return { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }
+      const { shape, writable, inside } = shapeOf(request)
+      const plan: LaunchPlan = { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }
+      refusals.set(plan, { writable, cwd: request.cwd, protectedInside: inside })
+      return plan
     },
     explain(output, plan) {
       if (!plan.sandboxed) return undefined
       watch.sweep()
-      if (weakened !== 'no-file-protection') watch.sweepRepositories()
-      const notes = [sandboxRefusalNote(output, plan.writable), watch.notice()].filter((note) => note !== undefined)
+      if (weakened !== 'no-file-protection') {
+        watch.sweepRepositories()
+        quiet = noSandboxRuns()
+      }
+      const notes = [sandboxRefusalNote(output, refusals.get(plan) ?? { writable: plan.writable }), watch.notice()].filter((note) => note !== undefined)
       return notes.length === 0 ? undefined : notes.join('\n')
     },
     exempt: (path) => watch.exempt(path),
@@ -164,6 +180,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       temps.delete(session)
     },
     dispose() {
+      if (quiet && noSandboxRuns()) watch.settleExecutables()
       watch.dispose()
       reaper.dispose()
       for (const temp of temps.values()) temp.dispose()

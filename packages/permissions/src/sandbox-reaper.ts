@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
 import { Socket } from 'node:net'
 
 /** The variable bubblewrap sets inside (and holds in its argument list) to name the owner. */
@@ -53,6 +54,27 @@ export class SandboxReaper {
     } catch {
       // spawn throws only for bad arguments; without a watcher a SIGKILLed dsh leaves its sandboxes.
     }
+  }
+
+  /** Whether a process whose arguments hold the id (a sandbox of this launcher) is running now. About 10 µs per process. */
+  anyAlive(): boolean {
+    let pids: string[]
+    try {
+      pids = readdirSync('/proc')
+    } catch {
+      // No /proc (not Linux): nothing can be told, so a sandbox may be running.
+      return true
+    }
+    const needle = `\0${this.id}\0`
+    for (const pid of pids) {
+      if (pid.charCodeAt(0) > 57) continue
+      try {
+        if (`\0${readFileSync(`/proc/${pid}/cmdline`, 'latin1')}`.includes(needle)) return true
+      } catch {
+        // The process ended while the list was read.
+      }
+    }
+    return false
   }
 
   /** Closes the pipe: the watcher ends what is left and exits. */

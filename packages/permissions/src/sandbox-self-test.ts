@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { firstLine, run, type SelfTestOptions, type SelfTestResult } from './self-test-run.ts'
-import { creationCheck, newRepositoryCheck, protectedFileCheck, reaperCheck } from './self-test-planted.ts'
+import { creationCheck, executableCheck, newRepositoryCheck, protectedFileCheck, reaperCheck } from './self-test-planted.ts'
 
 export type { SelfTestOptions, SelfTestResult } from './self-test-run.ts'
 
@@ -95,6 +95,7 @@ export async function sandboxSelfTest(options: SelfTestOptions): Promise<SelfTes
     await signalCheck(options),
     await inspectorCheck(options),
     ...(await protectedFileCheck(options)),
+    ...(await executableCheck(options)),
     await creationCheck(options),
     await newRepositoryCheck(options),
     ...(await reaperCheck(options)),

@@ -3,13 +3,15 @@
  * existing `.git/config` (the working directory's and the first nested repository's) is refused;
  * a protected file a command creates (`.dsh-sandbox-check-…` at the top of the working directory)
  * is reverted when the command ends; so is a new repository a command makes below the top of the
- * working directory with a hook in it; a background process left in a sandbox ends when the launcher
+ * working directory with a hook in it; an append to the shallowest executable file of the working
+ * directory is refused; a background process left in a sandbox ends when the launcher
  * goes away as it does when dsh is killed (the reaper). The append opens the file without writing,
  * so a failed check changes nothing.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
+import { ExecutableFiles } from './executable-files.ts'
 import { findGitEntries } from './git-dirs.ts'
 import { run, type SelfTestOptions, type SelfTestResult } from './self-test-run.ts'
 
@@ -29,6 +31,17 @@ export async function protectedFileCheck(options: SelfTestOptions): Promise<Self
     results.push({ what: `append to ${relative(options.cwd, config)}`, expected: 'refused', actual, ...(actual === 'refused' ? {} : { detail: 'git config is writable from the shell' }) })
   }
   return results
+}
+
+/** Appending nothing to the shallowest executable file the working directory's repository tracks (it is bound read-only). */
+export async function executableCheck(options: SelfTestOptions): Promise<SelfTestResult[]> {
+  if (!options.writesInside) return []
+  const worktrees = findGitEntries(options.cwd, 1).flatMap((entry) => (entry.kind === 'directory' ? [{ worktree: dirname(entry.path), gitDir: entry.path }] : []))
+  const [first] = new ExecutableFiles().find([options.cwd], worktrees)
+  if (first === undefined) return []
+  const result = await run(options.launcher, options, `: >> ${quote(first)}`)
+  const actual = result.code === 0 ? 'allowed' : 'refused'
+  return [{ what: `append to ${relative(options.cwd, first)} (an executable file)`, expected: 'refused', actual, ...(actual === 'refused' ? {} : { detail: 'executable files are writable from the shell' }) }]
 }
 
 /** Creating `.dsh-sandbox-check-…` at the top of the working directory; the quarantined copy is removed. */

@@ -114,6 +114,7 @@ describe('masks and protected paths', () => {
       absent: [`${repo}/.claude`, `${repo}/.idea`, `${repo}/.mcp.json`, `${repo}/.git/info`, `${repo}/.git/config.worktree`],
       dshNames: [{ root: repo, names: ['.dsh-maintainer-doc-guard', '.dshrc'] }],
       repositories: [{ root: repo, dirs: [`${repo}/.git`] }],
+      worktrees: [{ worktree: repo, gitDir: `${repo}/.git` }],
     })
   })
 
@@ -140,5 +141,11 @@ describe('masks and protected paths', () => {
     expect(inside.absent).toContain(`${r}/.git/worktrees/wt/config.worktree`)
     expect(inside.absent).not.toContain(`${r}/.git/worktrees/wt/hooks`)
     expect(inside.readOnly.some((path) => path.includes('node_modules'))).toBe(false)
+    // The work trees whose indexes name the executables: the root's, the nested one's, the worktree's (its own git directory).
+    expect(inside.worktrees.toSorted((a, b) => (a.worktree < b.worktree ? -1 : 1))).toEqual([
+      { worktree: r, gitDir: `${r}/.git` },
+      { worktree: `${r}/src/vendor/x`, gitDir: `${r}/src/vendor/x/.git` },
+      { worktree: `${r}/wt`, gitDir: `${r}/.git/worktrees/wt` },
+    ])
   })
 })

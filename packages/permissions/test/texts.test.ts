@@ -45,10 +45,18 @@ describe('denials', () => {
 
 describe('sandbox texts', () => {
   it('the refusal note, in read-only mode too, and nothing without EROFS', () => {
-    expect(sandboxRefusalNote('touch: cannot touch \'/x\': Read-only file system', [])).toBe(
+    expect(sandboxRefusalNote('touch: cannot touch \'/x\': Read-only file system', { writable: [] })).toBe(
       '[The sandbox refused a write: the permission mode is read-only, so shell commands cannot change files (only a private temp directory, discarded afterwards, is writable). Answer without changing files; if changes are needed, tell the user they can allow them with --permission-mode auto-edit or full-auto.]',
     )
-    expect(sandboxRefusalNote('Permission denied', ['/a'])).toBeUndefined()
+    expect(sandboxRefusalNote('Permission denied', { writable: ['/a'] })).toBeUndefined()
+  })
+  it('the refusal note names the protected files inside the roots the output names, and a busy file alone counts', () => {
+    const context = { writable: ['/r'], cwd: '/r', protectedInside: ['/r/run.sh', '/r/.git/config', '/r/tools/x'] }
+    expect(sandboxRefusalNote("bash: run.sh: Read-only file system\nerror: unable to unlink old 'tools/x': Device or resource busy", context)).toBe(
+      '[The sandbox refused to change /r/run.sh, /r/tools/x: inside the writable roots, the files that programs outside the sandbox run later are read-only to shell commands (git config and hooks, .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, and the executable files of the repository). A git command that stopped on one ("unable to unlink", "Device or resource busy") may have left the work tree partly changed: check git status. To change such a file, use the write or edit tool (the user is asked), or ask the user to run the command.]',
+    )
+    expect(sandboxRefusalNote("touch: cannot touch '/etc/x': Read-only file system", context)).toMatch(/^\[The sandbox refused a write outside the writable roots \(writable: \/r\)/)
+    expect(sandboxRefusalNote("rm: cannot remove 'other': Device or resource busy", context)).toBeUndefined()
   })
   it('the line said once when bubblewrap cannot start', () => {
     expect(unavailableLine({ kind: 'broken', detail: 'bwrap: No permissions to create new namespace' }, false)).toBe(

@@ -7,7 +7,7 @@
  */
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
-import { modeLabel, sandboxOf, sandboxSelfTest, sandboxWeakenings, type SelfTestResult } from '@dsh/permissions'
+import { MAX_BOUND_EXECUTABLES, modeLabel, sandboxOf, sandboxSelfTest, sandboxWeakenings, type SelfTestResult } from '@dsh/permissions'
 import { RootRegistry, registryTarget } from '@dsh/multi-root-workspace'
 import { configFrom } from '../agent-setup.ts'
 import type { CliIo } from '../cli-io.ts'
@@ -66,7 +66,7 @@ export async function sandboxCheckCommand(io: CliIo, options: SandboxCheckOption
   if (kind === 'read-only') line(io, `  nothing (read-only; ${tmpdir()} is a private empty directory)`)
   else for (const [index, root] of writable.entries()) line(io, `  ${root} (${rootKind(index, additional.length)})`)
   line(io, `network: ${network ? 'on' : 'off (sandbox.network: false)'}`)
-  line(io, 'read-only inside the roots: .git/config, .git/hooks, .git/info (nested repositories, submodules and worktrees too), .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh\'s home and config file')
+  line(io, `read-only inside the roots: .git/config, .git/hooks, .git/info (nested repositories, submodules and worktrees too), .dsh*, .claude, .vscode, .idea, .envrc, .mcp.json, dsh's home and config file, and the executable files the repository tracks (the ${MAX_BOUND_EXECUTABLES} shallowest bound; the rest, and hook files in the work tree, put back when a command changes them)`)
   line(io, `reverted when a command creates them: those names where they do not exist yet, a .git at the top of a root, and a new repository below it holding a hook or a config key that runs a program (moved to ${join(dshHomeFrom(io, options.dshHome), 'quarantine')})`)
   line(io, 'hidden: session sockets (ssh-agent, tmux, D-Bus, X11, $XDG_RUNTIME_DIR), credential stores (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, …), dsh\'s sessions and history')
   line(io, 'not confined: other reads (the rest of the filesystem is readable), and the structured write and edit tools, which have their own root check')

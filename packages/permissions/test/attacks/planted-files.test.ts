@@ -10,7 +10,7 @@
 // command ends; a plain `git init` or `git clone` stays. Hook files in the work tree (the
 // core.hooksPath directory, the pre-commit config) that a command changes are put back.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runDsh } from '../../../../apps/cli/test/run-dsh.ts'
@@ -263,15 +263,19 @@ describe('dsh sandbox check against a sandbox without file protection or reaper'
     w = await attackWorkspace(self)
     git('init', '-q', w.repo)
     git('init', '-q', `${w.repo}/vendor/lib`)
+    mkdirSync(`${w.repo}/scripts`)
+    writeFileSync(`${w.repo}/scripts/release.sh`, '#!/bin/sh\n', { mode: 0o755 })
+    git('-C', w.repo, 'add', 'scripts/release.sh')
     const check = (env: Record<string, string> = {}) => runDsh(['--dsh-home', w?.dshHome ?? '', 'sandbox', 'check', '--cwd', w?.repo ?? ''], { cwd: w?.repo ?? '', env: { ...w?.env, ...env } })
     const real = await check()
     expect(real.code).toBe(0)
-    for (const text of ['ok   append to .git/config: refused', 'ok   append to vendor/lib/.git/config: refused', `ok   create a protected file (.dsh-sandbox-check-…) in ${w.repo}: reverted`, `ok   create a repository with a hook (dsh-sandbox-check-repo-…) below ${w.repo}: reverted`, 'ok   a background process when dsh dies: ended']) expect(real.stdout).toContain(text)
+    for (const text of ['ok   append to .git/config: refused', 'ok   append to vendor/lib/.git/config: refused', 'ok   append to scripts/release.sh (an executable file): refused', `ok   create a protected file (.dsh-sandbox-check-…) in ${w.repo}: reverted`, `ok   create a repository with a hook (dsh-sandbox-check-repo-…) below ${w.repo}: reverted`, 'ok   a background process when dsh dies: ended']) expect(real.stdout).toContain(text)
     const unprotected = await check({ DSH_TEST_WEAKEN_SANDBOX: 'no-file-protection' })
     expect(unprotected.code).toBe(1)
     expect(unprotected.stdout).toContain('warning: the sandbox is weakened for a test (DSH_TEST_WEAKEN_SANDBOX): nothing inside the roots is read-only or watched')
     expect(unprotected.stdout).toContain('FAIL append to .git/config: allowed (expected refused) — git config is writable from the shell')
     expect(unprotected.stdout).toContain('FAIL append to vendor/lib/.git/config: allowed (expected refused)')
+    expect(unprotected.stdout).toContain('FAIL append to scripts/release.sh (an executable file): allowed (expected refused) — executable files are writable from the shell')
     expect(unprotected.stdout).toContain(`FAIL create a protected file (.dsh-sandbox-check-…) in ${w.repo}: kept (expected reverted) — a command can plant files that run later`)
     expect(unprotected.stdout).toContain(`FAIL create a repository with a hook (dsh-sandbox-check-repo-…) below ${w.repo}: kept (expected reverted) — a command can plant hooks in a repository it creates`)
     const unreaped = await check({ DSH_TEST_WEAKEN_SANDBOX: 'no-reaper' })

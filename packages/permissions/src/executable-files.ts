@@ -1,0 +1,120 @@
+/**
+ * The executable files in the writable roots that programs outside the sandbox run later — the
+ * user's `./scripts/release.sh`, `./gradlew`, CI's steps — and that shell commands therefore may
+ * not change (issue 19, item 5). In a git work tree: the files its index records as executable
+ * (git-index.ts; build outputs, which git ignores, stay writable so `make` and `cargo build` work),
+ * when they are on disk as executable regular files. In a root with no repository, or whose index
+ * cannot be read: the executable regular files a bounded walk finds (not entering `.git` or
+ * `node_modules`). Shallowest first. An index is parsed again only when it changed.
+ */
+import { lstatSync, readdirSync, statSync } from 'node:fs'
+import { dirname, join, sep } from 'node:path'
+import { indexExecutables, type IndexExecutables } from './git-index.ts'
+import { present, within } from './root-check.ts'
+
+/** Most entries the walk of a root without an index looks at. */
+export const EXECUTABLE_WALK_BUDGET = 4000
+
+/** One work tree and its git directory. */
+export interface Worktree {
+  readonly worktree: string
+  readonly gitDir: string
+}
+
+const isExecutableFile = (path: string): boolean => {
+  try {
+    const stat = lstatSync(path)
+    return stat.isFile() && (stat.mode & 0o111) !== 0
+  } catch {
+    // Gone or unreachable: nothing to protect there.
+    return false
+  }
+}
+
+/** Executable regular files below `root`, breadth-first, at most {@link EXECUTABLE_WALK_BUDGET} entries looked at. */
+function walk(root: string): string[] {
+  const found: string[] = []
+  const queue = [root]
+  let seen = 0
+  for (let index = 0; index < queue.length && seen < EXECUTABLE_WALK_BUDGET; index++) {
+    let entries
+    try {
+      entries = readdirSync(queue[index] ?? root, { withFileTypes: true })
+    } catch {
+      // Unreadable: nothing in it can be run by the user either.
+      continue
+    }
+    for (const entry of entries) {
+      if (++seen > EXECUTABLE_WALK_BUDGET) break
+      const path = join(entry.parentPath, entry.name)
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git' && entry.name !== 'node_modules') queue.push(path)
+      } else if (entry.isFile() && isExecutableFile(path)) found.push(path)
+    }
+  }
+  return found
+}
+
+/** The work tree above `root` that holds it (a root that is a subdirectory of a repository), if any. */
+function enclosingWorktree(root: string): Worktree | undefined {
+  for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      if (statSync(join(dir, '.git')).isDirectory()) return { worktree: dir, gitDir: join(dir, '.git') }
+    } catch {
+      // No `.git` here: look one level up.
+    }
+    if (present(join(dir, '.git'))) return undefined
+  }
+  return undefined
+}
+
+const depth = (path: string): number => path.split(sep).length
+const shallowFirst = (a: string, b: string): number => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0)
+
+/** Finds the protected executables of the roots, keeping each index's parse until it changes. */
+export class ExecutableFiles {
+  /** Git directory → the index's identity when parsed, and what it said. */
+  readonly #parsed = new Map<string, { stamp: string; found: IndexExecutables }>()
+
+  #index(gitDir: string): IndexExecutables {
+    let stamp: string
+    try {
+      const stat = statSync(join(gitDir, 'index'), { bigint: true })
+      stamp = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`
+    } catch {
+      // No index (or unreadable): the parse says which.
+      stamp = 'none'
+    }
+    const cached = this.#parsed.get(gitDir)
+    if (cached?.stamp === stamp) return cached.found
+    const found = indexExecutables(gitDir)
+    this.#parsed.set(gitDir, { stamp, found })
+    return found
+  }
+
+  /** The executables to protect in `roots`, given the work trees found in them (the roots' own and nested ones). */
+  find(roots: readonly string[], worktrees: readonly Worktree[]): string[] {
+    const out = new Set<string>()
+    for (const root of roots) {
+      const trees = worktrees.filter((tree) => within(root, tree.worktree))
+      const enclosing = trees.some((tree) => tree.worktree === root) ? undefined : enclosingWorktree(root)
+      if (enclosing !== undefined) trees.unshift(enclosing)
+      let walked = false
+      for (const tree of trees) {
+        const found = this.#index(tree.gitDir)
+        if (found.kind !== 'present') {
+          // Nothing tracked yet, or an index this reader cannot take: what is on disk counts.
+          if (!walked && (tree.worktree === root || tree === enclosing)) for (const path of walk(root)) out.add(path)
+          walked = true
+          continue
+        }
+        for (const path of found.paths) {
+          const absolute = join(tree.worktree, path)
+          if (within(root, absolute) && isExecutableFile(absolute)) out.add(absolute)
+        }
+      }
+      if (trees.length === 0) for (const path of walk(root)) out.add(path)
+    }
+    return [...out].toSorted(shallowFirst)
+  }
+}

@@ -36,8 +36,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 const view = (set: SkillSet | undefined): string[] => [...(set?.skills.entries() ?? [])].map(([key, skill]) => `${key} ${skill.file} ${skill.digest}`).toSorted()
 
-const outcome = (touched: readonly { path: string; kind: 'read' | 'write' }[]): ToolFinalOutcome => ({ isError: false, content: '', touched, additionalContexts: [], status: 'ok' }) as unknown as ToolFinalOutcome
-const execution = (name: string): ToolExecution => ({ callId: 'c', name, arguments: {}, signal: new AbortController().signal, token: Symbol('t') }) as unknown as ToolExecution
+const outcome = (touched: ToolFinalOutcome['touched']): ToolFinalOutcome => ({ isError: false, content: '', touched, additionalContexts: [], status: 'ok' })
+const execution = (name: string): ToolExecution => ({ callId: 'c', name, arguments: {}, signal: new AbortController().signal, token: Symbol('t') })
 
 describe('SessionSkills', () => {
   it('equals a fresh discovery of the joined directories after every step', async () => {
@@ -51,7 +51,7 @@ describe('SessionSkills', () => {
         for (const place of PLACES) mkdirSync(join(root, place, 'src'), { recursive: true })
         const cwd = join(root, 'app')
         const fs = createLocalFileSystem({ writableRoots: [] })
-        const session = { header: { cwd } } as unknown as SessionView
+        const session: SessionView = { header: { type: 'session', version: 1, id: 's', createdAt: '2026-12-01T00:00:00.000Z', cwd, delegationDepth: 0 }, events: [], surface: [], replaceGeneration: 0, eventBySeq: () => undefined }
         const host = { fs: () => fs, dshHome: t.path('home'), home: t.path('os-home'), maxSkillBytes: 65_536, additionalRoots: () => [], trust: () => ({}), warn: () => undefined }
         const skills = new SessionSkills(session, host, new Set())
         const joined = new Set<string>()

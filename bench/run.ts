@@ -13,7 +13,10 @@
  * Environment: `DSH_BENCH_ROUNDS` (default 20), `DSH_BENCH_WARMUP` (default 2),
  * `DSH_BENCH_E2E_ROUNDS` (default 7), `DSH_BENCH_DSH` (another `dsh.mjs` bundle for the end-to-end
  * section), `DSH_BENCH_SESSION_ROUNDS` (default 5), `DSH_BENCH_SANDBOX_ROUNDS` (default 30),
- * `DSH_BENCH_ONLY` (`instructions`, `end-to-end`, `sessions`, `sandbox`, `search` or `hooks`).
+ * `DSH_BENCH_ONLY` (`instructions`, `skills`, `end-to-end`, `sessions`, `sandbox`, `search` or `hooks`).
+ *
+ * After the instruction benchmark, the skills section of issue 24 (`skills-overhead.ts`): the same
+ * session with 200 skills in its 30 target directories, with and without the skills plugin.
  *
  * Then the sandbox start cost per shell call of issue 19 (`sandbox-start.ts`), the search
  * benchmark, the cost of an empty PreToolUse hook per tool call of issue 26 (`hook-overhead.ts`;
@@ -38,6 +41,7 @@ import { describeShellRecheck, measureShellRecheck } from './shell-recheck.ts'
 import { median, range, sum } from './stats.ts'
 import { describeRenderCost, measureRenderCost } from './render-cost.ts'
 import { hookOverheadBench } from './hook-overhead.ts'
+import { skillsOverheadBench } from './skills-overhead.ts'
 
 /** Simulated model time per step on the plugin's clock (a real model takes seconds per step). */
 const MODEL_STEP_MS = 1000
@@ -164,6 +168,7 @@ function endToEndBench(): void {
 async function main(): Promise<void> {
   const only = process.env['DSH_BENCH_ONLY']
   if (only === undefined || only === 'instructions') await instructionBench()
+  if (only === undefined || only === 'skills') process.stdout.write(`${(await skillsOverheadBench(positive(process.env['DSH_BENCH_ROUNDS'], 20), positive(process.env['DSH_BENCH_WARMUP'], 2))).join('\n')}\n`)
   if (only === undefined || only === 'end-to-end') endToEndBench()
   if (only === undefined || only === 'sessions') process.stdout.write(`${runSessionBench(positive(process.env['DSH_BENCH_SESSION_ROUNDS'], 5)).join('\n')}\n`)
   if (only === undefined || only === 'sandbox') process.stdout.write(`${(await sandboxStartBench(positive(process.env['DSH_BENCH_SANDBOX_ROUNDS'], 30))).join('\n')}\n`)

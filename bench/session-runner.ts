@@ -23,6 +23,7 @@ import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { composeTestHost } from '@dsh/testkit'
+import { createSkillsPlugin } from '@dsh/skills'
 import { createWorkspaceContextPlugin, type ConfigInput } from '@dsh/workspace-context'
 import { countingFileSystem, countsBetween, zeroCounts, type CallCounts } from './counting-fs.ts'
 import type { GeneratedMonorepo } from './generate-monorepo.ts'
@@ -43,6 +44,8 @@ export interface SessionOptions {
    * nothing (`true`): the plugin re-checks its loaded scopes at the next pre-step (decision D8).
    */
   readonly shellAfter?: ReadonlySet<number>
+  /** Mount the skills plugin too (after workspace-context), with this OS home for `~/.agents/skills`. */
+  readonly skills?: { readonly home: string }
 }
 
 /** What one session measured. */
@@ -122,6 +125,7 @@ export async function runSession(options: SessionOptions): Promise<SessionMeasur
       const now = (): number => Date.now() + simulatedMs
       await scoped.plugin(createWorkspaceContextPlugin({ now }), { maxBytes: 65536, dshHome: repo.home, ...options.config })
     }
+    if (options.skills !== undefined) await test.host.ctx.plugin(createSkillsPlugin({ warn: () => undefined, home: options.skills.home }), { dshHome: repo.home })
     const responses = [...steps.map((step) => ({ toolCalls: [step.shell ? { name: 'bash', arguments: { command: 'true' } } : { name: 'read', arguments: { file_path: step.target } }] })), { text: 'done' }]
     const agent = await test.start({ cwd: repo.root, script: { responses } })
     const result = await agent.prompt('Read the files one at a time.')

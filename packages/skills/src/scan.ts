@@ -86,21 +86,18 @@ export async function scanSource(source: SkillSource, options: ScanOptions): Pro
   let entries: { readonly name: string; readonly type: string }[]
   let canonicalDir: string
   try {
-    const info = await options.fs.stat(source.dir, options.signal)
-    if (info?.type !== 'directory') return []
-    // One resolve for the directory; a plain sub-folder's canonical path follows from it.
-    canonicalDir = (await options.fs.resolve(source.dir, { cwd: source.dir, ...(options.signal === undefined ? {} : { signal: options.signal }) })).path
-    entries = (await options.fs.listDir(source.dir, options.signal)).filter((entry) => entry.type === 'directory' || entry.type === 'symlink')
+    // A missing directory or a file in its place fails the listing: no skills there. One resolve
+    // for the directory (concurrently); a plain sub-folder's canonical path follows from it.
+    const [listed, resolved] = await Promise.all([options.fs.listDir(source.dir, options.signal), options.fs.resolve(source.dir, { cwd: source.dir, ...(options.signal === undefined ? {} : { signal: options.signal }) })])
+    canonicalDir = resolved.path
+    entries = listed.filter((entry) => entry.type === 'directory' || entry.type === 'symlink')
   } catch (error) {
     // An unreadable skills directory contributes nothing now; the next scan tries again.
     if (options.signal?.aborted === true) throw error
     return []
   }
-  const found: (LoadedSkill | BrokenSkill)[] = []
-  for (const { name, type } of entries) {
-    if (name.startsWith('.')) continue
-    const skill = await scanFolder(source, name, options, type === 'directory' ? join(canonicalDir, name) : undefined)
-    if (skill !== undefined) found.push(skill)
-  }
-  return found
+  // The folders are read concurrently; the result keeps name order.
+  const folders = entries.filter(({ name }) => !name.startsWith('.'))
+  const skills = await Promise.all(folders.map(({ name, type }) => scanFolder(source, name, options, type === 'directory' ? join(canonicalDir, name) : undefined)))
+  return skills.filter((skill) => skill !== undefined)
 }

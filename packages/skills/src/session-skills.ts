@@ -8,17 +8,23 @@
  * - nothing on other steps, which reuse the set: a quiet step costs the catalog comparison only.
  * Between full looks the link roots (realpaths) and the trust store are reused, and a join whose
  * directories hold no skills keeps the set as it is (no precedence pass, no new catalog items).
- * Parsed files are reused while their version stands (scan.ts), so a rescan reads changed files only.
+ * A joined directory is probed once for its skills folders (`.dsh`, `.agents`, `.claude`); only
+ * the folders it holds become sources. It is probed again at a full look and when a `write`/`edit`
+ * lands below it. Sources, and the folders of a source, are
+ * scanned concurrently. Parsed files are reused while their version stands (scan.ts), so a rescan
+ * reads changed files only.
  */
+import { join } from 'node:path'
 import type { FileSystemPort, SessionView, ToolExecution, ToolFinalOutcome } from '@dsh/contracts'
 import { descendantDirs, isInsideRoot } from '@dsh/workspace-context'
 import { catalogItems } from './catalog-items.ts'
 import type { CatalogItem } from './catalog-delta.ts'
 import { DeliveredFold } from './delivered.ts'
 import { discoveryPlan } from './discover.ts'
+import { FAMILIES } from './sources.ts'
 import { resolveSkills } from './precedence.ts'
 import { scanSource, type ScanFact } from './scan.ts'
-import type { BrokenSkill, LoadedSkill, SkillSet } from './types.ts'
+import type { BrokenSkill, LoadedSkill, SkillFamily, SkillSet } from './types.ts'
 
 /** Tools whose changes have no paths: every directory is looked at again after them. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'run_code'])
@@ -34,10 +40,28 @@ export interface SessionDiscoveryHost {
   readonly warn: (line: string) => void
 }
 
+/** The skills folders `dir` holds (`<dir>/<family>/skills`); undefined when one cannot be examined (then every family is a source, and the scan decides). */
+async function familiesIn(fs: FileSystemPort, dir: string, signal: AbortSignal | undefined): Promise<readonly SkillFamily[] | undefined> {
+  try {
+    const found = await Promise.all(FAMILIES.map((family) => fs.stat(join(dir, family, 'skills'), signal)))
+    return FAMILIES.filter((_, index) => found[index] !== undefined)
+  } catch (error) {
+    // Unreadable now: not "no skills", so the scan of each family folder says what is there.
+    if (signal?.aborted === true) throw error
+    return undefined
+  }
+}
+
 /** The skill state of one session. */
 export class SessionSkills {
   readonly fold = new DeliveredFold()
   readonly #nested = new Set<string>()
+  /** Joined directory → the families it holds (undefined: could not be listed); absent until listed. */
+  readonly #families = new Map<string, readonly SkillFamily[] | undefined>()
+  /** Joined directories to list before the next plan. */
+  #unlisted = new Set<string>()
+  /** Counts changes of {@link #families} that change the sources. */
+  #familiesVersion = 0
   readonly #bySource = new Map<string, (LoadedSkill | BrokenSkill)[]>()
   readonly #files = new Map<string, ScanFact>()
   readonly #items = new WeakMap<LoadedSkill, CatalogItem>()
@@ -75,7 +99,26 @@ export class SessionSkills {
 
   /** Adds a directory below the cwd (a touch, or one a delivered catalog names). */
   join(dir: string): void {
+    if (this.#nested.has(dir)) return
     this.#nested.add(dir)
+    this.#unlisted.add(dir)
+  }
+
+  /** Lists the joined directories not listed yet (all at a full look, and those below a written path). */
+  async #listJoined(fs: FileSystemPort, everything: boolean, written: readonly string[], signal: AbortSignal | undefined): Promise<void> {
+    if (everything) this.#unlisted = new Set(this.#nested)
+    for (const path of written) for (const dir of this.#nested) if (isInsideRoot(dir, path)) this.#unlisted.add(dir)
+    if (this.#unlisted.size === 0) return
+    const dirs = [...this.#unlisted]
+    const found = await Promise.all(dirs.map((dir) => familiesIn(fs, dir, signal)))
+    dirs.forEach((dir, index) => {
+      // The sources a directory gives: its families, all three when unknown, none before its listing.
+      const before = this.#families.has(dir) ? String(this.#families.get(dir) ?? FAMILIES) : ''
+      const now = found[index]
+      this.#families.set(dir, now)
+      if (before !== String(now ?? FAMILIES)) this.#familiesVersion++
+    })
+    this.#unlisted.clear()
   }
 
   /** The current set and its catalog items, looked at again where needed. Rethrows only cancellation. */
@@ -86,11 +129,18 @@ export class SessionSkills {
     const written = this.#written
     const additionalRoots = this.#host.additionalRoots(this.#session)
     const rootsKey = additionalRoots.join('\u0000')
-    const key = `${rootsKey}\u0001${this.#nested.size}`
+    try {
+      await this.#listJoined(fs, everything, written, signal)
+    } catch (error) {
+      // Cancelled: the next step lists everything again.
+      this.#everything = true
+      throw error
+    }
+    const key = `${rootsKey}\u0001${this.#familiesVersion}`
     if (everything || this.#plan?.key !== key) {
       // A join changes the sources only: the link roots of the same roots are reused until the next full look.
       const linkRoots = !everything && this.#plan?.rootsKey === rootsKey ? { linkRoots: this.#plan.plan.linkRoots } : {}
-      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#nested], ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }), ...(signal === undefined ? {} : { signal }) })
+      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#families.keys()], nestedFamilies: this.#families, ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }), ...(signal === undefined ? {} : { signal }) })
       this.#plan = { key, rootsKey, plan }
     }
     const { plan } = this.#plan
@@ -101,11 +151,12 @@ export class SessionSkills {
     // Whether this look can change the set: something was or is found in a stale source, or a source went away.
     let changed = this.#set === undefined
     try {
-      for (const source of stale) {
-        const scanned = await scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files })
+      const scans = await Promise.all(stale.map((source) => scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files })))
+      stale.forEach((source, index) => {
+        const scanned = scans[index] ?? []
         if (scanned.length > 0 || (this.#bySource.get(source.dir)?.length ?? 0) > 0) changed = true
         this.#bySource.set(source.dir, scanned)
-      }
+      })
     } catch (error) {
       // Cancelled or failed: the next step looks at everything again.
       this.#everything = true

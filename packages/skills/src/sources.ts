@@ -24,6 +24,8 @@ export interface SourcesInput {
   readonly home: string
   /** Absolute directories below the cwd whose skills joined (touched). */
   readonly nestedDirs: readonly string[]
+  /** The families each nested directory holds, where known (a listing); a directory missing here, or mapped to undefined, gets all three. */
+  readonly nestedFamilies?: ReadonlyMap<string, readonly SkillFamily[] | undefined>
 }
 
 /** Every source directory in precedence order. */
@@ -41,7 +43,9 @@ export function skillSources(input: SourcesInput): SkillSource[] {
   push(join(input.dshHome, 'skills'), { scope: 'user', family: 'user', rel: undefined })
   push(join(input.home, '.agents', 'skills'), { scope: 'user', family: '.agents', rel: undefined })
   for (const dir of [...new Set(input.nestedDirs)].toSorted()) {
-    for (const family of FAMILIES) push(join(dir, family, 'skills'), { scope: 'nested', family, rel: relKey(input.projectRoot, dir) })
+    const held = input.nestedFamilies?.get(dir) ?? FAMILIES
+    if (held.length === 0) continue
+    for (const family of held) push(join(dir, family, 'skills'), { scope: 'nested', family, rel: relKey(input.projectRoot, dir) })
   }
   return sources
 }

@@ -16,7 +16,8 @@
  * user's or dsh's own and becomes the copy ({@link settle}). What dsh writes itself (the
  * `write`/`edit` tools after the policy's question) is taken once ({@link allow}).
  */
-import { chmodSync, lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, readFileSync } from 'node:fs'
+import { putBack, type KeptCopy } from './put-back.ts'
 
 /** Most executables bound read-only per launch (the rest are guarded by content). */
 export const MAX_BOUND_EXECUTABLES = 16
@@ -25,9 +26,7 @@ export const MAX_KEPT_FILE_BYTES = 4 * 1024 * 1024
 /** Most bytes kept in all. */
 export const MAX_KEPT_BYTES = 64 * 1024 * 1024
 
-interface Kept {
-  readonly bytes: Buffer
-  readonly mode: number
+interface Kept extends KeptCopy {
   stamp: string
 }
 
@@ -139,10 +138,7 @@ export class ExecutableGuard {
   restore(path: string): void {
     const kept = this.#kept.get(path)
     if (kept === undefined) return
-    // A link or directory left in its place goes; the copy is written back with its mode.
-    rmSync(path, { recursive: true, force: true })
-    writeFileSync(path, kept.bytes, { mode: kept.mode })
-    chmodSync(path, kept.mode)
+    putBack(path, kept)
     const now = stampOf(path)
     if (now !== undefined) kept.stamp = now.stamp
   }

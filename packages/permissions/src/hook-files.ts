@@ -11,9 +11,10 @@
  * that one change) becomes the copy, so a later shell change is caught again. As with other protected paths,
  * a change the user makes there while the session runs is put back too (and said).
  */
-import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { configKeyValue } from './new-repositories.ts'
+import { putBack, type KeptCopy } from './put-back.ts'
 import { present, within } from './root-check.ts'
 
 /** Largest hook file kept (bigger ones are not guarded). */
@@ -30,10 +31,7 @@ export interface HookRevert {
   readonly path: string
 }
 
-interface Kept {
-  readonly bytes: Buffer
-  readonly mode: number
-}
+type Kept = KeptCopy
 
 function regularFile(path: string): Kept | undefined {
   try {
@@ -124,10 +122,7 @@ export class HookFiles {
   restore(path: string): void {
     const kept = this.#kept.get(path)
     if (kept === undefined) return
-    // A link or directory left in its place goes; the copy is written back with its mode.
-    rmSync(path, { recursive: true, force: true })
-    writeFileSync(path, kept.bytes, { mode: kept.mode })
-    chmodSync(path, kept.mode)
+    putBack(path, kept)
   }
 
   /** The kept files changed or removed and the paths created in a guarded place since; dsh's own writes ({@link allow}) are taken as they are. */

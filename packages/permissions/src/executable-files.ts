@@ -14,6 +14,8 @@ import { present, within } from './root-check.ts'
 
 /** Most entries the walk of a root without an index looks at. */
 export const EXECUTABLE_WALK_BUDGET = 4000
+/** Most executables protected (the shallowest): each costs a stat before and after every command. */
+export const MAX_PROTECTED_EXECUTABLES = 2000
 
 /** One work tree and its git directory. */
 export interface Worktree {
@@ -69,14 +71,22 @@ function enclosingWorktree(root: string): Worktree | undefined {
 }
 
 const depth = (path: string): number => path.split(sep).length
-const shallowFirst = (a: string, b: string): number => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0)
+
+/** A path with its depth, for sorting shallowest first without splitting paths per comparison. */
+interface Ranked {
+  readonly path: string
+  readonly depth: number
+}
+const shallowFirst = (a: Ranked, b: Ranked): number => a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+const ranked = (paths: Iterable<string>): Ranked[] => [...paths].map((path) => ({ path, depth: depth(path) })).toSorted(shallowFirst)
 
 /** Finds the protected executables of the roots, keeping each index's parse until it changes. */
 export class ExecutableFiles {
-  /** Git directory → the index's identity when parsed, and what it said. */
-  readonly #parsed = new Map<string, { stamp: string; found: IndexExecutables }>()
+  /** Git directory → the index's identity when parsed, what it said, and its paths made absolute in the work tree and ranked. */
+  readonly #parsed = new Map<string, { stamp: string; found: IndexExecutables; ranked: Ranked[] }>()
 
-  #index(gitDir: string): IndexExecutables {
+  #index(tree: Worktree): { found: IndexExecutables; ranked: readonly Ranked[] } {
+    const { gitDir } = tree
     let stamp: string
     try {
       const stat = statSync(join(gitDir, 'index'), { bigint: true })
@@ -86,35 +96,41 @@ export class ExecutableFiles {
       stamp = 'none'
     }
     const cached = this.#parsed.get(gitDir)
-    if (cached?.stamp === stamp) return cached.found
+    if (cached?.stamp === stamp) return cached
     const found = indexExecutables(gitDir)
-    this.#parsed.set(gitDir, { stamp, found })
-    return found
+    const entry = { stamp, found, ranked: found.kind === 'present' ? ranked(found.paths.map((path) => join(tree.worktree, path))) : [] }
+    this.#parsed.set(gitDir, entry)
+    return entry
   }
 
   /** The executables to protect in `roots`, given the work trees found in them (the roots' own and nested ones). */
   find(roots: readonly string[], worktrees: readonly Worktree[]): string[] {
+    // Found on disk (checked already), and listed by an index (checked below, shallowest first, until enough are found).
     const out = new Set<string>()
+    const listed: Ranked[] = []
     for (const root of roots) {
       const trees = worktrees.filter((tree) => within(root, tree.worktree))
       const enclosing = trees.some((tree) => tree.worktree === root) ? undefined : enclosingWorktree(root)
       if (enclosing !== undefined) trees.unshift(enclosing)
       let walked = false
       for (const tree of trees) {
-        const found = this.#index(tree.gitDir)
+        const { found, ranked: paths } = this.#index(tree)
         if (found.kind !== 'present') {
           // Nothing tracked yet, or an index this reader cannot take: what is on disk counts.
           if (!walked && (tree.worktree === root || tree === enclosing)) for (const path of walk(root)) out.add(path)
           walked = true
           continue
         }
-        for (const path of found.paths) {
-          const absolute = join(tree.worktree, path)
-          if (within(root, absolute) && isExecutableFile(absolute)) out.add(absolute)
-        }
+        for (const entry of paths) if (within(root, entry.path)) listed.push(entry)
       }
       if (trees.length === 0) for (const path of walk(root)) out.add(path)
     }
-    return [...out].toSorted(shallowFirst)
+    const chosen: string[] = []
+    const candidates = [...ranked(out), ...listed].toSorted(shallowFirst)
+    for (const { path } of candidates) {
+      if (chosen.length >= MAX_PROTECTED_EXECUTABLES) break
+      if ((out.has(path) || isExecutableFile(path)) && chosen.at(-1) !== path) chosen.push(path)
+    }
+    return chosen
   }
 }

@@ -90,8 +90,14 @@ export class ExecutableGuard {
    */
   observe(found: readonly string[]): string[] {
     for (const path of found) if (!this.#kept.has(path) && !this.#uncopied.has(path)) this.#keep(path)
-    const known = [...this.#uncopied, ...found.filter((path) => !this.#uncopied.has(path)), ...[...this.#kept.keys()].filter((path) => !found.includes(path))]
-    return known.filter((path) => stampOf(path) !== undefined).slice(0, MAX_BOUND_EXECUTABLES)
+    const listed = new Set(found)
+    const known = [...this.#uncopied, ...found.filter((path) => !this.#uncopied.has(path)), ...[...this.#kept.keys()].filter((path) => !listed.has(path))]
+    const bound: string[] = []
+    for (const path of known) {
+      if (bound.length >= MAX_BOUND_EXECUTABLES) break
+      if (stampOf(path) !== undefined) bound.push(path)
+    }
+    return bound
   }
 
   /** Takes every change made since the last check as the user's: changed files get a new copy, gone or no longer executable ones leave the guard. */

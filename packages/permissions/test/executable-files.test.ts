@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { ExecutableFiles } from '../src/executable-files.ts'
+import { ExecutableFiles, MAX_PROTECTED_EXECUTABLES } from '../src/executable-files.ts'
 import { ExecutableGuard, MAX_BOUND_EXECUTABLES } from '../src/executable-guard.ts'
 import { indexExecutables } from '../src/git-index.ts'
 
@@ -72,6 +72,22 @@ describe('the executables a git index records', () => {
     expect(finder.find([repo], worktrees)).toEqual([`${repo}/build-output`, `${repo}/conflict.sh`, `${repo}/run.sh`, `${repo}/bin/deep/er/x`])
     rmSync(`${repo}/.git`, { recursive: true })
     expect(finder.find([repo], [])).toEqual([`${repo}/build-output`, `${repo}/conflict.sh`, `${repo}/run.sh`, `${repo}/bin/deep/er/x`])
+  })
+})
+
+describe('how many are protected', () => {
+  it(`at most ${MAX_PROTECTED_EXECUTABLES}, the shallowest`, async () => {
+    const layout: Record<string, string> = {}
+    for (let n = 0; n < MAX_PROTECTED_EXECUTABLES + 50; n++) layout[`${n < 100 ? 'top' : 'deep/er'}/x${String(n).padStart(4, '0')}`] = '#!/bin/sh\n'
+    tree = await tempTree(layout)
+    const t = tree
+    for (const name of Object.keys(layout)) chmodSync(t.path(name), 0o755)
+    git(t.root, 'init', '-q')
+    git(t.root, 'add', '.')
+    const found = new ExecutableFiles().find([t.root], [{ worktree: t.root, gitDir: t.path('.git') }])
+    expect(found).toHaveLength(MAX_PROTECTED_EXECUTABLES)
+    expect(found.slice(0, 100).every((path) => path.startsWith(t.path('top/')))).toBe(true)
+    expect(found.at(-1)).toBe(t.path(`deep/er/x${String(MAX_PROTECTED_EXECUTABLES - 1).padStart(4, '0')}`))
   })
 })
 

@@ -95,9 +95,10 @@ export class CreationWatch {
    * (executable-guard.ts) a command changed, and moves away what it created among the hook files;
    * returns the paths. Cheap: called before each launch too.
    */
-  sweepGuarded(): string[] {
+  sweepGuarded(options: { readonly executables?: boolean } = {}): string[] {
     const reverted: string[] = []
-    for (const path of this.#executables.check()) {
+    // Just settled (settleExecutables): every stamp is as the disk is, nothing to find there.
+    for (const path of options.executables === false ? [] : this.#executables.check()) {
       const root = this.#roots.find((candidate) => isWithin(path, candidate)) ?? dirname(path)
       if (present(path)) this.#revert(path, root, 'changed')
       else this.#pending.push({ path })
@@ -139,6 +140,11 @@ export class CreationWatch {
   /** No sandbox ran since the last check: changes of guarded executables since are the user's (executable-guard.ts). */
   settleExecutables(): void {
     this.#executables.settle()
+  }
+
+  /** Whether `path` is a guarded executable already (executable-files.ts need not look at it again). */
+  guardsExecutable(path: string): boolean {
+    return this.#executables.has(path)
   }
 
   /** Whether executables are guarded by content (then whether a sandbox still runs decides whose a change is). */

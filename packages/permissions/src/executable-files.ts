@@ -15,7 +15,7 @@ import { present, within } from './root-check.ts'
 /** Most entries the walk of a root without an index looks at. */
 export const EXECUTABLE_WALK_BUDGET = 4000
 /** Most executables protected (the shallowest): each costs a stat before and after every command. */
-export const MAX_PROTECTED_EXECUTABLES = 2000
+export const MAX_PROTECTED_EXECUTABLES = 1000
 
 /** One work tree and its git directory. */
 export interface Worktree {
@@ -103,8 +103,11 @@ export class ExecutableFiles {
     return entry
   }
 
-  /** The executables to protect in `roots`, given the work trees found in them (the roots' own and nested ones). */
-  find(roots: readonly string[], worktrees: readonly Worktree[]): string[] {
+  /**
+   * The executables to protect in `roots`, given the work trees found in them (the roots' own and
+   * nested ones). `known`: paths guarded already, taken without a look (their guard checks them).
+   */
+  find(roots: readonly string[], worktrees: readonly Worktree[], known: (path: string) => boolean = () => false): string[] {
     // Found on disk (checked already), and listed by an index (checked below, shallowest first, until enough are found).
     const out = new Set<string>()
     const listed: Ranked[] = []
@@ -126,10 +129,11 @@ export class ExecutableFiles {
       if (trees.length === 0) for (const path of walk(root)) out.add(path)
     }
     const chosen: string[] = []
-    const candidates = [...ranked(out), ...listed].toSorted(shallowFirst)
+    // One index and nothing walked (the usual case): its list is ranked already.
+    const candidates = out.size === 0 && listed.every((entry, index) => index === 0 || shallowFirst(listed[index - 1] ?? entry, entry) <= 0) ? listed : [...ranked(out), ...listed].toSorted(shallowFirst)
     for (const { path } of candidates) {
       if (chosen.length >= MAX_PROTECTED_EXECUTABLES) break
-      if ((out.has(path) || isExecutableFile(path)) && chosen.at(-1) !== path) chosen.push(path)
+      if ((out.has(path) || known(path) || isExecutableFile(path)) && chosen.at(-1) !== path) chosen.push(path)
     }
     return chosen
   }

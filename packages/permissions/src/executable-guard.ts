@@ -4,7 +4,7 @@
  * mounts (about 5 ms for 32 file binds, 340 ms for 500), so at most {@link MAX_BOUND_EXECUTABLES}
  * are bound and the rest are guarded by content. The first launch that sees a file keeps a copy
  * (regular files up to {@link MAX_KEPT_FILE_BYTES}, {@link MAX_KEPT_BYTES} in all) and its
- * identity (device, inode, size, change time, mode: a write or `chmod` always moves the change
+ * identity (device, inode, size, change time to the microsecond, mode: a write or `chmod` always moves the change
  * time, which no command can set back). {@link check} names each kept file whose identity moved and
  * whose bytes or mode differ (a `touch` is no change); the caller moves the command's version
  * away and {@link restore} writes the copy back. Files are guarded for the rest of the session,
@@ -33,10 +33,11 @@ interface Kept extends KeptCopy {
 /** The identity of a regular file now, or undefined when none stands there. */
 function stampOf(path: string): { stamp: string; size: number; mode: number } | undefined {
   try {
-    const stat = lstatSync(path, { bigint: true })
+    // Microseconds of change time are enough: a command starts milliseconds after the stamp.
+    const stat = lstatSync(path)
     if (!stat.isFile()) return undefined
-    const mode = Number(stat.mode & 0o7777n)
-    return { stamp: `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeNs}:${mode}`, size: Number(stat.size), mode }
+    const mode = stat.mode & 0o7777
+    return { stamp: `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeMs}:${mode}`, size: stat.size, mode }
   } catch {
     // Gone or unreachable: no file there.
     return undefined
@@ -109,6 +110,11 @@ export class ExecutableGuard {
       if (now !== undefined && (now.mode & 0o111) !== 0) this.#keep(path)
     }
     this.#allowed.clear()
+  }
+
+  /** Whether `path` is guarded already (its stamp is checked anyway). */
+  has(path: string): boolean {
+    return this.#kept.has(path) || this.#uncopied.has(path)
   }
 
   /** The guarded files changed, replaced or removed since the last check (dsh's own writes are taken as they are). */

@@ -115,7 +115,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
   const watch = new CreationWatch({ ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }), warn: options.warn })
   const reaper = new SandboxReaper()
   const executables = new ExecutableFiles()
-  // No sandbox ran since the last command ended (then a change of a guarded executable is the user's).
+  // True when the last command ended with no sandbox of this launcher left running and none was launched since.
   let quiet = true
   const noSandboxRuns = (): boolean => !watch.guardsExecutables || !reaper.anyAlive()
   // What each plan kept read-only inside its roots, for the note on a refused change.
@@ -126,14 +126,16 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     const searched = request.writableRoots.filter((root) => root !== options.tempDir)
     // What commands planted since the last look is reverted before it could be taken as known.
     if (weakened !== 'no-file-protection') {
-      // A command running in parallel (or a background process) may be changing them now.
-      if (quiet && noSandboxRuns()) watch.settleExecutables()
+      // No sandbox ran since the last command ended with none left (quiet): a change of a guarded
+      // executable since is the user's. Every launch clears it, so one running in parallel keeps it clear.
+      const settled = quiet
+      if (settled) watch.settleExecutables()
       watch.sweep()
-      watch.sweepGuarded()
+      watch.sweepGuarded({ executables: !settled })
     }
     const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [], worktrees: [] } : protectedInsideRoots(writable, { searched })
     watch.observe(inside, writable)
-    const bound = weakened === 'no-file-protection' ? [] : watch.guardExecutables(executables.find(writable, inside.worktrees))
+    const bound = weakened === 'no-file-protection' ? [] : watch.guardExecutables(executables.find(writable, inside.worktrees, (path) => watch.guardsExecutable(path)))
     quiet = false
     if (request.outlivesCall === true && weakened !== 'no-reaper') reaper.ensure()
     const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })

@@ -4,9 +4,9 @@
 // changed them (and the model is told); a `git checkout` that would change a bound one stops on
 // it and the note says so. Whose change it was: the user's edit between commands stays, but one
 // made while a background process of a command still runs is put back, as is what a background
-// process writes after its command returned.
+// process writes after its command returned and what a command changes while another one starts.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolOutput, ToolRunContext } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
@@ -98,6 +98,17 @@ describe('executable files and shell commands', () => {
     writeFileSync(tree.path(`repo/${second}`), '#!/bin/sh\necho while a sandbox runs\n')
     const next = await bash(`cat ${second}`)
     expect(next.content).toContain(`${original(second)}\n[Exit code: 0]\n[dsh reverted what a sandboxed command created or changed: ${tree.path(`repo/${second}`)} (put back as it was;`)
+  })
+
+  it("a change made by a command still running beside another is never taken as the user's", async () => {
+    const [first = ''] = guarded
+    const running = bash(`echo evil >> ${first}; touch wrote; while [ ! -e finish ]; do sleep 0.05; done; echo ended`)
+    while (!existsSync(tree.path('repo/wrote'))) await new Promise((resolve) => setTimeout(resolve, 20))
+    const beside = await bash('echo beside')
+    writeFileSync(tree.path('repo/finish'), '')
+    const ended = await running
+    expect(content(first)).toBe(original(first))
+    expect(`${beside.content}\n${ended.content}`).toContain(`${tree.path(`repo/${first}`)} (put back as it was;`)
   })
 
   it('what a background process writes after its command returned is put back before the next command', async () => {

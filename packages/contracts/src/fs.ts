@@ -133,6 +133,31 @@ export interface FsDirEntry {
   readonly type: FsNodeType | 'symlink'
 }
 
+/**
+ * What {@link FileSystemPort.readSmallTexts} found at one path. The final component is never
+ * followed: a link, like a directory or a special file, is reported and not opened.
+ */
+export type FsSmallText =
+  /** A regular file read whole as UTF-8 (BOM stripped); `info` is of the opened descriptor. */
+  | { readonly kind: 'text'; readonly text: string; readonly info: FsPathInfo }
+  /** Its version is the one the caller said it knew: not read. */
+  | { readonly kind: 'unchanged'; readonly info: FsPathInfo }
+  /** Nothing exists there (ENOENT, ENOTDIR). */
+  | { readonly kind: 'absent' }
+  /** A directory, a link or a FIFO, socket or device: not opened. */
+  | { readonly kind: 'not-file'; readonly info: FsPathInfo }
+  /** Could not be read: `FS_TOO_LARGE`, `FS_NOT_UTF8`, `FS_IO`, or `FS_CONFLICT` when another node took its place between the look and the open. */
+  | { readonly kind: 'failed'; readonly error: FsErrorShape; readonly info?: FsPathInfo }
+
+/** Options of {@link FileSystemPort.readSmallTexts}. */
+export interface FsSmallTextOptions {
+  /** Largest file read, in bytes; a larger one is `failed` with `FS_TOO_LARGE`. */
+  readonly maxBytes: number
+  /** Versions the caller already holds the content of, by path: a path still at that version is `unchanged`. */
+  readonly known?: ReadonlyMap<string, FsVersion>
+  readonly signal?: AbortSignal
+}
+
 /** The filesystem service. Implementations must honour `signal` in every method. */
 export interface FileSystemPort {
   /** Resolves `path` against `cwd` (default: the process cwd is NOT used; callers pass one) and follows links. Never throws for a missing path: the target of a missing path is its normalised absolute path. */
@@ -149,6 +174,16 @@ export interface FileSystemPort {
    * can answer a batch without a round trip per path (the local disk: one synchronous loop).
    */
   versions?(paths: readonly string[], signal?: AbortSignal): Promise<readonly (FsVersion | undefined)[]>
+  /**
+   * Looks at and reads several small files at once (skill files, manifests), in order, one
+   * outcome per path; never rejects for one path (its outcome says what went wrong), only for
+   * cancellation. Each path is examined without following a final link and opened non-blocking
+   * without following one either, and the opened node must be the one examined, so a link, FIFO
+   * or device is never opened and a swap between the look and the open is reported, not read.
+   * Optional: a caller without it probes and reads each path; a provider offers it when it can
+   * answer without a round trip per path (the local disk: one synchronous loop).
+   */
+  readSmallTexts?(paths: readonly string[], options: FsSmallTextOptions): Promise<readonly FsSmallText[]>
   /**
    * Streams a regular file as UTF-8 text chunks. Opens non-blocking and checks the opened node
    * before reading: FIFOs, sockets, devices and directories reject with `FS_SPECIAL_FILE` /

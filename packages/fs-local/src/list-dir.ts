@@ -1,12 +1,20 @@
 /**
  * Directory listing: entries sorted by name (code-unit order, locale independent) with their
  * types; links are reported as `symlink`, never followed.
+ *
+ * The first {@link SYNC_ENTRIES} entries are read synchronously (`opendirSync` + `readSync`): a
+ * small directory (a skills folder, a package) costs no thread-pool round trip, where the promise
+ * `readdir` waited ≈ 50 µs for a worker to list seven entries. A larger directory continues on the
+ * thread pool from where the synchronous part stopped, so a huge one never holds the event loop
+ * for more than those first entries.
  */
-import type { Dirent } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { opendirSync, type Dir, type Dirent } from 'node:fs'
 import type { FsDirEntry } from '@dsh/contracts'
 import { requireAbsolute } from './canonical-path.ts'
 import { FsError, systemErrorCode, throwIfAborted, toFsError } from './fs-error.ts'
+
+/** Entries read before the listing moves to the thread pool. */
+export const SYNC_ENTRIES = 256
 
 function entryOf(dirent: Dirent): FsDirEntry {
   const name = dirent.name
@@ -16,17 +24,58 @@ function entryOf(dirent: Dirent): FsDirEntry {
   return { name, type: 'other' }
 }
 
+function openFailure(error: unknown, path: string): FsError {
+  if (systemErrorCode(error) === 'ENOTDIR') return new FsError('FS_NOT_A_FILE', path, 'is not a directory')
+  return toFsError(error, path, 'list directory')
+}
+
+/** Reads the rest of `dir` on the thread pool, checking `signal` between entries. */
+async function readRest(dir: Dir, entries: FsDirEntry[], path: string, signal: AbortSignal | undefined): Promise<void> {
+  for (;;) {
+    throwIfAborted(signal, path)
+    const dirent = await dir.read()
+    if (dirent === null) return
+    entries.push(entryOf(dirent))
+  }
+}
+
 /** Lists absolute directory `path`; `FS_NOT_FOUND` when missing, `FS_NOT_A_FILE` when not a directory. */
 export async function listDirectory(path: string, signal?: AbortSignal): Promise<readonly FsDirEntry[]> {
   requireAbsolute(path)
   throwIfAborted(signal, path)
-  let dirents: Dirent[]
+  let dir: Dir
   try {
-    dirents = await readdir(path, { withFileTypes: true })
+    dir = opendirSync(path, { bufferSize: 64 })
   } catch (error) {
-    if (systemErrorCode(error) === 'ENOTDIR') throw new FsError('FS_NOT_A_FILE', path, 'is not a directory')
+    throw openFailure(error, path)
+  }
+  const entries: FsDirEntry[] = []
+  try {
+    for (let count = 0; count < SYNC_ENTRIES; count++) {
+      const dirent = dir.readSync()
+      if (dirent === null) return sorted(entries)
+      entries.push(entryOf(dirent))
+    }
+    await readRest(dir, entries, path, signal)
+  } catch (error) {
+    // A read failing midway (EIO, the directory removed under us) fails the whole listing.
+    if (error instanceof FsError) throw error
     throw toFsError(error, path, 'list directory')
+  } finally {
+    closeDir(dir)
   }
   throwIfAborted(signal, path)
-  return dirents.map(entryOf).toSorted((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  return sorted(entries)
+}
+
+const sorted = (entries: readonly FsDirEntry[]): FsDirEntry[] => entries.toSorted((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+
+/** Closes a directory handle; a failing close loses nothing (it was only read), so its error is dropped. */
+function closeDir(dir: Dir): void {
+  try {
+    dir.closeSync()
+  } catch {
+    // Dropped on purpose: closing a read-only directory handle cannot lose data, and rethrowing
+    // would mask the listing's own result or error.
+  }
 }

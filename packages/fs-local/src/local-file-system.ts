@@ -13,6 +13,7 @@ import { listDirectory } from './list-dir.ts'
 import { infoOf, pathInfoOf } from './node-info.ts'
 import { probe } from './probe.ts'
 import { createVersionProbe } from './raw-stat.ts'
+import { readSmallTexts } from './small-texts.ts'
 import { readWholeText, textChunks } from './text-reader.ts'
 import { unlistedFilter } from './unlisted-paths.ts'
 import { GrantedRoots, WritableRoots, type RootSet } from './writable-roots.ts'
@@ -90,6 +91,8 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
       const stats = probe(path, false)
       return stats === undefined ? undefined : pathInfoOf(stats)
     },
+
+    readSmallTexts: (paths, readOptions) => readSmallTexts(paths, readOptions),
 
     streamText(path: string, readOptions: FsReadOptions = {}) {
       return textChunks(path, readOptions, defaultMaxBytes)

@@ -77,8 +77,10 @@ export async function* textChunks(
     onOpened?.(versionOf(stats))
     const start = options.startByte ?? 0
     const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: options.keepBom === true || start > 0 })
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1))
-    const small = Number(stats.size) - start < SYNC_READ_BYTES
+    const expected = Number(stats.size) - start
+    const small = expected < SYNC_READ_BYTES
+    // A small file gets a buffer one byte larger than its size (the extra byte sees growth), not a whole chunk.
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1, small ? Math.max(expected, 0) + 1 : CHUNK_BYTES))
     let total = 0
     for (;;) {
       throwIfAborted(signal, path)
@@ -90,6 +92,10 @@ export async function* textChunks(
       if (total > maxBytes) throw tooLarge(path, maxBytes)
       const text = decodeOrReject(decoder, buffer.subarray(0, bytesRead), path)
       if (text !== '') yield text
+      // A short read that reached the size fstat reported is the end of the file: no further read
+      // to see zero bytes. (A short read before that size, which some network filesystems give,
+      // reads on.)
+      if (bytesRead < want && total >= expected) break
     }
     throwIfAborted(signal, path)
     const tail = decodeOrReject(decoder, undefined, path)

@@ -9,7 +9,7 @@ import type { FileSystemPort } from '@dsh/contracts'
 import { findProjectRoot, type LinkPolicy } from '@dsh/workspace-context'
 import { resolveSkills } from './precedence.ts'
 import { DEFAULT_MAX_SKILL_BYTES, scanSource } from './scan.ts'
-import { skillSources } from './sources.ts'
+import { skillSources, type SourcesInput } from './sources.ts'
 import type { BrokenSkill, LoadedSkill, SkillFamily, SkillSet, SkillSource } from './types.ts'
 
 /** Inputs of {@link discoverSkills}. */
@@ -26,6 +26,8 @@ export interface DiscoverOptions {
   readonly nestedDirs?: readonly string[]
   /** The families each nested directory holds where a listing said so (sources.ts). */
   readonly nestedFamilies?: ReadonlyMap<string, readonly SkillFamily[] | undefined>
+  /** Nested sources of earlier plans of the same project root (sources.ts). */
+  readonly nestedMemo?: SourcesInput['nestedMemo']
   /** Trusted digests by project root (the trust store). */
   readonly trust?: Readonly<Record<string, Readonly<Record<string, string>>>>
   readonly maxSkillBytes?: number
@@ -56,7 +58,7 @@ export async function discoveryPlan(options: DiscoverOptions): Promise<Discovery
   const userAgents = join(options.home, '.agents', 'skills')
   const linkRoots = options.linkRoots ?? (await Promise.all([projectRoot, options.dshHome, userAgents, ...additionalRoots].map((path) => canonical(fs, path, signal))))
   const policy = { followSymlinks: true, trustedRoots: { fixed: linkRoots, extra: () => [] } }
-  const sources = skillSources({ projectRoot, cwd: options.cwd, additionalRoots, dshHome: options.dshHome, home: options.home, nestedDirs: options.nestedDirs ?? [], ...(options.nestedFamilies === undefined ? {} : { nestedFamilies: options.nestedFamilies }) })
+  const sources = skillSources({ projectRoot, cwd: options.cwd, additionalRoots, dshHome: options.dshHome, home: options.home, nestedDirs: options.nestedDirs ?? [], ...(options.nestedFamilies === undefined ? {} : { nestedFamilies: options.nestedFamilies }), ...(options.nestedMemo === undefined || options.projectRoot !== projectRoot ? {} : { nestedMemo: options.nestedMemo }) })
   return { projectRoot, linkRoots, policy, sources }
 }
 

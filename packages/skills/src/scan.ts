@@ -2,12 +2,15 @@
  * Scans one `skills` directory through the filesystem port: each sub-folder holding a `SKILL.md`
  * is a skill. The file is probed like an instruction file (a link is followed only into a trusted
  * root; FIFOs, devices and directories are never opened) and read with the same bounded read.
+ * Where the port reads small files in a batch (`readSmallTexts`), the `SKILL.md` files of the
+ * plain sub-folders are looked at and read in one call, and only a link, or a file that changed
+ * into something else while it was opened, goes through the probe one by one.
  * A folder without `SKILL.md` is no skill and is skipped quietly; a file that exists but cannot be
  * used is a broken skill with its problem. Rethrows only cancellation.
  */
 import { join } from 'node:path'
-import type { FileSystemPort } from '@dsh/contracts'
-import { contentDigest, probeCandidate, readBounded, type LinkPolicy } from '@dsh/workspace-context'
+import type { FileSystemPort, FsSmallText, FsVersion } from '@dsh/contracts'
+import { contentDigest, isTrusted, probeCandidate, readBounded, type LinkPolicy } from '@dsh/workspace-context'
 import { readSkillMeta } from './front-matter.ts'
 import type { BrokenSkill, LoadedSkill, SkillSource } from './types.ts'
 
@@ -30,7 +33,9 @@ const reasonText = (reason: string, detail?: string): string => `${UNAVAILABLE[r
 /** A parsed SKILL.md remembered at one provider version (see {@link ScanOptions.cache}). */
 export interface ScanFact {
   readonly target: string
-  readonly version: string
+  readonly version: FsVersion
+  /** When the file last changed (the probe's `changedAtMs`), if known. */
+  readonly changedAtMs?: number | undefined
   readonly result: LoadedSkill | BrokenSkill
 }
 
@@ -69,16 +74,80 @@ export async function scanFolder(source: SkillSource, name: string, options: Sca
   const changedAt = probe.info.changedAtMs
   if (known !== undefined && known.target === probe.target && known.version === probe.info.version && known.result.source.dir === source.dir && changedAt !== undefined && startedAt - changedAt >= SETTLE_MS) return known.result
   const result = await readSkill(options, probe.target, probe.info.size, name, broken, { folder, file, source })
-  options.cache?.set(file, { target: probe.target, version: probe.info.version, result })
+  options.cache?.set(file, { target: probe.target, version: probe.info.version, changedAtMs: changedAt, result })
   return result
+}
+
+/** The skill of read text, or the problem that makes it broken. */
+function skillOf(text: string, name: string, broken: (problem: string) => BrokenSkill, where: Pick<LoadedSkill, 'folder' | 'file' | 'source'>): LoadedSkill | BrokenSkill {
+  if (text.includes('\u0000')) return broken(reasonText('binary'))
+  const meta = readSkillMeta(text, name)
+  if (!meta.ok) return broken(meta.problem)
+  return { kind: 'skill', meta: meta.meta, body: meta.body, ...where, digest: contentDigest(text) }
 }
 
 async function readSkill(options: ScanOptions, target: string, size: number | undefined, name: string, broken: (problem: string) => BrokenSkill, where: Pick<LoadedSkill, 'folder' | 'file' | 'source'>): Promise<LoadedSkill | BrokenSkill> {
   const read = await readBounded(options.fs, target, options.maxSkillBytes, size, options.signal)
   if (!read.ok) return broken(reasonText(read.reason, read.detail))
-  const meta = readSkillMeta(read.text, name)
-  if (!meta.ok) return broken(meta.problem)
-  return { kind: 'skill', meta: meta.meta, body: meta.body, ...where, digest: contentDigest(read.text) }
+  return skillOf(read.text, name, broken, where)
+}
+
+const READ_REASONS: Readonly<Record<string, string>> = { FS_TOO_LARGE: 'too-large', FS_NOT_UTF8: 'not-utf8' }
+
+/**
+ * The skills of the plain sub-folders `names` of `source` (canonical directory `canonicalDir`)
+ * from one batched read; `undefined` for a folder the batch cannot settle (a link, a swap at
+ * open), which the caller probes one by one. Rethrows only cancellation.
+ */
+async function scanPlainFolders(source: SkillSource, names: readonly string[], canonicalDir: string, options: ScanOptions, readSmall: NonNullable<FileSystemPort['readSmallTexts']>): Promise<(LoadedSkill | BrokenSkill | null | undefined)[]> {
+  const files = names.map((name) => join(source.dir, name, 'SKILL.md'))
+  const startedAt = (options.now ?? Date.now)()
+  const known = new Map<string, FsVersion>()
+  names.forEach((name, index) => {
+    const file = files[index] ?? ''
+    const fact = options.cache?.get(file)
+    // Only a settled fact of the same target and source may skip the read (see ScanOptions.cache).
+    if (fact !== undefined && fact.target === join(canonicalDir, name, 'SKILL.md') && fact.result.source.dir === source.dir && fact.changedAtMs !== undefined && startedAt - fact.changedAtMs >= SETTLE_MS) known.set(file, fact.version)
+  })
+  const outcomes = await readSmall(files, { maxBytes: options.maxSkillBytes, known, ...(options.signal === undefined ? {} : { signal: options.signal }) })
+  return names.map((name, index) => {
+    const file = files[index] ?? ''
+    const outcome = outcomes[index]
+    return outcome === undefined ? undefined : plainSkill(source, name, file, join(canonicalDir, name, 'SKILL.md'), outcome, options)
+  })
+}
+
+/** One batched outcome as a skill; `null`: no skill there; `undefined`: probe it one by one. */
+function plainSkill(source: SkillSource, name: string, file: string, target: string, outcome: FsSmallText, options: ScanOptions): LoadedSkill | BrokenSkill | null | undefined {
+  const folder = join(source.dir, name)
+  const broken = (problem: string): BrokenSkill => ({ kind: 'broken', file, folder, problem, source })
+  switch (outcome.kind) {
+    case 'absent':
+      return null
+    case 'not-file':
+      // A directory or special file named SKILL.md is no skill; a link is the probe's to judge.
+      return outcome.info.type === 'symlink' ? undefined : null
+    case 'failed': {
+      if (outcome.error.code === 'FS_CONFLICT') return undefined
+      const reason = READ_REASONS[outcome.error.code]
+      if (reason === undefined) return broken(reasonText('read-failed', outcome.error.message))
+      // The size of a file refused before reading is named, as the one-by-one read names it.
+      const size = outcome.info?.size
+      return broken(reasonText(reason, reason === 'too-large' && size !== undefined ? `${size} bytes` : undefined))
+    }
+    case 'unchanged':
+      return options.cache?.get(file)?.result
+    case 'text': {
+      if (options.policy.trustedRoots !== undefined && !isTrusted(options.policy.trustedRoots, target)) return broken(reasonText('escaping-link', target))
+      const result = skillOf(outcome.text, name, broken, { folder, file, source })
+      options.cache?.set(file, { target, version: outcome.info.version, changedAtMs: outcome.info.changedAtMs, result })
+      return result
+    }
+    default: {
+      const unknown: never = outcome
+      return unknown
+    }
+  }
 }
 
 /** Every skill folder of `source` in name order; an absent or unlistable directory has none. */
@@ -96,8 +165,18 @@ export async function scanSource(source: SkillSource, options: ScanOptions): Pro
     if (options.signal?.aborted === true) throw error
     return []
   }
-  // The folders are read concurrently; the result keeps name order.
+  // The folders are read concurrently (plain ones in one batch where the port has it); the result keeps name order.
   const folders = entries.filter(({ name }) => !name.startsWith('.'))
-  const skills = await Promise.all(folders.map(({ name, type }) => scanFolder(source, name, options, type === 'directory' ? join(canonicalDir, name) : undefined)))
+  const readSmall = options.fs.readSmallTexts?.bind(options.fs)
+  const plain = readSmall === undefined ? [] : folders.filter((entry) => entry.type === 'directory').map((entry) => entry.name)
+  const batched = readSmall === undefined || plain.length === 0 ? [] : await scanPlainFolders(source, plain, canonicalDir, options, readSmall)
+  const settled = new Map(plain.map((name, index) => [name, batched[index]]))
+  const skills = await Promise.all(
+    folders.map(({ name, type }) => {
+      const done = settled.get(name)
+      if (done !== undefined) return Promise.resolve(done ?? undefined)
+      return scanFolder(source, name, options, type === 'directory' ? join(canonicalDir, name) : undefined)
+    }),
+  )
   return skills.filter((skill) => skill !== undefined)
 }

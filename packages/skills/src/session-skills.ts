@@ -21,7 +21,7 @@ import { catalogItems } from './catalog-items.ts'
 import type { CatalogItem } from './catalog-delta.ts'
 import { DeliveredFold } from './delivered.ts'
 import { discoveryPlan } from './discover.ts'
-import { FAMILIES } from './sources.ts'
+import { FAMILIES, nestedSources, type SourcesInput } from './sources.ts'
 import { resolveSkills } from './precedence.ts'
 import { scanSource, type ScanFact } from './scan.ts'
 import type { BrokenSkill, LoadedSkill, SkillFamily, SkillSet } from './types.ts'
@@ -40,8 +40,26 @@ export interface SessionDiscoveryHost {
   readonly warn: (line: string) => void
 }
 
-/** The skills folders `dir` holds (`<dir>/<family>/skills`); undefined when one cannot be examined (then every family is a source, and the scan decides). */
-async function familiesIn(fs: FileSystemPort, dir: string, signal: AbortSignal | undefined): Promise<readonly SkillFamily[] | undefined> {
+/**
+ * The skills folders each of `dirs` holds (`<dir>/<family>/skills`), in order; undefined for a
+ * directory whose folders cannot be examined (then every family is a source, and the scan
+ * decides). One batch of followed stats where the port has one (`versions`), else a stat each.
+ */
+async function familiesIn(fs: FileSystemPort, dirs: readonly string[], signal: AbortSignal | undefined): Promise<(readonly SkillFamily[] | undefined)[]> {
+  if (fs.versions !== undefined) {
+    const paths = dirs.flatMap((dir) => FAMILIES.map((family) => join(dir, family, 'skills')))
+    try {
+      const found = await fs.versions(paths, signal)
+      return dirs.map((_, at) => FAMILIES.filter((_family, index) => found[at * FAMILIES.length + index] !== undefined))
+    } catch (error) {
+      // One path failed the batch: look at the directories one by one to find out which.
+      if (signal?.aborted === true) throw error
+    }
+  }
+  return Promise.all(dirs.map((dir) => familiesOf(fs, dir, signal)))
+}
+
+async function familiesOf(fs: FileSystemPort, dir: string, signal: AbortSignal | undefined): Promise<readonly SkillFamily[] | undefined> {
   try {
     const found = await Promise.all(FAMILIES.map((family) => fs.stat(join(dir, family, 'skills'), signal)))
     return FAMILIES.filter((_, index) => found[index] !== undefined)
@@ -70,6 +88,8 @@ export class SessionSkills {
   #written: string[] = []
   #projectRoot: string | undefined
   #plan: { readonly key: string; readonly rootsKey: string; readonly plan: Awaited<ReturnType<typeof discoveryPlan>> } | undefined
+  /** Nested sources by directory, for plans of {@link #projectRoot} (sources.ts). */
+  readonly #nestedMemo: NonNullable<SourcesInput['nestedMemo']> = new Map()
   #trust: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined
   readonly #session: SessionView
   readonly #host: SessionDiscoveryHost
@@ -110,7 +130,7 @@ export class SessionSkills {
     for (const path of written) for (const dir of this.#nested) if (isInsideRoot(dir, path)) this.#unlisted.add(dir)
     if (this.#unlisted.size === 0) return
     const dirs = [...this.#unlisted]
-    const found = await Promise.all(dirs.map((dir) => familiesIn(fs, dir, signal)))
+    const found = await familiesIn(fs, dirs, signal)
     dirs.forEach((dir, index) => {
       // The sources a directory gives: its families, all three when unknown, none before its listing.
       const before = this.#families.has(dir) ? String(this.#families.get(dir) ?? FAMILIES) : ''
@@ -137,10 +157,16 @@ export class SessionSkills {
       throw error
     }
     const key = `${rootsKey}\u0001${this.#familiesVersion}`
-    if (everything || this.#plan?.key !== key) {
+    const previous = this.#plan
+    if (!everything && previous !== undefined && previous.key !== key && previous.rootsKey === rootsKey && this.#projectRoot === previous.plan.projectRoot) {
+      // Only the joined directories changed: the sources up to the nested ones stay, the nested ones are rebuilt from the memo.
+      const fixed = previous.plan.sources.filter((source) => source.scope !== 'nested')
+      const nested = nestedSources({ projectRoot: previous.plan.projectRoot, nestedDirs: [...this.#families.keys()], nestedFamilies: this.#families, nestedMemo: this.#nestedMemo })
+      this.#plan = { key, rootsKey, plan: { ...previous.plan, sources: [...fixed, ...nested] } }
+    } else if (everything || this.#plan?.key !== key) {
       // A join changes the sources only: the link roots of the same roots are reused until the next full look.
       const linkRoots = !everything && this.#plan?.rootsKey === rootsKey ? { linkRoots: this.#plan.plan.linkRoots } : {}
-      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#families.keys()], nestedFamilies: this.#families, ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot }), ...(signal === undefined ? {} : { signal }) })
+      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#families.keys()], nestedFamilies: this.#families, ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot, nestedMemo: this.#nestedMemo }), ...(signal === undefined ? {} : { signal }) })
       this.#plan = { key, rootsKey, plan }
     }
     const { plan } = this.#plan

@@ -1,5 +1,5 @@
 /**
- * Which `skills` directories a session looks in, in precedence order (lower rank wins a clash):
+ * Which `skills` directories a session looks in, in precedence order (an earlier one wins a clash):
  * every directory from the cwd up to the project root (more specific first), each with `.dsh`,
  * `.agents`, `.claude`; then the top level of each additional root; then `$DSH_HOME/skills` and
  * `~/.agents/skills`. Directories below the cwd that joined on touch come last: their skills never
@@ -26,26 +26,42 @@ export interface SourcesInput {
   readonly nestedDirs: readonly string[]
   /** The families each nested directory holds, where known (a listing); a directory missing here, or mapped to undefined, gets all three. */
   readonly nestedFamilies?: ReadonlyMap<string, readonly SkillFamily[] | undefined>
+  /**
+   * The sources of nested directories from an earlier call with the same project root (a session
+   * keeps one): a directory whose families are unchanged reuses its sources, so a join costs the
+   * new directory only. Written by the call.
+   */
+  readonly nestedMemo?: Map<string, { readonly held: readonly SkillFamily[]; readonly sources: readonly SkillSource[] }>
 }
 
 /** Every source directory in precedence order. */
 export function skillSources(input: SourcesInput): SkillSource[] {
   const sources: SkillSource[] = []
-  const push = (dir: string, source: Omit<SkillSource, 'dir' | 'rank'>): void => {
-    sources.push({ dir, ...source, rank: sources.length })
-  }
   for (const dir of chainDirs(input.projectRoot, input.cwd).toReversed()) {
-    for (const family of FAMILIES) push(join(dir.abs, family, 'skills'), { scope: 'project', family, rel: dir.rel })
+    for (const family of FAMILIES) sources.push({ dir: join(dir.abs, family, 'skills'), scope: 'project', family, rel: dir.rel })
   }
   for (const root of input.additionalRoots) {
-    for (const family of FAMILIES) push(join(root, family, 'skills'), { scope: 'additional-root', family, rel: undefined })
+    for (const family of FAMILIES) sources.push({ dir: join(root, family, 'skills'), scope: 'additional-root', family, rel: undefined })
   }
-  push(join(input.dshHome, 'skills'), { scope: 'user', family: 'user', rel: undefined })
-  push(join(input.home, '.agents', 'skills'), { scope: 'user', family: '.agents', rel: undefined })
-  for (const dir of [...new Set(input.nestedDirs)].toSorted()) {
-    const held = input.nestedFamilies?.get(dir) ?? FAMILIES
-    if (held.length === 0) continue
-    for (const family of held) push(join(dir, family, 'skills'), { scope: 'nested', family, rel: relKey(input.projectRoot, dir) })
-  }
+  sources.push({ dir: join(input.dshHome, 'skills'), scope: 'user', family: 'user', rel: undefined })
+  sources.push({ dir: join(input.home, '.agents', 'skills'), scope: 'user', family: '.agents', rel: undefined })
+  sources.push(...nestedSources(input))
+  return sources
+}
+
+/** The sources of the nested directories alone (the tail of {@link skillSources}). */
+export function nestedSources(input: Pick<SourcesInput, 'projectRoot' | 'nestedDirs' | 'nestedFamilies' | 'nestedMemo'>): SkillSource[] {
+  const sources: SkillSource[] = []
+  for (const dir of [...new Set(input.nestedDirs)].toSorted()) sources.push(...sourcesOfDir(input, dir))
+  return sources
+}
+
+function sourcesOfDir(input: Pick<SourcesInput, 'projectRoot' | 'nestedFamilies' | 'nestedMemo'>, dir: string): readonly SkillSource[] {
+  const held = input.nestedFamilies?.get(dir) ?? FAMILIES
+  const known = input.nestedMemo?.get(dir)
+  if (known !== undefined && String(known.held) === String(held)) return known.sources
+  const rel = relKey(input.projectRoot, dir)
+  const sources = held.map((family): SkillSource => ({ dir: join(dir, family, 'skills'), scope: 'nested', family, rel }))
+  input.nestedMemo?.set(dir, { held, sources })
   return sources
 }

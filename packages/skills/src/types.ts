@@ -25,8 +25,6 @@ export interface SkillSource {
   readonly family: SkillFamily | 'user'
   /** Project-root-relative key of the directory the family folder sits in (`.` for the root); `undefined` outside the project. */
   readonly rel: string | undefined
-  /** Lower ranks win a name clash. */
-  readonly rank: number
 }
 
 /** The front matter fields dsh acts on; every other field is kept in `extra`. */

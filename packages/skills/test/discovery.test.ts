@@ -1,8 +1,12 @@
 // Discovery over real temp trees: where skills come from, precedence and the shadowed loser,
 // nested qualification, format validation (one problem per broken file, the others still load),
-// unknown front matter fields kept, links only into trusted roots, trust by digest.
-import { symlinkSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+// unknown front matter fields kept, links only into trusted roots, trust by digest, hostile files
+// (FIFO, directory, binary, invalid UTF-8, oversize). Every case runs twice: with the port's batched
+// small-file reads, and through a port without them (one probe and read per file).
+import { execFileSync } from 'node:child_process'
+import { symlinkSync, writeFileSync } from 'node:fs'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { FileSystemPort } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { tempTree, type TempTree, type TreeSpec } from '@dsh/testkit'
 import { catalogItems, discoverSkills, formatSkillList, readSkillMeta, readTrust, writeTrust, type SkillSet } from '../src/index.ts'
@@ -10,6 +14,16 @@ import { skillFile } from './support/rig.ts'
 
 let tree: TempTree
 let made = false
+let batched = true
+
+/** The local port, or the same port without `readSmallTexts` (the one-by-one path). */
+function port(): FileSystemPort {
+  const local = createLocalFileSystem({ writableRoots: [] })
+  if (batched) return local
+  const plain: FileSystemPort = { ...local }
+  delete plain.readSmallTexts
+  return plain
+}
 afterEach(async () => {
   await tree?.dispose()
   made = false
@@ -25,7 +39,7 @@ async function discover(spec: TreeSpec, cwd = 'repo', extra: { nestedDirs?: stri
   made = true
   const dshHome = tree.path('home')
   return discoverSkills({
-    fs: createLocalFileSystem({ writableRoots: [] }),
+    fs: port(),
     cwd: tree.path(cwd),
     dshHome,
     home: tree.path('os-home'),
@@ -36,7 +50,14 @@ async function discover(spec: TreeSpec, cwd = 'repo', extra: { nestedDirs?: stri
 
 const summary = (set: SkillSet) => set.entries.map((entry) => `${entry.key} ${entry.state} ${entry.skill.file.replace(`${tree.root}/`, '')}${entry.shadowedBy === undefined ? '' : ` < ${entry.shadowedBy.replace(`${tree.root}/`, '')}`}`)
 
-describe('skill discovery', () => {
+describe.each([
+  ['batched reads', true],
+  ['one read per file', false],
+])('skill discovery (%s)', (_label, batchedReads) => {
+  beforeEach(() => {
+    batched = batchedReads
+  })
+
   it('finds every source and applies precedence: specific directory, project over user, .dsh > .agents > .claude', async () => {
     const set = await discover({
       'repo/.git/': null,
@@ -148,5 +169,26 @@ describe('skill discovery', () => {
 
   it('front matter: CRLF, a BOM and numbers are accepted', () => {
     expect(readSkillMeta('\uFEFF---\r\nname: a1\r\ndescription: 42\r\n---\r\nbody\r\n', 'a1')).toMatchObject({ ok: true, meta: { name: 'a1', description: '42' }, body: 'body\r\n' })
+  })
+
+  it('hostile SKILL.md files: a FIFO and a directory are no skill (and nothing blocks); binary, non-UTF-8 and oversize files are broken', async () => {
+    await discover({
+      'repo/.git/': null,
+      'repo/.dsh/skills/fifo/': null,
+      'repo/.dsh/skills/dir/SKILL.md/': null,
+      'repo/.dsh/skills/good/SKILL.md': skillFile('good', 'Works.'),
+    })
+    execFileSync('mkfifo', [tree.path('repo/.dsh/skills/fifo/SKILL.md')])
+    for (const name of ['binary', 'latin1', 'huge']) await import('node:fs/promises').then((fs) => fs.mkdir(tree.path(`repo/.dsh/skills/${name}`)))
+    writeFileSync(tree.path('repo/.dsh/skills/binary/SKILL.md'), `${skillFile('binary', 'b')}\u0000\n`)
+    writeFileSync(tree.path('repo/.dsh/skills/latin1/SKILL.md'), Buffer.from('---\nname: latin1\ndescription: caf\xe9\n---\n', 'latin1'))
+    writeFileSync(tree.path('repo/.dsh/skills/huge/SKILL.md'), skillFile('huge', 'h', 'x'.repeat(300 * 1024)))
+    const set = await discover({})
+    expect([...set.skills.keys()]).toEqual(['good'])
+    expect(set.problems.map((line) => line.replace(`${tree.root}/`, '')).toSorted()).toEqual([
+      'skill repo/.dsh/skills/binary/SKILL.md: contains NUL bytes; it is not loaded',
+      'skill repo/.dsh/skills/huge/SKILL.md: is larger than the skill size limit (307234 bytes); it is not loaded',
+      'skill repo/.dsh/skills/latin1/SKILL.md: is not UTF-8 text; it is not loaded',
+    ])
   })
 })

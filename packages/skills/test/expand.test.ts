@@ -11,7 +11,7 @@ const skill = (name: string, body: string, userInvocable = true): LoadedSkill =>
   folder: `/p/.dsh/skills/${name}`,
   file: `/p/.dsh/skills/${name}/SKILL.md`,
   digest: 'x',
-  source: { dir: '/p/.dsh/skills', scope: 'project', family: '.dsh', rel: '.', rank: 0 },
+  source: { dir: '/p/.dsh/skills', scope: 'project', family: '.dsh', rel: '.' },
 })
 
 const set = (...skills: [string, LoadedSkill][]): SkillSet => ({ skills: new Map(skills), entries: [], projectRoot: '/p', problems: [], linkRoots: [] })

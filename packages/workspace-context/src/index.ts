@@ -12,7 +12,7 @@ export { examineDirectory, fileIdentity, type Claim, type Claims, type Directory
 export { probeCandidate, type LinkPolicy } from './probe.ts'
 export { readBounded, type ReadOutcome } from './bounded-read.ts'
 export { VersionMemo } from './version-memo.ts'
-export { isInsideRoot, isInsideAny } from './trusted-roots.ts'
+export { isInsideRoot, isInsideAny, isTrusted, type TrustedRoots } from './trusted-roots.ts'
 export { projectScope, userGlobalScope, decodeScope, specificity, USER_GLOBAL_SCOPE, type ScopeRef } from './scope-key.ts'
 export { contentDigest, trimmedDigest, isBlank, BLANK_DIGEST } from './digest.ts'
 export { escapeFrameText, unescapeFrameText } from './escape.ts'

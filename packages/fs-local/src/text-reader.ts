@@ -79,10 +79,12 @@ export async function* textChunks(
     const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: options.keepBom === true || start > 0 })
     const expected = Number(stats.size) - start
     const small = expected < SYNC_READ_BYTES
-    // A small file gets a buffer one byte larger than its size (the extra byte sees growth), not a whole chunk.
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1, small ? Math.max(expected, 0) + 1 : CHUNK_BYTES))
+    // A small file gets a buffer one byte larger than its size (the extra byte sees growth), not a
+    // whole chunk; one that turns out to grow gets a whole chunk for the rest.
+    let buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1, small ? Math.max(expected, 0) + 1 : CHUNK_BYTES))
     let total = 0
     for (;;) {
+      if (total > 0 && buffer.length < CHUNK_BYTES && buffer.length < maxBytes + 1) buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1))
       throwIfAborted(signal, path)
       const want = Math.min(buffer.length, maxBytes + 1 - total)
       const position = start + total

@@ -136,6 +136,27 @@ describe('size caps', () => {
     expect(seen).toBeLessThanOrEqual(300_000)
   })
 
+  it('a small file that grows between its fstat and its read is read in whole chunks, not in pieces of its first size', async () => {
+    const growing = tree.path('small-growing.log')
+    writeFileSync(growing, 'a'.repeat(10))
+    const chunks: string[] = []
+    const opened = () => appendFileSync(growing, 'b'.repeat(1024 * 1024))
+    for await (const chunk of fs().streamTextFrom?.(growing, { startByte: 0, maxBytes: 2 * 1024 * 1024, onOpened: opened }) ?? []) chunks.push(chunk)
+    expect(chunks.join('')).toBe(`${'a'.repeat(10)}${'b'.repeat(1024 * 1024)}`)
+    expect(chunks.length).toBeLessThan(40)
+  })
+
+  it('a small file that grows after it was read to its size is read as it was at the open', async () => {
+    const growing = tree.path('small-grown.log')
+    writeFileSync(growing, 'a'.repeat(10))
+    const chunks: string[] = []
+    for await (const chunk of fs().streamText(growing)) {
+      if (chunks.length === 0) appendFileSync(growing, 'b'.repeat(100))
+      chunks.push(chunk)
+    }
+    expect(chunks.join('')).toBe('a'.repeat(10))
+  })
+
   it.runIf(process.platform === 'linux')('caps a file whose size is unknown (procfs reports 0)', async () => {
     const info = await fs().stat('/proc/self/status')
     expect(info?.size).toBe(0)

@@ -51,7 +51,8 @@ export function bundlePath(): string {
   return chosen !== undefined && chosen !== '' ? chosen : fileURLToPath(new URL('../apps/cli/dist/dsh.mjs', import.meta.url))
 }
 
-function spawnMeasured(bundle: string, args: readonly string[], usageFile: string): ChildUsage {
+/** Spawns the bundle with `args` and returns the child's own CPU time and peak RSS (`cpu-usage-preload.mjs`). */
+export function spawnMeasured(bundle: string, args: readonly string[], usageFile: string): ChildUsage {
   rmSync(usageFile, { force: true })
   const preload = new URL('./cpu-usage-preload.mjs', import.meta.url).href
   const child = spawnSync(process.execPath, ['--import', preload, bundle, ...args], { encoding: 'utf8', env: { ...process.env, DSH_BENCH_USAGE_FILE: usageFile }, maxBuffer: 1 << 24 })

@@ -19,7 +19,7 @@ import type { McpHub } from '@dsh/mcp'
 import { cwdFrom, dshHomeFrom } from './global-options.ts'
 import { LiveThinking } from './live-model-settings.ts'
 import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
-import { storeFor } from './commands/sessions.ts'
+import { storeFor } from './session-store-for.ts'
 import { resumeEndpoint, storedEndpoint } from './resume-endpoint.ts'
 
 /** Default share of the context window that triggers automatic compaction. */

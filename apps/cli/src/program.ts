@@ -179,7 +179,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--config <file>', 'YAML config file (its model.prices give the cost line)')
     .action(async (id: string, _options: unknown, command: Command) => {
       const { showSession } = await import('./commands/sessions.ts')
-      setExit(showSession(io, id, command.optsWithGlobals()))
+      setExit(await showSession(io, id, command.optsWithGlobals()))
     })
 
   registerRootsCommands(program, io, setExit)

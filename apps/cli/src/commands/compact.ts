@@ -13,7 +13,7 @@ import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { offlinePreCompact } from '../offline-pre-compact.ts'
 import { dshHomeFrom } from '../global-options.ts'
 import { configFrom } from './run.ts'
-import { storeFor } from './sessions.ts'
+import { storeFor } from '../session-store-for.ts'
 
 /** Options of `dsh compact`. */
 export interface CompactOptions {

@@ -11,7 +11,7 @@ import { terminalLine } from '@dsh/workspace-context'
 import { usageError } from '../cli-error.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { dshHomeFrom } from '../global-options.ts'
-import { storeFor } from './sessions.ts'
+import { storeFor } from '../session-store-for.ts'
 
 /** Options of `dsh rewind`. */
 export interface RewindOptions {

@@ -4,20 +4,14 @@
  */
 import type { Message } from '@dsh/contracts'
 import { rewoundLine, rewoundMessages } from '@dsh/checkpoints'
-import { deriveMessages, messageText, SessionStore } from '@dsh/runtime'
+import { deriveMessages, messageText } from '@dsh/runtime'
 import { terminalLine, terminalText } from '@dsh/workspace-context'
-import { join } from 'node:path'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { dshHomeFrom } from '../global-options.ts'
+import { storeFor } from '../session-store-for.ts'
 import { resolve } from 'node:path'
-import { loadConfigFile } from '../config-file.ts'
 import { sessionJson, sessionTable } from './session-table.ts'
 import { usageLines, usageTotals } from './session-usage.ts'
-
-/** The store of the resolved home. */
-export function storeFor(io: CliIo, dshHome: string | undefined): SessionStore {
-  return new SessionStore({ directory: join(dshHomeFrom(io, dshHome), 'sessions'), clock: () => new Date(), warn: (line) => errLine(io, `warning: ${line}`) })
-}
 
 /** Lists sessions, most recently updated first. */
 export function listSessions(io: CliIo, options: { readonly dshHome?: string; readonly json?: boolean }): number {
@@ -54,7 +48,7 @@ function renderMessage(message: Message): string {
 }
 
 /** Shows one session: header and event counts, or its model-visible history. */
-export function showSession(io: CliIo, id: string, options: { readonly dshHome?: string; readonly messages?: boolean; readonly config?: string }): number {
+export async function showSession(io: CliIo, id: string, options: { readonly dshHome?: string; readonly messages?: boolean; readonly config?: string }): Promise<number> {
   const session = storeFor(io, options.dshHome).load(id)
   if (options.messages === true) {
     // Messages carry repository and model text: shown terminal-safe (escape sequences made visible).
@@ -74,8 +68,18 @@ export function showSession(io: CliIo, id: string, options: { readonly dshHome?:
     `events ${session.events.length}, visible messages ${session.surface.length}`,
     ...[rewoundLine(dshHomeFrom(io, options.dshHome), session) ?? []].flat(),
     ...[...counts.entries()].map(([type, count]) => `  ${terminalLine(type)}: ${count}`),
-    ...usageLines(usageTotals(session.events), options.config === undefined ? undefined : loadConfigFile(resolve(io.cwd, options.config), (line) => errLine(io, `warning: ${line}`)).model?.prices),
+    ...usageLines(usageTotals(session.events), await pricesOf(io, options.config)),
   ]
   io.stdout.write(`${lines.join('\n')}\n`)
   return 0
+}
+
+/**
+ * The `model.prices` of a `--config` file. The config loader (YAML, every plugin's schema) is
+ * imported only here, so `dsh sessions list` never loads it.
+ */
+async function pricesOf(io: CliIo, config: string | undefined): Promise<Parameters<typeof usageLines>[1]> {
+  if (config === undefined) return undefined
+  const { loadConfigFile } = await import('../config-file.ts')
+  return loadConfigFile(resolve(io.cwd, config), (line) => errLine(io, `warning: ${line}`)).model?.prices
 }

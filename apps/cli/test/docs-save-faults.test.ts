@@ -32,9 +32,18 @@ async function repoWithSession(): Promise<void> {
 
 const docs = (...args: string[]) => runDsh(['--dsh-home', tree.path('home'), 'docs', '--cwd', tree.path('repo'), ...args], { cwd: tree.root, env: { EDITOR: tree.path('scripts/editor.sh') } })
 
-/** Waits until `file` exists: the editor script creates it once it has made its edit. */
-async function waitForFile(file: string): Promise<void> {
-  while (!existsSync(file)) await sleep(20)
+/**
+ * Waits until `file` exists (the editor script creates it once it has made its edit), or until
+ * `exited` settles first: a dsh that ended before its editor was ready fails the test at once,
+ * with what it said, instead of waiting for the test's timeout.
+ */
+async function waitForFile(file: string, exited?: Promise<unknown>): Promise<void> {
+  let ended: string | undefined
+  void exited?.then((code) => (ended = `dsh exited with ${String(code)} before the editor was ready`))
+  while (!existsSync(file)) {
+    if (ended !== undefined) throw new Error(ended)
+    await sleep(20)
+  }
 }
 
 describe('maintainer-document saves', () => {
@@ -82,7 +91,7 @@ describe('maintainer-document saves', () => {
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-    await waitForFile(ready)
+    await waitForFile(ready, closed.then((code) => `${code ?? 'a signal'}: ${stderr.trim()}`))
     const editorPid = Number(readFileSync(ready, 'utf8'))
     started.add(editorPid)
     child.kill('SIGTERM')

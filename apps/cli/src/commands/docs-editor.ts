@@ -5,7 +5,7 @@
  * the editor, so it ends with dsh; when it has ended, an edit already made is never lost: the temp
  * file is kept and its path is printed. A save that fails afterwards keeps the file the same way.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,21 +30,28 @@ export async function editInEditor(io: CliIo, name: string, current: string): Pr
   const discard = (): void => rmSync(dir, { recursive: true, force: true })
   writeFileSync(file, current)
   let received: ShutdownSignal | undefined
-  const child = spawn('sh', ['-c', `exec ${editor} "$1"`, 'sh', file], { stdio: 'inherit', env: { ...io.env } })
+  let child: ChildProcess | undefined
+  // The handlers are in place before the editor starts: a signal that came between the spawn and
+  // them would have ended dsh at once (the default action) and left the editor running.
   const handlers = SIGNALS.map((signal) => {
     const handler = (): void => {
       received ??= signal
       // The editor ends with dsh; what it wrote is looked at once it has exited.
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill(signal)
     }
     process.on(signal, handler)
     return () => process.off(signal, handler)
   })
   let status: { code: number | null; signal: NodeJS.Signals | null }
   try {
+    const editorProcess = spawn('sh', ['-c', `exec ${editor} "$1"`, 'sh', file], { stdio: 'inherit', env: { ...io.env } })
+    child = editorProcess
+    // No handler can have run since they were installed (nothing awaited), but a signal taken
+    // before the editor existed must still end it.
+    if (received !== undefined) editorProcess.kill(received)
     status = await new Promise((resolve, reject) => {
-      child.on('error', reject)
-      child.on('close', (code, signal) => resolve({ code, signal }))
+      editorProcess.on('error', reject)
+      editorProcess.on('close', (code, signal) => resolve({ code, signal }))
     })
   } catch (error) {
     discard()

@@ -92,7 +92,7 @@ function portOver(roots: RootSet, defaultMaxBytes: number, versionAt: (path: str
       return stats === undefined ? undefined : pathInfoOf(stats)
     },
 
-    readSmallTexts: (paths, readOptions) => readSmallTexts(paths, readOptions),
+    readSmallTexts,
 
     streamText(path: string, readOptions: FsReadOptions = {}) {
       return textChunks(path, readOptions, defaultMaxBytes)

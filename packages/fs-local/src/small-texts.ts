@@ -14,7 +14,7 @@ import { isUtf8 } from 'node:buffer'
 import { promisify } from 'node:util'
 import type { FsSmallText, FsSmallTextOptions } from '@dsh/contracts'
 import { requireAbsolute } from './canonical-path.ts'
-import { FsError, throwIfAborted, toFsError } from './fs-error.ts'
+import { FsError, systemErrorCode, throwIfAborted, toFsError } from './fs-error.ts'
 import { pathInfoOf, versionOf, type NodeStats } from './node-info.ts'
 import { closeQuietly } from './open-regular-file.ts'
 import { probe, probeDescriptor } from './probe.ts'
@@ -83,14 +83,13 @@ function readOneSync(path: string, options: FsSmallTextOptions): FsSmallText | L
       // first, 64 KiB pieces for a file that turned out to grow.
       const length = Math.min(total === 0 ? Math.max(size, 0) + 1 : GROWTH_BYTES, options.maxBytes + 1 - total, SYNC_BYTES)
       const buffer = Buffer.allocUnsafe(length)
-      const want = length
-      const bytesRead = readSync(fd, buffer, 0, want, total)
+      const bytesRead = readSync(fd, buffer, 0, length, total)
       if (bytesRead === 0) break
       total += bytesRead
       if (total > options.maxBytes) return { kind: 'failed', error: tooLarge(path, options.maxBytes) }
       chunks.push(buffer.subarray(0, bytesRead))
       // A short read that reached the size fstat reported is the end: no read to see zero bytes.
-      if (bytesRead < want && total >= size) break
+      if (bytesRead < length && total >= size) break
       if (total >= SYNC_BYTES) {
         handedOn = true
         return { kind: 'large', fd, stats: opened, chunks, total }
@@ -139,6 +138,6 @@ function textOf(chunks: readonly Buffer[], path: string, stats: NodeStats): FsSm
 const tooLarge = (path: string, maxBytes: number): FsError => new FsError('FS_TOO_LARGE', path, `file is larger than the ${maxBytes}-byte read limit`)
 
 function swapOr(error: unknown, path: string, action: string): FsError {
-  if (typeof error === 'object' && error !== null && Reflect.get(error, 'code') === 'ELOOP') return new FsError('FS_CONFLICT', path, 'a link took its place while it was being opened', { cause: error })
+  if (systemErrorCode(error) === 'ELOOP') return new FsError('FS_CONFLICT', path, 'a link took its place while it was being opened', { cause: error })
   return toFsError(error, path, action)
 }

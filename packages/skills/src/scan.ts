@@ -72,10 +72,18 @@ export async function scanFolder(source: SkillSource, name: string, options: Sca
   if (probe.state === 'unavailable') return broken(reasonText(probe.reason, probe.detail))
   const known = options.cache?.get(file)
   const changedAt = probe.info.changedAtMs
-  if (known !== undefined && known.target === probe.target && known.version === probe.info.version && known.result.source.dir === source.dir && changedAt !== undefined && startedAt - changedAt >= SETTLE_MS) return known.result
+  if (known !== undefined && known.version === probe.info.version && reusable(known, probe.target, source, startedAt)) return known.result
   const result = await readSkill(options, probe.target, probe.info.size, name, broken, { folder, file, source })
   options.cache?.set(file, { target: probe.target, version: probe.info.version, changedAtMs: changedAt, result })
   return result
+}
+
+/**
+ * Whether a remembered fact may stand for the file at its version: the same target and source,
+ * and a last change at least {@link SETTLE_MS} before `startedAt` (see {@link ScanOptions.cache}).
+ */
+function reusable(fact: ScanFact, target: string, source: SkillSource, startedAt: number): boolean {
+  return fact.target === target && fact.result.source.dir === source.dir && fact.changedAtMs !== undefined && startedAt - fact.changedAtMs >= SETTLE_MS
 }
 
 /** The skill of read text, or the problem that makes it broken. */
@@ -107,7 +115,7 @@ async function scanPlainFolders(source: SkillSource, names: readonly string[], c
     const file = files[index] ?? ''
     const fact = options.cache?.get(file)
     // Only a settled fact of the same target and source may skip the read (see ScanOptions.cache).
-    if (fact !== undefined && fact.target === join(canonicalDir, name, 'SKILL.md') && fact.result.source.dir === source.dir && fact.changedAtMs !== undefined && startedAt - fact.changedAtMs >= SETTLE_MS) known.set(file, fact.version)
+    if (fact !== undefined && reusable(fact, join(canonicalDir, name, 'SKILL.md'), source, startedAt)) known.set(file, fact.version)
   })
   const outcomes = await readSmall(files, { maxBytes: options.maxSkillBytes, known, ...(options.signal === undefined ? {} : { signal: options.signal }) })
   return names.map((name, index) => {

@@ -46,9 +46,6 @@ export async function editInEditor(io: CliIo, name: string, current: string): Pr
   try {
     const editorProcess = spawn('sh', ['-c', `exec ${editor} "$1"`, 'sh', file], { stdio: 'inherit', env: { ...io.env } })
     child = editorProcess
-    // No handler can have run since they were installed (nothing awaited), but a signal taken
-    // before the editor existed must still end it.
-    if (received !== undefined) editorProcess.kill(received)
     status = await new Promise((resolve, reject) => {
       editorProcess.on('error', reject)
       editorProcess.on('close', (code, signal) => resolve({ code, signal }))

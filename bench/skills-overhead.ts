@@ -7,11 +7,13 @@
  * pass joins a directory with skills (its SKILL.md files read, a catalog delta delivered) and the
  * second pass revisits them. Variants, alternated every round: workspace-context alone, and
  * workspace-context with the skills plugin. Also reported: the medians of the joining steps and of
- * the revisits, each on − off. Report-only.
+ * the revisits, each on − off, and the floor of a joining step (join-floor.ts): the same files
+ * read with `node:fs` alone at the same point of the session. Report-only.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { planMonorepo, writeMonorepo } from './generate-monorepo.ts'
+import { joinFloorMs } from './join-floor.ts'
 import { runSession, type SessionMeasurement } from './session-runner.ts'
 import { median, range } from './stats.ts'
 
@@ -58,6 +60,7 @@ export async function skillsOverheadBench(rounds: number, warmups: number): Prom
       }
     }
     const joins = plan.targetDirectories.length
+    const floor = await joinFloorMs(repo, joins, Math.max(3, Math.ceil(rounds / 2)))
     const first = (steps: readonly number[]): readonly number[] => steps.slice(0, joins)
     const later = (steps: readonly number[]): readonly number[] => steps.slice(joins)
     const overhead = stepOf(on, all) - stepOf(off, all)
@@ -67,6 +70,7 @@ export async function skillsOverheadBench(rounds: number, warmups: number): Prom
       `  per step, with skills                  ${stepOf(on, all).toFixed(3)} ms ${spread(on)}`,
       `  skills overhead per step               ${overhead.toFixed(3)} ms (target: ≤ 0.2 ms): ${overhead <= 0.2 ? 'met' : 'NOT met'}`,
       `  joining steps (first pass)             +${(stepOf(on, first) - stepOf(off, first)).toFixed(3)} ms; revisits +${(stepOf(on, later) - stepOf(off, later)).toFixed(3)} ms`,
+      `  floor of a joining step (its system calls alone, join-floor.ts)  ${floor.toFixed(3)} ms`,
     ]
   } finally {
     repo.dispose()

@@ -6,7 +6,7 @@
  * is offered again, a resumed session repeats nothing, and a compaction re-arms the catalog.
  */
 import { randomUUID } from 'node:crypto'
-import type { PreStepDecision, UserMessage } from '@dsh/contracts'
+import type { PreStepDecision, SessionView, UserMessage } from '@dsh/contracts'
 import { catalogDelta, type CatalogItem } from './catalog-delta.ts'
 import { renderCatalog } from './catalog-text.ts'
 import { catalogSource, type DeliveredEntry } from './delivered.ts'
@@ -30,9 +30,8 @@ export function afterInstructions(decision: PreStepDecision & { kind: 'enter' },
   return { kind: 'enter', messages: decision.messages.toSpliced(at, 0, message) }
 }
 
-/** Resumed sessions: nested directories a delivered catalog names join again. */
-export function rejoinNested(skills: SessionSkills, delivered: ReadonlyMap<string, DeliveredEntry>): void {
-  delivered.forEach((entry) => {
-    if (entry.nestedDir !== undefined) skills.join(entry.nestedDir)
-  })
+/** Resumed sessions: nested directories a delivered catalog names join again (those of newly folded messages only). */
+export function rejoinNested(skills: SessionSkills, session: SessionView): void {
+  skills.fold.current(session)
+  for (const dir of skills.fold.takeNestedDirs()) skills.join(dir)
 }

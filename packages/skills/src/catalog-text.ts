@@ -3,11 +3,14 @@
  * one line per skill, the first catalog, a delta, and the budget notice naming every skill left
  * out. Skill text passes through the frame escape, so a description cannot close the frame.
  */
-import { isAbsolute, relative, sep } from 'node:path'
-import { escapeFrameText, frames, isInsideRoot } from '@dsh/workspace-context'
+import { escapeFrameText, frames, isInsideRoot, relKey } from '@dsh/workspace-context'
 import type { LoadedSkill } from './types.ts'
 
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim()
+/** Whitespace `oneLine` changes: any but a single space, a double space, or a space at either end. */
+const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/
+
+/** `text` with every run of whitespace one space, trimmed (tested first: most text is already so). */
+const oneLine = (text: string): string => (UNEVEN_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text)
 
 /** Intro of the first catalog of a session (and again after compaction). */
 export const CATALOG_INTRO =
@@ -26,11 +29,11 @@ export const removedLine = (keys: readonly string[]): string => `Removed skills 
 export const omittedLine = (keys: readonly string[], maxBytes: number): string =>
   `Left out of the catalog to fit skills.maxCatalogBytes (${maxBytes} bytes): ${keys.map((key) => escapeFrameText(oneLine(key))).join(', ')}. They exist; call the \`skill\` tool with one of these names to see what it does.`
 
-/** How a folder is shown: project-root-relative inside the project, else absolute. */
+/** How a folder is shown: project-root-relative (`/`-separated) inside the project, else absolute. */
 export function folderDisplay(folder: string, projectRoot: string): string {
-  if (!isInsideRoot(projectRoot, folder) || folder === projectRoot) return folder
-  const rel = relative(projectRoot, folder)
-  return isAbsolute(rel) ? folder : rel.split(sep).join('/')
+  if (folder === projectRoot || !isInsideRoot(projectRoot, folder)) return folder
+  const rel = relKey(projectRoot, folder)
+  return rel === '.' ? folder : rel
 }
 
 /** The catalog line of one skill. */

@@ -92,6 +92,21 @@ export class DeliveredFold {
   #generation = -1
   #folded = 0
   #state = new Map<string, DeliveredEntry>()
+  #revision = 0
+  /** Nested directories named by changes folded since the last {@link takeNestedDirs}. */
+  #nestedDirs = new Set<string>()
+
+  /** Changes with every catalog message folded and every reset: an equal revision is an equal state. */
+  get revision(): number {
+    return this.#revision
+  }
+
+  /** The nested directories the changes folded since the last call name (each once), and forgets them. */
+  takeNestedDirs(): ReadonlySet<string> {
+    const dirs = this.#nestedDirs
+    this.#nestedDirs = new Set()
+    return dirs
+  }
 
   /** What the visible surface of `session` told the model (a live view: read it before the next fold). */
   current(session: SessionView): ReadonlyMap<string, DeliveredEntry> {
@@ -100,12 +115,16 @@ export class DeliveredFold {
       this.#generation = session.replaceGeneration
       this.#folded = 0
       this.#state = new Map()
+      this.#revision++
     }
     for (; this.#folded < surface.length; this.#folded++) {
       const seq = surface[this.#folded]
       const message = seq === undefined ? undefined : messageOf(session.eventBySeq(seq))
       const changes = message === undefined ? undefined : catalogChanges(message)
-      if (changes !== undefined) applyChanges(this.#state, changes)
+      if (changes === undefined) continue
+      applyChanges(this.#state, changes)
+      this.#revision++
+      for (const change of changes) if (change.action !== 'remove' && change.nestedDir !== undefined) this.#nestedDirs.add(change.nestedDir)
     }
     return this.#state
   }

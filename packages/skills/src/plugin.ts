@@ -30,13 +30,16 @@ function apply(ctx: Context, input: unknown, hooks: SkillsHooks): void {
   const warn = (line: string): void => sink(terminalLine(line))
   const dshHome: string = config.dshHome ?? ctx.get('dshHome') ?? resolveDshHome({ env: process.env })
   const warned = new Set<string>()
+  // Each `ctx.get` through the context proxy costs about 3 µs (it builds an Error for its
+  // diagnostics); the function taken once resolves the same services in this context at each call.
+  const lookup = ctx.get.bind(ctx)
   const sessions = new WeakMap<SessionView, SessionSkills>()
   const host = {
-    fs: (): FileSystemPort | undefined => ctx.get('fs'),
+    fs: (): FileSystemPort | undefined => lookup('fs'),
     dshHome,
     home: userHome(hooks.home),
     maxSkillBytes: config.maxSkillBytes,
-    additionalRoots: (session: SessionView) => ctx.get('workspaceRoots')?.session(session).writableRoots() ?? [],
+    additionalRoots: (session: SessionView) => lookup('workspaceRoots')?.session(session).writableRoots() ?? [],
     trust: () => {
       const read = readTrust(dshHome)
       if (!read.ok && !warned.has(read.problem)) {
@@ -68,10 +71,15 @@ function apply(ctx: Context, input: unknown, hooks: SkillsHooks): void {
     try {
       const skills = skillsOf(payload.agent.session)
       if (payload.step === 1) skills.invalidate()
-      rejoinNested(skills, skills.fold.current(payload.agent.session))
+      rejoinNested(skills, payload.agent.session)
       const set = await skills.current(payload.signal)
       if (set === undefined) return decision
-      const message = catalogMessage(set.items, skills.fold.current(payload.agent.session), config.maxCatalogBytes)
+      const delivered = skills.fold.current(payload.agent.session)
+      // The delta is a function of the items and the delivered state alone: a step where neither
+      // changed since one that had nothing to say has nothing to say either.
+      if (skills.saidNothing?.items === set.items && skills.saidNothing.revision === skills.fold.revision) return decision
+      const message = catalogMessage(set.items, delivered, config.maxCatalogBytes)
+      if (message === undefined) skills.saidNothing = { items: set.items, revision: skills.fold.revision }
       payload.signal.throwIfAborted()
       return message === undefined ? decision : afterInstructions(decision, payload.messages, message)
     } catch (error) {

@@ -46,15 +46,20 @@ export function resolveSkills(input: ResolveInput): SkillSet {
     else winners.set(skill.meta.name, skill)
   }
   const nestedCount = new Map<string, number>()
-  const nestedWinners = new Map<string, LoadedSkill>()
+  // Winners per directory and name: keyed by the strings the skills already hold (no key built per skill).
+  const nestedWinners = new Map<string, Map<string, LoadedSkill>>()
+  const nestedOrder: LoadedSkill[] = []
   for (const skill of nested) {
-    const own = `${skill.source.rel ?? ''}\u0000${skill.meta.name}`
-    const winner = nestedWinners.get(own)
+    const rel = skill.source.rel ?? ''
+    let own = nestedWinners.get(rel)
+    if (own === undefined) nestedWinners.set(rel, (own = new Map()))
+    const winner = own.get(skill.meta.name)
     if (winner !== undefined) {
-      entries.push({ key: `${skill.source.rel ?? ''}:${skill.meta.name}`, state: 'shadowed', skill, shadowedBy: winner.file })
+      entries.push({ key: `${rel}:${skill.meta.name}`, state: 'shadowed', skill, shadowedBy: winner.file })
       continue
     }
-    nestedWinners.set(own, skill)
+    own.set(skill.meta.name, skill)
+    nestedOrder.push(skill)
     nestedCount.set(skill.meta.name, (nestedCount.get(skill.meta.name) ?? 0) + 1)
   }
   const skills = new Map<string, LoadedSkill>()
@@ -63,7 +68,7 @@ export function resolveSkills(input: ResolveInput): SkillSet {
     entries.push({ key, state: isUntrusted(skill, input.trusted) ? 'untrusted' : 'active', skill })
   }
   for (const [name, skill] of winners) add(name, skill)
-  for (const skill of nestedWinners.values()) {
+  for (const skill of nestedOrder) {
     const clash = winners.has(skill.meta.name) || (nestedCount.get(skill.meta.name) ?? 0) > 1
     add(clash ? `${skill.source.rel ?? ''}:${skill.meta.name}` : skill.meta.name, skill)
   }

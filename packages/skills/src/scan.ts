@@ -8,7 +8,7 @@
  * A folder without `SKILL.md` is no skill and is skipped quietly; a file that exists but cannot be
  * used is a broken skill with its problem. Rethrows only cancellation.
  */
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import type { FileSystemPort, FsSmallText, FsVersion } from '@dsh/contracts'
 import { contentDigest, isTrusted, probeCandidate, readBounded, type LinkPolicy } from '@dsh/workspace-context'
 import { readSkillMeta } from './front-matter.ts'
@@ -29,6 +29,13 @@ const UNAVAILABLE: Readonly<Record<string, string>> = {
 }
 
 const reasonText = (reason: string, detail?: string): string => `${UNAVAILABLE[reason] ?? reason}${detail === undefined ? '' : ` (${detail})`}`
+
+/**
+ * `join(dir, name)` for a listed entry `name` (one component, never `.` or `..`) of a normalised
+ * directory: the concatenation, which is what `join` returns for those, without its normalising
+ * pass (a scan builds several paths per skill).
+ */
+const child = (dir: string, name: string): string => (dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`)
 
 /** A parsed SKILL.md remembered at one provider version (see {@link ScanOptions.cache}). */
 export interface ScanFact {
@@ -108,26 +115,26 @@ const READ_REASONS: Readonly<Record<string, string>> = { FS_TOO_LARGE: 'too-larg
  * open), which the caller probes one by one. Rethrows only cancellation.
  */
 async function scanPlainFolders(source: SkillSource, names: readonly string[], canonicalDir: string, options: ScanOptions, readSmall: NonNullable<FileSystemPort['readSmallTexts']>): Promise<(LoadedSkill | BrokenSkill | null | undefined)[]> {
-  const files = names.map((name) => join(source.dir, name, 'SKILL.md'))
+  const files = names.map((name) => child(child(source.dir, name), 'SKILL.md'))
   const startedAt = (options.now ?? Date.now)()
   const known = new Map<string, FsVersion>()
   names.forEach((name, index) => {
     const file = files[index] ?? ''
     const fact = options.cache?.get(file)
     // Only a settled fact of the same target and source may skip the read (see ScanOptions.cache).
-    if (fact !== undefined && reusable(fact, join(canonicalDir, name, 'SKILL.md'), source, startedAt)) known.set(file, fact.version)
+    if (fact !== undefined && reusable(fact, child(child(canonicalDir, name), 'SKILL.md'), source, startedAt)) known.set(file, fact.version)
   })
   const outcomes = await readSmall(files, { maxBytes: options.maxSkillBytes, known, ...(options.signal === undefined ? {} : { signal: options.signal }) })
   return names.map((name, index) => {
     const file = files[index] ?? ''
     const outcome = outcomes[index]
-    return outcome === undefined ? undefined : plainSkill(source, name, file, join(canonicalDir, name, 'SKILL.md'), outcome, options)
+    return outcome === undefined ? undefined : plainSkill(source, name, file, child(child(canonicalDir, name), 'SKILL.md'), outcome, options)
   })
 }
 
 /** One batched outcome as a skill; `null`: no skill there; `undefined`: probe it one by one. */
 function plainSkill(source: SkillSource, name: string, file: string, target: string, outcome: FsSmallText, options: ScanOptions): LoadedSkill | BrokenSkill | null | undefined {
-  const folder = join(source.dir, name)
+  const folder = child(source.dir, name)
   const broken = (problem: string): BrokenSkill => ({ kind: 'broken', file, folder, problem, source })
   switch (outcome.kind) {
     case 'absent':

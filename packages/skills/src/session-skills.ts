@@ -21,10 +21,10 @@ import { catalogItems } from './catalog-items.ts'
 import type { CatalogItem } from './catalog-delta.ts'
 import { DeliveredFold } from './delivered.ts'
 import { discoveryPlan } from './discover.ts'
-import { FAMILIES, nestedSources, type SourcesInput } from './sources.ts'
+import { FAMILIES, nestedSources, sameFamilies, type SourcesInput } from './sources.ts'
 import { resolveSkills } from './precedence.ts'
 import { scanSource, type ScanFact } from './scan.ts'
-import type { BrokenSkill, LoadedSkill, SkillFamily, SkillSet } from './types.ts'
+import type { BrokenSkill, LoadedSkill, SkillFamily, SkillSet, SkillSource } from './types.ts'
 
 /** Tools whose changes have no paths: every directory is looked at again after them. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'run_code'])
@@ -47,10 +47,17 @@ export interface SessionDiscoveryHost {
  */
 async function familiesIn(fs: FileSystemPort, dirs: readonly string[], signal: AbortSignal | undefined): Promise<(readonly SkillFamily[] | undefined)[]> {
   if (fs.versions !== undefined) {
-    const paths = dirs.flatMap((dir) => FAMILIES.map((family) => join(dir, family, 'skills')))
+    const paths: string[] = []
+    for (const dir of dirs) for (const family of FAMILIES) paths.push(join(dir, family, 'skills'))
     try {
       const found = await fs.versions(paths, signal)
-      return dirs.map((_, at) => FAMILIES.filter((_family, index) => found[at * FAMILIES.length + index] !== undefined))
+      const held: SkillFamily[][] = []
+      for (let at = 0; at < dirs.length; at++) {
+        const families: SkillFamily[] = []
+        for (const [index, family] of FAMILIES.entries()) if (found[at * FAMILIES.length + index] !== undefined) families.push(family)
+        held.push(families)
+      }
+      return held
     } catch (error) {
       // One path failed the batch: look at the directories one by one to find out which.
       if (signal?.aborted === true) throw error
@@ -70,9 +77,19 @@ async function familiesOf(fs: FileSystemPort, dir: string, signal: AbortSignal |
   }
 }
 
+/** The sources to scan: all at a full look, else those not scanned yet and those holding a written path. */
+function staleSources(sources: readonly SkillSource[], scanned: ReadonlyMap<string, unknown>, everything: boolean, written: readonly string[]): SkillSource[] {
+  if (everything) return [...sources]
+  const stale: SkillSource[] = []
+  for (const source of sources) if (!scanned.has(source.dir) || (written.length > 0 && written.some((path) => isInsideRoot(source.dir, path)))) stale.push(source)
+  return stale
+}
+
 /** The skill state of one session. */
 export class SessionSkills {
   readonly fold = new DeliveredFold()
+  /** The items and fold revision of the last step whose catalog delta was empty (plugin.ts). */
+  saidNothing: { readonly items: readonly CatalogItem[]; readonly revision: number } | undefined
   readonly #nested = new Set<string>()
   /** Joined directory → the families it holds (undefined: could not be listed); absent until listed. */
   readonly #families = new Map<string, readonly SkillFamily[] | undefined>()
@@ -117,6 +134,13 @@ export class SessionSkills {
     }
   }
 
+  /** The joined directories that may hold skills folders (some family, or not listable): the only ones that give sources. */
+  #withFamilies(): string[] {
+    const dirs: string[] = []
+    for (const [dir, families] of this.#families) if (families === undefined || families.length > 0) dirs.push(dir)
+    return dirs
+  }
+
   /** Adds a directory below the cwd (a touch, or one a delivered catalog names). */
   join(dir: string): void {
     if (this.#nested.has(dir)) return
@@ -131,13 +155,14 @@ export class SessionSkills {
     if (this.#unlisted.size === 0) return
     const dirs = [...this.#unlisted]
     const found = await familiesIn(fs, dirs, signal)
-    dirs.forEach((dir, index) => {
-      // The sources a directory gives: its families, all three when unknown, none before its listing.
-      const before = this.#families.has(dir) ? String(this.#families.get(dir) ?? FAMILIES) : ''
+    for (let index = 0; index < dirs.length; index++) {
+      const dir = dirs[index] ?? ''
       const now = found[index]
+      // The sources a directory gives: its families, all three when unknown, none before its listing.
+      const changes = this.#families.has(dir) ? !sameFamilies(this.#families.get(dir) ?? FAMILIES, now ?? FAMILIES) : now === undefined || now.length > 0
       this.#families.set(dir, now)
-      if (before !== String(now ?? FAMILIES)) this.#familiesVersion++
-    })
+      if (changes) this.#familiesVersion++
+    }
     this.#unlisted.clear()
   }
 
@@ -161,16 +186,16 @@ export class SessionSkills {
     if (!everything && previous !== undefined && previous.key !== key && previous.rootsKey === rootsKey && this.#projectRoot === previous.plan.projectRoot) {
       // Only the joined directories changed: the sources up to the nested ones stay, the nested ones are rebuilt from the memo.
       const fixed = previous.plan.sources.filter((source) => source.scope !== 'nested')
-      const nested = nestedSources({ projectRoot: previous.plan.projectRoot, nestedDirs: [...this.#families.keys()], nestedFamilies: this.#families, nestedMemo: this.#nestedMemo })
+      const nested = nestedSources({ projectRoot: previous.plan.projectRoot, nestedDirs: this.#withFamilies(), nestedFamilies: this.#families, nestedMemo: this.#nestedMemo })
       this.#plan = { key, rootsKey, plan: { ...previous.plan, sources: [...fixed, ...nested] } }
     } else if (everything || this.#plan?.key !== key) {
       // A join changes the sources only: the link roots of the same roots are reused until the next full look.
       const linkRoots = !everything && this.#plan?.rootsKey === rootsKey ? { linkRoots: this.#plan.plan.linkRoots } : {}
-      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: [...this.#families.keys()], nestedFamilies: this.#families, ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot, nestedMemo: this.#nestedMemo }), ...(signal === undefined ? {} : { signal }) })
+      const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: this.#withFamilies(), nestedFamilies: this.#families, ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot, nestedMemo: this.#nestedMemo }), ...(signal === undefined ? {} : { signal }) })
       this.#plan = { key, rootsKey, plan }
     }
     const { plan } = this.#plan
-    const stale = plan.sources.filter((source) => everything || !this.#bySource.has(source.dir) || written.some((path) => isInsideRoot(source.dir, path)))
+    const stale = staleSources(plan.sources, this.#bySource, everything, written)
     if (this.#set !== undefined && stale.length === 0 && plan.sources.length === this.#bySource.size) return this.#set
     this.#everything = false
     this.#written = []
@@ -188,7 +213,8 @@ export class SessionSkills {
       this.#everything = true
       throw error
     }
-    const known = new Set(plan.sources.map((source) => source.dir))
+    const known = new Set<string>()
+    for (const source of plan.sources) known.add(source.dir)
     for (const dir of this.#bySource.keys()) {
       if (known.has(dir)) continue
       this.#bySource.delete(dir)
@@ -196,7 +222,8 @@ export class SessionSkills {
     }
     if (everything || this.#trust === undefined) this.#trust = this.#host.trust()
     if (!changed && !everything && this.#set !== undefined) return this.#set
-    const found = plan.sources.flatMap((source) => this.#bySource.get(source.dir) ?? [])
+    const found: (LoadedSkill | BrokenSkill)[] = []
+    for (const source of plan.sources) for (const skill of this.#bySource.get(source.dir) ?? []) found.push(skill)
     const skills = resolveSkills({ found, projectRoot: plan.projectRoot, trusted: this.#trust[plan.projectRoot] ?? {}, linkRoots: plan.linkRoots })
     this.#projectRoot = plan.projectRoot
     this.#set = { skills, items: catalogItems(skills, this.#items) }

@@ -59,9 +59,12 @@ export function nestedSources(input: Pick<SourcesInput, 'projectRoot' | 'nestedD
 function sourcesOfDir(input: Pick<SourcesInput, 'projectRoot' | 'nestedFamilies' | 'nestedMemo'>, dir: string): readonly SkillSource[] {
   const held = input.nestedFamilies?.get(dir) ?? FAMILIES
   const known = input.nestedMemo?.get(dir)
-  if (known !== undefined && String(known.held) === String(held)) return known.sources
+  if (known !== undefined && sameFamilies(known.held, held)) return known.sources
   const rel = relKey(input.projectRoot, dir)
   const sources = held.map((family): SkillSource => ({ dir: join(dir, family, 'skills'), scope: 'nested', family, rel }))
   input.nestedMemo?.set(dir, { held, sources })
   return sources
 }
+
+/** True when `a` and `b` list the same families in the same order. */
+export const sameFamilies = (a: readonly SkillFamily[], b: readonly SkillFamily[]): boolean => a === b || (a.length === b.length && a.every((family, index) => family === b[index]))

@@ -2,7 +2,8 @@
 // after each, delivers each skill at most once while visible, never loses one silently (every
 // current skill is listed or named as left out; every gone one is withdrawn), and keeps the
 // listed lines within the byte budget. The delivered state is folded from a fake session surface
-// by the real DeliveredFold, so resume (a new fold) and compaction (a replaced surface) are real.
+// by the real DeliveredFold, so resume (a new fold) and compaction (a replaced surface) are real;
+// the fold's revision changes whenever its state does.
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent, SessionView, UserMessage } from '@dsh/contracts'
@@ -56,6 +57,13 @@ describe('catalog deltas (property)', () => {
         let fold = new DeliveredFold()
         const current = new Map<string, CatalogItem>()
         let version = 0
+        // The plugin skips a delta when items and fold revision are those of a step that said nothing: equal revisions must mean equal states.
+        let seen: { fold: DeliveredFold; revision: number; state: string } | undefined
+        const checkRevision = (): void => {
+          const state = JSON.stringify([...fold.current(session)])
+          if (seen?.fold === fold && seen.revision === fold.revision) expect(state).toBe(seen.state)
+          seen = { fold, revision: fold.revision, state }
+        }
         for (const step of ops) {
           if (step.kind === 'add' || step.kind === 'touch') {
             if (!current.has(step.key)) current.set(step.key, item(step.key, 'x'.repeat(step.size)))
@@ -63,6 +71,7 @@ describe('catalog deltas (property)', () => {
           else if (step.kind === 'remove') current.delete(step.key)
           else if (step.kind === 'resume') fold = new DeliveredFold()
           else session.compact()
+          checkRevision()
           const before = fold.current(session)
           const items = [...current.values()]
           const delta = catalogDelta(items, before, maxBytes)
@@ -83,6 +92,7 @@ describe('catalog deltas (property)', () => {
           // Never lost silently: every current skill is listed or named; every gone one withdrawn.
           const after = new DeliveredFold().current(session)
           expect(fold.current(session)).toEqual(after)
+          checkRevision()
           expect([...after.keys()].toSorted()).toEqual([...current.keys()].toSorted())
           for (const [key, entry] of after) expect(entry.digest).toBe(current.get(key)?.digest)
           let listed = 0

@@ -3,8 +3,9 @@
 // re-arms it; a resumed agent repeats nothing; a skill the model may not invoke is left out of the
 // catalog but still invocable by a person.
 import { afterEach, describe, expect, it } from 'vitest'
+import { createScriptedProvider } from '@dsh/llm-scripted'
 import { RootRegistry } from '@dsh/multi-root-workspace'
-import { catalogMessages, skillFile, skillsRig, type Rig } from './support/rig.ts'
+import { call, catalogMessages, skillFile, skillsRig, type Rig } from './support/rig.ts'
 
 let rig: Rig
 afterEach(async () => rig?.dispose())
@@ -43,6 +44,41 @@ describe('catalog lifecycle', () => {
     const after = catalogMessages(resumed.session)
     expect(after).toHaveLength(2)
     expect(after[1]?.changes).toEqual([{ action: 'set', key: 'deploy', digest: after[0]?.changes[0]?.digest, bytes: after[0]?.changes[0]?.bytes }])
+  })
+
+  it('a nested skill joined on touch is re-armed by a compaction in the live session, and a resume keeps it without a word', async () => {
+    rig = await skillsRig({ ...spec, 'repo/pkg/web/.agents/skills/build/SKILL.md': skillFile('build', 'Build the web app.'), 'repo/pkg/web/index.ts': 'export {}\n' })
+    const agent = await rig.start('repo', { responses: [call('read', { file_path: rig.tree.path('repo/pkg/web/index.ts') }), { text: 'one' }, { text: 'two' }, { text: 'three' }] })
+    await agent.prompt('first')
+    await agent.prompt('second')
+    const before = catalogMessages(agent.session).map((message) => message.text)
+    expect(before).toHaveLength(2)
+    expect(before[1]).toContain('New skills:\n- build: Build the web app. (folder: pkg/web/.agents/skills/build)')
+    // Quiet steps said nothing; the compaction replaces the surface, so the next step sends everything once.
+    expect(agent.compact()).toBe(true)
+    await agent.prompt('third')
+    const after = catalogMessages(agent.session).map((message) => message.text)
+    expect(after).toHaveLength(3)
+    expect(after[2]).toContain('- deploy: Deploy. (folder: .dsh/skills/deploy)\n- build: Build the web app. (folder: pkg/web/.agents/skills/build)')
+    const id = agent.session.id
+    agent.dispose()
+    const resumed = await rig.start('repo', { responses: [{ text: 'four' }] }, { resume: id })
+    await resumed.prompt('fourth')
+    // The resumed session joins pkg/web again from the delivered catalog: nothing is new, nothing removed.
+    expect(catalogMessages(resumed.session)).toHaveLength(3)
+  })
+
+  it('a compaction inside a long turn keeps the catalog where it was: every request carries it, none repeats it', async () => {
+    rig = await skillsRig({ ...spec, 'repo/notes.txt': `${'a long line of notes\n'.repeat(150)}` })
+    const read = call('read', { file_path: rig.tree.path('repo/notes.txt') })
+    const provider = createScriptedProvider({ responses: [read, read, read, read, { text: 'done' }] }, { contextWindow: 2500 })
+    const agent = await rig.host.startAgent({ cwd: rig.tree.path('repo'), provider, autoCompact: { share: 0.5, useModel: false }, onRequest: (body) => rig.requests.push(body) })
+    expect((await agent.prompt('read the notes')).reason).toBe('completed')
+    // The surface was replaced (the fold starts over), and the catalog message kept after the prompt.
+    expect(agent.session.events.some((event) => event.surfaceOp !== undefined && event.surfaceOp !== 'append')).toBe(true)
+    expect(catalogMessages(agent.session)).toHaveLength(1)
+    const withCatalog = rig.requests.map((body) => body.messages.some((message) => message.role === 'user' && message.content.includes('- deploy: Deploy. (folder: .dsh/skills/deploy)')))
+    expect(withCatalog).toEqual(rig.requests.map(() => true))
   })
 
   it('lists the skills at the top of an additional root after the project\'s, and the skill tool reads them', async () => {

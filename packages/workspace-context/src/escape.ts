@@ -15,6 +15,8 @@ const ESCAPED = new RegExp(`<\\\\(\\\\*)(${GAP}\\/?${GAP}${WORD})`, 'giu')
 
 /** Neutralises every opening, closing or self-closing `system-reminder` tag. */
 export function escapeFrameText(text: string): string {
+  // Every tag starts with `<`: text without one has nothing to escape (most text; the scan is cheap).
+  if (!text.includes('<')) return text
   return text.replace(TAG, (_match, slashes: string, rest: string) => `<\\${slashes}${rest}`)
 }
 

@@ -64,12 +64,15 @@ export async function skillsOverheadBench(rounds: number, warmups: number): Prom
     const first = (steps: readonly number[]): readonly number[] => steps.slice(0, joins)
     const later = (steps: readonly number[]): readonly number[] => steps.slice(joins)
     const overhead = stepOf(on, all) - stepOf(off, all)
+    // The mean per step as well: the work of the session spread over its steps, which the median (a joining step here) does not show.
+    const meanOf = (runs: readonly SessionMeasurement[]): number => median(runs.map((run) => run.stepMs.reduce((total, ms) => total + ms, 0) / Math.max(1, run.stepMs.length)))
     return [
       `skills on the instruction workload (issue 24): ${rounds} rounds (+${warmups} warm-up), ${plan.reads.length} read steps, ${SKILLS} skills in the ${joins} read target directories (the first ${joins} steps each join one)`,
       `  per step, workspace-context alone      ${stepOf(off, all).toFixed(3)} ms ${spread(off)}`,
       `  per step, with skills                  ${stepOf(on, all).toFixed(3)} ms ${spread(on)}`,
       `  skills overhead per step               ${overhead.toFixed(3)} ms (target: ≤ 0.2 ms): ${overhead <= 0.2 ? 'met' : 'NOT met'}`,
       `  joining steps (first pass)             +${(stepOf(on, first) - stepOf(off, first)).toFixed(3)} ms; revisits +${(stepOf(on, later) - stepOf(off, later)).toFixed(3)} ms`,
+      `  mean step time added                   ${(meanOf(on) - meanOf(off)).toFixed(3)} ms`,
       `  floor of a joining step (its system calls alone, join-floor.ts)  ${floor.toFixed(3)} ms`,
     ]
   } finally {

@@ -18,6 +18,12 @@ describe('frame escaping', () => {
     expect(escaped.startsWith('x<\\')).toBe(true)
   })
 
+  it('escapes a tag cut short (no `>` anywhere) and leaves text without `<` as it is', () => {
+    expect(escapeFrameText('tail </system-reminder')).toBe('tail <\\/system-reminder')
+    expect(escapeFrameText('<System-Reminder')).toBe('<\\System-Reminder')
+    expect(escapeFrameText('no tag: system-reminder > /system-reminder')).toBe('no tag: system-reminder > /system-reminder')
+  })
+
   it('leaves unrelated angle brackets alone', () => {
     expect(escapeFrameText('<div> a < b </system> <system-reminders')).toBe('<div> a < b </system> <\\system-reminders')
   })

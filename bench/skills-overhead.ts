@@ -32,6 +32,9 @@ function collectGarbage(): void {
 const stepOf = (runs: readonly SessionMeasurement[], pick: (steps: readonly number[]) => readonly number[]): number => median(runs.map((run) => median(pick(run.stepMs))))
 const all = (steps: readonly number[]): readonly number[] => steps
 
+/** The median over rounds of each round's mean step time: the session's work spread over its steps, which the median (a joining step here) does not show. */
+const meanOf = (runs: readonly SessionMeasurement[]): number => median(runs.map((run) => run.stepMs.reduce((total, ms) => total + ms, 0) / Math.max(1, run.stepMs.length)))
+
 function spread(runs: readonly SessionMeasurement[]): string {
   const r = range(runs.map((run) => median(run.stepMs)))
   return `[${r.min.toFixed(3)}-${r.max.toFixed(3)}]`
@@ -64,8 +67,6 @@ export async function skillsOverheadBench(rounds: number, warmups: number): Prom
     const first = (steps: readonly number[]): readonly number[] => steps.slice(0, joins)
     const later = (steps: readonly number[]): readonly number[] => steps.slice(joins)
     const overhead = stepOf(on, all) - stepOf(off, all)
-    // The mean per step as well: the work of the session spread over its steps, which the median (a joining step here) does not show.
-    const meanOf = (runs: readonly SessionMeasurement[]): number => median(runs.map((run) => run.stepMs.reduce((total, ms) => total + ms, 0) / Math.max(1, run.stepMs.length)))
     return [
       `skills on the instruction workload (issue 24): ${rounds} rounds (+${warmups} warm-up), ${plan.reads.length} read steps, ${SKILLS} skills in the ${joins} read target directories (the first ${joins} steps each join one)`,
       `  per step, workspace-context alone      ${stepOf(off, all).toFixed(3)} ms ${spread(off)}`,

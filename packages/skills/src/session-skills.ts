@@ -81,7 +81,7 @@ async function familiesOf(fs: FileSystemPort, dir: string, signal: AbortSignal |
 function staleSources(sources: readonly SkillSource[], scanned: ReadonlyMap<string, unknown>, everything: boolean, written: readonly string[]): SkillSource[] {
   if (everything) return [...sources]
   const stale: SkillSource[] = []
-  for (const source of sources) if (!scanned.has(source.dir) || (written.length > 0 && written.some((path) => isInsideRoot(source.dir, path)))) stale.push(source)
+  for (const source of sources) if (!scanned.has(source.dir) || written.some((path) => isInsideRoot(source.dir, path))) stale.push(source)
   return stale
 }
 

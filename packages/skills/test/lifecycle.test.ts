@@ -69,7 +69,7 @@ describe('catalog lifecycle', () => {
   })
 
   it('a compaction inside a long turn keeps the catalog where it was: every request carries it, none repeats it', async () => {
-    rig = await skillsRig({ ...spec, 'repo/notes.txt': `${'a long line of notes\n'.repeat(150)}` })
+    rig = await skillsRig({ ...spec, 'repo/notes.txt': 'a long line of notes\n'.repeat(150) })
     const read = call('read', { file_path: rig.tree.path('repo/notes.txt') })
     const provider = createScriptedProvider({ responses: [read, read, read, read, { text: 'done' }] }, { contextWindow: 2500 })
     const agent = await rig.host.startAgent({ cwd: rig.tree.path('repo'), provider, autoCompact: { share: 0.5, useModel: false }, onRequest: (body) => rig.requests.push(body) })

@@ -4,12 +4,12 @@
 // above the synchronous limit. Also listDir past its synchronous part and with a busy thread pool.
 import { pbkdf2 } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { renameSync, symlinkSync, writeFileSync } from 'node:fs'
+import { renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import type { FsSmallText, FsVersion } from '@dsh/contracts'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLocalFileSystem } from '../src/index.ts'
-import { SYNC_ENTRIES } from '../src/list-dir.ts'
+import { SMALL_DIR_BYTES, SYNC_ENTRIES } from '../src/list-dir.ts'
 import { SYNC_BYTES } from '../src/small-texts.ts'
 import { rejection } from './helpers.ts'
 
@@ -102,8 +102,14 @@ describe('readSmallTexts', () => {
 
 describe('listDir', () => {
   it('lists a directory larger than its synchronous part completely, sorted, with types', async () => {
-    const names = Array.from({ length: SYNC_ENTRIES + 44 }, (_, index) => `f${String(index).padStart(4, '0')}`)
-    for (const name of names) writeFileSync(tree.path(`dir/${name}`), '')
+    // Past both shortcuts whatever the filesystem: more than SYNC_ENTRIES entries and a directory size above SMALL_DIR_BYTES.
+    const names: string[] = []
+    while (names.length < SYNC_ENTRIES + 44 || statSync(tree.path('dir')).size <= SMALL_DIR_BYTES) {
+      const name = `f${String(names.length).padStart(4, '0')}`
+      writeFileSync(tree.path(`dir/${name}`), '')
+      names.push(name)
+      if (names.length > 20_000) throw new Error('the directory size never grew past SMALL_DIR_BYTES')
+    }
     symlinkSync(tree.path('a.md'), tree.path('dir/zz-link'))
     const entries = await fs().listDir(tree.path('dir'))
     expect(entries.map((entry) => entry.name)).toEqual([...names, 'zz-link'])

@@ -19,15 +19,23 @@ afterEach(async () => {
 
 const has = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0
 
-/** Starts a daemon as the runner and resolves once `socket` exists. */
-async function startDaemon(runner: Runner, file: string, args: readonly string[], socket: string, env: Record<string, string>): Promise<void> {
-  const child = spawn(file, [...args], { stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, ...runner.user })
+/**
+ * Starts a daemon as the runner and resolves once it says it is ready: its first line on stdout,
+ * which both daemons print only after they listen on their socket. The socket file alone is not
+ * enough — it exists from bind() on, and a client that connects before listen() is refused.
+ */
+async function startDaemon(runner: Runner, file: string, args: readonly string[], env: Record<string, string>): Promise<void> {
+  const child = spawn(file, [...args], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, ...runner.user })
   daemons.push(child)
-  const exited = new Promise<never>((_, reject) => child.on('exit', (code) => reject(new Error(`${file} exited with ${String(code)}`))))
-  const appeared = (async () => {
-    while (!existsSync(socket)) await new Promise((wake) => setTimeout(wake, 20))
-  })()
-  await Promise.race([appeared, exited])
+  await new Promise<void>((resolve, reject) => {
+    let said = ''
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', (chunk: string) => {
+      said += chunk
+      if (said.includes('\n')) resolve()
+    })
+    child.on('exit', (code) => reject(new Error(`${file} exited with ${String(code)} before it was ready`)))
+  })
 }
 
 function asRunner(runner: Runner, command: string, env: Record<string, string>): { status: number | null; output: string; errors: string } {
@@ -68,9 +76,11 @@ describe.each(runners())('sockets, as $name', (runner) => {
   it.skipIf(!has('ssh-agent') || !has('ssh-add'))('the ssh-agent does not answer a command, even at its known socket path', async () => {
     w = await attackWorkspace(runner)
     const socket = join(runnerDir(w, w.tree.path('agent')), 'agent.sock')
-    await startDaemon(runner, 'ssh-agent', ['-D', '-a', socket], socket, {})
+    // -D prints the variables to set once the agent listens.
+    await startDaemon(runner, 'ssh-agent', ['-D', '-a', socket], {})
     // Reachable from outside: "The agent has no identities." with exit status 1.
-    expect(asRunner(runner, 'ssh-add -l', { SSH_AUTH_SOCK: socket }).status).toBe(1)
+    const outside = asRunner(runner, 'ssh-add -l', { SSH_AUTH_SOCK: socket })
+    expect(outside.status, outside.errors).toBe(1)
     const script = attackScript(w, 'ssh.json', [`echo "SSH_AUTH_SOCK=[$SSH_AUTH_SOCK]"; SSH_AUTH_SOCK=${socket} ssh-add -l; echo "ssh=$?"`])
     const result = await runAttack(w, script, { env: { SSH_AUTH_SOCK: socket, SSH_AGENT_PID: '1' } })
     expect(result.code).toBe(0)
@@ -83,9 +93,11 @@ describe.each(runners())('sockets, as $name', (runner) => {
     w = await attackWorkspace(runner)
     const socket = join(runnerDir(w, w.tree.path('bus')), 'bus.sock')
     const address = `unix:path=${socket}`
-    await startDaemon(runner, 'dbus-daemon', ['--session', `--address=${address}`, '--nofork', '--nopidfile'], socket, {})
+    // --print-address writes the address once the bus listens on it.
+    await startDaemon(runner, 'dbus-daemon', ['--session', `--address=${address}`, '--nofork', '--nopidfile', '--print-address=1'], {})
     const ask = `dbus-send --bus=${address} --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.ListNames`
-    expect(asRunner(runner, ask, {}).status).toBe(0)
+    const outside = asRunner(runner, ask, {})
+    expect(outside.status, outside.errors).toBe(0)
     const script = attackScript(w, 'bus.json', [`echo "DBUS=[$DBUS_SESSION_BUS_ADDRESS]"; ${ask}; echo "bus=$?"`])
     const result = await runAttack(w, script, { env: { DBUS_SESSION_BUS_ADDRESS: address } })
     expect(result.code).toBe(0)

@@ -127,7 +127,7 @@ describe('dsh acp', () => {
     await acp.agent.notify('session/cancel', { sessionId })
     expect(await cancelled).toEqual({ stopReason: 'cancelled' })
     expect(Date.now() - before).toBeLessThan(10_000)
-    await waitFor(() => !isAlive(first), 5_000)
+    await waitFor(() => !isAlive(first))
     const hanging = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait again' }] }).catch(() => 'closed')
     await waitFor(() => launched() === 2 && sleeper(1) > 0)
     const second = sleeper(1)
@@ -135,7 +135,7 @@ describe('dsh acp', () => {
     acp.child.kill('SIGTERM')
     expect(await acp.exited).toBe(143)
     await hanging
-    await waitFor(() => !isAlive(second), 5_000)
+    await waitFor(() => !isAlive(second))
     expect(acp.questions).toEqual(['Run touch rejected.txt', `Run echo $$ >> pids.txt; sleep ${naps[0] ?? ''}`, `Run echo $$ >> pids.txt; sleep ${naps[1] ?? ''}`])
     jsonRpcLines(acp.stdout())
     expect(acp.stderr()).toBe('')
@@ -183,7 +183,7 @@ describe('dsh acp', () => {
     expect(await acp.exited).toBe(0)
     expect(Date.now() - before).toBeLessThan(10_000)
     await pending
-    await waitFor(() => !isAlive(pid()) && !isAlive(background), 5_000)
+    await waitFor(() => !isAlive(pid()) && !isAlive(background))
     const log = readFileSync(tree.path(`home/sessions/${sessionId}.jsonl`), 'utf8').trim().split('\n')
     expect(JSON.parse(log.at(-1) ?? '{}')).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
   })

@@ -117,7 +117,7 @@ describe('background processes', () => {
     writeFileSync(tree.path('repo/checked'), '')
     const result = await run.done
     expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
-    expect(await waitFor(() => !pids.some(isAlive), 5_000)).toBe(true)
+    expect(await waitFor(() => !pids.some(isAlive))).toBe(true)
   })
 })
 

@@ -5,21 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLocalFileSystem } from '@dsh/fs-local'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { inspectContext, type ContextReport } from '../src/inspect.ts'
+import { fifoWriter } from './support/fifo-writer.ts'
 import { mkfifo } from './support/mkfifo.ts'
 
 let tree: TempTree
-/**
- * A hang guard, not a speed gate: a blocking FIFO open or an unbounded read takes seconds or never
- * returns. The 50 ms target is measured by `npm run bench` (bench/hostile-fixtures.ts).
- */
-const HANG_GUARD_MS = 2000
+// No test here is timed: a blocking FIFO open or an endless read never returns and fails by the
+// runner's hang guard; the 50 ms target is measured by `npm run bench` (bench/hostile-fixtures.ts).
 const outside = { secret: '' }
 
-async function inspect(dir: string, config: Record<string, unknown> = {}): Promise<{ report: ContextReport; ms: number }> {
+async function inspect(dir: string, config: Record<string, unknown> = {}): Promise<{ report: ContextReport }> {
   const fs = createLocalFileSystem({ writableRoots: [tree.root] })
-  const started = performance.now()
   const report = await inspectContext({ cwd: tree.path(dir), config: { maxBytes: 65536, dshHome: tree.path('home'), ...config }, fs, environment: { env: {}, home: tree.path('user') } })
-  return { report, ms: performance.now() - started }
+  return { report }
 }
 
 const stateOf = (report: ContextReport, name = 'AGENTS.md') => report.candidates.find((c) => c.root === report.projectRoot && c.dir === '.' && c.file === name)
@@ -58,58 +55,55 @@ describe.skipIf(process.platform === 'win32')('hostile instruction files on disk
   })
 
   it('a FIFO named AGENTS.md is never opened and the next candidate loads', async () => {
-    const { report, ms } = await inspect('fifo')
-    expect(ms).toBeLessThan(HANG_GUARD_MS)
-    expect(stateOf(report)?.state).toBe('special-file')
-    expect(report.baseline.text).toContain('Fallback.')
+    const writer = await fifoWriter(tree.path('fifo/AGENTS.md'))
+    try {
+      const { report } = await inspect('fifo')
+      expect(stateOf(report)?.state).toBe('special-file')
+      expect(report.baseline.text).toContain('Fallback.')
+      expect(await writer.tokenRead()).toBe('token\n')
+    } finally {
+      writer.stop()
+    }
   })
 
   it('a link to /dev/zero is never read, whatever the link policy', async () => {
     const refused = await inspect('zero')
-    expect(refused.ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(refused.report)?.state).toBe('special-file')
     const anywhere = await inspect('zero', { instructionReadPolicy: 'follow-anywhere' })
-    expect(anywhere.ms).toBeLessThan(HANG_GUARD_MS)
     expect(stateOf(anywhere.report)?.state).toBe('special-file')
   })
 
   it('a 512 MiB file is skipped by its size without reading it', async () => {
     const rss = process.memoryUsage().rss
-    const { report, ms } = await inspect('big')
-    expect(ms).toBeLessThan(HANG_GUARD_MS)
+    const { report } = await inspect('big')
     expect(stateOf(report)).toMatchObject({ state: 'unreadable' })
     expect(process.memoryUsage().rss - rss).toBeLessThan(2 * 1_048_576 + 16 * 1024 * 1024)
   })
 
   it('a link out of the repository is not loaded and is reported', async () => {
-    const { report, ms } = await inspect('link')
-    expect(ms).toBeLessThan(HANG_GUARD_MS)
+    const { report } = await inspect('link')
     expect(stateOf(report)?.state).toBe('escaping-link')
     expect(report.baseline.text).not.toContain('TOP SECRET')
   })
 
   it('frame-closing content is escaped', async () => {
-    const { report, ms } = await inspect('frame')
-    expect(ms).toBeLessThan(HANG_GUARD_MS)
+    const { report } = await inspect('frame')
     expect(report.baseline.text.match(/<\/system-reminder>/gu)).toHaveLength(1)
   })
 
   it.each(['utf16', 'badutf8'])('%s content is reported, not injected as mojibake', async (dir) => {
-    const { report, ms } = await inspect(dir)
-    expect(ms).toBeLessThan(HANG_GUARD_MS)
+    const { report } = await inspect(dir)
     expect(stateOf(report)?.state).toBe('not-utf8')
     expect(report.baseline.text).toBe('')
   })
 
   it('a directory named AGENTS.md is not a file', async () => {
-    const { report, ms } = await inspect('dirnamed')
-    expect(ms).toBeLessThan(HANG_GUARD_MS)
+    const { report } = await inspect('dirnamed')
     expect(stateOf(report)?.state).toBe('not-a-file')
   })
 
   it('bidi and tag characters pass through verbatim inside the frame (documented limitation)', async () => {
-    const { report, ms } = await inspect('bidi')
-    expect(ms).toBeLessThan(HANG_GUARD_MS)
+    const { report } = await inspect('bidi')
     expect(report.baseline.text).toContain('\u202e')
   })
 })

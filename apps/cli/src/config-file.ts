@@ -91,7 +91,8 @@ export function loadConfigFile(file: string, warn: (line: string) => void): Conf
   }
   let value: unknown
   try {
-    value = parse(text)
+    // logLevel 'error': a warning (an unknown tag) is not printed by the yaml package to stderr with the file's raw text; errors still throw.
+    value = parse(text, { logLevel: 'error' })
   } catch (error) {
     throw usageError(`${file}: invalid YAML (${errorMessage(error).split('\n')[0]})`)
   }

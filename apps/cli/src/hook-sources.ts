@@ -13,7 +13,7 @@ import type { ConfigFile } from './config-file.ts'
 /** The `hooks` section of settings.yaml as it is on disk (undefined when absent or unreadable). */
 export function settingsHooksSection(dshHome: string): unknown {
   try {
-    const value: unknown = parse(readFileSync(join(dshHome, 'settings.yaml'), 'utf8'))
+    const value: unknown = parse(readFileSync(join(dshHome, 'settings.yaml'), 'utf8'), { logLevel: 'error' })
     return typeof value === 'object' && value !== null && 'hooks' in value ? value.hooks : undefined
   } catch {
     // No settings file (or one the settings service itself reports when an agent runs): no hooks from it.

@@ -64,6 +64,20 @@ describe('skills end to end', () => {
     expect(run.stderr.match(/^warning: .*broken.*$/gm)).toEqual([`warning: skill ${tree.path('repo/.claude/skills/broken/SKILL.md')}: missing description; it is not loaded`])
   })
 
+  it('a skill written for a laxer parser (an unquoted ": ") loads with its text and one warning; a YAML tag prints nothing', async () => {
+    await repo({ 'repo/.claude/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ship it: tag, push.\n---\nShip.\n', 'repo/.claude/skills/tagged/SKILL.md': '---\nname: tagged\ndescription: !weird Tagged.\n---\nTag.\n', 'repo/.claude/commands/tag.md': '---\ndescription: Tag it: now\n---\nTag $1.\n' })
+    const run = await dsh({ responses: [{ text: 'ok' }] }, 'hi')
+    expect(run.code).toBe(0)
+    expect(catalogs(run.requests[0])[0]).toContain('\n- ship: Ship it: tag, push. (folder: .claude/skills/ship)\n- tagged: Tagged. (folder: .claude/skills/tagged)\n')
+    expect(run.stderr).not.toContain('YAMLWarning')
+    expect(run.stderr.match(/^warning: .*ship.*$/gm)).toEqual([`warning: skill ${tree.path('repo/.claude/skills/ship/SKILL.md')}: unquoted ": " in description (invalid YAML); read as plain text; quote the value so stricter tools load it too`])
+    const list = await cli('skills', 'list')
+    expect(list.stdout).toContain('  ship  active  project  .claude/skills/ship/SKILL.md  Ship it: tag, push.\n')
+    expect(list.stderr).not.toContain('YAMLWarning')
+    expect(list.stderr).toContain(`warning: command ${tree.path('repo/.claude/commands/tag.md')}: unquoted ": " in description (invalid YAML); read as plain text; quote the value so stricter tools load it too\n`)
+    expect(list.stdout).toMatch(/^ {2}\/tag {2}active {2}project {2}\.claude\/commands\/tag\.md {2}Tag it: now$/m)
+  })
+
   it('a resume repeats nothing; compaction re-arms the catalog', async () => {
     await repo()
     const one = await dsh({ responses: [{ text: 'first' }] }, 'hello')

@@ -9,7 +9,7 @@
 import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { chainDirs, probeCandidate, readBounded, type LinkPolicy } from '@dsh/workspace-context'
-import { splitFrontMatter } from './front-matter.ts'
+import { quotedLine, splitFrontMatter } from './front-matter.ts'
 import type { CommandFile } from './types.ts'
 
 /** Allowed command name parts. */
@@ -72,6 +72,7 @@ export async function discoverCommands(input: CommandsInput): Promise<CommandsFo
         problems.push(`command ${file}: ${!read.ok ? read.reason : split !== undefined && !split.ok ? split.problem : 'unreadable'}; it is not loaded`)
         continue
       }
+      if (split.quoted.length > 0) problems.push(quotedLine('command', file, split.quoted))
       const description = typeof split.fields['description'] === 'string' ? split.fields['description'].trim() : undefined
       const hint = typeof split.fields['argument-hint'] === 'string' ? split.fields['argument-hint'].trim() : undefined
       const winner = winners.get(name)

@@ -5,6 +5,7 @@
  * ignored. Every failure is one short problem text, never a throw.
  */
 import { parse } from 'yaml'
+import { quoteColonValues } from './colon-values.ts'
 import { simpleFrontMatter } from './simple-yaml.ts'
 import type { SkillMeta } from './types.ts'
 
@@ -13,8 +14,11 @@ export const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/
 export const MAX_NAME = 64
 export const MAX_DESCRIPTION = 1024
 
-/** A split file: its front matter fields (empty without a block) and body. */
-export type Split = { readonly ok: true; readonly fields: Readonly<Record<string, unknown>>; readonly body: string; readonly hasBlock: boolean } | { readonly ok: false; readonly problem: string }
+/**
+ * A split file: its front matter fields (empty without a block) and body, and the text fields whose
+ * unquoted `: ` strict YAML refused and that were read as plain text (colon-values.ts).
+ */
+export type Split = { readonly ok: true; readonly fields: Readonly<Record<string, unknown>>; readonly body: string; readonly hasBlock: boolean; readonly quoted: readonly string[] } | { readonly ok: false; readonly problem: string }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -24,26 +28,44 @@ const CLOSE = /^---[ \t]*$/m
 /** Splits `text` into front matter and body. */
 export function splitFrontMatter(text: string): Split {
   const open = OPEN.exec(text)
-  if (open === null) return { ok: true, fields: {}, body: text, hasBlock: false }
+  if (open === null) return { ok: true, fields: {}, body: text, hasBlock: false, quoted: [] }
   const rest = text.slice(open[0].length)
   const close = CLOSE.exec(rest)
   if (close === null) return { ok: false, problem: 'front matter is not closed by a --- line' }
   const yamlText = rest.slice(0, close.index)
   const body = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '')
   const simple = simpleFrontMatter(yamlText)
-  if (simple !== undefined) return { ok: true, fields: simple, body, hasBlock: true }
-  let value: unknown
-  try {
-    value = parse(yamlText)
-  } catch (error) {
-    // The YAML error's first line says where; the file is broken, the other skills still load.
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
-    return { ok: false, problem: `bad YAML in front matter: ${message}` }
+  if (simple !== undefined) return { ok: true, fields: simple, body, hasBlock: true, quoted: [] }
+  const strict = parseYaml(yamlText)
+  let parsed = strict
+  let quoted: readonly string[] = []
+  if (!parsed.ok) {
+    const repaired = quoteColonValues(yamlText)
+    const again = repaired === undefined ? undefined : parseYaml(repaired.text)
+    if (again === undefined || !again.ok) return { ok: false, problem: `bad YAML in front matter: ${parsed.message}` }
+    parsed = again
+    quoted = repaired?.fields ?? []
   }
-  if (value === null || value === undefined) return { ok: true, fields: {}, body, hasBlock: true }
+  const { value } = parsed
+  if (value === null || value === undefined) return { ok: true, fields: {}, body, hasBlock: true, quoted }
   if (!isRecord(value)) return { ok: false, problem: 'front matter is not a mapping of fields' }
-  return { ok: true, fields: value, body, hasBlock: true }
+  return { ok: true, fields: value, body, hasBlock: true, quoted }
 }
+
+function parseYaml(yamlText: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
+  try {
+    // logLevel 'error': a warning (an unknown tag) must not reach stderr, where the yaml package would
+    // print it with the file's raw text (escape sequences included); errors still throw.
+    return { ok: true, value: parse(yamlText, { logLevel: 'error' }) }
+  } catch (error) {
+    // The YAML error's first line says where (its code frame follows the colon it ends with); the file is broken, the other skills still load.
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '').replace(/:$/, '') : String(error)
+    return { ok: false, message }
+  }
+}
+
+/** The warning line of a file whose text fields were read as plain text (colon-values.ts). */
+export const quotedLine = (kind: 'skill' | 'command', file: string, fields: readonly string[]): string => `${kind} ${file}: unquoted ": " in ${fields.join(' and ')} (invalid YAML); read as plain text; quote the value so stricter tools load it too`
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined)
 
@@ -83,6 +105,7 @@ export function readSkillMeta(content: string, folderName: string): MetaResult {
     userInvocable: fields['user-invocable'] !== false,
     allowedTools: toolList(fields['allowed-tools']),
     extra: fields,
+    ...(split.quoted.length === 0 ? {} : { quotedFields: split.quoted }),
   }
   return { ok: true, meta, body: split.body }
 }

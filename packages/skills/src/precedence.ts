@@ -4,8 +4,10 @@
  * touch) never shadows or is shadowed by another directory's: when its name is taken it is
  * qualified by its directory (`pkg/web:deploy`). A project skill with `allowed-tools` is
  * `untrusted` until its digest is recorded by `dsh skills trust` (it still loads; its tools grant
- * nothing). Broken files are listed with one problem line each.
+ * nothing). Broken files are listed with one problem line each, and so is a file whose text
+ * fields were read as plain text after strict YAML refused them (front-matter.ts).
  */
+import { quotedLine } from './front-matter.ts'
 import type { BrokenSkill, LoadedSkill, SkillEntry, SkillSet } from './types.ts'
 
 /** Inputs of {@link resolveSkills}. */
@@ -37,6 +39,7 @@ export function resolveSkills(input: ResolveInput): SkillSet {
       problems.push(brokenLine(skill))
       continue
     }
+    if (skill.meta.quotedFields !== undefined) problems.push(quotedLine('skill', skill.file, skill.meta.quotedFields))
     if (skill.source.scope === 'nested') {
       nested.push(skill)
       continue

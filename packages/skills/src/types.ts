@@ -41,6 +41,8 @@ export interface SkillMeta {
   readonly allowedTools: readonly string[]
   /** Every front matter field as parsed (unknown ones included, never interpreted). */
   readonly extra: Readonly<Record<string, unknown>>
+  /** Text fields whose unquoted `: ` strict YAML refused, read as plain text (colon-values.ts); absent when none. */
+  readonly quotedFields?: readonly string[]
 }
 
 /** A skill file that parsed. */

@@ -100,7 +100,7 @@ describe.each([
     expect(set.skills.get('pkg/web:deploy')?.meta.description).toBe('web')
   })
 
-  it('reports each broken file in one line and loads every other skill', async () => {
+  it('reports each broken file in one line and loads every other skill, one with an unquoted colon too', async () => {
     const set = await discover({
       'repo/.git/': null,
       'repo/.dsh/skills/yaml/SKILL.md': '---\nname: yaml\ndescription: [unclosed\n---\nx\n',
@@ -111,10 +111,13 @@ describe.each([
       'repo/.dsh/skills/long/SKILL.md': skillFile('long', 'x'.repeat(1025)),
       'repo/.dsh/skills/empty-folder/': null,
       'repo/.dsh/skills/good/SKILL.md': skillFile('good', 'Works.', 'Body.\n', 'allowed-tools: Bash(git add:*), Read\nmodel: opus\nx-unknown: [1, 2]\n'),
+      'repo/.dsh/skills/colon/SKILL.md': '---\nname: colon\ndescription: Use when: the user says ship it\n---\nx\n',
     })
-    expect([...set.skills.keys()]).toEqual(['good'])
+    expect([...set.skills.keys()]).toEqual(['colon', 'good'])
+    expect(set.skills.get('colon')?.meta.description).toBe('Use when: the user says ship it')
     const lines = set.problems.map((line) => line.replace(`${tree.root}/`, ''))
-    expect(lines).toHaveLength(6)
+    expect(lines).toHaveLength(7)
+    expect(lines).toContain('skill repo/.dsh/skills/colon/SKILL.md: unquoted ": " in description (invalid YAML); read as plain text; quote the value so stricter tools load it too')
     expect(lines).toContain('skill repo/.dsh/skills/nodesc/SKILL.md: missing description; it is not loaded')
     expect(lines).toContain('skill repo/.dsh/skills/other/SKILL.md: name "mismatch" does not match its folder "other"; it is not loaded')
     expect(lines).toContain('skill repo/.dsh/skills/Bad_Name/SKILL.md: name "Bad_Name" is not lowercase words joined by single hyphens; it is not loaded')

@@ -30,8 +30,10 @@ export function quoteColonValues(yamlText: string): { readonly text: string; rea
     const value = match?.[2]
     if (key === undefined || value === undefined || !TEXT_FIELDS.has(key) || !needsQuotes(value)) continue
     // A value that goes on below is a multi-line scalar whose lines YAML folds: not a one-line text.
-    const next = lines.slice(index + 1).find((line) => line.trim() !== '')
-    if (next !== undefined && /^[ \t]/.test(next)) continue
+    // (Only the blank run after this line is looked at: linear in the block, however hostile.)
+    let next = index + 1
+    while (next < lines.length && (lines[next] ?? '').trim() === '') next++
+    if (/^[ \t]/.test(lines[next] ?? '')) continue
     lines[index] = `${key}: '${value.replaceAll("'", "''")}'${cr}`
     fields.push(key)
   }

@@ -13,6 +13,8 @@ import type { SkillMeta } from './types.ts'
 export const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/
 export const MAX_NAME = 64
 export const MAX_DESCRIPTION = 1024
+/** Longest front matter block parsed (characters between the `---` lines). */
+export const MAX_FRONT_MATTER = 16_384
 
 /**
  * A split file: its front matter fields (empty without a block) and body, and the text fields whose
@@ -33,6 +35,9 @@ export function splitFrontMatter(text: string): Split {
   const close = CLOSE.exec(rest)
   if (close === null) return { ok: false, problem: 'front matter is not closed by a --- line' }
   const yamlText = rest.slice(0, close.index)
+  // The yaml package takes seconds over a few hundred KiB of keys (its duplicate check is quadratic);
+  // no skill needs more than a few KiB of fields, so a hostile file costs a bounded parse at most.
+  if (yamlText.length > MAX_FRONT_MATTER) return { ok: false, problem: `front matter is longer than ${MAX_FRONT_MATTER} characters` }
   const body = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '')
   const simple = simpleFrontMatter(yamlText)
   if (simple !== undefined) return { ok: true, fields: simple, body, hasBlock: true, quoted: [] }

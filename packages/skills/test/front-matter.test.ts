@@ -1,12 +1,16 @@
-// A one-line text field with an unquoted ": " — invalid YAML that many SKILL.md files written for
-// other agents carry — loads as the text it says, and the file is named so its author can quote it;
-// nothing else is guessed. Property: such a description is read as written, or the file is broken,
-// never loaded with some other text.
+// Front matter read as its author meant and at bounded cost: a one-line text field with an
+// unquoted ": " — invalid YAML that many SKILL.md files written for other agents carry — loads as
+// the text it says, and the file is named so its author can quote it; nothing else is guessed
+// (property: a description is read as written, or the file is broken, never loaded with some
+// other text). A block too long to parse cheaply is broken, and the parser never prints.
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { quotedLine, readSkillMeta, splitFrontMatter } from '../src/front-matter.ts'
 
 const skill = (front: string): string => `---\nname: release\n${front}\n---\nBody.\n`
+
+/** `count` lines of distinct short keys. */
+const keys = (count: number): string => Array.from({ length: count }, (_, index) => `k${index}: v`).join('\n')
 
 /** The problem of a `release` skill with this front matter after its name, or `loaded`. */
 function broken(front: string): string {
@@ -38,6 +42,11 @@ describe('unquoted colons in text fields', () => {
     expect(broken('description: Do it: now # really')).toMatch(/^bad YAML in front matter: .+ at line 2, column \d+$/)
     expect(broken('description: "a": b')).toMatch(/^bad YAML in front matter: /)
     expect(broken('description: First: line\n  goes on here')).toMatch(/^bad YAML in front matter: /)
+  })
+
+  it('parses no front matter longer than 16,384 characters (the YAML parser is quadratic in keys)', () => {
+    expect(broken(`description: Fine.\n${keys(2000)}`)).toBe('front matter is longer than 16384 characters')
+    expect(broken(`description: Fine.\n${keys(1000)}`)).toBe('loaded')
   })
 
   it('prints nothing itself: a YAML warning (an unknown tag) never reaches stderr with the raw file text', async () => {

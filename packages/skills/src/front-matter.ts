@@ -47,7 +47,8 @@ export function splitFrontMatter(text: string): Split {
   if (!parsed.ok) {
     const repaired = quoteColonValues(yamlText)
     const again = repaired === undefined ? undefined : parseYaml(repaired.text)
-    if (again === undefined || !again.ok) return { ok: false, problem: `bad YAML in front matter: ${parsed.message}` }
+    // What is still wrong after the quoting is what the author must fix (the lines are the same).
+    if (again === undefined || !again.ok) return { ok: false, problem: `bad YAML in front matter: ${(again ?? parsed).message}` }
     parsed = again
     quoted = repaired?.fields ?? []
   }

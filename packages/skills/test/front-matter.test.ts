@@ -39,6 +39,7 @@ describe('unquoted colons in text fields', () => {
 
   it('guesses nothing else: other fields, comments, indicators and folded lines stay broken, with where', () => {
     expect(broken('description: Fine.\nmodel: a: b')).toBe('bad YAML in front matter: Nested mappings are not allowed in compact mappings at line 3, column 8')
+    expect(broken('description: Do it: now\nmodel: a: b')).toBe('bad YAML in front matter: Nested mappings are not allowed in compact mappings at line 3, column 8')
     expect(broken('description: Do it: now # really')).toMatch(/^bad YAML in front matter: .+ at line 2, column \d+$/)
     expect(broken('description: "a": b')).toMatch(/^bad YAML in front matter: /)
     expect(broken('description: First: line\n  goes on here')).toMatch(/^bad YAML in front matter: /)

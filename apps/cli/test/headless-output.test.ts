@@ -154,6 +154,29 @@ describe('dsh run --input-format stream-json', { timeout: 120_000 }, () => {
     expect(second.filter((content) => content === 'first question' || content === 'first answer' || content === 'second question')).toEqual(['first question', 'first answer', 'second question'])
   })
 
+  it("each result's steps, usage and duration are its own turn's: time spent waiting for the next line is in none", async () => {
+    const w = await workspace()
+    const script = writeScript(tree.path('scripts'), 'two.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'first answer' }, { text: 'second answer' }] })
+    const live = spawnLive(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--model', `scripted:${script}`, '--input-format', 'stream-json', '--output-format', 'stream-json'], { cwd: tree.root })
+    const send = (content: string): void => void live.child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`)
+    const nextResult = async (): Promise<Line> => {
+      for (let line = await live.nextLine(); ; line = await live.nextLine()) if (line.type === 'result') return line
+    }
+    send('first question')
+    expect(await nextResult()).toMatchObject({ result: 'first answer', num_steps: 2 })
+    // A pause far longer than a scripted turn before the second line: it belongs to no turn.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const sentAt = Date.now()
+    send('second question')
+    const second = await nextResult()
+    const seen = Date.now() - sentAt
+    live.child.stdin.end()
+    expect(second).toMatchObject({ result: 'second answer', num_steps: 1 })
+    // dsh's clock for the turn starts after the line arrived and stops before the result was written.
+    expect(second['duration_ms']).toBeLessThanOrEqual(seen)
+    expect((await live.exit()).code).toBe(0)
+  })
+
   it('a line that is not a user message is a usage error with a result line', async () => {
     const w = await workspace()
     const script = writeScript(tree.path('scripts'), 'one.json', { responses: [{ text: 'x' }] })

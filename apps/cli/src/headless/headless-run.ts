@@ -83,7 +83,8 @@ function cancelledBy(shutdown: ShutdownGuard, finalText: string): TurnReport {
 
 /** Runs the command; returns the exit code. */
 export async function headlessRun(io: CliIo, words: readonly string[], options: HeadlessRunOptions): Promise<number> {
-  const startedAt = Date.now()
+  // A result's duration is its turn's, from the turn's line on stdin; the first turn's includes the start-up.
+  let turnStartedAt = Date.now()
   const out = new HeadlessOutput({ stdout: io.stdout, format: options.outputFormat, includePartial: options.includePartial })
   const result = (sessionId: string | null, report: TurnReport, summary = summarizeRun([], 0)): ResultLine => ({
     type: 'result',
@@ -92,7 +93,7 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
     result: report.finalText,
     stop_reason: report.stopReason,
     num_steps: summary.numSteps,
-    duration_ms: Date.now() - startedAt,
+    duration_ms: Date.now() - turnStartedAt,
     usage: summary.usage,
     permission_denials: summary.permissionDenials,
     exit_code: report.exitCode,
@@ -141,6 +142,7 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
     pending = undefined
     let last: ResultLine | undefined
     for await (const prompt of prompts) {
+      if (last !== undefined) turnStartedAt = Date.now()
       const fromSeq = agent.session.events.at(-1)?.seq ?? 0
       // `/name args` expands as in `dsh run`; an unknown name is a usage error (exit 2).
       const sent = await expandRunPrompt(prompt, { cwd: agent.session.header.cwd, dshHome: setup.dshHome, log: setup.log, additionalRoots: liveSkillRoots(host.ctx.get('workspaceRoots'), agent.session), session: agent.session })

@@ -2,11 +2,14 @@
  * The process surroundings a command needs, passed in rather than read from globals.
  */
 import { terminalLine } from '@dsh/workspace-context'
+import type { StdinKind } from './stdin-text.ts'
 
 /** Streams, environment and working directory of one invocation. */
 export interface CliIo {
   /** Input (`dsh run -` and piped prompts); absent means no input, as from a terminal. */
   readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean }
+  /** What stdin is (the process's fd 0); without it a stream that is not a TTY counts as a pipe. */
+  readonly stdinKind?: () => StdinKind
   /** Answer output. */
   readonly stdout: NodeJS.WritableStream
   /** Diagnostics (session ids, warnings, errors). */

@@ -24,6 +24,8 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh run --cwd path/to/repo "fix the failing test in packages/api"',
       'echo "summarise README.md" | dsh run      (no prompt argument: it is read from stdin)',
       'dsh run - < prompt.txt                    (- reads the prompt from stdin)',
+      'git diff | dsh run "review this diff"      (piped text follows the prompt as a <stdin> block)',
+      'make 2>&1 | dsh run "why does it fail?" -  (a last - waits for slow piped text)',
       'dsh run --resume 20260101-120000-ab12cd "now update the changelog"',
       'dsh run --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1 "hi"',
       'dsh run --model deepseek:deepseek-v4-pro --effort max "plan the migration"',
@@ -34,7 +36,7 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh run --output-format json "summarise the diff" | jq -r .result     (exit code and is_error agree)',
       'dsh run --output-format stream-json --input-format stream-json < messages.jsonl   (one turn per line)',
     ],
-    [...homeVariables, ...modelVariables],
+    [...homeVariables, ...modelVariables, '  DSH_STDIN_WAIT_MS  how long a pipe beside a prompt may stay silent before the run goes on without it (default 2000)'],
   ),
   chat: section(
     ['dsh chat --cwd path/to/repo', 'dsh chat --yes                          (= --permission-mode full-auto: nothing asks, shell sandboxed)', 'dsh chat --continue                     (the latest session of this directory)', 'dsh chat --resume                       (pick a session from a list)', 'dsh chat --resume 20260101-1200', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"],

@@ -6,7 +6,9 @@
  * terminal that hangs up ends it as SIGHUP does (`terminal-hangup.ts`). The shebang's inspector
  * port is an address no host has, so a SIGUSR1 cannot open Node's inspector (see bin/dsh.mjs).
  */
+import { fstatSync } from 'node:fs'
 import { runCli } from './program.ts'
+import type { StdinKind } from './stdin-text.ts'
 import { hangUp, survivesTerminalHangup } from './terminal-hangup.ts'
 
 function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
@@ -19,8 +21,21 @@ function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
   })
 }
 
+/** What fd 0 is; a descriptor that cannot be examined (closed) has nothing to read. */
+function stdinKind(): StdinKind {
+  if (process.stdin.isTTY) return 'terminal'
+  try {
+    const stat = fstatSync(0)
+    return stat.isFile() ? 'file' : stat.isFIFO() || stat.isSocket() ? 'pipe' : 'none'
+  } catch (error) {
+    // EBADF: the parent closed fd 0.
+    if (error instanceof Error && 'code' in error && error.code === 'EBADF') return 'none'
+    throw error
+  }
+}
+
 survivesTerminalHangup()
 exitOnBrokenPipe(process.stdout)
 exitOnBrokenPipe(process.stderr)
-const code = await runCli({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, process.argv.slice(2))
+const code = await runCli({ stdin: process.stdin, stdinKind, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, process.argv.slice(2))
 process.exitCode = code

@@ -65,13 +65,16 @@ function pidsIn(dir: string): number[] | undefined {
   return found
 }
 
-/** Spawns dsh and collects its output; `input` keeps stdin open until `end` is called. */
+/**
+ * Spawns dsh and collects its output. The chat's stdin is a pipe the test writes to; `dsh run`
+ * gets /dev/null (beside a prompt, a pipe nobody writes to would cost its stdin wait and a line).
+ */
 function start(binary: string, args: readonly string[], cwd: string) {
-  const child = spawn(binary, [...args], { cwd, env: testEnv(cwd, { NO_COLOR: '1' }), stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(binary, [...args], { cwd, env: testEnv(cwd, { NO_COLOR: '1' }), stdio: [args.includes('chat') ? 'pipe' : 'ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const done = new Promise<DshResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
   return { child, done }
 }
@@ -126,7 +129,7 @@ describe('dsh chat ends cleanly on a signal', () => {
     tree = await tempTree({ 'repo/': null })
     const script = writeScript(tree.root, 'chat.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: `${leaveBehind}\nsleep 1000` } }] }] })
     const chat = start(chatBinary(), ['--dsh-home', tree.path('home'), 'chat', '--yes', '--cwd', tree.path('repo'), '--model', `scripted:${script}`], tree.root)
-    chat.child.stdin.write('start the sleepers\n')
+    chat.child.stdin?.write('start the sleepers\n')
     expect(await waitFor(() => pidsIn(tree.path('repo')) !== undefined)).toBe(true)
     const pids = pidsIn(tree.path('repo')) ?? []
     chat.child.kill('SIGTERM')

@@ -1,6 +1,7 @@
 /**
- * The text piped into `dsh run`: bounded (1 MiB, beyond which a file named in the prompt serves
- * better) and UTF-8 or refused with a one-line usage error. Read to its end, or — beside a prompt
+ * The text piped into `dsh run`: bounded (64 MiB, for memory: far above any context window, and
+ * above the 20 MB prompts the session log stores once) and UTF-8, or refused with a one-line usage
+ * error. Read to its end, or — beside a prompt
  * argument on a pipe — only if its first byte (or its end) comes within a window: a parent that
  * left an inherited pipe open and never writes to it (CI runners, other agents' shell tools) must
  * not hang the run, which is what `codex exec` does there. A stream given up on is destroyed, so
@@ -9,7 +10,7 @@
 import { usageError } from './cli-error.ts'
 
 /** Largest stdin text read, in bytes. */
-export const MAX_STDIN_BYTES = 1024 * 1024
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024
 
 /** What stdin is: a terminal, a regular file, a pipe or socket, or nothing to read (`/dev/null`, another device, closed). */
 export type StdinKind = 'terminal' | 'file' | 'pipe' | 'none'

@@ -3,7 +3,7 @@
 // nothing; a pipe its parent never writes to nor closes costs a short wait and one line, never a
 // hang; a last word "-" waits for text however late; binary or oversized input is a usage error.
 import { spawn } from 'node:child_process'
-import { closeSync, openSync, writeFileSync } from 'node:fs'
+import { closeSync, openSync, truncateSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { dshBinary, readRequests, runDsh, testEnv, writeScript, type DshResult } from './run-dsh.ts'
@@ -82,8 +82,10 @@ describe('stdin beside the prompt words', () => {
     const w = await workspace()
     writeFileSync(tree.path('binary'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe, 0x00]))
     expect(await dshWith([...w.args, 'what is this?'], { file: tree.path('binary') })).toEqual({ code: 2, stdout: '', stderr: 'dsh: the text on stdin is not UTF-8 (binary input?): save it to a file and name the file in the prompt\n' })
-    writeFileSync(tree.path('huge'), 'x'.repeat(1024 * 1024 + 1))
-    expect(await dshWith([...w.args, 'read it'], { file: tree.path('huge') })).toEqual({ code: 2, stdout: '', stderr: 'dsh: the text on stdin is larger than 1 MiB: save it to a file and name the file in the prompt\n' })
+    // Sparse: 64 MiB and one byte of zeros without writing them.
+    writeFileSync(tree.path('huge'), '')
+    truncateSync(tree.path('huge'), 64 * 1024 * 1024 + 1)
+    expect(await dshWith([...w.args, 'read it'], { file: tree.path('huge') })).toEqual({ code: 2, stdout: '', stderr: 'dsh: the text on stdin is larger than 64 MiB: save it to a file and name the file in the prompt\n' })
     expect(await dshWith([...w.args, 'x'], {}, { DSH_STDIN_WAIT_MS: 'soon' })).toEqual({ code: 2, stdout: '', stderr: 'dsh: DSH_STDIN_WAIT_MS=soon: expected a whole number of milliseconds\n' })
     expect(() => readRequests(w.log)).toThrow(/ENOENT/)
   })

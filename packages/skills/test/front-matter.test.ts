@@ -52,7 +52,10 @@ describe('unquoted colons in text fields', () => {
 
   it('prints nothing itself: a YAML warning (an unknown tag) never reaches stderr with the raw file text', async () => {
     const warnings: unknown[] = []
-    const listen = (warning: unknown): void => void warnings.push(warning)
+    // Only the yaml package's: another warning of the worker is not this test's.
+    const listen = (warning: Error): void => {
+      if (warning.name === 'YAMLWarning') warnings.push(warning)
+    }
     process.on('warning', listen)
     try {
       expect(readSkillMeta(skill('description: !weird \u001b]0;pwned\u0007 Tagged'), 'release')).toMatchObject({ ok: true, meta: { description: '\u001b]0;pwned\u0007 Tagged' } })

@@ -1,11 +1,10 @@
 /**
- * The text piped into `dsh run`: bounded (64 MiB, for memory: far above any context window, and
- * above the 20 MB prompts the session log stores once) and UTF-8, or refused with a one-line usage
- * error. Read to its end, or — beside a prompt
- * argument on a pipe — only if its first byte (or its end) comes within a window: a parent that
- * left an inherited pipe open and never writes to it (CI runners, other agents' shell tools) must
- * not hang the run, which is what `codex exec` does there. A stream given up on is destroyed, so
- * the process can exit.
+ * The text piped into `dsh run`: UTF-8 and at most 64 MiB (a bound for memory: far above any
+ * context window, and above the 20 MB prompts the session log stores once), or a one-line usage
+ * error. It is read to its end, or, beside a prompt argument on a pipe, only if its first byte (or
+ * its end) comes within a window: a parent that left an inherited pipe open and never writes to it
+ * (CI runners, other agents' shell tools) must not hang the run, which is what `codex exec` does
+ * there. A stream given up on is destroyed, so the process can exit.
  */
 import { usageError } from './cli-error.ts'
 
@@ -15,7 +14,7 @@ export const MAX_STDIN_BYTES = 64 * 1024 * 1024
 /** What stdin is: a terminal, a regular file, a pipe or socket, or nothing to read (`/dev/null`, another device, closed). */
 export type StdinKind = 'terminal' | 'file' | 'pipe' | 'none'
 
-/** The text read, or `undefined` when nothing came within the window. */
+/** The text read, or `nothing-yet` when neither a byte nor the end came within the window. */
 export type StdinText = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'nothing-yet' }
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
@@ -30,7 +29,10 @@ function decode(bytes: Buffer): string {
   }
 }
 
-function stop(stream: NodeJS.ReadableStream): void {
+/** Stops reading `stream` for good. */
+function giveUp(stream: NodeJS.ReadableStream): void {
+  // A late error of a stream given up on (its writer vanishing) concerns nobody any more.
+  stream.on('error', () => undefined)
   stream.pause()
   if ('destroy' in stream && typeof stream.destroy === 'function') stream.destroy()
 }
@@ -54,7 +56,7 @@ export function readStdinText(stream: NodeJS.ReadableStream, options: { readonly
       size += bytes.length
       if (size > maxBytes) {
         cleanup()
-        stop(stream)
+        giveUp(stream)
         reject(usageError(`the text on stdin is larger than ${maxBytes / 1024 / 1024} MiB: save it to a file and name the file in the prompt`))
         return
       }
@@ -75,9 +77,7 @@ export function readStdinText(stream: NodeJS.ReadableStream, options: { readonly
     if (options.firstByteMs !== undefined) {
       timer = setTimeout(() => {
         cleanup()
-        // A late error of the stream given up on (the writer vanishing) concerns nobody any more.
-        stream.on('error', () => undefined)
-        stop(stream)
+        giveUp(stream)
         resolve({ kind: 'nothing-yet' })
       }, options.firstByteMs)
     }

@@ -41,8 +41,7 @@ export function splitFrontMatter(text: string): Split {
   const body = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '')
   const simple = simpleFrontMatter(yamlText)
   if (simple !== undefined) return { ok: true, fields: simple, body, hasBlock: true, quoted: [] }
-  const strict = parseYaml(yamlText)
-  let parsed = strict
+  let parsed = parseYaml(yamlText)
   let quoted: readonly string[] = []
   if (!parsed.ok) {
     const repaired = quoteColonValues(yamlText)

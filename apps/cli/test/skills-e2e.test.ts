@@ -65,7 +65,7 @@ describe('skills end to end', () => {
   })
 
   it('a skill written for a laxer parser (an unquoted ": ") loads with its text and one warning; a YAML tag prints nothing', async () => {
-    await repo({ 'repo/.claude/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ship it: tag, push.\n---\nShip.\n', 'repo/.claude/skills/tagged/SKILL.md': '---\nname: tagged\ndescription: !weird Tagged.\n---\nTag.\n', 'repo/.claude/commands/tag.md': '---\ndescription: Tag it: now\n---\nTag $1.\n' })
+    await repo({ 'repo/.claude/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ship it: tag, push.\n---\nShip $0 to $1 with ${CLAUDE_SKILL_DIR}/ship.sh.\n', 'repo/.claude/skills/tagged/SKILL.md': '---\nname: tagged\ndescription: !weird Tagged.\n---\nTag.\n', 'repo/.claude/commands/tag.md': '---\ndescription: Tag it: now\n---\nTag $1.\n' })
     const run = await dsh({ responses: [{ text: 'ok' }] }, 'hi')
     expect(run.code).toBe(0)
     expect(catalogs(run.requests[0])[0]).toContain('\n- ship: Ship it: tag, push. (folder: .claude/skills/ship)\n- tagged: Tagged. (folder: .claude/skills/tagged)\n')
@@ -76,6 +76,10 @@ describe('skills end to end', () => {
     expect(list.stderr).not.toContain('YAMLWarning')
     expect(list.stderr).toContain(`warning: command ${tree.path('repo/.claude/commands/tag.md')}: unquoted ": " in description (invalid YAML); read as plain text; quote the value so stricter tools load it too\n`)
     expect(list.stdout).toMatch(/^ {2}\/tag {2}active {2}project {2}\.claude\/commands\/tag\.md {2}Tag it: now$/m)
+    // Claude Code's placeholders: 0-based $0 and ${CLAUDE_SKILL_DIR}.
+    const shipped = await dsh({ responses: [{ text: 'shipped' }] }, '/ship v2.1 prod')
+    expect(shipped.code).toBe(0)
+    expect(users(shipped.requests[0])[0]).toBe(`Ship v2.1 to prod with ${tree.path('repo/.claude/skills/ship')}/ship.sh.\n`)
   })
 
   it('a resume repeats nothing; compaction re-arms the catalog', async () => {

@@ -1,8 +1,12 @@
 /**
  * Argument substitution in skill and command bodies: `$ARGUMENTS` is the whole argument text,
  * `$1` … `$9` its words (quotes group words; a missing word is empty), `${SKILL_DIR}` the skill's
- * folder. A body that mentions neither `$ARGUMENTS` nor `$1…$9` gets non-empty arguments appended
- * on a line of their own, so they are never lost. Nothing is executed: shell snippets stay text.
+ * folder. Claude Code's spellings work too, so its skills run unchanged: `${CLAUDE_SKILL_DIR}`,
+ * `$ARGUMENTS[N]` (0-based), and — in a body that uses `$0` — 0-based positions (`$0` the first
+ * word, `$1` the second), as Claude Code numbers them; a body without `$0` keeps `$1` as the first
+ * word, as shell scripts and older command files do. A body that mentions no argument gets
+ * non-empty arguments appended on a line of their own, so they are never lost. Nothing is
+ * executed: shell snippets stay text.
  */
 
 /** Splits argument text into words: whitespace separates, single or double quotes group. */
@@ -20,16 +24,21 @@ export interface Substitution {
   readonly skillDir?: string
 }
 
+const PLACEHOLDER = /\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$([0-9])(?![0-9])|\$\{(?:CLAUDE_)?SKILL_DIR\}/g
+const MENTIONS_ARGUMENTS = /\$ARGUMENTS|\$[0-9](?![0-9])/
+const ZERO_BASED = /\$0(?![0-9])/
+
 /** The body with every placeholder replaced. */
 export function substitute(body: string, input: Substitution): string {
   const args = input.arguments.trim()
   const words = splitArguments(args)
-  const mentionsAll = /\$ARGUMENTS|\$[1-9](?![0-9])/.test(body)
-  let out = body.replace(/\$ARGUMENTS|\$([1-9])(?![0-9])|\$\{SKILL_DIR\}/g, (match, digit: string | undefined) => {
+  const first = ZERO_BASED.test(body) ? 0 : 1
+  let out = body.replace(PLACEHOLDER, (match, index: string | undefined, digit: string | undefined) => {
+    if (index !== undefined) return words[Number(index)] ?? ''
     if (match === '$ARGUMENTS') return args
-    if (digit !== undefined) return words[Number(digit) - 1] ?? ''
+    if (digit !== undefined) return Number(digit) < first ? match : (words[Number(digit) - first] ?? '')
     return input.skillDir ?? match
   })
-  if (!mentionsAll && args !== '') out = `${out.replace(/\s+$/, '')}\n\nARGUMENTS: ${args}\n`
+  if (!MENTIONS_ARGUMENTS.test(body) && args !== '') out = `${out.replace(/\s+$/, '')}\n\nARGUMENTS: ${args}\n`
   return out
 }

@@ -22,6 +22,15 @@ describe('argument substitution', () => {
     expect(substitute('all=$ARGUMENTS one=$1 two=$2 ten=$10 none=$9 dir=${SKILL_DIR} $(rm -rf /)', { arguments: ' x "y z" ', skillDir: '/s' })).toBe('all=x "y z" one=x two=y z ten=$10 none= dir=/s $(rm -rf /)')
   })
 
+  it("reads Claude Code's spellings: ${CLAUDE_SKILL_DIR}, $ARGUMENTS[N] and, where the body uses $0, 0-based positions", () => {
+    expect(substitute('run ${CLAUDE_SKILL_DIR}/go.sh on $ARGUMENTS[0] then $ARGUMENTS[1], not $ARGUMENTS[5]', { arguments: 'api "web app"', skillDir: '/s' })).toBe('run /s/go.sh on api then web app, not ')
+    expect(substitute('from $0 to $1 ($2)', { arguments: 'staging prod' })).toBe('from staging to prod ()')
+    expect(substitute('to $1', { arguments: 'staging prod' })).toBe('to staging')
+    // $ARGUMENTS[N] counts as a mention: nothing is appended.
+    expect(substitute('first: $ARGUMENTS[0]', { arguments: 'a b' })).toBe('first: a')
+    expect(substitute('$10 and $00 are not placeholders', { arguments: 'a' })).toBe('$10 and $00 are not placeholders\n\nARGUMENTS: a\n')
+  })
+
   it('appends the arguments to a body that mentions none of them; keeps ${SKILL_DIR} in commands', () => {
     expect(substitute('Do it.\n', { arguments: 'now please' })).toBe('Do it.\n\nARGUMENTS: now please\n')
     expect(substitute('Do it.\n', { arguments: '' })).toBe('Do it.\n')

@@ -23,8 +23,13 @@ export interface SpawnOptions {
   readonly cwd: string
   /** The whole environment of the child. */
   readonly env: Record<string, string>
-  /** Written to stdin, which is then closed; without it stdin is ignored. */
+  /** Written to stdin, which is then closed; without it (and without `stdin`) stdin is ignored. */
   readonly input?: string
+  /**
+   * Another stdin: an open file descriptor, or a pipe held open that `feed` may end later with a
+   * text (a late write's EPIPE, once the child gave up on the pipe, is expected and ignored).
+   */
+  readonly stdin?: { readonly fd: number } | { readonly feed?: (end: (text: string) => void) => void }
   readonly timeoutMs?: number
   /** Runs the child as this user and group (only a root parent can). */
   readonly user?: { readonly uid: number; readonly gid: number }
@@ -33,7 +38,8 @@ export interface SpawnOptions {
 /** Spawns a command, collects stdout and stderr, and rejects with both when it times out. */
 export function spawnCollect(command: string, args: readonly string[], options: SpawnOptions): Promise<DshResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], ...options.user })
+    const stdin = options.stdin !== undefined && 'fd' in options.stdin ? options.stdin.fd : options.input === undefined && options.stdin === undefined ? 'ignore' : 'pipe'
+    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: [stdin, 'pipe', 'pipe'], ...options.user })
     let stdout = ''
     let stderr = ''
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -45,9 +51,15 @@ export function spawnCollect(command: string, args: readonly string[], options: 
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(timer)
+      child.stdin?.destroy()
       resolve({ code, stdout, stderr })
     })
     if (options.input !== undefined) child.stdin?.end(options.input)
+    if (options.stdin !== undefined && 'feed' in options.stdin) {
+      // The child may close the held pipe once it stopped waiting: a late write's EPIPE is expected.
+      child.stdin?.on('error', () => undefined)
+      options.stdin.feed?.((text) => child.stdin?.end(text))
+    }
   })
 }
 

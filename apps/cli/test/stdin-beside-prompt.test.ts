@@ -2,11 +2,10 @@
 // the model after the words as a <stdin> block (a pipe, a file); a terminal or /dev/null adds
 // nothing; a pipe its parent never writes to nor closes costs a short wait and one line, never a
 // hang; a last word "-" waits for text however late; binary or oversized input is a usage error.
-import { spawn } from 'node:child_process'
 import { closeSync, openSync, truncateSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { dshBinary, readRequests, runDsh, testEnv, writeScript, type DshResult } from './run-dsh.ts'
+import { dshBinary, readRequests, runDsh, spawnCollect, testEnv, writeScript, type DshResult } from './run-dsh.ts'
 
 let tree: TempTree
 afterEach(async () => tree?.dispose())
@@ -23,30 +22,14 @@ const lateFeed = (write: (text: string) => void): void => void setTimeout(() => 
 
 const lastPrompt = (log: string): unknown => readRequests(log).at(-1)?.messages.at(-1)?.content
 
-/** Runs dsh with stdin from a file, or a pipe the test holds open (and may write to later through `feed`). */
-function dshWith(args: readonly string[], stdin: { file: string } | { feed?: (write: (text: string) => void) => void }, env: Record<string, string> = {}): Promise<DshResult> {
-  return new Promise((resolve, reject) => {
-    const fd = 'file' in stdin ? openSync(stdin.file, 'r') : undefined
-    const child = spawn(dshBinary, [...args], { cwd: tree.root, env: testEnv(tree.root, { NO_COLOR: '1', ...env }), stdio: [fd ?? 'pipe', 'pipe', 'pipe'] })
-    if (fd !== undefined) closeSync(fd)
-    let stdout = ''
-    let stderr = ''
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    // The held pipe may be closed by dsh once it gave up on it: a late write's EPIPE is expected.
-    child.stdin?.on('error', () => undefined)
-    if ('feed' in stdin) stdin.feed?.((text) => child.stdin?.end(text))
-    const guard = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`dsh hung\nstdout: ${stdout}\nstderr: ${stderr}`))
-    }, 60_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(guard)
-      child.stdin?.destroy()
-      resolve({ code, stdout, stderr })
-    })
-  })
+/** Runs dsh with stdin from a file, or a pipe the test holds open (and may end later through `feed`). */
+function dshWith(args: readonly string[], stdin: { file: string } | { feed?: (end: (text: string) => void) => void }, env: Record<string, string> = {}): Promise<DshResult> {
+  const options = { cwd: tree.root, env: testEnv(tree.root, { NO_COLOR: '1', ...env }) }
+  if (!('file' in stdin)) return spawnCollect(dshBinary, args, { ...options, stdin })
+  const fd = openSync(stdin.file, 'r')
+  const spawned = spawnCollect(dshBinary, args, { ...options, stdin: { fd } })
+  closeSync(fd)
+  return spawned
 }
 
 describe('stdin beside the prompt words', () => {

@@ -8,15 +8,13 @@
  * is guessed: a value that starts with a YAML indicator, holds ` #` (a comment in YAML) or goes on
  * to an indented next line, and every other field, is left as written.
  */
+import { SPECIAL_START } from './simple-yaml.ts'
 
 /** The fields whose values are prose, and may be read as such. */
 const TEXT_FIELDS: ReadonlySet<string> = new Set(['description', 'when_to_use', 'argument-hint'])
 
 const LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(\S.*?)[ \t]*$/
-/** First characters with a meaning in YAML: such a value is not plain text to be quoted. */
-const INDICATOR = /^[-'"[\]{}>|*&!%@`#,?:~]/
-
-const needsQuotes = (value: string): boolean => (value.includes(': ') || value.includes(':\t') || value.endsWith(':')) && !INDICATOR.test(value) && !value.includes(' #') && !value.includes('\t#')
+const needsQuotes = (value: string): boolean => (value.includes(': ') || value.includes(':\t') || value.endsWith(':')) && !SPECIAL_START.test(value) && !value.includes(' #') && !value.includes('\t#')
 
 /** `yamlText` with the text fields that hold an unquoted `: ` quoted, and their names; `undefined` when there is none. */
 export function quoteColonValues(yamlText: string): { readonly text: string; readonly fields: readonly string[] } | undefined {

@@ -8,7 +8,7 @@
 
 const LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/
 /** First characters with a meaning in YAML. */
-const SPECIAL_START = /^[-'"[\]{}>|*&!%@`#,?:~]/
+export const SPECIAL_START = /^[-'"[\]{}>|*&!%@`#,?:~]/
 /** Plain scalars YAML reads as something other than a string, except `true` and `false`. */
 const NOT_STRING = /^(?:[-+]?(?:\d|\.\d)|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$|(?:null|Null|NULL|True|TRUE|False|FALSE)$)/
 

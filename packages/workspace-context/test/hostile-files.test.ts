@@ -13,10 +13,9 @@ let tree: TempTree
 // runner's hang guard; the 50 ms target is measured by `npm run bench` (bench/hostile-fixtures.ts).
 const outside = { secret: '' }
 
-async function inspect(dir: string, config: Record<string, unknown> = {}): Promise<{ report: ContextReport }> {
+function inspect(dir: string, config: Record<string, unknown> = {}): Promise<ContextReport> {
   const fs = createLocalFileSystem({ writableRoots: [tree.root] })
-  const report = await inspectContext({ cwd: tree.path(dir), config: { maxBytes: 65536, dshHome: tree.path('home'), ...config }, fs, environment: { env: {}, home: tree.path('user') } })
-  return { report }
+  return inspectContext({ cwd: tree.path(dir), config: { maxBytes: 65536, dshHome: tree.path('home'), ...config }, fs, environment: { env: {}, home: tree.path('user') } })
 }
 
 const stateOf = (report: ContextReport, name = 'AGENTS.md') => report.candidates.find((c) => c.root === report.projectRoot && c.dir === '.' && c.file === name)
@@ -57,7 +56,7 @@ describe.skipIf(process.platform === 'win32')('hostile instruction files on disk
   it('a FIFO named AGENTS.md is never opened and the next candidate loads', async () => {
     const writer = await fifoWriter(tree.path('fifo/AGENTS.md'))
     try {
-      const { report } = await inspect('fifo')
+      const report = await inspect('fifo')
       expect(stateOf(report)?.state).toBe('special-file')
       expect(report.baseline.text).toContain('Fallback.')
       expect(await writer.tokenRead()).toBe('token\n')
@@ -68,42 +67,42 @@ describe.skipIf(process.platform === 'win32')('hostile instruction files on disk
 
   it('a link to /dev/zero is never read, whatever the link policy', async () => {
     const refused = await inspect('zero')
-    expect(stateOf(refused.report)?.state).toBe('special-file')
+    expect(stateOf(refused)?.state).toBe('special-file')
     const anywhere = await inspect('zero', { instructionReadPolicy: 'follow-anywhere' })
-    expect(stateOf(anywhere.report)?.state).toBe('special-file')
+    expect(stateOf(anywhere)?.state).toBe('special-file')
   })
 
   it('a 512 MiB file is skipped by its size without reading it', async () => {
     const rss = process.memoryUsage().rss
-    const { report } = await inspect('big')
+    const report = await inspect('big')
     expect(stateOf(report)).toMatchObject({ state: 'unreadable' })
     expect(process.memoryUsage().rss - rss).toBeLessThan(2 * 1_048_576 + 16 * 1024 * 1024)
   })
 
   it('a link out of the repository is not loaded and is reported', async () => {
-    const { report } = await inspect('link')
+    const report = await inspect('link')
     expect(stateOf(report)?.state).toBe('escaping-link')
     expect(report.baseline.text).not.toContain('TOP SECRET')
   })
 
   it('frame-closing content is escaped', async () => {
-    const { report } = await inspect('frame')
+    const report = await inspect('frame')
     expect(report.baseline.text.match(/<\/system-reminder>/gu)).toHaveLength(1)
   })
 
   it.each(['utf16', 'badutf8'])('%s content is reported, not injected as mojibake', async (dir) => {
-    const { report } = await inspect(dir)
+    const report = await inspect(dir)
     expect(stateOf(report)?.state).toBe('not-utf8')
     expect(report.baseline.text).toBe('')
   })
 
   it('a directory named AGENTS.md is not a file', async () => {
-    const { report } = await inspect('dirnamed')
+    const report = await inspect('dirnamed')
     expect(stateOf(report)?.state).toBe('not-a-file')
   })
 
   it('bidi and tag characters pass through verbatim inside the frame (documented limitation)', async () => {
-    const { report } = await inspect('bidi')
+    const report = await inspect('bidi')
     expect(report.baseline.text).toContain('\u202e')
   })
 })

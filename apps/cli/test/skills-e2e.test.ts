@@ -141,6 +141,29 @@ describe('skills end to end', () => {
     expect(why.stdout).toContain('  bundle  active  pkg/web/.dsh/skills/bundle/SKILL.md  (joins the first time the agent reads, writes or edits something in pkg/web)')
   })
 
+  it("reads Claude Code's personal skills and commands from ~/.claude; a home that is the project lists its folders once", async () => {
+    await repo({
+      'me/.claude/skills/mine/SKILL.md': skill('mine', 'A personal skill.', 'Mine: $ARGUMENTS\n'),
+      'me/.claude/commands/ops/deploy.md': '---\ndescription: Deploy ops\n---\nDeploy the ops stack to $1.\n',
+      'repo/.claude/commands/tag.md': 'Tag $1.\n',
+    })
+    const file = writeScript(tree.path('scripts'), 'home.json', { responses: [{ text: 'done' }] })
+    const log = tree.path('home-requests.jsonl')
+    const run = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${file}`, '--request-log', log, '/ops:deploy prod'], { cwd: tree.root, env: { HOME: tree.path('me') } })
+    expect(run.code).toBe(0)
+    const first = users(readRequests(log)[0])
+    expect(first[0]).toBe('Deploy the ops stack to prod.\n')
+    expect(catalogs(readRequests(log)[0])[0]).toContain(`- mine: A personal skill. (folder: ${tree.path('me/.claude/skills/mine')})\n`)
+    const list = await runDsh(['--dsh-home', tree.path('home'), 'skills', 'list'], { cwd: tree.path('repo'), env: { HOME: tree.path('me') } })
+    expect(list.stdout).toContain(`  mine  active  user  ${tree.path('me/.claude/skills/mine/SKILL.md')}  A personal skill.\n`)
+    expect(list.stdout).toContain(`  /ops:deploy  active  user  ${tree.path('me/.claude/commands/ops/deploy.md')}  Deploy ops\n`)
+    // HOME is the project root: its .claude folders are the project's, each entry once.
+    const inHome = await runDsh(['--dsh-home', tree.path('home'), 'skills', 'list'], { cwd: tree.path('repo'), env: { HOME: tree.path('repo') } })
+    expect(inHome.code).toBe(0)
+    expect(inHome.stdout.split('\n').filter((line) => line.includes('.claude/skills/broken/SKILL.md'))).toEqual(['  (.claude/skills/broken)  broken: missing description  project  .claude/skills/broken/SKILL.md'])
+    expect(inHome.stdout.split('\n').filter((line) => line.includes('/tag'))).toEqual(['  /tag  active  project  .claude/commands/tag.md'])
+  })
+
   it('dsh chat expands /command and /skill lines, keeps built-ins, and lists them with /skills', async () => {
     await repo({ 'repo/.dsh/commands/compact.md': 'Never sent.\n' })
     const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'released' }, { text: 'deployed' }] })

@@ -1,7 +1,9 @@
 /**
  * Custom command files: `<dir>/.dsh/commands/**.md` and `<dir>/.claude/commands/**.md` for every
  * directory from the cwd up to the project root (more specific first, `.dsh` before `.claude`),
- * then `$DSH_HOME/commands/**.md`. A file `deploy.md` is `/deploy`; `ops/deploy.md` is
+ * then `$DSH_HOME/commands/**.md`, then `~/.claude/commands/**.md` (Claude Code's personal
+ * commands); a user folder that is one of the chain's already (a home inside the chain) is read
+ * once, as a project one. A file `deploy.md` is `/deploy`; `ops/deploy.md` is
  * `/ops:deploy` (two levels of subfolders at most). The first file of a name wins; later ones are
  * kept as shadowed. Front matter is optional (`description`, `argument-hint`); a file that cannot
  * be read or parsed is one problem line. Reads are bounded and link-checked like skills.
@@ -21,6 +23,8 @@ export interface CommandsInput {
   readonly projectRoot: string
   readonly cwd: string
   readonly dshHome: string
+  /** The OS home (for `~/.claude/commands`). */
+  readonly home: string
   readonly policy: LinkPolicy
   readonly maxBytes: number
   readonly signal?: AbortSignal | undefined
@@ -54,7 +58,8 @@ async function listMarkdown(fs: FileSystemPort, dir: string, prefix: string[], d
 export async function discoverCommands(input: CommandsInput): Promise<CommandsFound> {
   const dirs: { dir: string; scope: CommandFile['scope'] }[] = []
   for (const dir of chainDirs(input.projectRoot, input.cwd).toReversed()) for (const family of ['.dsh', '.claude']) dirs.push({ dir: join(dir.abs, family, 'commands'), scope: 'project' })
-  dirs.push({ dir: join(input.dshHome, 'commands'), scope: 'user' })
+  // A home inside the chain (dsh run in ~) offers its `.claude/commands` once, as a project folder.
+  for (const dir of [join(input.dshHome, 'commands'), join(input.home, '.claude', 'commands')]) if (!dirs.some((earlier) => earlier.dir === dir)) dirs.push({ dir, scope: 'user' })
   const commands: CommandFile[] = []
   const problems: string[] = []
   const winners = new Map<string, string>()

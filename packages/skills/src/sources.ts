@@ -1,8 +1,9 @@
 /**
  * Which `skills` directories a session looks in, in precedence order (an earlier one wins a clash):
  * every directory from the cwd up to the project root (more specific first), each with `.dsh`,
- * `.agents`, `.claude`; then the top level of each additional root; then `$DSH_HOME/skills` and
- * `~/.agents/skills`. Directories below the cwd that joined on touch come last: their skills never
+ * `.agents`, `.claude`; then the top level of each additional root; then `$DSH_HOME/skills`,
+ * `~/.agents/skills` and `~/.claude/skills` (Claude Code's personal skills), each unless it is one
+ * of the earlier directories already (a home inside the chain). Directories below the cwd that joined on touch come last: their skills never
  * shadow others, a clashing one is qualified by its directory instead (`pkg/web:deploy`).
  */
 import { join } from 'node:path'
@@ -20,7 +21,7 @@ export interface SourcesInput {
   /** Canonical paths of the available additional roots. */
   readonly additionalRoots: readonly string[]
   readonly dshHome: string
-  /** The OS home (for `~/.agents/skills`). */
+  /** The OS home (for `~/.agents/skills` and `~/.claude/skills`). */
   readonly home: string
   /** Absolute directories below the cwd whose skills joined (touched). */
   readonly nestedDirs: readonly string[]
@@ -43,8 +44,13 @@ export function skillSources(input: SourcesInput): SkillSource[] {
   for (const root of input.additionalRoots) {
     for (const family of FAMILIES) sources.push({ dir: join(root, family, 'skills'), scope: 'additional-root', family, rel: undefined })
   }
-  sources.push({ dir: join(input.dshHome, 'skills'), scope: 'user', family: 'user', rel: undefined })
-  sources.push({ dir: join(input.home, '.agents', 'skills'), scope: 'user', family: '.agents', rel: undefined })
+  const user: SkillSource[] = [
+    { dir: join(input.dshHome, 'skills'), scope: 'user', family: 'user', rel: undefined },
+    { dir: join(input.home, '.agents', 'skills'), scope: 'user', family: '.agents', rel: undefined },
+    { dir: join(input.home, '.claude', 'skills'), scope: 'user', family: '.claude', rel: undefined },
+  ]
+  // A home that is itself in the chain (dsh run in ~, a dotfiles repository) offers its folders once, as project ones.
+  for (const source of user) if (!sources.some((earlier) => earlier.dir === source.dir)) sources.push(source)
   sources.push(...nestedSources(input))
   return sources
 }

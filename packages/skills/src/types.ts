@@ -11,7 +11,7 @@ export type SkillScope =
   | 'nested'
   /** The top level of an additional workspace root. */
   | 'additional-root'
-  /** `$DSH_HOME/skills` or `~/.agents/skills`. */
+  /** `$DSH_HOME/skills`, `~/.agents/skills` or `~/.claude/skills`. */
   | 'user'
 
 /** The skill folder kinds, in precedence order within one directory. */

@@ -3,6 +3,7 @@
  * `dsh context`): one discovery of each with the trust store read from `$DSH_HOME`. Problems of
  * both come back as lines for the caller to print.
  */
+import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { discoverCommands } from './commands.ts'
 import { discoverSkills } from './discover.ts'
@@ -35,7 +36,9 @@ export interface WorkspaceSkills {
 export async function loadWorkspaceSkills(input: WorkspaceSkillsInput): Promise<WorkspaceSkills> {
   const trust = readTrust(input.dshHome)
   const skills = await discoverSkills({ ...input, trust: trust.ok ? trust.projects : {} })
-  const policy = { followSymlinks: true, trustedRoots: { fixed: skills.linkRoots, extra: () => [] } }
-  const commands = await discoverCommands({ fs: input.fs, projectRoot: skills.projectRoot, cwd: input.cwd, dshHome: input.dshHome, policy, maxBytes: DEFAULT_MAX_SKILL_BYTES, signal: input.signal })
+  // Links are followed into the skills' trusted roots and into `~/.claude/commands` itself (a file linked within it).
+  const claudeCommands = (await input.fs.resolve(join(input.home, '.claude', 'commands'), { cwd: input.cwd, ...(input.signal === undefined ? {} : { signal: input.signal }) })).path
+  const policy = { followSymlinks: true, trustedRoots: { fixed: [...skills.linkRoots, claudeCommands], extra: () => [] } }
+  const commands = await discoverCommands({ fs: input.fs, projectRoot: skills.projectRoot, cwd: input.cwd, dshHome: input.dshHome, home: input.home, policy, maxBytes: DEFAULT_MAX_SKILL_BYTES, signal: input.signal })
   return { skills, commands: commands.commands, problems: [...(trust.ok ? [] : [trust.problem]), ...skills.problems, ...commands.problems] }
 }

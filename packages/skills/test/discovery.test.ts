@@ -70,8 +70,11 @@ describe.each([
       'home/skills/notes/SKILL.md': skillFile('notes', 'user notes'),
       'os-home/.agents/skills/notes/SKILL.md': skillFile('notes', 'os-home notes'),
       'os-home/.agents/skills/todo/SKILL.md': skillFile('todo', 'os-home todo'),
+      'os-home/.claude/skills/todo/SKILL.md': skillFile('todo', 'os-home claude todo'),
+      'os-home/.claude/skills/review/SKILL.md': skillFile('review', 'os-home claude review'),
     }, 'repo/app')
-    expect([...set.skills.keys()]).toEqual(['deploy', 'lint', 'notes', 'todo'])
+    expect([...set.skills.keys()]).toEqual(['deploy', 'lint', 'notes', 'todo', 'review'])
+    expect(set.skills.get('review')).toMatchObject({ file: tree.path('os-home/.claude/skills/review/SKILL.md'), source: { scope: 'user', family: '.claude' } })
     expect(set.skills.get('deploy')?.meta.description).toBe('app claude')
     expect(set.skills.get('lint')?.meta.description).toBe('root dsh lint')
     expect(set.skills.get('notes')?.meta.description).toBe('user notes')
@@ -81,6 +84,7 @@ describe.each([
       'deploy shadowed repo/.claude/skills/deploy/SKILL.md < repo/app/.claude/skills/deploy/SKILL.md',
       'lint shadowed home/skills/lint/SKILL.md < repo/.dsh/skills/lint/SKILL.md',
       'notes shadowed os-home/.agents/skills/notes/SKILL.md < home/skills/notes/SKILL.md',
+      'todo shadowed os-home/.claude/skills/todo/SKILL.md < os-home/.agents/skills/todo/SKILL.md',
     ])
     expect(formatSkillList(set, [])).toContain('deploy  shadowed by app/.claude/skills/deploy/SKILL.md  project  .agents/skills/deploy/SKILL.md  root agents')
   })
@@ -139,6 +143,17 @@ describe.each([
     const set = await discover({})
     expect([...set.skills.keys()]).toEqual(['inside'])
     expect(set.problems.map((line) => line.replaceAll(tree.root, '<T>'))).toEqual([`skill <T>/repo/.dsh/skills/escape/SKILL.md: links outside the trusted roots (<T>/outside/SKILL.md); it is not loaded`])
+  })
+
+  it('follows a link into ~/.claude/skills, never into the rest of ~/.claude', async () => {
+    tree = await tempTree({ 'home/': null, 'os-home/.claude/skills/shared/SKILL.md': skillFile('shared', 'personal'), 'os-home/.claude/secret/SKILL.md': skillFile('secret', 'token=abc'), 'repo/.git/': null, 'repo/.dsh/skills/': null })
+    made = true
+    symlinkSync(tree.path('os-home/.claude/skills/shared'), tree.path('repo/.dsh/skills/shared'))
+    symlinkSync(tree.path('os-home/.claude/secret'), tree.path('repo/.dsh/skills/secret'))
+    const set = await discover({})
+    expect(set.skills.get('shared')?.meta.description).toBe('personal')
+    expect(set.skills.has('secret')).toBe(false)
+    expect(set.problems.map((line) => line.replaceAll(tree.root, '<T>'))).toEqual([`skill <T>/repo/.dsh/skills/secret/SKILL.md: links outside the trusted roots (<T>/os-home/.claude/secret/SKILL.md); it is not loaded`])
   })
 
   it('a linked skills directory: its plain folders load when it leads into the project, and are refused when it leads outside', async () => {

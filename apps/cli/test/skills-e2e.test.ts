@@ -3,6 +3,7 @@
 // result, /command and /skill expansion, an unknown /name (exit 2), nested discovery on touch, a
 // resume that repeats nothing, compaction re-arming the catalog, a broken file as one warning line,
 // and `dsh skills list|show|trust` and `dsh context`.
+import { symlinkSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
@@ -162,6 +163,20 @@ describe('skills end to end', () => {
     expect(inHome.code).toBe(0)
     expect(inHome.stdout.split('\n').filter((line) => line.includes('.claude/skills/broken/SKILL.md'))).toEqual(['  (.claude/skills/broken)  broken: missing description  project  .claude/skills/broken/SKILL.md'])
     expect(inHome.stdout.split('\n').filter((line) => line.includes('/tag'))).toEqual(['  /tag  active  project  .claude/commands/tag.md'])
+  })
+
+  it('a project command linked into $DSH_HOME outside its commands folder is refused; one linked to a user command loads', async () => {
+    await repo({ 'home/commands/mine.md': 'Mine $1.\n', 'home/secret.md': 'token=abc\n', 'repo/.claude/commands/': null })
+    symlinkSync(tree.path('home/secret.md'), tree.path('repo/.claude/commands/peek.md'))
+    symlinkSync(tree.path('home/commands/mine.md'), tree.path('repo/.claude/commands/ours.md'))
+    const list = await cli('skills', 'list')
+    expect(list.stdout).toContain('  /ours  active  project  .claude/commands/ours.md\n')
+    expect(list.stdout).not.toContain('/peek')
+    expect(list.stderr).toContain(`warning: command ${tree.path('repo/.claude/commands/peek.md')}: links outside the trusted roots (${tree.path('home/secret.md')}); it is not loaded\n`)
+    const run = await dsh({ responses: [{ text: 'never' }] }, '/peek now')
+    expect(run.code).toBe(2)
+    expect(run.stdout).not.toContain('token=abc')
+    expect(run.stderr).not.toContain('token=abc')
   })
 
   it('dsh chat expands /command and /skill lines, keeps built-ins, and lists them with /skills', async () => {

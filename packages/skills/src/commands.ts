@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { chainDirs, probeCandidate, readBounded, type LinkPolicy } from '@dsh/workspace-context'
 import { quotedLine, splitFrontMatter } from './front-matter.ts'
+import { reasonText } from './scan.ts'
 import type { CommandFile } from './types.ts'
 
 /** Allowed command name parts. */
@@ -68,7 +69,7 @@ export async function discoverCommands(input: CommandsInput): Promise<CommandsFo
       const probe = await probeCandidate(input.fs, file, name, input.policy, input.signal)
       if (probe.state === 'absent') continue
       if (probe.state === 'unavailable') {
-        problems.push(`command ${file}: ${probe.reason}; it is not loaded`)
+        problems.push(`command ${file}: ${reasonText(probe.reason, probe.detail)}; it is not loaded`)
         continue
       }
       const read = await readBounded(input.fs, probe.target, input.maxBytes, probe.info.size, input.signal)

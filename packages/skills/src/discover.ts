@@ -2,7 +2,8 @@
  * One discovery of the skills of a working directory: the project root (the first ancestor with a
  * `.git`, else the cwd, as workspace-context finds it), the source directories in precedence
  * order, a scan of each, then precedence and trust. Links are followed only into the trusted roots
- * (project root, additional roots, `$DSH_HOME`, `~/.agents/skills`, `~/.claude/skills`). Rethrows only cancellation.
+ * (project root, additional roots, `$DSH_HOME/skills`, `~/.agents/skills`, `~/.claude/skills`;
+ * never the rest of `$DSH_HOME`, which holds sessions and the trust store). Rethrows only cancellation.
  */
 import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
@@ -57,7 +58,7 @@ export async function discoveryPlan(options: DiscoverOptions): Promise<Discovery
   const additionalRoots = options.additionalRoots ?? []
   const userAgents = join(options.home, '.agents', 'skills')
   const userClaude = join(options.home, '.claude', 'skills')
-  const linkRoots = options.linkRoots ?? (await Promise.all([projectRoot, options.dshHome, userAgents, userClaude, ...additionalRoots].map((path) => canonical(fs, path, signal))))
+  const linkRoots = options.linkRoots ?? (await Promise.all([projectRoot, join(options.dshHome, 'skills'), userAgents, userClaude, ...additionalRoots].map((path) => canonical(fs, path, signal))))
   const policy = { followSymlinks: true, trustedRoots: { fixed: linkRoots, extra: () => [] } }
   const sources = skillSources({ projectRoot, cwd: options.cwd, additionalRoots, dshHome: options.dshHome, home: options.home, nestedDirs: options.nestedDirs ?? [], ...(options.nestedFamilies === undefined ? {} : { nestedFamilies: options.nestedFamilies }), ...(options.nestedMemo === undefined || options.projectRoot !== projectRoot ? {} : { nestedMemo: options.nestedMemo }) })
   return { projectRoot, linkRoots, policy, sources }

@@ -28,7 +28,8 @@ const UNAVAILABLE: Readonly<Record<string, string>> = {
   'special-file-at-open': 'turned out to be a special file when opened',
 }
 
-const reasonText = (reason: string, detail?: string): string => `${UNAVAILABLE[reason] ?? reason}${detail === undefined ? '' : ` (${detail})`}`
+/** A probe or read failure as the words of a warning line (`links outside the trusted roots (…)`). */
+export const reasonText = (reason: string, detail?: string): string => `${UNAVAILABLE[reason] ?? reason}${detail === undefined ? '' : ` (${detail})`}`
 
 /**
  * `join(dir, name)` for a listed entry `name` (one component, never `.` or `..`) of a normalised

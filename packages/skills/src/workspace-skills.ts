@@ -36,9 +36,9 @@ export interface WorkspaceSkills {
 export async function loadWorkspaceSkills(input: WorkspaceSkillsInput): Promise<WorkspaceSkills> {
   const trust = readTrust(input.dshHome)
   const skills = await discoverSkills({ ...input, trust: trust.ok ? trust.projects : {} })
-  // Links are followed into the skills' trusted roots and into `~/.claude/commands` itself (a file linked within it).
-  const claudeCommands = (await input.fs.resolve(join(input.home, '.claude', 'commands'), { cwd: input.cwd, ...(input.signal === undefined ? {} : { signal: input.signal }) })).path
-  const policy = { followSymlinks: true, trustedRoots: { fixed: [...skills.linkRoots, claudeCommands], extra: () => [] } }
+  // Links are followed into the skills' trusted roots and into the user's commands folders themselves (a file linked within one).
+  const userCommands = await Promise.all([join(input.dshHome, 'commands'), join(input.home, '.claude', 'commands')].map(async (dir) => (await input.fs.resolve(dir, { cwd: input.cwd, ...(input.signal === undefined ? {} : { signal: input.signal }) })).path))
+  const policy = { followSymlinks: true, trustedRoots: { fixed: [...skills.linkRoots, ...userCommands], extra: () => [] } }
   const commands = await discoverCommands({ fs: input.fs, projectRoot: skills.projectRoot, cwd: input.cwd, dshHome: input.dshHome, home: input.home, policy, maxBytes: DEFAULT_MAX_SKILL_BYTES, signal: input.signal })
   return { skills, commands: commands.commands, problems: [...(trust.ok ? [] : [trust.problem]), ...skills.problems, ...commands.problems] }
 }

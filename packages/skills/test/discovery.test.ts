@@ -156,6 +156,17 @@ describe.each([
     expect(set.problems.map((line) => line.replaceAll(tree.root, '<T>'))).toEqual([`skill <T>/repo/.dsh/skills/secret/SKILL.md: links outside the trusted roots (<T>/os-home/.claude/secret/SKILL.md); it is not loaded`])
   })
 
+  it('follows a link into $DSH_HOME/skills, never into the rest of $DSH_HOME (sessions, trust store)', async () => {
+    tree = await tempTree({ 'home/skills/mine/SKILL.md': skillFile('mine', 'user'), 'home/sessions/peek/SKILL.md': skillFile('peek', 'from a session folder'), 'os-home/': null, 'repo/.git/': null, 'repo/.dsh/skills/': null })
+    made = true
+    symlinkSync(tree.path('home/skills/mine'), tree.path('repo/.dsh/skills/mine'))
+    symlinkSync(tree.path('home/sessions/peek'), tree.path('repo/.dsh/skills/peek'))
+    const set = await discover({})
+    expect(set.skills.get('mine')?.file).toBe(tree.path('repo/.dsh/skills/mine/SKILL.md'))
+    expect(set.skills.has('peek')).toBe(false)
+    expect(set.problems.map((line) => line.replaceAll(tree.root, '<T>'))).toEqual([`skill <T>/repo/.dsh/skills/peek/SKILL.md: links outside the trusted roots (<T>/home/sessions/peek/SKILL.md); it is not loaded`])
+  })
+
   it('a linked skills directory: its plain folders load when it leads into the project, and are refused when it leads outside', async () => {
     tree = await tempTree({ 'home/': null, 'os-home/': null, 'repo/.git/': null, 'repo/shared/skills/kept/SKILL.md': skillFile('kept', 'in'), 'repo/.agents/': null, 'repo/.dsh/': null, 'outside/skills/stray/SKILL.md': skillFile('stray', 'out') })
     made = true

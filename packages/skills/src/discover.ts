@@ -3,7 +3,8 @@
  * `.git`, else the cwd, as workspace-context finds it), the source directories in precedence
  * order, a scan of each, then precedence and trust. Links are followed only into the trusted roots
  * (project root, additional roots, `$DSH_HOME/skills`, `~/.agents/skills`, `~/.claude/skills`;
- * never the rest of `$DSH_HOME`, which holds sessions and the trust store). Rethrows only cancellation.
+ * never the rest of `$DSH_HOME`, which holds sessions and the trust store). Rethrows only
+ * cancellation.
  */
 import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'

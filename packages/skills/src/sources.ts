@@ -3,8 +3,9 @@
  * every directory from the cwd up to the project root (more specific first), each with `.dsh`,
  * `.agents`, `.claude`; then the top level of each additional root; then `$DSH_HOME/skills`,
  * `~/.agents/skills` and `~/.claude/skills` (Claude Code's personal skills), each unless it is one
- * of the earlier directories already (a home inside the chain). Directories below the cwd that joined on touch come last: their skills never
- * shadow others, a clashing one is qualified by its directory instead (`pkg/web:deploy`).
+ * of the earlier directories already (a home inside the chain). Directories below the cwd that
+ * joined on touch come last: their skills never shadow others, a clashing one is qualified by its
+ * directory instead (`pkg/web:deploy`).
  */
 import { join } from 'node:path'
 import { chainDirs, relKey } from '@dsh/workspace-context'

@@ -55,12 +55,15 @@ async function listMarkdown(fs: FileSystemPort, dir: string, prefix: string[], d
   return found
 }
 
+/** The user's command folders in precedence order: `$DSH_HOME/commands`, `~/.claude/commands` (also link roots: workspace-skills.ts). */
+export const userCommandDirs = (input: Pick<CommandsInput, 'dshHome' | 'home'>): string[] => [join(input.dshHome, 'commands'), join(input.home, '.claude', 'commands')]
+
 /** Finds the command files of `input.cwd`. */
 export async function discoverCommands(input: CommandsInput): Promise<CommandsFound> {
   const dirs: { dir: string; scope: CommandFile['scope'] }[] = []
   for (const dir of chainDirs(input.projectRoot, input.cwd).toReversed()) for (const family of ['.dsh', '.claude']) dirs.push({ dir: join(dir.abs, family, 'commands'), scope: 'project' })
   // A home inside the chain (dsh run in ~) offers its `.claude/commands` once, as a project folder.
-  for (const dir of [join(input.dshHome, 'commands'), join(input.home, '.claude', 'commands')]) if (!dirs.some((earlier) => earlier.dir === dir)) dirs.push({ dir, scope: 'user' })
+  for (const dir of userCommandDirs(input)) if (!dirs.some((earlier) => earlier.dir === dir)) dirs.push({ dir, scope: 'user' })
   const commands: CommandFile[] = []
   const problems: string[] = []
   const winners = new Map<string, string>()

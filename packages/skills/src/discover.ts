@@ -6,12 +6,11 @@
  * never the rest of `$DSH_HOME`, which holds sessions and the trust store). Rethrows only
  * cancellation.
  */
-import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
 import { findProjectRoot, type LinkPolicy } from '@dsh/workspace-context'
 import { resolveSkills } from './precedence.ts'
 import { DEFAULT_MAX_SKILL_BYTES, scanSource } from './scan.ts'
-import { skillSources, type SourcesInput } from './sources.ts'
+import { skillSources, userSources, type SourcesInput } from './sources.ts'
 import type { BrokenSkill, LoadedSkill, SkillFamily, SkillSet, SkillSource } from './types.ts'
 
 /** Inputs of {@link discoverSkills}. */
@@ -40,7 +39,8 @@ export interface DiscoverOptions {
   readonly signal?: AbortSignal
 }
 
-async function canonical(fs: FileSystemPort, path: string, signal: AbortSignal | undefined): Promise<string> {
+/** The canonical path of absolute `path` (resolved as far as it exists). */
+export async function canonical(fs: FileSystemPort, path: string, signal: AbortSignal | undefined): Promise<string> {
   return (await fs.resolve(path, { cwd: path, ...(signal === undefined ? {} : { signal }) })).path
 }
 
@@ -57,9 +57,8 @@ export async function discoveryPlan(options: DiscoverOptions): Promise<Discovery
   const { fs, signal } = options
   const projectRoot = options.projectRoot ?? (await findProjectRoot(fs, options.cwd, ['.git'], signal)).root
   const additionalRoots = options.additionalRoots ?? []
-  const userAgents = join(options.home, '.agents', 'skills')
-  const userClaude = join(options.home, '.claude', 'skills')
-  const linkRoots = options.linkRoots ?? (await Promise.all([projectRoot, join(options.dshHome, 'skills'), userAgents, userClaude, ...additionalRoots].map((path) => canonical(fs, path, signal))))
+  const userDirs = userSources(options).map((source) => source.dir)
+  const linkRoots = options.linkRoots ?? (await Promise.all([projectRoot, ...userDirs, ...additionalRoots].map((path) => canonical(fs, path, signal))))
   const policy = { followSymlinks: true, trustedRoots: { fixed: linkRoots, extra: () => [] } }
   const sources = skillSources({ projectRoot, cwd: options.cwd, additionalRoots, dshHome: options.dshHome, home: options.home, nestedDirs: options.nestedDirs ?? [], ...(options.nestedFamilies === undefined ? {} : { nestedFamilies: options.nestedFamilies }), ...(options.nestedMemo === undefined || options.projectRoot !== projectRoot ? {} : { nestedMemo: options.nestedMemo }) })
   return { projectRoot, linkRoots, policy, sources }

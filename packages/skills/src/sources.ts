@@ -45,15 +45,19 @@ export function skillSources(input: SourcesInput): SkillSource[] {
   for (const root of input.additionalRoots) {
     for (const family of FAMILIES) sources.push({ dir: join(root, family, 'skills'), scope: 'additional-root', family, rel: undefined })
   }
-  const user: SkillSource[] = [
+  // A home that is itself in the chain (dsh run in ~, a dotfiles repository) offers its folders once, as project ones.
+  for (const source of userSources(input)) if (!sources.some((earlier) => earlier.dir === source.dir)) sources.push(source)
+  sources.push(...nestedSources(input))
+  return sources
+}
+
+/** The user's skills folders in precedence order: `$DSH_HOME/skills`, `~/.agents/skills`, `~/.claude/skills` (also link roots: discover.ts). */
+export function userSources(input: Pick<SourcesInput, 'dshHome' | 'home'>): SkillSource[] {
+  return [
     { dir: join(input.dshHome, 'skills'), scope: 'user', family: 'user', rel: undefined },
     { dir: join(input.home, '.agents', 'skills'), scope: 'user', family: '.agents', rel: undefined },
     { dir: join(input.home, '.claude', 'skills'), scope: 'user', family: '.claude', rel: undefined },
   ]
-  // A home that is itself in the chain (dsh run in ~, a dotfiles repository) offers its folders once, as project ones.
-  for (const source of user) if (!sources.some((earlier) => earlier.dir === source.dir)) sources.push(source)
-  sources.push(...nestedSources(input))
-  return sources
 }
 
 /** The sources of the nested directories alone (the tail of {@link skillSources}). */

@@ -3,10 +3,9 @@
  * `dsh context`): one discovery of each with the trust store read from `$DSH_HOME`. Problems of
  * both come back as lines for the caller to print.
  */
-import { join } from 'node:path'
 import type { FileSystemPort } from '@dsh/contracts'
-import { discoverCommands } from './commands.ts'
-import { discoverSkills } from './discover.ts'
+import { discoverCommands, userCommandDirs } from './commands.ts'
+import { canonical, discoverSkills } from './discover.ts'
 import { DEFAULT_MAX_SKILL_BYTES } from './scan.ts'
 import { readTrust } from './trust-store.ts'
 import type { CommandFile, SkillSet } from './types.ts'
@@ -37,7 +36,7 @@ export async function loadWorkspaceSkills(input: WorkspaceSkillsInput): Promise<
   const trust = readTrust(input.dshHome)
   const skills = await discoverSkills({ ...input, trust: trust.ok ? trust.projects : {} })
   // Links are followed into the skills' trusted roots and into the user's commands folders themselves (a file linked within one).
-  const userCommands = await Promise.all([join(input.dshHome, 'commands'), join(input.home, '.claude', 'commands')].map(async (dir) => (await input.fs.resolve(dir, { cwd: input.cwd, ...(input.signal === undefined ? {} : { signal: input.signal }) })).path))
+  const userCommands = await Promise.all(userCommandDirs(input).map((dir) => canonical(input.fs, dir, input.signal)))
   const policy = { followSymlinks: true, trustedRoots: { fixed: [...skills.linkRoots, ...userCommands], extra: () => [] } }
   const commands = await discoverCommands({ fs: input.fs, projectRoot: skills.projectRoot, cwd: input.cwd, dshHome: input.dshHome, home: input.home, policy, maxBytes: DEFAULT_MAX_SKILL_BYTES, signal: input.signal })
   return { skills, commands: commands.commands, problems: [...(trust.ok ? [] : [trust.problem]), ...skills.problems, ...commands.problems] }

@@ -199,7 +199,7 @@ describe('dsh acp', () => {
     const two = launch(['--dsh-home', tree.path('home'), '--model', `scripted:${second}`], { cwd: tree.path('work'), home: tree.root })
     await initialize(two)
     expect((await two.agent.request('session/list', { cwd: tree.path('work') })).sessions.map((session) => session.sessionId)).toEqual([sessionId])
-    expect(await two.agent.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })).toEqual({})
+    expect(await two.agent.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })).toEqual({ modes: expect.objectContaining({ currentModeId: 'ask' }) })
     // The replay ends with the session's command list (the built-in /rewind).
     expect(two.updates.map((note) => note.update.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk', 'available_commands_update'])
     expect(await two.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] })).toEqual({ stopReason: 'end_turn' })

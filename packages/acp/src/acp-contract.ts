@@ -38,8 +38,27 @@ export interface AcpAgentDeps {
    * every session left when the connection ends): the SessionEnd hooks. Must not reject.
    */
   readonly sessionEnd?: (session: { readonly id: string; readonly cwd: string }, reason: string) => Promise<void>
+  /** The permission modes the editor's mode picker offers (absent: no modes, `session/set_mode` is unknown). */
+  readonly modes?: AcpModes
   /** Connects the MCP servers an editor sends with `session/new` / `session/load` (absent: they are ignored with a warning). */
   readonly mcp?: AcpMcpServers
+}
+
+/** One mode as the editor lists it. */
+export interface AcpMode {
+  readonly id: string
+  readonly name: string
+  readonly description?: string
+}
+
+/** The permission modes of the connection's sessions. */
+export interface AcpModes {
+  /** The modes every session may switch to, in the order the editor lists them (the start mode among them). */
+  readonly available: readonly AcpMode[]
+  /** The mode in force for a session (its own switch, else its start mode). Never throws. */
+  current(sessionId: string): string
+  /** Switches a session's mode from its next decision on; a one-line refusal (nothing changed) when it cannot. */
+  set(sessionId: string, modeId: string): string | undefined
 }
 
 /** The MCP servers of ACP sessions. */

@@ -1,6 +1,6 @@
 /**
  * The dsh agent as an ACP agent app: `initialize`, `session/new`, `session/load`, `session/list`,
- * `session/prompt`, `session/close` and the `session/cancel` notification, over the SDK's app API. What is asked
+ * `session/prompt`, `session/set_mode`, `session/close` and the `session/cancel` notification, over the SDK's app API. What is asked
  * about is the host's permission policy (`@dsh/permissions`, mode `ask` by default for `dsh acp`);
  * the app only answers its questions through the editor. It lets the registry find the ACP
  * session of a subagent at any depth through the stored headers, and finishes the calls it
@@ -14,6 +14,7 @@ import { answerPrompt } from './prompt-turn.ts'
 import { listSessions } from './session-listing.ts'
 import { advertiseCommands } from './slash-commands.ts'
 import { loadSession, newSession } from './session-open.ts'
+import { setSessionMode } from './session-modes.ts'
 
 /** Builds the agent app over `deps.host`. */
 export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
@@ -38,6 +39,7 @@ export function createAcpAgentApp(deps: AcpAgentDeps): AgentApp {
       // The replay ends with the session's command list (session-open.ts).
       return loadSession(deps, params, client)
     })
+    .onRequest('session/set_mode', ({ params }) => setSessionMode(deps, params))
     .onRequest('session/list', ({ params }) => listSessions(deps.host.sessions, params))
     .onRequest('session/prompt', ({ params, client, signal }) => answerPrompt(deps, deps.registry.require(params.sessionId), params, client, signal))
     .onRequest('session/close', async ({ params }) => {

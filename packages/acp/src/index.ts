@@ -1,5 +1,5 @@
 /** Public surface of the ACP front end. */
-export type { AcpAgentDeps, AcpMcpServers, SessionPlaceInfo, SessionServers } from './acp-contract.ts'
+export type { AcpAgentDeps, AcpMcpServers, AcpMode, AcpModes, SessionPlaceInfo, SessionServers } from './acp-contract.ts'
 export { createAcpAgentApp } from './agent-app.ts'
 export { askThroughClient, permissionOptions } from './permission-bridge.ts'
 export { promptText } from './prompt-text.ts'

@@ -8,7 +8,8 @@
  * load reads the stored session without locking it, refuses another working directory than the
  * session's own, and replays its visible history as `session/update`s before it answers. The
  * MCP servers the client sends (`mcpServers`) start in the background for that session only;
- * they end when the session is closed or loaded again, or the connection ends.
+ * they end when the session is closed or loaded again, or the connection ends. Both answers carry
+ * the session's permission modes (session-modes.ts).
  */
 import { statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
@@ -18,6 +19,7 @@ import type { AcpAgentDeps } from './acp-contract.ts'
 import { canonicalDirectory } from './canonical-directory.ts'
 import { commandsUpdate, watchCommands } from './slash-commands.ts'
 import { replayHistory } from './history-replay.ts'
+import { modeStateOf } from './session-modes.ts'
 import type { SpelledDirectory } from './path-spelling.ts'
 import { AcpSession } from './session-registry.ts'
 
@@ -79,7 +81,7 @@ export async function newSession(deps: AcpAgentDeps, params: NewSessionRequest, 
   stored.close()
   const session = deps.registry.add(new AcpSession(stored.header.id, directories))
   startServers(deps, session, params.mcpServers, client)
-  return { sessionId: stored.header.id }
+  return { sessionId: stored.header.id, ...modeStateOf(deps, stored.header.id) }
 }
 
 /** Answers `session/load` after replaying the history through `client`. */
@@ -99,5 +101,5 @@ export async function loadSession(deps: AcpAgentDeps, params: LoadSessionRequest
   for (const update of replayHistory(stored, session.spelling)) await client.notify('session/update', { sessionId: session.id, update })
   const commands = await commandsUpdate(deps, session)
   if (commands !== undefined) await client.notify('session/update', { sessionId: session.id, update: commands })
-  return {}
+  return modeStateOf(deps, session.id)
 }

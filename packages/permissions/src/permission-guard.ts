@@ -180,6 +180,8 @@ export function installPermissionGuard(ctx: Context, options: PermissionGuardOpt
   const controls: PermissionControls = {
     mode: (agent) => modes.of(agent.session),
     setMode: (agent, mode) => modes.set(agent.session, mode),
+    sessionMode: (sessionId) => modes.ofId(sessionId),
+    setSessionMode: (sessionId, mode) => modes.setId(sessionId, mode),
     sessionRules: (agent) => sessions.of(agent.session).map((rule) => rule.text),
     forget: (agent, rule) => {
       if (!sessions.remove(agent.session, rule)) return false

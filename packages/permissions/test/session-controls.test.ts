@@ -11,6 +11,7 @@ import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createHost, dataOf, type Agent, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { installPermissionGuard, modeSwitchRefusal, permissionModes, SessionRules, type PermissionGuard } from '../src/index.ts'
+import { SessionModes } from '../src/session-modes.ts'
 
 let tree: TempTree | undefined
 let host: Host | undefined
@@ -57,7 +58,9 @@ async function rig(mode: PermissionMode, answers: PermissionDecision[] = []) {
   const current = host
   const controls = guard.controls
   const agentFor = (script: ModelScript, resume?: string): Promise<Agent> => current.startAgent({ cwd: tree?.path('repo') ?? '', provider: createScriptedProvider(script), ...(resume === undefined ? {} : { resume }) })
-  return { ran, asked, controls, agentFor }
+  /** A delegated session of `parent` (a subagent's, as the subagent tool starts it). */
+  const childOf = (parent: Agent, script: ModelScript): Promise<Agent> => current.startAgent({ cwd: tree?.path('repo') ?? '', provider: createScriptedProvider(script), parentSession: parent.session.id })
+  return { ran, asked, controls, agentFor, childOf }
 }
 
 const modesOf = (agent: Agent): string[] => agent.session.events.flatMap((event) => dataOf(event, 'tool/permission')?.mode ?? [])
@@ -95,6 +98,80 @@ describe('switching the mode of a running session', () => {
     expect(allowed('danger-full-access')).toEqual(['danger-full-access'])
     expect(allowed('ask')).toEqual(['ask', 'auto-edit', 'full-auto'])
     expect(modeSwitchRefusal('read-only', 'ask')).toBe('read-only needs a shell sandbox set up at start: start dsh again with --permission-mode ask')
+  })
+})
+
+describe('the mode of a delegated session', () => {
+  it('follows its parent\'s switch (tightening to ask tightens the subagents), until it is switched itself', async () => {
+    const r = await rig('full-auto')
+    const parent = await r.agentFor(bashCalls('echo parent'))
+    await parent.prompt('first')
+    expect(r.asked).toEqual([])
+    expect(r.controls.setMode(parent.handle, 'ask')).toBeUndefined()
+    const child = await r.childOf(parent, bashCalls('echo child', 'echo child again'))
+    await child.prompt('delegated')
+    expect(r.asked).toEqual(['{"command":"echo child"}'])
+    expect(r.controls.mode(child.handle)).toBe('ask')
+    expect(modesOf(child)).toEqual(['ask'])
+    const grandchild = await r.childOf(child, bashCalls('echo grandchild'))
+    await grandchild.prompt('delegated further')
+    expect(r.asked).toEqual(['{"command":"echo child"}', '{"command":"echo grandchild"}'])
+    expect(r.controls.setMode(child.handle, 'full-auto')).toBeUndefined()
+    await child.prompt('again')
+    expect(r.asked).toHaveLength(2)
+    expect(r.ran).toEqual(['echo parent', 'echo child again'])
+    expect(r.controls.mode(parent.handle)).toBe('ask')
+    expect(r.controls.sessionMode(parent.session.id)).toBe('ask')
+    expect(r.controls.sessionMode(grandchild.session.id)).toBe('full-auto')
+  })
+
+  it('by session id (an editor between prompts): switches and refuses as by agent', async () => {
+    const r = await rig('ask')
+    const agent = await r.agentFor(bashCalls('echo one'))
+    expect(r.controls.setSessionMode(agent.session.id, 'full-auto')).toBeUndefined()
+    await agent.prompt('first')
+    expect(r.asked).toEqual([])
+    expect(r.controls.setSessionMode(agent.session.id, 'read-only')).toBe('read-only needs a shell sandbox set up at start: start dsh again with --permission-mode read-only')
+    expect(r.controls.mode(agent.handle)).toBe('full-auto')
+    expect(r.controls.sessionMode('never-seen')).toBe('ask')
+  })
+
+  it('is the nearest switched ancestor\'s, else the start mode, for any tree of sessions and switches', () => {
+    const switchable: PermissionMode[] = ['ask', 'auto-edit', 'full-auto']
+    const action = fc.oneof(fc.record({ kind: fc.constant<'spawn'>('spawn'), parent: fc.nat() }), fc.record({ kind: fc.constant<'switch'>('switch'), session: fc.nat(), mode: fc.constantFrom(...switchable) }), fc.record({ kind: fc.constant<'decide'>('decide'), session: fc.nat() }))
+    fc.assert(
+      fc.property(fc.constantFrom(...switchable), fc.array(action, { maxLength: 40 }), (start, actions) => {
+        const modes = new SessionModes(start)
+        const parents: (number | undefined)[] = [undefined]
+        const own = new Map<number, PermissionMode>()
+        const view = (index: number): SessionView => {
+          const parent = parents[index]
+          const base = viewOf(`s${index}`, [])
+          return parent === undefined ? base : { ...base, header: { ...base.header, parentSession: `s${parent}` } }
+        }
+        const expected = (index: number): PermissionMode => {
+          for (let at: number | undefined = index; at !== undefined; at = parents[at]) {
+            const mode = own.get(at)
+            if (mode !== undefined) return mode
+          }
+          return start
+        }
+        for (const step of actions) {
+          if (step.kind === 'spawn') {
+            // A subagent is started by a call of its parent, which the guard decides first.
+            const parent = step.parent % parents.length
+            modes.of(view(parent))
+            parents.push(parent)
+            continue
+          }
+          const index = step.session % parents.length
+          if (step.kind === 'switch') {
+            expect(modes.set(view(index), step.mode)).toBeUndefined()
+            own.set(index, step.mode)
+          } else expect(modes.of(view(index))).toBe(expected(index))
+        }
+      }),
+    )
   })
 })
 

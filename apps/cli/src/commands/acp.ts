@@ -2,7 +2,7 @@
  * `dsh acp`: dsh as an Agent Client Protocol agent over stdio, for editors (Zed, JetBrains IDEs,
  * Neovim and Emacs plugins). It composes the host as `dsh run` does (same options; `--add-dir`
  * directories are granted to every session the editor opens; the MCP servers it sends run for
- * their session only) and serves the ACP agent app until the editor closes stdin or a signal
+ * their session only; its permission modes are the editor's mode picker) and serves the ACP agent app until the editor closes stdin or a signal
  * arrives; then running prompts are cancelled, the SessionEnd hooks of every session still open
  * run, its MCP servers end, tool processes are ended and the host disposed. stdout carries only
  * JSON-RPC; diagnostics go to stderr.
@@ -17,6 +17,7 @@ import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { frontEndCommands } from '../command-expansion.ts'
 import { acpMcpServers } from '../acp-mcp.ts'
+import { acpModes } from '../acp-modes.ts'
 
 /** Options of `dsh acp`. */
 export interface AcpOptions extends AgentSetupOptions {
@@ -41,6 +42,7 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     log: setup.log,
     commands: frontEndCommands({ dshHome: setup.dshHome, log: setup.log, mcp: setup.mcp, multiRoot: setup.host.ctx.get('workspaceRoots') !== undefined }),
     mcp: acpMcpServers(setup, io.env),
+    modes: acpModes(setup),
     sessionEnd: (session, reason) => setup.host.ctx.get('hooks')?.sessionEnd(session, reason) ?? Promise.resolve(),
   })
   const server = serveStdio(app, { input, output })

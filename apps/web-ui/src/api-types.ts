@@ -55,6 +55,13 @@ export type WebEvent =
   | { readonly kind: 'approval-done'; readonly id: string }
   | { readonly kind: 'busy'; readonly busy: boolean }
   | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'mode'; readonly mode: string }
+
+/** The mode menu of a session: the permission mode in force and the modes it can switch to. */
+export interface ModeView {
+  readonly current: string
+  readonly available: readonly { readonly id: string; readonly name: string; readonly description: string }[]
+}
 
 /** A message of the browser-wide stream (`/api/stream`). */
 export type StreamMessage = { readonly kind: 'hello' } | { readonly kind: 'session'; readonly session: string; readonly seq: number; readonly event: WebEvent } | { readonly kind: 'sessions' } | { readonly kind: 'closed'; readonly session: string }
@@ -72,6 +79,8 @@ export interface HistoryAnswer {
   readonly seq: number
   readonly approvals: readonly ApprovalView[]
   readonly usage: UsageView
+  /** Absent or null: this dsh web offers no mode menu. */
+  readonly mode?: ModeView | null
 }
 
 /** Usage figures of a session (`/sessions/:id/usage`); absent fields are unknown. */

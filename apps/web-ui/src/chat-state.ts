@@ -1,13 +1,13 @@
 /**
  * The chat's state as a reducer: the shown items (history, then what the stream adds), the
- * questions waiting for an answer, and whether a turn runs. Every item has an id that stays while
+ * questions waiting for an answer, whether a turn runs, and the session's permission mode. Every item has an id that stays while
  * it is shown, and an item that does not change keeps its object, so the page re-renders only the
  * items that changed (the one answer being streamed). Text deltas extend the answer being
  * streamed, reasoning deltas the reasoning before it; a tool call's end fills in its row. Events
  * numbered up to the history's `seq` are already in the history and are skipped; events that
  * arrive before the first history read are kept until it comes.
  */
-import type { ApprovalView, HistoryAnswer, HistoryItem, WebEvent } from './api-types.ts'
+import type { ApprovalView, HistoryAnswer, HistoryItem, ModeView, WebEvent } from './api-types.ts'
 
 type Shown = HistoryItem | { readonly kind: 'error'; readonly text: string } | { readonly kind: 'notice'; readonly text: string }
 /** One shown item with its id. */
@@ -31,6 +31,8 @@ export interface ChatState {
   readonly early: readonly NumberedEvent[] | undefined
   /** Counter for the ids of items the stream adds. */
   readonly next: number
+  /** The session's permission mode and the modes it can switch to (undefined: no mode menu). */
+  readonly mode: ModeView | undefined
 }
 
 export type ChatAction =
@@ -40,7 +42,7 @@ export type ChatAction =
   | { /** The stream (re)connected: events wait for the history read that follows. */ readonly kind: 'reload' }
 
 /** A chat that applies events at once. */
-export const emptyChat: ChatState = { items: [], approvals: [], busy: false, streaming: false, seq: 0, early: undefined, next: 0 }
+export const emptyChat: ChatState = { items: [], approvals: [], busy: false, streaming: false, seq: 0, early: undefined, next: 0, mode: undefined }
 
 /** A chat whose history is still being read: events wait for it. */
 export const loadingChat: ChatState = { ...emptyChat, early: [] }
@@ -85,6 +87,8 @@ function withEvent(state: ChatState, event: WebEvent, cancelledText: string): Ch
       return { ...state, approvals: state.approvals.filter((item) => item.id !== event.id) }
     case 'error':
       return add(state, { kind: 'error', text: event.message }, false)
+    case 'mode':
+      return state.mode === undefined ? state : { ...state, mode: { ...state.mode, current: event.mode } }
     case 'progress': {
       const progress = event.event
       switch (progress.type) {
@@ -148,7 +152,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         const old = state.items[index]
         return old !== undefined && old.id === item.id && JSON.stringify(old) === JSON.stringify(item) ? old : item
       })
-      const base: ChatState = { ...state, items: [...kept, ...latestNotes(state.items)], approvals: history.approvals, busy: history.busy, streaming: false, seq: history.seq, early: undefined }
+      const base: ChatState = { ...state, items: [...kept, ...latestNotes(state.items)], approvals: history.approvals, busy: history.busy, streaming: false, seq: history.seq, early: undefined, mode: history.mode ?? undefined }
       return applyAll(base, state.early ?? [], action.cancelledText)
     }
     case 'events':

@@ -1,7 +1,7 @@
 /**
  * The chat of one live session: its history, then what the browser-wide stream adds for it
  * (streamed answer text as markdown, tool rows, approval questions), the composer and the error
- * lines. Stream events are queued and applied once per animation frame (or after 200 ms in a
+ * lines, the usage line and the permission-mode menu. Stream events are queued and applied once per animation frame (or after 200 ms in a
  * hidden tab, where frames stop), so a fast stream costs one render per frame, not one per delta.
  * The history is read again after a rewind.
  */
@@ -15,6 +15,7 @@ import type { CommandItem } from './command-matches.ts'
 import { Composer } from './composer.tsx'
 import type { EventHub } from './event-hub.ts'
 import { useStrings } from './i18n.ts'
+import { ModeMenu } from './mode-menu.tsx'
 import { RewindDialog } from './rewind-dialog.tsx'
 import { Transcript } from './transcript.tsx'
 import { UsageLine } from './usage-line.tsx'
@@ -132,6 +133,16 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const cancel = (): void => {
     post(sessionPath(sessionId, '/cancel')).catch((error: unknown) => setProblem(failure(error)))
   }
+  const chooseMode = (mode: string): Promise<boolean> => {
+    setProblem(undefined)
+    return post(sessionPath(sessionId, '/mode'), { mode }).then(
+      () => true,
+      (error: unknown) => {
+        setProblem(failure(error))
+        return false
+      },
+    )
+  }
 
   return (
     <section class="chat" aria-label={t.sessions}>
@@ -157,6 +168,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
         </p>
       ) : null}
       {usage === undefined ? null : <UsageLine usage={usage} />}
+      {state.mode === undefined ? null : <ModeMenu mode={state.mode} choose={chooseMode} />}
       <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} commands={commands} />
     </section>
   )

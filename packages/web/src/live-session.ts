@@ -91,6 +91,11 @@ export class LiveSession {
     return true
   }
 
+  /** Tells every page the session's permission mode is now `mode`. */
+  modeSwitched(mode: string): void {
+    this.#emit({ kind: 'mode', mode })
+  }
+
   /** Cancels the running turn; false when none runs. */
   cancel(): boolean {
     if (this.#running === undefined) return false

@@ -11,6 +11,7 @@ import { historyItems } from './history-items.ts'
 import { jsonBody } from './json-body.ts'
 import type { LiveSession } from './live-session.ts'
 import { ResumeRefused, type LiveSessions } from './live-sessions.ts'
+import { modeViewOf } from './mode-view.ts'
 import { refuse } from './request-guard.ts'
 import { sseStream } from './sse-stream.ts'
 import { usageView, type UsageView } from './usage-view.ts'
@@ -70,7 +71,7 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
       if (data?.turn !== undefined) turns.set(data.message.id, data.turn)
     }
     // Read in one go with the event number: the page applies only the browser-wide stream's events after `seq`.
-    return c.json({ id: live.id, busy: live.busy, seq: live.seq, approvals: env.approvals.pending(live.id), usage: usageOf(live), items: historyItems(deriveMessages(live.agent.session), (message) => turns.get(message.id)) })
+    return c.json({ id: live.id, busy: live.busy, seq: live.seq, approvals: env.approvals.pending(live.id), usage: usageOf(live), mode: modeViewOf(env, live.id) ?? null, items: historyItems(deriveMessages(live.agent.session), (message) => turns.get(message.id)) })
   })
   app.get('/sessions/:id/usage', (c) => {
     const live = liveSessionOf(c, sessions)

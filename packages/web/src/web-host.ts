@@ -2,7 +2,7 @@
  * `startWebHost`: the local web host. It listens on 127.0.0.1 only (port 0 picks a free one),
  * creates fresh per-run secrets (web-auth.ts), opens a new session in the cwd so the printed URL leads to a ready
  * chat, puts the request guard in front of every route, and mounts the page, the chat, folders and
- * documents APIs under one Hono app on `@hono/node-server`. `close` ends the streams, stops the
+ * documents, rewind and mode APIs under one Hono app on `@hono/node-server`. `close` ends the streams, stops the
  * live sessions (each running turn closes itself in its log) and closes the listener; the caller
  * disposes the host.
  */
@@ -16,6 +16,7 @@ import { foldersRoutes } from './folders-routes.ts'
 import { LiveSessions } from './live-sessions.ts'
 import { pageRoutes } from './page-assets.ts'
 import { refuse, requestGuard } from './request-guard.ts'
+import { modeRoutes } from './mode-routes.ts'
 import { rewindRoutes } from './rewind-routes.ts'
 import { sessionRoutes } from './session-routes.ts'
 import { createWebAuth } from './web-auth.ts'
@@ -70,6 +71,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   api.route('/', foldersRoutes(env, sessions))
   api.route('/', docsRoutes(env.docs, sessions))
   api.route('/', rewindRoutes(env, sessions))
+  api.route('/', modeRoutes(env, sessions))
   const app = new Hono()
   app.use('*', requestGuard({ auth, port: () => port, privateHost: options.privateHost ?? true }))
   app.route('/api', api)

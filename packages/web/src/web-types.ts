@@ -38,8 +38,20 @@ export interface WebEnvironment {
   readonly mcpServers?: () => readonly McpServerView[]
   /** Custom commands and user-invocable skills (absent: `/name` prompts go as typed, nothing is completed). */
   readonly commands?: WebCommands
+  /** The permission modes the page's mode menu offers (absent: no menu). */
+  readonly modes?: WebModes
   /** Runs before a live session's agent is closed (the server ends): the SessionEnd hooks. Must not reject. */
   readonly sessionEnd?: (agent: Agent, reason: string) => Promise<void>
+}
+
+/** The permission modes of the host's sessions, switched by session id. */
+export interface WebModes {
+  /** The modes every session may switch to, in menu order (the start mode among them). */
+  readonly available: readonly { readonly id: string; readonly name: string; readonly description: string }[]
+  /** The mode in force for a session. Never throws. */
+  current(sessionId: string): string
+  /** Switches a session's mode from its next decision on; a one-line refusal (nothing changed) when it cannot. */
+  set(sessionId: string, modeId: string): string | undefined
 }
 
 /** One MCP server as the Context tab lists it. */
@@ -69,6 +81,7 @@ export type WebEvent =
   | { /** A question was answered (or its call ended); remove it. */ readonly kind: 'approval-done'; readonly id: string }
   | { /** The session started or stopped running a turn. */ readonly kind: 'busy'; readonly busy: boolean }
   | { /** A turn failed; one line for the person. */ readonly kind: 'error'; readonly message: string }
+  | { /** The session's permission mode was switched (by any tab). */ readonly kind: 'mode'; readonly mode: string }
 
 /**
  * One message of the browser-wide stream (`GET /api/stream`): every live session's events, each

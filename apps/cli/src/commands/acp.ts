@@ -17,7 +17,7 @@ import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { frontEndCommands } from '../command-expansion.ts'
 import { acpMcpServers } from '../acp-mcp.ts'
-import { acpModes } from '../acp-modes.ts'
+import { modeChoices } from '../mode-choices.ts'
 
 /** Options of `dsh acp`. */
 export interface AcpOptions extends AgentSetupOptions {
@@ -42,7 +42,7 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     log: setup.log,
     commands: frontEndCommands({ dshHome: setup.dshHome, log: setup.log, mcp: setup.mcp, multiRoot: setup.host.ctx.get('workspaceRoots') !== undefined }),
     mcp: acpMcpServers(setup, io.env),
-    modes: acpModes(setup),
+    modes: modeChoices(setup),
     sessionEnd: (session, reason) => setup.host.ctx.get('hooks')?.sessionEnd(session, reason) ?? Promise.resolve(),
   })
   const server = serveStdio(app, { input, output })

@@ -16,6 +16,7 @@ import { checkAddDirs, grantAddDirs } from '../add-dirs.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { workspaceReport } from '../chat/workspace-report.ts'
 import { frontEndCommands } from '../command-expansion.ts'
+import { modeChoices } from '../mode-choices.ts'
 import { mcpRows } from '../mcp-rows.ts'
 
 /** Options of `dsh web`. */
@@ -63,6 +64,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         contextWindow: setup.provider.contextWindow,
         prices: setup.config.model?.prices,
         log: setup.log,
+        modes: modeChoices(setup),
         commands: frontEndCommands({ dshHome: setup.dshHome, log: setup.log, mcp: setup.mcp, multiRoot: setup.host.ctx.get('workspaceRoots') !== undefined }),
         ...(setup.mcp === undefined ? {} : { mcpServers: () => mcpRows(setup.mcp) }),
         sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),

@@ -1,10 +1,10 @@
 /**
- * The permission modes `dsh acp` offers an editor's mode picker: the modes that share the sandbox
+ * The permission modes an editor's mode picker (`dsh acp`) and the web page's mode menu (`dsh web`)
+ * offer: the modes that share the sandbox
  * dsh started with (ask, auto-edit, full-auto; a `read-only` or `danger-full-access` start offers
  * itself only), each with a short name and the label the chat's status line shows. Switching goes
  * through the permission guard's controls, by session id.
  */
-import type { AcpModes } from '@dsh/acp'
 import type { PermissionMode } from '@dsh/contracts'
 import { isPermissionMode, modeSwitchRefusal, permissionModes } from '@dsh/permissions'
 import type { AgentSetup } from './agent-setup.ts'
@@ -30,8 +30,24 @@ function modeName(mode: PermissionMode): string {
   }
 }
 
-/** The modes of the sessions of one `dsh acp`. */
-export function acpModes(setup: AgentSetup): AcpModes {
+/** One mode as a picker lists it. */
+export interface ModeChoice {
+  readonly id: string
+  readonly name: string
+  readonly description: string
+}
+
+/** The modes of the sessions of one front end, switched by session id. */
+export interface ModeChoices {
+  /** In the order a picker lists them (the start mode among them). */
+  readonly available: readonly ModeChoice[]
+  current(sessionId: string): string
+  /** A one-line refusal (nothing changed) when the session cannot switch to `modeId`. */
+  set(sessionId: string, modeId: string): string | undefined
+}
+
+/** The modes of the sessions of one `dsh acp` or `dsh web`. */
+export function modeChoices(setup: AgentSetup): ModeChoices {
   const { controls } = setup.permissions
   const start = setup.sandbox.mode
   const available = permissionModes.filter((mode) => modeSwitchRefusal(start, mode) === undefined).map((mode) => ({ id: mode, name: modeName(mode), description: approvalLabel(setup, mode) }))

@@ -113,6 +113,25 @@ describe('dsh run permissions', () => {
     expect(toolResults(w.log)).toEqual(['The bash call was denied: the permission rule "bash(rm -rf*)" denies it. The user\'s deny rules forbid this; do not try to get around them. Choose another approach or ask the user.'])
   })
 
+  // A deny list copied from Claude Code's settings (`Bash(rm -rf *)`, `Edit(...)`) used to parse as
+  // rules of tools named `Bash` and `Edit`, which no call has: nothing was denied, nothing was said.
+  it('Claude Code\'s spellings of rules deny as written: Bash(…), Edit(…) covering write, //absolute paths', async () => {
+    const w = await workspace()
+    writeFileSync(tree.path('dsh.yaml'), `permissions:\n  deny: ["Bash(rm -rf *)", "Edit(**/.env)", "Write(/${w.repo.slice(1)}/locked.txt)"]\n`)
+    const script = writeScript(tree.path('scripts'), 'claude-rules.json', {
+      responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'mkdir -p build && rm -rf build' } }, { name: 'write', arguments: { file_path: 'app/.env', content: 'K=1' } }, { name: 'write', arguments: { file_path: 'locked.txt', content: 'x' } }] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--config', tree.path('dsh.yaml'), '--deny', 'Bash(git push:*)', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: w.env })
+    expect(result.code).toBe(0)
+    expect(toolResults(w.log)).toEqual([
+      'The bash call was denied: the permission rule "bash(rm -rf *)" denies it. The user\'s deny rules forbid this; do not try to get around them. Choose another approach or ask the user.',
+      'The write call was denied: the permission rule "edit(**/.env)" denies it. The user\'s deny rules forbid this; do not try to get around them. Choose another approach or ask the user.',
+      `The write call was denied: the permission rule "write(${w.repo}/locked.txt)" denies it. The user's deny rules forbid this; do not try to get around them. Choose another approach or ask the user.`,
+    ])
+    expect(existsSync(join(w.repo, 'app/.env'))).toBe(false)
+    expect(existsSync(join(w.repo, 'locked.txt'))).toBe(false)
+  })
+
   it('rules from the config file and settings.yaml join the command line\'s; deny wins wherever it comes from', async () => {
     const w = await workspace()
     mkdirSync(w.home, { recursive: true })

@@ -16,6 +16,17 @@ describe('parseRule', () => {
     expect(parseRule('bash( npm test* )', 'x')).toEqual({ text: 'bash(npm test*)', tool: 'bash', pattern: 'npm test*' })
     expect(parseRule('write(**/.env)', 'x')).toEqual({ text: 'write(**/.env)', tool: 'write', pattern: '**/.env' })
   })
+  it('reads Claude Code\'s spellings as dsh\'s rules: its tool names, and //absolute paths', () => {
+    expect(parseRule('Bash(git push:*)', 'x')).toEqual({ text: 'bash(git push:*)', tool: 'bash', pattern: 'git push:*' })
+    expect(parseRule('Bash', 'x')).toEqual({ text: 'bash', tool: 'bash' })
+    expect(parseRule('MultiEdit(src/**)', 'x')).toEqual({ text: 'edit(src/**)', tool: 'edit', pattern: 'src/**' })
+    expect(parseRule('Read(//etc/passwd)', 'x')).toEqual({ text: 'read(/etc/passwd)', tool: 'read', pattern: '/etc/passwd' })
+    expect(parseRule('Task', 'x')).toEqual({ text: 'subagent', tool: 'subagent' })
+    // A command pattern keeps its slashes.
+    expect(parseRule('Bash(//x)', 'x')).toEqual({ text: 'bash(//x)', tool: 'bash', pattern: '//x' })
+    expect(denyingRule(rules('Bash(rm -rf *)'), { tool: 'bash', args: { command: 'ls && rm -rf build' }, cwd: '/w' })?.text).toBe('bash(rm -rf *)')
+    expect(denyingRule(rules('Edit(**/.env)'), { tool: 'write', args: { file_path: '/w/a/.env', content: '' }, cwd: '/w' })?.text).toBe('edit(**/.env)')
+  })
   it('names the rule and where it came from in one line', () => {
     expect(() => parseRule('bash(npm test', '--allow')).toThrow('--allow: invalid permission rule "bash(npm test" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*))')
     expect(() => parseRule('bash()', 'config.yaml permissions.deny[0]')).toThrow('config.yaml permissions.deny[0]: empty pattern in permission rule "bash()" (write bash alone to match every call)')

@@ -49,6 +49,37 @@ describe('PreToolUse hooks', { timeout: 120_000 }, () => {
     expect(stdin).toMatchObject({ hook_event_name: 'PreToolUse', cwd: w.repo, permission_mode: 'full-auto', tool_name: 'Bash', dsh_tool_name: 'bash', tool_input: { command: 'echo hi > made.txt' }, tool_use_id: 'call_t1s1_1', transcript_path: expect.stringMatching(/\/home\/sessions\/[^/]+\.jsonl$/) })
   })
 
+  // A hook file written for Claude Code: `if` narrows a guard to the commands it names (it used to
+  // be ignored, so this guard blocked every bash call), the command is bash (`[[` under dash exits
+  // 127, which blocked every call as a hook that cannot start), and `once` runs a hook only once.
+  it('if narrows a hook to the calls its rule matches, commands run in bash, once runs once per session', async () => {
+    const w = await workspace()
+    const log = tree.path('once.log')
+    configHooks(w, {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ ...command("echo 'no pushing from the agent' >&2; exit 2"), if: 'Bash(git push *)' }] },
+        { matcher: 'Bash', hooks: [{ ...command('cmd=$(jq -r .tool_input.command); if [[ "$cmd" == rm\\ * ]]; then echo "bash-only guard: no rm" >&2; exit 2; fi'), statusMessage: 'checking…' }] },
+        { matcher: 'Bash', hooks: [{ ...command(`echo ran >> ${log}`), once: true }] },
+        { matcher: 'Write', hooks: [{ ...command("echo 'not the env file' >&2; exit 2"), if: 'Write(**/.env)' }] },
+      ],
+    })
+    const result = await runWith(w, [bashCall('echo one > one.txt'), bashCall('ls && git push origin main'), bashCall('rm notes.txt'), { toolCalls: [{ name: 'write', arguments: { file_path: 'ok.txt', content: 'x' } }, { name: 'write', arguments: { file_path: 'app/.env', content: 'K=1' } }] }, { text: 'ok' }])
+    expect(result.code).toBe(0)
+    expect(result.stderr).not.toContain('warning')
+    const texts = toolText(readRequests(w.log))
+    expect(texts[0]).toMatch(/\[Exit code: 0\]$/)
+    expect(texts[1]).toBe('The bash call was denied: a PreToolUse hook blocked it: no pushing from the agent. Do not retry it unchanged; choose another approach or ask the user.')
+    expect(texts[2]).toBe('The bash call was denied: a PreToolUse hook blocked it: bash-only guard: no rm. Do not retry it unchanged; choose another approach or ask the user.')
+    expect(texts[3]).toMatch(/^Created ok\.txt/)
+    expect(texts[4]).toBe('The write call was denied: a PreToolUse hook blocked it: not the env file. Do not retry it unchanged; choose another approach or ask the user.')
+    expect(existsSync(tree.path('repo/one.txt'))).toBe(true)
+    expect(existsSync(tree.path('repo/notes.txt'))).toBe(true)
+    expect(readFileSync(log, 'utf8')).toBe('ran\n')
+    const listed = await runDsh(['--dsh-home', w.home, 'hooks', 'list', '--cwd', w.repo, '--config', w.config], { cwd: tree.root })
+    expect(listed.stdout).toContain("PreToolUse  Bash  if Bash(git push *)  echo 'no pushing from the agent' >&2; exit 2")
+    expect(listed.stdout).toContain(`PreToolUse  Bash  once  echo ran >> ${log}`)
+  })
+
   it('a JSON deny blocks with its reason; a JSON allow never overrides a deny rule (the hook does not even run)', async () => {
     const w = await workspace()
     const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'read files with the read tool' } })
@@ -67,7 +98,7 @@ describe('PreToolUse hooks', { timeout: 120_000 }, () => {
     await runWith(w, [bashCall('echo hi > made.txt'), { toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'ok' }])
     const texts = toolText(readRequests(w.log))
     expect(texts[0]).toBe(`The bash call was denied: a PreToolUse hook blocked it: the PreToolUse hook "sleep 1000" (${w.config}: PreToolUse[0].hooks[0]) did not answer within 0.5 s, and a guard that cannot answer blocks the call. Do not retry it unchanged; choose another approach or ask the user.`)
-    expect(texts[1]).toMatch(/^The read call was denied: a PreToolUse hook blocked it: the PreToolUse hook ".*missing-hook\.sh" \(.*PreToolUse\[1\]\.hooks\[0\]\) could not run \(exit 127\): .*missing-hook\.sh: not found, and a guard that cannot run blocks the call\./)
+    expect(texts[1]).toMatch(/^The read call was denied: a PreToolUse hook blocked it: the PreToolUse hook ".*missing-hook\.sh" \(.*PreToolUse\[1\]\.hooks\[0\]\) could not run \(exit 127\): .*missing-hook\.sh: (?:not found|No such file or directory), and a guard that cannot run blocks the call\./)
     expect(existsSync(tree.path('repo/made.txt'))).toBe(false)
   })
 

@@ -11,6 +11,7 @@ import type { AgentHandle } from '@dsh/contracts'
 import { errorMessage } from '@dsh/runtime'
 import { join } from 'node:path'
 import { hookEnvironment } from './hook-env.ts'
+import { hookShell } from './hook-shell.ts'
 import type { HookEntry, HookEventName, HookRun } from './hook-types.ts'
 import { combineRuns, hookLabel, type HookVerdict } from './hook-verdict.ts'
 import { runHook } from './run-hook.ts'
@@ -53,6 +54,17 @@ function append(target: HookTarget | undefined, type: string, data: unknown, war
 /** Creates a runner. */
 export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const pending = new Map<string, Set<Promise<void>>>()
+  /** Per session, the `once` hooks that ran already (by file, position and command). */
+  const ranOnce = new Map<string, Set<string>>()
+  const firstTime = (id: string, entry: HookEntry): boolean => {
+    if (entry.once !== true) return true
+    const key = `${entry.source.file}\u0000${entry.where}\u0000${entry.command}`
+    const ran = ranOnce.get(id) ?? new Set<string>()
+    ranOnce.set(id, ran)
+    if (ran.has(key)) return false
+    ran.add(key)
+    return true
+  }
   /** The last observer event queued per session: the next one starts when it has ended. */
   const tails = new Map<string, Promise<void>>()
   const run: HookRunner['run'] = async (event, target, extra, entries, signal) => {
@@ -66,9 +78,10 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       ...extra,
     }
     const env = hookEnvironment(options.env, options.secretNames ?? [], cwd)
-    // The same command configured twice (two files) runs once.
-    const unique = [...new Map(entries.map((entry) => [entry.command, entry])).values()]
-    const runs = await Promise.all(unique.map((entry) => runHook({ entry, input, cwd, env, signal })))
+    const shell = hookShell(env)
+    // The same command configured twice (two files) runs once; a `once` hook that ran in the session does not run again.
+    const unique = [...new Map(entries.map((entry) => [entry.command, entry])).values()].filter((entry) => firstTime(target?.id ?? '', entry))
+    const runs = await Promise.all(unique.map((entry) => runHook({ entry, input, cwd, env, shell, signal })))
     for (const done of runs) append(target, 'hooks/run', runRecord(done), options.warn)
     const verdict = combineRuns(event, runs)
     for (const message of verdict.messages) options.warn(message)

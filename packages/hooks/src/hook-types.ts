@@ -2,6 +2,7 @@
  * Contracts of the hooks plugin: the events, a configured hook, where it came from, and what one
  * run of a hook command produced. Types only.
  */
+import type { PermissionRule } from '@dsh/contracts'
 
 /** Every event a hook can be configured for (Claude Code's names, plus dsh's own last two). */
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd', 'InstructionsLoaded', 'RootChanged'] as const
@@ -22,6 +23,17 @@ export interface HookSource {
   readonly trusted: boolean
 }
 
+/** The tool events: the only ones a hook's `if` applies to. */
+export const TOOL_EVENTS: readonly HookEventName[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure']
+
+/** A hook's `if`: a permission rule the tool call must match for the hook to run. */
+export interface HookCondition {
+  /** As written (`Bash(git push *)`). */
+  readonly text: string
+  /** Parsed, in dsh's tool names (`bash(git push *)`). */
+  readonly rule: PermissionRule
+}
+
 /** One configured hook command. */
 export interface HookEntry {
   /** The event it runs on. */
@@ -38,6 +50,13 @@ export interface HookEntry {
   readonly source: HookSource
   /** Position in its file, for messages: `PreToolUse[0].hooks[1]`. */
   readonly where: string
+  /**
+   * `if`: the hook runs only for a call the rule matches, the way a deny rule matches (a bash line
+   * when any of its simple commands does, `ls && git push` for `Bash(git push *)`). Tool events only.
+   */
+  readonly condition?: HookCondition | undefined
+  /** `once`: the hook runs at most once per session (the first time its event and matcher fit). */
+  readonly once?: boolean | undefined
 }
 
 /** How one run of a hook command ended. */

@@ -107,7 +107,7 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   ctx.effect(() => () => roots.dispose(), 'hooks.roots')
   const stopContinues = new Map<string, number>()
 
-  listenToTools(ctx, { runner, entries, contextMessage })
+  listenToTools(ctx, { runner, entries, contextMessage, cwd: options.cwd })
 
   ctx.on('agent/pre-step', async (payload, next): Promise<PreStepDecision> => {
     agents.set(payload.agent.session, payload.agent)

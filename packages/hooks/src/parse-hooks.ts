@@ -4,8 +4,12 @@
  * never stops the others: an unknown event name, a matcher that is not a regular expression, a
  * missing command or an unsupported type is one line naming the file, the event and the entry,
  * and every other hook still loads. `maxStopContinues` (dsh's own key) may sit beside the events.
+ * A hook's `if` (a permission rule, tool events only), `once` and `shell` (`bash`, the only one)
+ * are read; a bad one is such a line and that hook does not load. `statusMessage` is accepted and
+ * not shown.
  */
-import { HOOK_EVENTS, type HookEntry, type HookEventName, type HookSource } from './hook-types.ts'
+import { parseRule, RuleSyntaxError } from '@dsh/permissions'
+import { HOOK_EVENTS, TOOL_EVENTS, type HookCondition, type HookEntry, type HookEventName, type HookSource } from './hook-types.ts'
 
 /** Default time limit of a hook, in seconds (Claude Code's field is seconds too). */
 export const DEFAULT_HOOK_TIMEOUT_S = 60
@@ -84,12 +88,31 @@ export function parseHooks(section: unknown, source: HookSource): ParsedHooks {
           problems.push(at(entryWhere, problem ?? 'missing command'))
           continue
         }
+        const condition = conditionOf(event, hook['if'])
+        if (typeof condition === 'string') {
+          problems.push(at(entryWhere, condition))
+          continue
+        }
         const timeout = typeof hook['timeout'] === 'number' ? hook['timeout'] : DEFAULT_HOOK_TIMEOUT_S
-        entries.push({ event, matcher, pattern, command: hook['command'], timeoutMs: Math.round(timeout * 1000), source, where: entryWhere })
+        entries.push({ event, matcher, pattern, command: hook['command'], timeoutMs: Math.round(timeout * 1000), source, where: entryWhere, ...(condition === undefined ? {} : { condition }), ...(hook['once'] === true ? { once: true } : {}) })
       }
     }
   }
   return { entries, problems, ...(maxStopContinues === undefined ? {} : { maxStopContinues }) }
+}
+
+/** A hook's `if` parsed, undefined without one, or what is wrong with it. */
+function conditionOf(event: HookEventName, written: unknown): HookCondition | string | undefined {
+  if (written === undefined) return undefined
+  if (typeof written !== 'string' || written.trim() === '') return 'if: expected a permission rule such as "Bash(git push *)"'
+  if (!TOOL_EVENTS.includes(event)) return `if: applies to the tool events only (${TOOL_EVENTS.join(', ')}); this hook does not run`
+  try {
+    return { text: written, rule: parseRule(written, 'if') }
+  } catch (error) {
+    // The rule is the person's input: said, and this hook is left out (the others load).
+    if (!(error instanceof RuleSyntaxError)) throw error
+    return `${error.message}; this hook does not run`
+  }
 }
 
 /** What is wrong with one hook object, or undefined. */
@@ -100,5 +123,8 @@ function hookProblem(hook: unknown): string | undefined {
   if (typeof hook['command'] !== 'string' || hook['command'].trim() === '') return 'missing command'
   const timeout = hook['timeout']
   if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || timeout > 86_400)) return 'timeout: expected seconds, more than 0 and at most 86400'
+  if (hook['once'] !== undefined && typeof hook['once'] !== 'boolean') return 'once: expected true or false'
+  const shell = hook['shell']
+  if (shell !== undefined && shell !== 'bash') return `shell ${JSON.stringify(shell)} is not supported (dsh runs hook commands with bash)`
   return undefined
 }

@@ -1,11 +1,12 @@
 /**
- * Runs one hook command: `sh -c COMMAND` in the session's working directory, in a process group of
+ * Runs one hook command: `bash -c COMMAND` (hook-shell.ts) in the session's working directory, in a process group of
  * its own, with the event's JSON on stdin and an environment without the model provider's keys.
  * Output beyond the cap is dropped. At the time limit (or when the caller's signal aborts) the
  * whole group is killed. Exit 126 or 127 (the shell could not run the command) counts as
  * "failed to start", like a spawn error: a guard that cannot run must not pass for one that said yes.
  */
 import { spawn } from 'node:child_process'
+import type { HookShell } from './hook-shell.ts'
 import type { HookEntry, HookRun } from './hook-types.ts'
 
 /** Bytes kept of each of stdout and stderr. */
@@ -20,6 +21,8 @@ export interface RunHookOptions {
   readonly cwd: string
   /** Environment of the command. */
   readonly env: Readonly<Record<string, string>>
+  /** The shell that runs `entry.command` with `-c`. */
+  readonly shell: HookShell
   /** Cancels the run (the step was cancelled). */
   readonly signal?: AbortSignal | undefined
 }
@@ -46,7 +49,7 @@ export function runHook(options: RunHookOptions): Promise<HookRun> {
     const stderr = collector()
     let timedOut = false
     let settled = false
-    const child = spawn('/bin/sh', ['-c', entry.command], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    const child = spawn(options.shell.file, [...options.shell.flags, '-c', entry.command], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')

@@ -8,8 +8,11 @@
  *   and the replacement is recorded as `hooks/input-updated`.
  * - `tools/post-execute` → PostToolUse / PostToolUseFailure: feedback (exit 2, `decision:
  *   "block"`) and `additionalContext` become context messages after the step's results.
+ * A hook runs for a call when its matcher fits the tool name and its `if` rule, if any, matches the
+ * call as a deny rule would (any simple command of a bash line; a path as written or resolved).
  */
 import type { Context } from '@deepseek-ai/cordis'
+import { denyingRule } from '@dsh/permissions'
 import type { PostExecuteDecision, PreExecuteVerdict, ToolExecution, UserMessage } from '@dsh/contracts'
 import type { HookEntry, HookEventName } from './hook-types.ts'
 import type { HookRunner } from './hook-runner.ts'
@@ -22,6 +25,14 @@ export interface ToolListenerDeps {
   /** The runnable hooks of `event` now (the set is hot reloaded). */
   readonly entries: (event: HookEventName) => readonly HookEntry[]
   readonly contextMessage: (text: string) => UserMessage
+  /** Working directory of a call without an agent (its `if` paths are relative to it). */
+  readonly cwd: string
+}
+
+/** The hooks of `event` for `execution`: the matcher fits the tool and the `if` rule, if any, the call. */
+function hooksFor(deps: ToolListenerDeps, event: HookEventName, execution: ToolExecution): HookEntry[] {
+  const call = { tool: execution.name, args: execution.arguments, cwd: execution.agent?.cwd ?? deps.cwd }
+  return deps.entries(event).filter((entry) => matchesTool(entry.pattern, execution.name) && (entry.condition === undefined || denyingRule([entry.condition.rule], call) !== undefined))
 }
 
 /** The tool fields of a hook's stdin, in Claude Code's names. */
@@ -45,7 +56,7 @@ export function listenToTools(ctx: Context, deps: ToolListenerDeps): void {
     }
     const base = await next()
     if (base.kind === 'deny') return base
-    const entries = deps.entries('PreToolUse').filter((entry) => matchesTool(entry.pattern, execution.name))
+    const entries = hooksFor(deps, 'PreToolUse', execution)
     if (entries.length === 0) return base
     const verdict = await runner.run('PreToolUse', execution.agent, toolFields(execution), entries, execution.signal)
     const call = { tool: execution.name, callId: execution.callId }
@@ -63,7 +74,7 @@ export function listenToTools(ctx: Context, deps: ToolListenerDeps): void {
   ctx.on('tools/post-execute', async (execution, output, next): Promise<PostExecuteDecision> => {
     const decision = await next()
     const event = output.isError === true ? 'PostToolUseFailure' : 'PostToolUse'
-    const entries = deps.entries(event).filter((entry) => matchesTool(entry.pattern, execution.name))
+    const entries = hooksFor(deps, event, execution)
     if (entries.length === 0) return decision
     const response = output.isError === true ? { error: output.content } : { tool_response: { content: output.content, ...(output.meta === undefined ? {} : { meta: output.meta }) } }
     const verdict = await runner.run(event, execution.agent, { ...toolFields(execution), ...response }, entries, execution.signal)

@@ -36,6 +36,25 @@ describe('parseHooks', () => {
   })
 })
 
+describe('if, once and shell', () => {
+  it('reads if as a permission rule in dsh\'s tool names, once as a flag; a bad one is a line and that hook does not load', () => {
+    const parsed = parseHooks(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', if: 'Bash(git push *)', once: true, shell: 'bash', statusMessage: 'checking' }, { type: 'command', command: 'bad-if.sh', if: 'Bash(git push' }, { type: 'command', command: 'ps.sh', shell: 'powershell' }, { type: 'command', command: 'once.sh', once: 'yes' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'stop.sh', if: 'Bash(x)' }] }],
+      },
+      source,
+    )
+    expect(parsed.entries.map((entry) => [entry.command, entry.condition?.text, entry.condition?.rule.text, entry.once])).toEqual([['guard.sh', 'Bash(git push *)', 'bash(git push *)', true]])
+    expect(parsed.problems).toEqual([
+      '/etc/dsh.yaml: hooks.PreToolUse[0].hooks[1]: if: invalid permission rule "Bash(git push" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*)); this hook does not run',
+      '/etc/dsh.yaml: hooks.PreToolUse[0].hooks[2]: shell "powershell" is not supported (dsh runs hook commands with bash)',
+      '/etc/dsh.yaml: hooks.PreToolUse[0].hooks[3]: once: expected true or false',
+      '/etc/dsh.yaml: hooks.Stop[0].hooks[0]: if: applies to the tool events only (PreToolUse, PostToolUse, PostToolUseFailure); this hook does not run',
+    ])
+  })
+})
+
 describe('matchers', () => {
   it('match the whole name, dsh\'s or Claude Code\'s', () => {
     const [bash] = parseHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries

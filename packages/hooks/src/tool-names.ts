@@ -5,7 +5,11 @@
  * MCP tools (`mcp__server__tool`) have the same name in both.
  */
 
-const claudeNames: Readonly<Record<string, string>> = { bash: 'Bash', read: 'Read', write: 'Write', edit: 'Edit', glob: 'Glob', grep: 'Grep', subagent: 'Task' }
+// Claude Code's subagent tool is `Agent` (it was `Task` before 2.1.63; matchers of that name still match).
+const claudeNames: Readonly<Record<string, string>> = { bash: 'Bash', read: 'Read', write: 'Write', edit: 'Edit', glob: 'Glob', grep: 'Grep', subagent: 'Agent' }
+
+/** Older Claude Code names a matcher may still use. */
+const formerNames: Readonly<Record<string, string>> = { edit: 'MultiEdit', subagent: 'Task' }
 
 /** The name a Claude Code hook expects for dsh's tool `name`. */
 export function claudeToolName(name: string): string {
@@ -17,6 +21,7 @@ export function matchesTool(pattern: RegExp | undefined, name: string): boolean 
   if (pattern === undefined) return true
   if (pattern.test(name)) return true
   const claude = claudeToolName(name)
-  // Claude Code's MultiEdit is dsh's edit as well.
-  return pattern.test(claude) || (name === 'edit' && pattern.test('MultiEdit'))
+  // Claude Code's MultiEdit is dsh's edit as well; Task is the subagent tool's former name.
+  const former = formerNames[name]
+  return pattern.test(claude) || (former !== undefined && pattern.test(former))
 }

@@ -66,6 +66,10 @@ describe('matchers', () => {
     expect(matchesTool(mcp?.pattern, 'mcp__github__create_issue')).toBe(true)
     expect(matchesTool(undefined, 'anything')).toBe(true)
     expect(claudeToolName('grep')).toBe('Grep')
+    expect(claudeToolName('subagent')).toBe('Agent')
+    const [agent] = parseHooks({ PreToolUse: [{ matcher: 'Agent', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries
+    const [task] = parseHooks({ PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries
+    expect([matchesTool(agent?.pattern, 'subagent'), matchesTool(task?.pattern, 'subagent'), matchesTool(task?.pattern, 'bash')]).toEqual([true, true, false])
     expect(claudeToolName('mcp__x__y')).toBe('mcp__x__y')
   })
 })

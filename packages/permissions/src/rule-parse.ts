@@ -3,7 +3,7 @@
  * `write(**\/.env)`). A bad rule is a one-line error naming the rule and where it came from.
  * Claude Code's spellings mean the same rules, so a deny list copied from its settings protects
  * as written: its tool names (`Bash`, `Read`, `Write`, `Edit`, `MultiEdit`, `Glob`, `Grep`,
- * `Task`) are dsh's tools (`bash(…)`, …, `subagent`), and a path pattern starting `//` is the
+ * `Agent` or its former name `Task`) are dsh's tools (`bash(…)`, …, `subagent`), and a path pattern starting `//` is the
  * absolute path after the first `/`.
  */
 import type { PermissionRule } from '@dsh/contracts'
@@ -16,7 +16,7 @@ export class RuleSyntaxError extends Error {
 const toolName = /^(?:[A-Za-z_][\w-]*|mcp__[\w-]+__\*)$/
 
 /** Claude Code's names of dsh's tools (rules, hook matchers and `if` conditions use them). */
-const claudeToolNames: Readonly<Record<string, string>> = { Bash: 'bash', Read: 'read', Write: 'write', Edit: 'edit', MultiEdit: 'edit', Glob: 'glob', Grep: 'grep', Task: 'subagent' }
+const claudeToolNames: Readonly<Record<string, string>> = { Bash: 'bash', Read: 'read', Write: 'write', Edit: 'edit', MultiEdit: 'edit', Glob: 'glob', Grep: 'grep', Agent: 'subagent', Task: 'subagent' }
 
 /** dsh's name of a tool a rule names (Claude Code's name, or dsh's own). */
 const dshTool = (name: string): string => claudeToolNames[name] ?? name

@@ -22,6 +22,7 @@ describe('parseRule', () => {
     expect(parseRule('MultiEdit(src/**)', 'x')).toEqual({ text: 'edit(src/**)', tool: 'edit', pattern: 'src/**' })
     expect(parseRule('Read(//etc/passwd)', 'x')).toEqual({ text: 'read(/etc/passwd)', tool: 'read', pattern: '/etc/passwd' })
     expect(parseRule('Task', 'x')).toEqual({ text: 'subagent', tool: 'subagent' })
+    expect(parseRule('Agent', 'x')).toEqual({ text: 'subagent', tool: 'subagent' })
     // A command pattern keeps its slashes.
     expect(parseRule('Bash(//x)', 'x')).toEqual({ text: 'bash(//x)', tool: 'bash', pattern: '//x' })
     expect(denyingRule(rules('Bash(rm -rf *)'), { tool: 'bash', args: { command: 'ls && rm -rf build' }, cwd: '/w' })?.text).toBe('bash(rm -rf *)')

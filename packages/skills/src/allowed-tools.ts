@@ -1,6 +1,6 @@
 /**
  * A skill's `allowed-tools` as dsh allow rules: Claude Code's tool names become dsh's (`Bash` →
- * `bash`, `Read` → `read`, `MultiEdit` → `edit`, `Task` → `subagent`, …), `mcp__server__tool`
+ * `bash`, `Read` → `read`, `MultiEdit` → `edit`, `Agent` (formerly `Task`) → `subagent`, …), `mcp__server__tool`
  * and dsh's own names stay as they are, and `Name(pattern)` keeps its pattern (`Bash(git add:*)` →
  * `bash(git add:*)`). Names dsh has no tool for (`WebFetch`, `TodoWrite`, …) and entries that are
  * not `NAME` or `NAME(PATTERN)` grant nothing and are listed as `ignored`.
@@ -15,6 +15,7 @@ const CLAUDE_NAMES: Readonly<Record<string, string>> = {
   Glob: 'glob',
   Grep: 'grep',
   LS: 'glob',
+  Agent: 'subagent',
   Task: 'subagent',
 }
 

@@ -111,6 +111,54 @@ describe('dsh mcp', () => {
     expect((await dsh('list')).stdout).toBe('no MCP servers (add one: dsh mcp add NAME -- COMMAND [ARGS…])\n')
   })
 
+  it('imports Claude Code\'s servers from ~/.claude.json (user scope, this project\'s local scope), which then connect; ${VAR} stays for start time', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'me/': null })
+    const home = tree.path('home')
+    const repo = tree.path('repo')
+    const claudeJson = {
+      numStartups: 42,
+      mcpServers: {
+        memory: { type: 'stdio', command: process.execPath, args: [serverScript('server-memory')], env: { MEMORY_FILE_PATH: '${MEMORY_AT}' } },
+        broken: { type: 'websocket', url: 'ws://x' },
+        docs: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN:-none}' }, oauth: { clientId: 'x' } },
+      },
+      projects: { [repo]: { allowedTools: [], mcpServers: { faults: { command: process.execPath, args: [faultServer] } } }, '/elsewhere': { mcpServers: { other: { command: 'x' } } } },
+    }
+    writeFileSync(tree.path('me/.claude.json'), JSON.stringify(claudeJson))
+    const env = { HOME: tree.path('me'), MEMORY_AT: tree.path('memory.jsonl') }
+    const dsh = (...args: string[]): Promise<DshResult> => runDsh(['--dsh-home', home, 'mcp', ...args, '--cwd', repo], { cwd: tree.root, env, timeoutMs: 60_000 })
+    const dry = await dsh('import', 'claude', '--dry-run')
+    expect(dry.code).toBe(0)
+    expect(dry.stdout).toContain(`would import faults (project ${repo}): ${process.execPath} ${faultServer}\n`)
+    expect(existsSync(tree.path('home/mcp-servers.json'))).toBe(false)
+    const imported = await dsh('import', 'claude')
+    expect(imported.code).toBe(0)
+    expect(imported.stdout.split('\n')).toEqual([
+      `warning: ${tree.path('me/.claude.json')} mcpServers: server "broken": unknown transport "websocket" (use "stdio" or "http"); not imported`,
+      `note: ${tree.path('me/.claude.json')} mcpServers: server "docs": "oauth" not imported (dsh does not read it)`,
+      `imported faults (project ${repo}): ${process.execPath} ${faultServer}`,
+      `imported memory (user: every project): ${process.execPath} ${serverScript('server-memory')}`,
+      'imported docs (user: every project): https://mcp.example.com/mcp',
+      `imported 3 servers from ${tree.path('me/.claude.json')}; dsh mcp list connects to them`,
+      '',
+    ])
+    const stored: unknown = JSON.parse(readFileSync(tree.path('home/mcp-servers.json'), 'utf8'))
+    expect(stored).toMatchObject({ user: { memory: { env: { MEMORY_FILE_PATH: '${MEMORY_AT}' } }, docs: { headers: { Authorization: 'Bearer ${DOCS_TOKEN:-none}' } } } })
+    const listed = (await dsh('list')).stdout.split('\n')
+    expect(listed).toContain('faults  stdio  project  connected, 4 tools')
+    expect(listed).toContain('memory  stdio  user  connected, 9 tools')
+    const again = await dsh('import', 'claude')
+    expect(again.stdout).toContain('skipped memory: dsh already stores a server of that name (dsh mcp remove memory first to import it)\n')
+    expect(again.stdout.endsWith(`nothing to import from ${tree.path('me/.claude.json')}\n`)).toBe(true)
+    const missing = await runDsh(['--dsh-home', home, 'mcp', 'import', 'claude', '--cwd', repo], { cwd: tree.root, env: { HOME: tree.path('repo') } })
+    expect(missing).toMatchObject({ code: 1, stderr: `dsh: ${tree.path('repo/.claude.json')}: not found (Claude Code keeps its MCP servers there; set CLAUDE_CONFIG_DIR if yours is elsewhere)\n` })
+    expect((await dsh('import', 'codex')).code).toBe(2)
+    writeFileSync(tree.path('me/.claude.json'), '{"mcpServers": {')
+    const torn = await dsh('import', 'claude')
+    expect(torn.code).toBe(1)
+    expect(torn.stderr).toMatch(/^dsh: .*\/me\/\.claude\.json: invalid JSON \(.+\)\n$/)
+  })
+
   it('refuses bad input in one line and writes nothing', { timeout: 180_000 }, async () => {
     tree = await tempTree({ 'repo/.git/': null })
     const home = tree.path('home')

@@ -42,10 +42,11 @@ export function mcpJsonDigest(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-function storedEntries(servers: Readonly<Record<string, unknown>>, source: ServerSource, where: string, problems: string[]): ServerEntry[] {
+/** Entries of the store or the config file; `${VAR}` is expanded from `env` as in `.mcp.json`. */
+function storedEntries(servers: Readonly<Record<string, unknown>>, source: ServerSource, where: string, problems: string[], env: CollectOptions['env']): ServerEntry[] {
   const entries: ServerEntry[] = []
   for (const [name, raw] of Object.entries(servers)) {
-    const result = readServerEntry(name, raw, { where })
+    const result = readServerEntry(name, raw, { where, expandEnv: env })
     if (result.ok) entries.push({ name, source, file: where, config: result.config, options: result.options })
     else problems.push(result.problem)
   }
@@ -66,7 +67,7 @@ export function collectServers(options: CollectOptions): CollectedServers {
     problems.push(...read.problems)
     ordered.push(...read.entries)
   }
-  ordered.push(...storedEntries(project.servers, 'project', `${storePath(options.dshHome)} (project ${projectRoot})`, problems))
+  ordered.push(...storedEntries(project.servers, 'project', `${storePath(options.dshHome)} (project ${projectRoot})`, problems, options.env))
   const mcpJsonFile = join(projectRoot, '.mcp.json')
   const projectFile = readMcpJson(mcpJsonFile, { source: '.mcp.json', env: options.env, missingOk: true })
   let mcpJson: CollectedServers['mcpJson']
@@ -78,8 +79,8 @@ export function collectServers(options: CollectOptions): CollectedServers {
     problems.push(...projectFile.problems)
     ordered.push(...projectFile.entries.map((entry): ServerEntry => (trusted ? entry : { ...entry, blocked: 'untrusted' })))
   }
-  ordered.push(...storedEntries(content.user, 'user', `${storePath(options.dshHome)} (user)`, problems))
-  if (options.configServers !== undefined) ordered.push(...storedEntries(options.configServers.servers, 'config', options.configServers.file, problems))
+  ordered.push(...storedEntries(content.user, 'user', `${storePath(options.dshHome)} (user)`, problems, options.env))
+  if (options.configServers !== undefined) ordered.push(...storedEntries(options.configServers.servers, 'config', options.configServers.file, problems, options.env))
   const seen = new Map<string, ServerEntry>()
   const entries: ServerEntry[] = []
   for (const entry of ordered) {

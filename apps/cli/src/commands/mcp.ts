@@ -136,5 +136,11 @@ export function registerMcpCommands(program: Command, io: CliIo, setExit: (code:
   common(group.command('remove').description('forget a stored server').argument('<name>', 'the server')).action(async (name: string, _options: unknown, command: Command) => setExit(await remove(io, name, command.optsWithGlobals<McpOptions>())))
   common(group.command('enable').description('start the server again in this project').argument('<name>', 'the server')).action(async (name: string, _options: unknown, command: Command) => setExit(await toggle(io, name, true, command.optsWithGlobals<McpOptions>())))
   common(group.command('disable').description('do not start the server in this project').argument('<name>', 'the server')).action(async (name: string, _options: unknown, command: Command) => setExit(await toggle(io, name, false, command.optsWithGlobals<McpOptions>())))
+  common(group.command('import').description("copy Claude Code's MCP servers (~/.claude.json: its user scope and this project's local scope) into dsh's store").argument('<from>', 'claude'))
+    .option('--dry-run', 'print what would be imported; write nothing')
+    .action(async (from: string, _options: unknown, command: Command) => {
+      const { importServers } = await import('./mcp-import.ts')
+      setExit(await importServers(io, from, command.optsWithGlobals()))
+    })
   common(group.command('trust').description('trust the project\'s .mcp.json as it is now (its digest is recorded; a changed file is untrusted again)')).action(async (_options: unknown, command: Command) => setExit(await trust(io, command.optsWithGlobals<McpOptions>())))
 }

@@ -1,6 +1,6 @@
 // /mode and /permissions in a real chat (tmux, 120×40, the built binary): switching an ask-mode
 // chat to full-auto lets the next command run unasked and the status line says so, read-only is
-// refused with the way to get it; /permissions lists the rules with where each was written, and
+// refused with the way to get it; Shift+Tab cycles the modes; /permissions lists the rules with where each was written, and
 // removing the session's "allow always" rule makes the same command ask again; "always" for a
 // compound command offers its parts' prefixes, never the whole tool, until bash asks again.
 import { existsSync } from 'node:fs'
@@ -48,6 +48,25 @@ describe('permission controls in the chat', () => {
     await tmux.waitFor(/Touched it\./)
     expect(existsSync(w.tree.path('repo/switched'))).toBe(true)
     expect((await tmux.waitFor(/Touched it\./)).join('\n')).not.toContain('Run bash: touch switched?')
+  }, 90_000)
+
+  it('Shift+Tab moves to the next mode (ask → auto-edit → full-auto → ask), shown in the hint and the status line', async () => {
+    const w = await chatWorkspace()
+    tree = w.tree
+    const script = writeScript(w.tree.path('scripts'), 'cycle.json', { responses: [call('touch cycled'), { text: 'Cycled and touched.' }] })
+    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    await tmux.waitFor(/Ctrl-D exits/)
+    await tmux.keys(['BTab'])
+    await tmux.waitFor(/mode: auto-edit — auto-edit \(ask before bash, run_code\) \(Shift\+Tab: next mode\)/)
+    await tmux.waitFor(/^scripted:\S+ · ~\/repo · auto-edit \(ask before bash, run_code\)/m)
+    await tmux.keys(['BTab'])
+    await tmux.waitFor(/^scripted:\S+ · ~\/repo · full-auto \(shell sandboxed\)/m)
+    await send(tmux, 'touch it')
+    await tmux.waitFor(/Cycled and touched\./)
+    expect(existsSync(w.tree.path('repo/cycled'))).toBe(true)
+    expect((await tmux.waitFor(/Cycled and touched\./)).join('\n')).not.toContain('Run bash: touch cycled?')
+    await tmux.keys(['BTab'])
+    await tmux.waitFor(/^scripted:\S+ · ~\/repo · ask before bash, run_code/m)
   }, 90_000)
 
   it('/permissions lists rules with their sources; removing the session rule makes the command ask again', async () => {

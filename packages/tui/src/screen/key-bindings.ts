@@ -1,6 +1,7 @@
 /**
  * The chat's own keys, seen before the editor: Ctrl-C, Esc and Ctrl-D through the interrupt
- * policy (Esc Esc at an idle empty prompt opens the rewind picker through `openRewind`), Ctrl-O (the last tool result in full) and Ctrl-T (reasoning). Any other key disarms a
+ * policy (Esc Esc at an idle empty prompt opens the rewind picker through `openRewind`), Ctrl-O (the last tool result in full), Ctrl-T (reasoning)
+ * and Shift+Tab (the next permission mode, shown in the hint line until the next key). Any other key disarms a
  * pending exit and goes to the editor or the open modal; so does the end of the exit window,
  * which also takes the "press Ctrl-C again" hint away. With a modal open, only Ctrl-C is taken
  * (it cancels the running step, which also withdraws the question).
@@ -19,6 +20,8 @@ export interface KeyTargets {
   readonly now: () => number
   /** Opens the rewind picker (Esc Esc); absent: a second Esc does nothing. */
   readonly openRewind?: () => void
+  /** Shift+Tab: the next permission mode; returns the line for the hint (absent: the key goes to the editor). */
+  readonly cycleMode?: () => string | undefined
 }
 
 /** The exit hint shown after a first Ctrl-C. */
@@ -41,6 +44,13 @@ export function bindKeys(options: KeyTargets): () => void {
     if (matchesKey(data, 'ctrl+o')) return view.toggleLastTool() ? { consume: true } : undefined
     if (matchesKey(data, 'ctrl+t')) {
       view.toggleReasoning()
+      return { consume: true }
+    }
+    if (options.cycleMode !== undefined && matchesKey(data, 'shift+tab') && !layout.modalOpen && !layout.editor.isShowingAutocomplete()) {
+      const line = options.cycleMode()
+      if (line === undefined) return undefined
+      layout.setHint(line)
+      layout.tui.requestRender()
       return { consume: true }
     }
     const key = policyKey(data)

@@ -14,6 +14,7 @@ import { chatCompletion } from '../input/completion.ts'
 import { PromptHistory } from '../input/prompt-history.ts'
 import { resumedSessionLine } from '../sessions/resume-note.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
+import { cycleMode } from '../slash/permission-commands.ts'
 import type { SlashRegistry } from '../slash/slash-registry.ts'
 import { shortPath, statusSnapshot } from '../status/status-snapshot.ts'
 import type { Theme } from '../theme.ts'
@@ -156,7 +157,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle, typeAhead: (data) => layout.editor.handleInput(data), rows: () => layout.tui.terminal.rows }), { signal, value: { kind: 'reject' } })
     const onStop = (): void => chat.exit()
     options.stop?.addEventListener('abort', onStop, { once: true })
-    cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now, ...(registry.get('rewind') === undefined ? {} : { openRewind: () => void chat.submit('/rewind').catch((error: unknown) => view.error(error)) }) }), () => options.stop?.removeEventListener('abort', onStop))
+    cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now, cycleMode: () => cycleMode({ controller: chat, view }), ...(registry.get('rewind') === undefined ? {} : { openRewind: () => void chat.submit('/rewind').catch((error: unknown) => view.error(error)) }) }), () => options.stop?.removeEventListener('abort', onStop))
     await chat.finished
     await env.sessionEnd?.(chat.agent, 'prompt_input_exit')
     return { exitCode: signalCode ?? chat.exitCode, sessionId: chat.agent.session.id }

@@ -33,6 +33,23 @@ function setMode({ controller, view }: SlashContext, name: string): string {
   return `${modeLine(permissions, controller)}; applies from the next tool call`
 }
 
+/**
+ * Shift+Tab at the prompt: the session moves to the next mode it can switch to (ask → auto-edit →
+ * full-auto → ask), as `/mode NEXT` would; returns the line to show, undefined without controls.
+ */
+export function cycleMode(context: Pick<SlashContext, 'controller' | 'view'>): string | undefined {
+  const permissions = context.controller.env.permissions
+  if (permissions === undefined) return undefined
+  const { switchable } = permissions
+  const now = permissions.mode(context.controller.agent)
+  if (switchable.length < 2) return `mode: ${now} (the only one of this sandbox: start dsh with --permission-mode for another)`
+  const next = switchable[(switchable.indexOf(now) + 1) % switchable.length] ?? now
+  const refusal = permissions.setMode(context.controller.agent, next)
+  if (refusal !== undefined) return `mode unchanged: ${refusal}`
+  context.view.statusChanged()
+  return `mode: ${next} — ${permissions.label(context.controller.agent)} (Shift+Tab: next mode)`
+}
+
 function remove({ controller }: SlashContext, what: string): string {
   const permissions = controller.env.permissions
   if (permissions === undefined) return unavailable

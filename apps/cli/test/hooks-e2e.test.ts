@@ -80,6 +80,26 @@ describe('PreToolUse hooks', { timeout: 120_000 }, () => {
     expect(listed.stdout).toContain(`PreToolUse  Bash  once  echo ran >> ${log}`)
   })
 
+  it('async hooks run in the background: they decide nothing, what they say reaches a later step, and dsh run lets them finish', async () => {
+    const w = await workspace()
+    const context = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'the build cache was refreshed' } })
+    configHooks(w, {
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ ...command("echo 'too late to block' >&2; exit 2"), async: true }] }],
+      PostToolUse: [{ matcher: 'Bash', hooks: [{ ...command(`echo '${context}'`), async: true }] }],
+      Stop: [{ hooks: [{ ...command(`sleep 0.3; echo notified > ${tree.path('stop.txt')}`), async: true }] }],
+    })
+    // The second model call holds its answer for a while: the background hooks of the first step end meanwhile.
+    const result = await runWith(w, [bashCall('echo ran > ran.txt'), { toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }], delayMs: 3000 }, { text: 'ok' }])
+    expect(result.code).toBe(0)
+    expect(existsSync(tree.path('repo/ran.txt'))).toBe(true)
+    const last = readRequests(w.log).at(-1)
+    expect(userTexts(last)).toContain('PostToolUse hook (run in the background): the build cache was refreshed')
+    expect(userTexts(last)).toContain('PreToolUse hook (run in the background): too late to block')
+    expect(readFileSync(tree.path('stop.txt'), 'utf8')).toBe('notified\n')
+    const listed = await runDsh(['--dsh-home', w.home, 'hooks', 'list', '--cwd', w.repo, '--config', w.config], { cwd: tree.root })
+    expect(listed.stdout).toContain('Stop  *  async  sleep 0.3')
+  })
+
   it('a JSON deny blocks with its reason; a JSON allow never overrides a deny rule (the hook does not even run)', async () => {
     const w = await workspace()
     const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'read files with the read tool' } })

@@ -57,6 +57,11 @@ export interface HookEntry {
   readonly condition?: HookCondition | undefined
   /** `once`: the hook runs at most once per session (the first time its event and matcher fit). */
   readonly once?: boolean | undefined
+  /**
+   * `async` (or `asyncRewake`): the hook runs in the background. Nothing waits for it and it
+   * decides nothing; what it says for the model reaches the session at its next step.
+   */
+  readonly background?: boolean | undefined
 }
 
 /** How one run of a hook command ended. */

@@ -36,9 +36,9 @@ export function hookLabel(run: Pick<HookRun, 'entry'>): string {
 
 const firstLine = (text: string): string => text.trim().split('\n')[0] ?? ''
 
-/** Combines `runs` of `event`. */
-export function combineRuns(event: HookEventName, runs: readonly HookRun[]): HookVerdict {
-  const guard = event === 'PreToolUse'
+/** Combines `runs` of `event`; `background` runs guard nothing (a timeout or a failed start is a warning). */
+export function combineRuns(event: HookEventName, runs: readonly HookRun[], background = false): HookVerdict {
+  const guard = event === 'PreToolUse' && !background
   const plainContext = event === 'UserPromptSubmit' || event === 'SessionStart'
   const blocks: string[] = []
   const asks: string[] = []

@@ -99,7 +99,16 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
     }
   })
 
-  const runner = createHookRunner(options)
+  const runner = createHookRunner({
+    ...options,
+    // What an `async` hook said reaches the session at its next step, as Claude Code delivers it on the next turn.
+    late: (target, event, texts) => {
+      for (const text of texts) {
+        target.inject?.(contextMessage(`${event} hook (run in the background): ${text}`)).catch((error: unknown) => options.warn(`warning: hooks: a background ${event} hook's output could not be delivered: ${errorMessage(error)}`))
+      }
+    },
+  })
+  ctx.effect(() => () => runner.close(), 'hooks.background')
   const entries = (event: HookEventName) => runnable(set, event)
   // The agent of each live session seen, so observer runs (InstructionsLoaded) are recorded in its log.
   const agents = new WeakMap<SessionView, AgentHandle>()
@@ -168,6 +177,8 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   const service: HooksService = {
     sessionEnd: async (target, reason) => {
       await runner.settle(target.id)
+      // Background hooks of the session end (or are ended) while it is open, so their records land.
+      await runner.drain(target.id)
       roots.unfollow(target.id)
       const end = entries('SessionEnd')
       if (end.length > 0) await runner.run('SessionEnd', target, { reason }, end)

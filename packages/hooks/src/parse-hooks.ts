@@ -4,8 +4,8 @@
  * never stops the others: an unknown event name, a matcher that is not a regular expression, a
  * missing command or an unsupported type is one line naming the file, the event and the entry,
  * and every other hook still loads. `maxStopContinues` (dsh's own key) may sit beside the events.
- * A hook's `if` (a permission rule, tool events only), `once` and `shell` (`bash`, the only one)
- * are read; a bad one is such a line and that hook does not load. `statusMessage` is accepted and
+ * A hook's `if` (a permission rule, tool events only), `once`, `async` / `asyncRewake` (in the
+ * background) and `shell` (`bash`, the only one) are read; a bad one is such a line and that hook does not load. `statusMessage` is accepted and
  * not shown.
  */
 import { parseRule, RuleSyntaxError } from '@dsh/permissions'
@@ -94,7 +94,7 @@ export function parseHooks(section: unknown, source: HookSource): ParsedHooks {
           continue
         }
         const timeout = typeof hook['timeout'] === 'number' ? hook['timeout'] : DEFAULT_HOOK_TIMEOUT_S
-        entries.push({ event, matcher, pattern, command: hook['command'], timeoutMs: Math.round(timeout * 1000), source, where: entryWhere, ...(condition === undefined ? {} : { condition }), ...(hook['once'] === true ? { once: true } : {}) })
+        entries.push({ event, matcher, pattern, command: hook['command'], timeoutMs: Math.round(timeout * 1000), source, where: entryWhere, ...(condition === undefined ? {} : { condition }), ...(hook['once'] === true ? { once: true } : {}), ...(hook['async'] === true || hook['asyncRewake'] === true ? { background: true } : {}) })
       }
     }
   }
@@ -123,7 +123,7 @@ function hookProblem(hook: unknown): string | undefined {
   if (typeof hook['command'] !== 'string' || hook['command'].trim() === '') return 'missing command'
   const timeout = hook['timeout']
   if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || timeout > 86_400)) return 'timeout: expected seconds, more than 0 and at most 86400'
-  if (hook['once'] !== undefined && typeof hook['once'] !== 'boolean') return 'once: expected true or false'
+  for (const flag of ['once', 'async', 'asyncRewake']) if (hook[flag] !== undefined && typeof hook[flag] !== 'boolean') return `${flag}: expected true or false`
   const shell = hook['shell']
   if (shell !== undefined && shell !== 'bash') return `shell ${JSON.stringify(shell)} is not supported (dsh runs hook commands with bash)`
   return undefined

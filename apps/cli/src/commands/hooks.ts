@@ -32,7 +32,7 @@ export function listHooks(io: CliIo, options: HooksOptions): number {
   const set = hookSetFor(io, { cwd, dshHome, config, configPath: options.config })
   for (const problem of set.problems) errLine(io, `warning: ${problem}`)
   if (options.json === true) {
-    const rows = set.all.map((entry) => ({ event: entry.event, matcher: entry.matcher, command: entry.command, timeoutMs: entry.timeoutMs, source: entry.source.kind, file: entry.source.file, where: entry.where, trusted: entry.source.trusted, ...(entry.condition === undefined ? {} : { if: entry.condition.text }), ...(entry.once === true ? { once: true } : {}) }))
+    const rows = set.all.map((entry) => ({ event: entry.event, matcher: entry.matcher, command: entry.command, timeoutMs: entry.timeoutMs, source: entry.source.kind, file: entry.source.file, where: entry.where, trusted: entry.source.trusted, ...(entry.condition === undefined ? {} : { if: entry.condition.text }), ...(entry.once === true ? { once: true } : {}), ...(entry.background === true ? { async: true } : {}) }))
     io.stdout.write(`${JSON.stringify({ hooks: rows, maxStopContinues: set.maxStopContinues }, null, 2)}\n`)
     return 0
   }
@@ -41,7 +41,7 @@ export function listHooks(io: CliIo, options: HooksOptions): number {
     return 0
   }
   for (const entry of set.all) {
-    const only = `${entry.condition === undefined ? '' : `  if ${entry.condition.text}`}${entry.once === true ? '  once' : ''}`
+    const only = `${entry.condition === undefined ? '' : `  if ${entry.condition.text}`}${entry.once === true ? '  once' : ''}${entry.background === true ? '  async' : ''}`
     io.stdout.write(`${entry.event}  ${entry.matcher === '' ? '*' : entry.matcher}${only}  ${entry.command}\n    ${entry.source.kind} ${entry.source.file}: ${entry.where}  timeout ${entry.timeoutMs / 1000} s  ${trustState(entry)}\n`)
   }
   return 0

@@ -133,7 +133,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     background.set(done, { controller, session: target?.id ?? '' })
   }
   const drain = async (id: string | undefined, graceMs: number): Promise<void> => {
-    const runs = [...background].filter(([, run]) => id === undefined || run.session === id)
+    const runs = [...background].filter(([, going]) => id === undefined || going.session === id)
     if (runs.length === 0) return
     const all = Promise.all(runs.map(([done]) => done))
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -148,7 +148,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       await Promise.race([all, after(graceMs - quiet)])
       clearTimeout(timer)
     }
-    for (const [, run] of runs) run.controller.abort()
+    for (const [, going] of runs) going.controller.abort()
     await Promise.all(runs.map(([done]) => done))
   }
   return {

@@ -2,8 +2,8 @@
 // whose result reaches the next request, the `dsh mcp` commands and their one-line errors, a
 // project .mcp.json that starts nothing until trusted, one warning for a server that cannot start,
 // and no server process (nor its child) outliving dsh after SIGTERM or SIGHUP.
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { faultServer, mcpJson, serverScript } from './mcp-servers.ts'
@@ -157,6 +157,19 @@ describe('dsh mcp', () => {
     const torn = await dsh('import', 'claude')
     expect(torn.code).toBe(1)
     expect(torn.stderr).toMatch(/^dsh: .*\/me\/\.claude\.json: invalid JSON \(.+\)\n$/)
+  })
+
+  // A cloned repository can hold links (git keeps them) and a tarball FIFOs: read plainly, either
+  // as .mcp.json or .claude/settings.json held `dsh run` at its start, beyond SIGTERM's reach.
+  it('a project .mcp.json linked to /dev/zero and a .claude/settings.json that is a FIFO are named and skipped; the run goes on', { timeout: 60_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'repo/.claude/': null })
+    symlinkSync('/dev/zero', tree.path('repo/.mcp.json'))
+    execFileSync('mkfifo', [tree.path('repo/.claude/settings.json')])
+    const script = writeScript(tree.root, 'script.json', { responses: [{ text: 'still answering' }] })
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, 'hello'], { cwd: tree.root, timeoutMs: 30_000 })
+    expect(result).toMatchObject({ code: 0, stdout: 'still answering\n' })
+    expect(result.stderr).toContain(`${tree.path('repo/.mcp.json')}: not a regular file; not read`)
+    expect(result.stderr).toContain(`${tree.path('repo/.claude/settings.json')} is not a regular file; its hooks are not read`)
   })
 
   it('refuses bad input in one line and writes nothing', { timeout: 180_000 }, async () => {

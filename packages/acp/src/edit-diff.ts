@@ -6,7 +6,7 @@
  * `oldText`. When the file cannot be read (too large, outside the session's directories, not
  * UTF-8), an edit's diff is its `old_string` against its `new_string`, and a write shows none.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { readSmallFile } from '@dsh/runtime'
 import { resolve, sep } from 'node:path'
 import type { ToolCallContent } from '@agentclientprotocol/sdk'
 import { argumentsOf } from './tool-presentation.ts'
@@ -28,14 +28,13 @@ function inside(path: string, roots: readonly string[]): boolean {
 }
 
 function readSmall(path: string): string | null | undefined {
-  try {
-    if (statSync(path).size > maxDiffBytes) return undefined
-    const text = readFileSync(path, 'utf8')
-    return text.includes('\uFFFD') ? undefined : text
-  } catch (error) {
-    // Nothing there yet is a new file; anything else (a directory, no access) shows no file text.
-    return error instanceof Error && 'code' in error && error.code === 'ENOENT' ? null : undefined
-  }
+  // Nothing there yet is a new file; anything else that is not a small regular file (a directory,
+  // a FIFO or a link to a device, which a plain read would hang on; no access) shows no file text.
+  const read = readSmallFile(path, { maxBytes: maxDiffBytes })
+  if (read.kind === 'absent') return null
+  if (read.kind !== 'file') return undefined
+  const text = read.bytes.toString('utf8')
+  return text.includes('\uFFFD') ? undefined : text
 }
 
 /** Reads what an `edit` or `write` call is about to change; undefined for other tools. */

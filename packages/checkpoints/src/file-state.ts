@@ -3,9 +3,10 @@
  * object store), comparing two states, and putting a state back at a path (temp file in the same
  * directory, fsync, rename; then the mode), creating missing parent directories.
  */
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeSync, type Stats } from 'node:fs'
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, symlinkSync, writeSync, type Stats } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
+import { readSmallFile } from '@dsh/runtime'
 import type { ByteBudget } from './byte-budget.ts'
 import type { FileState, NotKeptReason } from './checkpoint-types.ts'
 import { errnoOf, syncDirectory } from './durable-file.ts'
@@ -38,7 +39,13 @@ export function captureState(path: string, store: ObjectStore, maxFileBytes: num
   if (!stats.isFile()) return { state: { kind: 'not-kept', reason: 'not-a-file', size: stats.size, mode }, added: 0 }
   if (stats.size > maxFileBytes) return { state: { kind: 'not-kept', reason: 'too-large', size: stats.size, mode }, added: 0 }
   if (budget !== undefined && !budget.allows(stats.size)) return { state: { kind: 'not-kept', reason: 'over-budget', size: stats.size, mode }, added: 0 }
-  const bytes = readFileSync(path)
+  // Read without following and without blocking: a link, FIFO or device that took the name since the look is not kept.
+  const read = readSmallFile(path, { maxBytes: maxFileBytes, follow: false })
+  if (read.kind === 'unreadable') throw new Error(`cannot read ${path}: ${read.reason}`)
+  if (read.kind === 'absent') return { state: { kind: 'absent' }, added: 0 }
+  if (read.kind === 'too-large') return { state: { kind: 'not-kept', reason: 'too-large', size: read.size, mode }, added: 0 }
+  if (read.kind !== 'file') return { state: { kind: 'not-kept', reason: 'not-a-file', size: stats.size, mode }, added: 0 }
+  const bytes = read.bytes
   const { blob, added } = store.put(bytes, options)
   budget?.spend(added)
   return { state: { kind: 'file', blob, size: bytes.length, mode }, added }

@@ -9,12 +9,13 @@
  */
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
-import { readFileSync, type Stats } from 'node:fs'
+import { type Stats } from 'node:fs'
+import { readSmallFile } from '@dsh/runtime'
 import type { ByteBudget } from './byte-budget.ts'
 import type { FileState } from './checkpoint-types.ts'
 import { captureState, lstatOrAbsent } from './file-state.ts'
 import { ChangeWatch } from './change-watch.ts'
-import { cleanTrackedObjects, ignoredAmong, listUnignored, probeGit, readObject } from './git-reader.ts'
+import { GitReader } from './git-reader.ts'
 import type { ObjectStore } from './object-store.ts'
 import { walkFiles } from './tree-walk.ts'
 
@@ -51,7 +52,8 @@ export class RootTracker {
   readonly root: string
   readonly #options: RootTrackerOptions
   readonly #known = new Map<string, Known>()
-  readonly #git: boolean
+  /** The root's repository; undefined outside one. */
+  readonly #git: GitReader | undefined
   #primed = false
   #tooBig = false
   #watch: ChangeWatch | undefined
@@ -59,16 +61,17 @@ export class RootTracker {
   constructor(options: RootTrackerOptions) {
     this.#options = options
     this.root = options.root
-    this.#git = probeGit(options.root) === 'present'
+    const reader = new GitReader(options.root)
+    this.#git = reader.probe() === 'present' ? reader : undefined
   }
 
   #list(): string[] {
-    return (this.#git ? listUnignored(this.root) : undefined) ?? walkFiles(this.root)
+    return this.#git?.listUnignored() ?? walkFiles(this.root)
   }
 
   /** First look: every file's key, stored content only for what the repository cannot give back. */
   #prime(): void {
-    const clean = this.#git ? cleanTrackedObjects(this.root) : new Map<string, string>()
+    const clean = this.#git?.cleanTrackedObjects() ?? new Map<string, string>()
     const listed = this.#list()
     this.#primed = true
     if (listed.length > MAX_TRACKED_FILES) {
@@ -110,7 +113,7 @@ export class RootTracker {
   #materialize(known: Known): FileState {
     const { state } = known
     if (state.kind !== 'git') return state
-    const bytes = readObject(this.root, state.oid)
+    const bytes = this.#git?.readObject(state.oid)
     if (bytes === undefined) return { kind: 'not-kept', reason: 'not-a-file', size: state.size, mode: state.mode }
     const { blob, added } = this.#options.store.put(bytes)
     this.#options.budget.spend(added)
@@ -153,7 +156,7 @@ export class RootTracker {
     }
     if (prefixes.length > 0) for (const known of this.#known.keys()) if (prefixes.some((prefix) => known.startsWith(prefix))) candidates.add(known)
     const fresh = [...candidates].filter((path) => !this.#known.has(path) && path !== '')
-    const ignored = this.#git ? ignoredAmong(this.root, fresh) : new Set<string>()
+    const ignored = this.#git?.ignoredAmong(fresh) ?? new Set<string>()
     for (const path of ignored) candidates.delete(path)
     candidates.delete('')
     return candidates
@@ -211,7 +214,10 @@ export class RootTracker {
 /** Whether a file still holds the repository object it was known by (same mode, same git blob hash). */
 function unchangedRepositoryFile(path: string, known: Known, stats: Stats): boolean {
   if (known.state.kind !== 'git' || !stats.isFile() || (stats.mode & 0o7777) !== known.state.mode) return false
-  const bytes = readFileSync(path)
+  // Read without following and without blocking; anything but that regular file now is a change.
+  const read = readSmallFile(path, { maxBytes: Math.max(stats.size, 0) + 1024 * 1024, follow: false })
+  if (read.kind !== 'file') return false
+  const bytes = read.bytes
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex') === known.state.oid
 }
 

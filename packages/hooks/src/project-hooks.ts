@@ -7,6 +7,10 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { readSmallFile } from '@dsh/runtime'
+
+/** Largest project settings file read. */
+const MAX_PROJECT_FILE_BYTES = 4 * 1024 * 1024
 
 /** The project files read, in order. */
 export function projectHookFiles(cwd: string): readonly string[] {
@@ -55,13 +59,16 @@ export function readProjectHooks(cwd: string, dshHome: string): ProjectHookFile[
   const trust = readTrust(dshHome)
   const found: ProjectHookFile[] = []
   for (const file of projectHookFiles(cwd)) {
-    let text: string
-    try {
-      text = readFileSync(file, 'utf8')
-    } catch {
-      // Absent (the usual case) or unreadable: the project has no hooks in this file.
+    // A repository's file: a FIFO or a link to a device there must not hang dsh's start, nor a huge file fill its memory.
+    const read = readSmallFile(file, { maxBytes: MAX_PROJECT_FILE_BYTES })
+    // Absent (the usual case): the project has no hooks in this file.
+    if (read.kind === 'absent') continue
+    if (read.kind !== 'file') {
+      const why = read.kind === 'unreadable' ? `cannot be read (${read.reason})` : read.kind === 'too-large' ? `is larger than ${MAX_PROJECT_FILE_BYTES / 1024 / 1024} MiB` : 'is not a regular file'
+      found.push({ file, digest: '', trusted: false, section: undefined, problem: `${file} ${why}; its hooks are not read` })
       continue
     }
+    const text = read.bytes.toString('utf8')
     const digest = createHash('sha256').update(text).digest('hex')
     const trusted = trust[file] === digest
     try {
@@ -79,11 +86,13 @@ export function readProjectHooks(cwd: string, dshHome: string): ProjectHookFile[
 /** Pins the current content of the project's files; returns the files trusted. */
 export function trustProjectHooks(cwd: string, dshHome: string): ProjectHookFile[] {
   const files = readProjectHooks(cwd, dshHome)
-  const trust = { ...readTrust(dshHome), ...Object.fromEntries(files.map((file) => [file.file, file.digest])) }
+  // A file that could not be read has no content to pin.
+  const readable = files.filter((file) => file.digest !== '')
+  const trust = { ...readTrust(dshHome), ...Object.fromEntries(readable.map((file) => [file.file, file.digest])) }
   const target = trustFile(dshHome)
   mkdirSync(dirname(target), { recursive: true })
   const temporary = `${target}.${process.pid}.tmp`
   writeFileSync(temporary, `${JSON.stringify({ version: 1, files: trust }, null, 2)}\n`, { mode: 0o600 })
   renameSync(temporary, target)
-  return files.map((file) => ({ ...file, trusted: true }))
+  return readable.map((file) => ({ ...file, trusted: true }))
 }

@@ -4,8 +4,7 @@
  * expanded. A file that cannot be read or parsed is one problem line; a bad entry is one line and
  * the other entries still count.
  */
-import { readFileSync } from 'node:fs'
-import { errnoCode, errorMessage } from '@dsh/runtime'
+import { errorMessage, readSmallFile } from '@dsh/runtime'
 import { readServerEntry } from './server-spec.ts'
 import type { ServerEntry, ServerSource } from './types.ts'
 
@@ -40,15 +39,29 @@ export function parseMcpJson(text: string, options: { readonly file: string; rea
   return { entries, problems, text }
 }
 
+/** Largest `.mcp.json`-shaped file read. */
+const MAX_MCP_JSON_BYTES = 4 * 1024 * 1024
+
 /** Reads a `.mcp.json`-shaped file; `missingOk` makes an absent file an empty one. */
 export function readMcpJson(file: string, options: { readonly source: ServerSource; readonly env: Readonly<Record<string, string | undefined>>; readonly missingOk?: boolean }): McpJsonRead {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    // An absent project file means no project servers; any other failure is the file's problem.
-    if (options.missingOk === true && errnoCode(error) === 'ENOENT') return { entries: [], problems: [] }
-    return { entries: [], problems: [`${file}: cannot read (${errnoCode(error) ?? errorMessage(error)})`] }
+  // A repository's file: a FIFO or a link to a device there must not hang dsh's start, nor a huge file fill its memory.
+  const read = readSmallFile(file, { maxBytes: MAX_MCP_JSON_BYTES })
+  switch (read.kind) {
+    case 'file':
+      return parseMcpJson(read.bytes.toString('utf8'), { file, source: options.source, env: options.env })
+    case 'absent':
+      // An absent project file means no project servers; any other failure is the file's problem.
+      return { entries: [], problems: options.missingOk === true ? [] : [`${file}: cannot read (ENOENT)`] }
+    case 'too-large':
+      return { entries: [], problems: [`${file}: larger than ${MAX_MCP_JSON_BYTES / 1024 / 1024} MiB; not read`] }
+    case 'not-file':
+    case 'changed':
+      return { entries: [], problems: [`${file}: not a regular file; not read`] }
+    case 'unreadable':
+      return { entries: [], problems: [`${file}: cannot read (${read.reason})`] }
+    default: {
+      const unknown: never = read
+      return unknown
+    }
   }
-  return parseMcpJson(text, { file, source: options.source, env: options.env })
 }

@@ -71,7 +71,9 @@ export function collectServers(options: CollectOptions): CollectedServers {
   const mcpJsonFile = join(projectRoot, '.mcp.json')
   const projectFile = readMcpJson(mcpJsonFile, { source: '.mcp.json', env: options.env, missingOk: true })
   let mcpJson: CollectedServers['mcpJson']
-  if (projectFile.text !== undefined) {
+  // A file that is there but cannot be read (a FIFO, a link to a device, too large) is said; absent says nothing.
+  if (projectFile.text === undefined) problems.push(...projectFile.problems)
+  else {
     const digest = mcpJsonDigest(projectFile.text)
     const trusted = project.trustedMcpJson === digest
     mcpJson = { file: mcpJsonFile, digest, trusted }

@@ -16,7 +16,8 @@
  * user's or dsh's own and becomes the copy ({@link settle}). What dsh writes itself (the
  * `write`/`edit` tools after the policy's question) is taken once ({@link allow}).
  */
-import { lstatSync, readFileSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
+import { readSmallFile } from '@dsh/runtime'
 import { putBack, type KeptCopy } from './put-back.ts'
 
 /** Most executables bound read-only per launch (the rest are guarded by content). */
@@ -64,14 +65,13 @@ export class ExecutableGuard {
       this.#uncopied.add(path)
       return
     }
-    let bytes: Buffer
-    try {
-      bytes = readFileSync(path)
-    } catch {
-      // Unreadable to dsh (mode 0111): it cannot be put back, so it is bound instead.
+    // Unreadable to dsh (mode 0111), or no longer a regular file (a FIFO would block the read): it cannot be put back, so it is bound instead.
+    const read = readSmallFile(path, { maxBytes: MAX_KEPT_FILE_BYTES, follow: false })
+    if (read.kind !== 'file') {
       this.#uncopied.add(path)
       return
     }
+    const bytes = read.bytes
     this.#kept.set(path, { bytes, mode: now.mode, stamp: now.stamp })
     this.#uncopied.delete(path)
     this.#bytes += bytes.length
@@ -138,12 +138,9 @@ export class ExecutableGuard {
   }
 
   #same(path: string, bytes: Buffer): boolean {
-    try {
-      return readFileSync(path).equals(bytes)
-    } catch {
-      // Unreadable now (mode changed to 0111, or gone again): not what was kept.
-      return false
-    }
+    // Unreadable now (mode changed to 0111, gone again, or a FIFO or link in its place): not what was kept.
+    const read = readSmallFile(path, { maxBytes: MAX_KEPT_FILE_BYTES, follow: false })
+    return read.kind === 'file' && read.bytes.equals(bytes)
   }
 
   /** Writes the kept copy of `path` back (after the caller moved the command's version away). */

@@ -6,7 +6,8 @@
  * the submodules' git directories (`modules/…`) and the worktrees' (`worktrees/NAME`), and, for a
  * `.git` file, the git directory it names.
  */
-import { lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
+import { readSmallText } from '@dsh/runtime'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 
 /** One `.git` entry found below a root. */
@@ -55,14 +56,11 @@ export function findGitEntries(root: string, budget = GIT_SEARCH_BUDGET): GitEnt
 
 /** The git directory a `.git` file names (absolute), or undefined. */
 export function gitFileTarget(file: string): string | undefined {
-  try {
-    const line = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, 'utf8'))?.[1]
-    if (line === undefined) return undefined
-    return isAbsolute(line) ? line : resolve(dirname(file), line)
-  } catch {
-    // Unreadable: git could not use it either.
-    return undefined
-  }
+  // Unreadable, not a small regular file (a FIFO would block the read): git could not use it either.
+  const text = readSmallText(file, { maxBytes: 64 * 1024 })
+  const line = text === undefined ? undefined : /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1]
+  if (line === undefined) return undefined
+  return isAbsolute(line) ? line : resolve(dirname(file), line)
 }
 
 /** Git directories inside `gitDir` (itself first): submodules' under `modules/`, worktrees' under `worktrees/`. */

@@ -6,7 +6,7 @@
  * `absent` when there is no index, `unavailable` with the reason when it cannot be read or its
  * form is one this reader does not take (a split index, a damaged file).
  */
-import { readFileSync } from 'node:fs'
+import { readSmallFile, readSmallText } from '@dsh/runtime'
 import { join } from 'node:path'
 import { configKeyValue } from './new-repositories.ts'
 
@@ -17,6 +17,8 @@ export type IndexExecutables =
   | { readonly kind: 'unavailable'; readonly why: string }
 
 const EXECUTABLE_FILE = 0o100755
+/** Largest index read (a repository of a million files has one of about 100 MiB). */
+const MAX_INDEX_BYTES = 512 * 1024 * 1024
 const EXTENDED = 0x4000
 const SKIP_WORKTREE = 0x4000
 /** ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields before the object name. */
@@ -24,12 +26,8 @@ const STAT_BYTES = 40
 
 /** The object name length of the repository (`extensions.objectformat`). */
 function hashBytes(gitDir: string): number {
-  let config = ''
-  try {
-    config = readFileSync(join(gitDir, 'config'), 'utf8')
-  } catch {
-    // No config: git's default, SHA-1.
-  }
+  // No config (or none dsh can read as a small regular file): git's default, SHA-1.
+  const config = readSmallText(join(gitDir, 'config'), { maxBytes: 1024 * 1024 }) ?? ''
   return configKeyValue(config, 'extensions.objectformat')?.toLowerCase() === 'sha256' ? 32 : 20
 }
 
@@ -95,15 +93,13 @@ export function executablesInIndex(data: Buffer, hash: number): IndexExecutables
 
 /** The executable files the index of `gitDir` records. Never throws. */
 export function indexExecutables(gitDir: string): IndexExecutables {
-  let data: Buffer
-  try {
-    data = readFileSync(join(gitDir, 'index'))
-  } catch (error) {
-    const code = error instanceof Error && 'code' in error ? String(error.code) : undefined
-    // No index yet (a repository nothing was added to): absent, not unreadable.
-    if (code === 'ENOENT') return { kind: 'absent' }
-    return { kind: 'unavailable', why: `cannot read ${join(gitDir, 'index')}: ${code ?? String(error)}` }
-  }
+  const file = join(gitDir, 'index')
+  // A command may leave a FIFO or a link to a device there: only a regular file is read.
+  const read = readSmallFile(file, { maxBytes: MAX_INDEX_BYTES })
+  // No index yet (a repository nothing was added to): absent, not unreadable.
+  if (read.kind === 'absent') return { kind: 'absent' }
+  if (read.kind !== 'file') return { kind: 'unavailable', why: `cannot read ${file}: ${read.kind === 'unreadable' ? read.reason : read.kind === 'too-large' ? `larger than ${MAX_INDEX_BYTES} bytes` : 'not a regular file'}` }
+  const data = read.bytes
   try {
     return executablesInIndex(data, hashBytes(gitDir))
   } catch (error) {

@@ -11,7 +11,8 @@
  * that one change) becomes the copy, so a later shell change is caught again. As with other protected paths,
  * a change the user makes there while the session runs is put back too (and said).
  */
-import { lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
+import { readSmallFile, readSmallText } from '@dsh/runtime'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { configKeyValue } from './new-repositories.ts'
 import { putBack, type KeptCopy } from './put-back.ts'
@@ -34,14 +35,9 @@ export interface HookRevert {
 type Kept = KeptCopy
 
 function regularFile(path: string): Kept | undefined {
-  try {
-    const stat = lstatSync(path)
-    if (!stat.isFile() || stat.size > MAX_HOOK_BYTES) return undefined
-    return { bytes: readFileSync(path), mode: stat.mode & 0o7777 }
-  } catch {
-    // Gone or unreadable: nothing git could run from it now.
-    return undefined
-  }
+  // Not followed, and opened without blocking: gone, unreadable, a FIFO or a link a command left there is no copy.
+  const read = readSmallFile(path, { maxBytes: MAX_HOOK_BYTES, follow: false })
+  return read.kind === 'file' ? { bytes: read.bytes, mode: read.stats.mode & 0o7777 } : undefined
 }
 
 function names(dir: string): string[] | undefined {
@@ -55,12 +51,8 @@ function names(dir: string): string[] | undefined {
 
 /** The hook directories git runs from for the work tree `worktree` (git directory `gitDir`): the hooks path, and `.husky` when the hooks path is inside it. */
 export function hookDirectories(worktree: string, gitDir: string): string[] {
-  let config = ''
-  try {
-    config = readFileSync(join(gitDir, 'config'), 'utf8')
-  } catch {
-    // No config: git uses .git/hooks, which is bound read-only elsewhere.
-  }
+  // No config (or none dsh can read as a small regular file): git uses .git/hooks, bound read-only elsewhere.
+  const config = readSmallText(join(gitDir, 'config'), { maxBytes: 1024 * 1024 }) ?? ''
   const hooksPath = configKeyValue(config, 'core.hookspath')
   if (hooksPath === undefined || hooksPath === '') return []
   const dir = isAbsolute(hooksPath) ? hooksPath : resolve(worktree, hooksPath)

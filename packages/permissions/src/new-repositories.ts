@@ -8,9 +8,13 @@
  * program, is a plant, and the whole new git directory is handed back for reverting (the work
  * tree stays; an ordinary `git init` or `git clone` leaves neither, so it is never touched).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { readSmallFile } from '@dsh/runtime'
 import { findGitEntries, gitDirectoriesIn } from './git-dirs.ts'
+
+/** Largest config file looked into; a larger one counts as a plant. */
+const MAX_CONFIG_BYTES = 1024 * 1024
 
 /** Config keys (lower case, `section.key` or `section.*.key`) that make git run a program. */
 const RUNS_PROGRAM = new Set([
@@ -107,14 +111,12 @@ export function plantIn(gitDir: string): string | undefined {
   }
   if (hooks.length > 0) return `hook ${hooks.toSorted()[0] ?? ''}`
   for (const name of ['config', 'config.worktree']) {
-    let text: string
-    try {
-      text = readFileSync(join(gitDir, name), 'utf8')
-    } catch {
-      // Absent: git runs nothing from it.
-      continue
-    }
-    const key = configKeys(text).find(runsProgram)
+    const read = readSmallFile(join(gitDir, name), { maxBytes: MAX_CONFIG_BYTES })
+    // Absent: git runs nothing from it. A FIFO, a device, a huge file or one that cannot be read is
+    // a config dsh cannot vouch for (and a FIFO would hang git there): a plant.
+    if (read.kind === 'absent') continue
+    if (read.kind !== 'file') return `${name} that is not a small regular file (${read.kind})`
+    const key = configKeys(read.bytes.toString('utf8')).find(runsProgram)
     if (key !== undefined) return `${name} key ${key}`
   }
   return undefined

@@ -256,6 +256,33 @@ describe.each(runners())('repositories a command creates below the top of a root
   })
 })
 
+// A FIFO where dsh reads a config, an index or a hook file once held dsh in a blocking open no
+// signal could end (its SIGTERM handler never ran); a link to /dev/zero there read forever.
+describe.each(runners())('special files where dsh reads, as $name', (runner) => {
+  it('a FIFO or a link to /dev/zero as a new repository\'s config, the index or a write target ends nothing: dsh answers, and the repository is moved away', async () => {
+    w = await attackWorkspace(runner)
+    git('init', '-q', w.repo)
+    chown(w)
+    const script = attackScript(w, 'fifos.json', [
+      'mkdir -p piped/.git/hooks && mkfifo piped/.git/config && mkdir -p zeroed/.git && ln -s /dev/zero zeroed/.git/config && echo made',
+      'rm -f .git/index && mkfifo .git/index && mkfifo notes-pipe && ln -s /dev/zero zero.txt && echo swapped',
+      { name: 'write', arguments: { file_path: 'zero.txt', content: 'x' } },
+      'echo still here',
+    ])
+    const result = await runAttack(w, script, { timeoutMs: 90_000 })
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
+    const [first = '', second = '', , fourth = ''] = toolResults(w)
+    expect(first).toContain('made')
+    for (const name of ['piped', 'zeroed']) {
+      expect(first).toContain(`${w.repo}/${name}/.git (moved to `)
+      expect(existsSync(join(w.repo, name, '.git'))).toBe(false)
+    }
+    expect(result.stderr).toContain(`dsh: a sandboxed command created the repository ${w.repo}/piped/.git with a config that is not a small regular file (not-file) in it`)
+    expect(second).toContain('swapped')
+    expect(fourth).toContain('still here')
+  }, 120_000)
+})
+
 describe('dsh sandbox check against a sandbox without file protection or reaper', () => {
   it('passes the planted-file and dying-dsh checks with the real sandbox and fails each when it is weakened', async () => {
     const [self] = runners()

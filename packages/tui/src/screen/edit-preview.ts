@@ -4,7 +4,7 @@
  * diffs the file as it was when the call started (read then, up to {@link maxBeforeBytes}, and only
  * under the session's directory; a missing file counts as empty) against the written content.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { readSmallFile } from '@dsh/runtime'
 import { resolve, sep } from 'node:path'
 import { parseArguments } from '../tool-summary.ts'
 import { diffLines } from './diff-block.ts'
@@ -20,13 +20,11 @@ export function contentBefore(name: string, rawArguments: string, cwd: string): 
   const file = resolve(cwd, path)
   // Only files under the session's directory are read ahead of the call; elsewhere no diff is shown.
   if (!file.startsWith(`${resolve(cwd)}${sep}`)) return undefined
-  try {
-    if (statSync(file).size > maxBeforeBytes) return undefined
-    return readFileSync(file, 'utf8')
-  } catch {
-    // No such file yet (a new file) or unreadable: the diff shows every line as added.
-    return ''
-  }
+  // A FIFO or a link to a device in its place is read as nothing (a plain read would hang the chat).
+  const read = readSmallFile(file, { maxBytes: maxBeforeBytes })
+  if (read.kind === 'file') return read.bytes.toString('utf8')
+  // Too large: no diff; no such file yet (a new file) or unreadable: every line shows as added.
+  return read.kind === 'too-large' || read.kind === 'not-file' || read.kind === 'changed' ? undefined : ''
 }
 
 /** Diff lines for a finished edit or write; undefined for other tools. */

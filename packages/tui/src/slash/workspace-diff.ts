@@ -22,8 +22,9 @@ interface GitResult {
 
 function git(cwd: string, args: readonly string[], signal: AbortSignal): Promise<GitResult> {
   return new Promise((resolve) => {
-    // Repository config is untrusted: no fsmonitor hook, and (below) no external diff or textconv.
-    execFile('git', ['-c', 'core.fsmonitor=false', ...args], { cwd, signal, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_PAGER: 'cat', NO_COLOR: '1' } }, (error, stdout, stderr) => {
+    // Repository config is untrusted: no fsmonitor hook, and (below) no external diff or textconv;
+    // a git held by a FIFO a command left in the repository is killed after 30 s.
+    execFile('git', ['-c', 'core.fsmonitor=false', ...args], { cwd, signal, maxBuffer: 16 * 1024 * 1024, timeout: 30_000, killSignal: 'SIGKILL', env: { ...process.env, GIT_PAGER: 'cat', NO_COLOR: '1' } }, (error, stdout, stderr) => {
       // A failed git (not a repository, not installed, cancelled) is reported by the caller as a note.
       resolve({ ok: error === null, stdout, stderr: error === null || stderr !== '' ? stderr : error.message })
     })

@@ -1,7 +1,8 @@
 /**
  * Installs the permission policy and the shell sandbox on a composed host: the mode and rules from
  * the command line, the config file (`permissions:`, `sandbox:`) and the live `permissions`
- * namespace of `$DSH_HOME/settings.yaml` (rules are the union of the three; deny wins), the
+ * namespace of `$DSH_HOME/settings.yaml`, and the deny lists of Claude Code's settings files
+ * (claude-deny-rules.ts; rules are the union of them all; deny wins), the
  * bubblewrap launcher the `bash` and `run_code` tools were given, and the guard with the front
  * end's asker (none for `dsh run`).
  */
@@ -11,6 +12,7 @@ import { join, resolve } from 'node:path'
 import type { FileSystemPort, PermissionMode } from '@dsh/contracts'
 import { createSandboxLauncher, installPermissionGuard, mergeRules, permissionSettingsSchema, resolveMode, secretReadPaths, usableRules, type PermissionControls, type RuleTexts, type SandboxLauncher } from '@dsh/permissions'
 import { userHome, type AskPermission, type Host } from '@dsh/runtime'
+import { claudeDenyRules } from './claude-deny-rules.ts'
 import type { ConfigFile } from './config-file.ts'
 import type { ComposePermissions } from './permission-options.ts'
 
@@ -126,10 +128,13 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
   }
   const settingsRules = (): RuleTexts => usableRules(live.get(), 'settings.yaml: permissions', report)
   settingsRules()
+  // Claude Code's deny lists (user and project): read once; they can only take permissions away.
+  const claude = claudeDenyRules({ home: userHome(), cwd: options.cwd, report })
+  const claudeRules: RuleTexts = { deny: claude.flatMap((layer) => layer.deny) }
   const guard = installPermissionGuard(host.ctx, {
     mode: sandbox.mode,
     // Read at every decision: an edit of settings.yaml applies at the next call.
-    rules: () => mergeRules([config.permissions ?? {}, settingsRules(), { allow: permissions.allow, deny: permissions.deny }]),
+    rules: () => mergeRules([config.permissions ?? {}, settingsRules(), claudeRules, { allow: permissions.allow, deny: permissions.deny }]),
     sandboxAvailable: () => sandbox.launcher.available(),
     ask: options.ask,
     cwd: options.cwd,
@@ -146,6 +151,7 @@ export function installPermissions(host: Host, sandbox: SandboxSetup, options: S
   const configuredRules = (): RuleRow[] => [
     ...rows(config.permissions ?? {}, options.configPath === undefined ? 'config file' : `config file ${options.configPath}`),
     ...rows(settingsRules(), join(options.dshHome, 'settings.yaml')),
+    ...claude.flatMap((layer) => rows({ deny: layer.deny }, `Claude Code settings ${layer.file}`)),
     ...rows({ allow: permissions.allow, deny: permissions.deny }, 'command line'),
   ]
   return { askPermission: guard.askPermission, controls: guard.controls, configuredRules }

@@ -132,6 +132,27 @@ describe('dsh run permissions', () => {
     expect(existsSync(join(w.repo, 'locked.txt'))).toBe(false)
   })
 
+  it('the deny lists of Claude Code\'s settings (user, project, local) apply; their allow lists grant nothing', async () => {
+    const w = await workspace()
+    mkdirSync(join(w.repo, '.claude'), { recursive: true })
+    mkdirSync(join(w.home, '.claude'), { recursive: true })
+    writeFileSync(join(w.repo, '.claude/settings.json'), JSON.stringify({ permissions: { allow: ['Bash', 'Write'], deny: ['Bash(rm -rf *)', 'Read(./.env)', 'Bash(git push'] } }))
+    writeFileSync(join(w.repo, '.claude/settings.local.json'), JSON.stringify({ permissions: { deny: ['Write(**/secret.txt)'] } }))
+    writeFileSync(join(w.home, '.claude/settings.json'), JSON.stringify({ permissions: { deny: ['Bash(curl:*)'] } }))
+    writeFileSync(join(w.repo, '.env'), 'TOKEN=1\n')
+    const script = writeScript(tree.path('scripts'), 'claude-settings.json', {
+      responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'mkdir -p build && rm -rf build' } }, { name: 'read', arguments: { file_path: '.env' } }, { name: 'write', arguments: { file_path: 'a/secret.txt', content: 'x' } }, { name: 'bash', arguments: { command: 'curl -s http://127.0.0.1:1' } }, { name: 'bash', arguments: { command: 'ls' } }] }, { text: 'done' }],
+    })
+    const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--permission-mode', 'ask', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: { ...w.env, HOME: w.home } })
+    expect(result.code).toBe(0)
+    const denied = (tool: string, rule: string): string => `The ${tool} call was denied: the permission rule "${rule}" denies it. The user's deny rules forbid this; do not try to get around them. Choose another approach or ask the user.`
+    const results = toolResults(w.log)
+    expect(results.slice(0, 4)).toEqual([denied('bash', 'bash(rm -rf *)'), denied('read', 'read(./.env)'), denied('write', 'write(**/secret.txt)'), denied('bash', 'bash(curl:*)')])
+    // The project's allow list gave nothing: in ask mode, dsh run cannot ask, so ls is refused by the mode.
+    expect(results[4]).toContain('permission mode ask needs the user\'s approval for bash')
+    expect(result.stderr).toContain(`${join(w.repo, '.claude/settings.json')}: permissions.deny[2]: invalid permission rule "Bash(git push" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*)); this rule is ignored, the other rules apply`)
+  })
+
   it('rules from the config file and settings.yaml join the command line\'s; deny wins wherever it comes from', async () => {
     const w = await workspace()
     mkdirSync(w.home, { recursive: true })

@@ -23,7 +23,7 @@ async function workspace() {
 const bashScript = (name: string, ...commands: string[]) => writeScript(tree.path('scripts'), name, { responses: [...commands.map((command) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })), { text: 'done' }] })
 
 /** The model's text for a call a deny rule refused. */
-const denied = (tool: string, rule: string): string => `The ${tool} call was denied: the permission rule "${rule}" denies it. The user's deny rules forbid this; do not try to get around them. Choose another approach or ask the user.`
+const deniedByRule = (tool: string, rule: string): string => `The ${tool} call was denied: the permission rule "${rule}" denies it. The user's deny rules forbid this; do not try to get around them. Choose another approach or ask the user.`
 
 function toolResults(log: string): string[] {
   return readRequests(log)
@@ -149,7 +149,7 @@ describe('dsh run permissions', () => {
     const result = await runDsh(['--dsh-home', w.home, 'run', '--cwd', w.repo, '--permission-mode', 'ask', '--model', `scripted:${script}`, '--request-log', w.log, 'go'], { cwd: tree.root, env: { ...w.env, HOME: w.home } })
     expect(result.code).toBe(0)
     const results = toolResults(w.log)
-    expect(results.slice(0, 4)).toEqual([denied('bash', 'bash(rm -rf *)'), denied('read', 'read(./.env)'), denied('write', 'write(**/secret.txt)'), denied('bash', 'bash(curl:*)')])
+    expect(results.slice(0, 4)).toEqual([deniedByRule('bash', 'bash(rm -rf *)'), deniedByRule('read', 'read(./.env)'), deniedByRule('write', 'write(**/secret.txt)'), deniedByRule('bash', 'bash(curl:*)')])
     // The project's allow list gave nothing: in ask mode, dsh run cannot ask, so ls is refused by the mode.
     expect(results[4]).toContain('permission mode ask needs the user\'s approval for bash')
     expect(result.stderr).toContain(`${join(w.repo, '.claude/settings.json')}: permissions.deny[2]: invalid permission rule "Bash(git push" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*)); this rule is ignored, the other rules apply`)

@@ -21,6 +21,7 @@ import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
 import { STREAM_JSON_SCHEMA_PATH } from './headless/stream-json-types.ts'
 import { defaultModelSpec } from './model-spec.ts'
+import { printAlias } from './print-alias.ts'
 import { version } from './version.ts'
 
 /** Step limit per turn when `--max-steps` is absent. */
@@ -81,7 +82,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--dsh-home <dir>', 'dsh home directory (default: $DSH_HOME, else ~/.dsh)')
     .helpCommand(false)
 
-  agentOptions(program.command('run').description('run one turn and print the final answer').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'), resumeOption)
+  agentOptions(program.command('run').alias('exec').description('run one turn and print the final answer (also: dsh -p PROMPT, as claude -p)').argument('[prompt...]', 'what to ask the agent; "-" or none with piped stdin: read it from stdin'), resumeOption)
     .addOption(new Option('--output-format <format>', `text, json (one result object) or stream-json (one JSON object per line; schema: ${STREAM_JSON_SCHEMA_PATH})`).choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--input-format <format>', 'text, or stream-json: one user message per stdin line, one turn each (needs --output-format json or stream-json)').choices(['text', 'stream-json']).default('text'))
     .option('--include-partial', 'stream-json: also stream text and reasoning pieces as they arrive (stream/delta lines)')
@@ -313,7 +314,8 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
     exitCode = code
   })
   try {
-    await program.parseAsync([...argv], { from: 'user' })
+    const names = new Set(program.commands.flatMap((command) => [command.name(), ...command.aliases()]))
+    await program.parseAsync([...printAlias(argv, names)], { from: 'user' })
     return exitCode
   } catch (error) {
     // Help and version exit through commander with code 0.
@@ -325,7 +327,9 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
     if (error instanceof CommanderError) {
       const command = commandNamedBy(program, argv)
       const path = pathOf(command)
-      errLine(io, `dsh: ${commanderLine(error, command, argv)}; see dsh ${path === '' ? '' : `${path} `}--help`)
+      // Words typed as a question (`dsh "fix the test"`) are not a command: say how to ask.
+      const ask = error.code === 'commander.unknownCommand' && path === '' ? '; to ask the agent: dsh run "…" (or dsh -p "…"), or dsh chat' : ''
+      errLine(io, `dsh: ${commanderLine(error, command, argv)}${ask}; see dsh ${path === '' ? '' : `${path} `}--help`)
       return 2
     }
     if (error instanceof CliError) {

@@ -80,7 +80,7 @@ describe('errors and help', () => {
       [['run', '--max-steps', 'lots', 'hi'], "dsh: option '--max-steps <n>' argument 'lots' is invalid. expected a positive integer; see dsh run --help\n"],
       [['sessions', 'show'], "dsh: missing required argument 'id'; see dsh sessions show --help\n"],
       [['sessions'], 'dsh: sessions needs a subcommand: list or show (see dsh sessions --help)\n'],
-      [['frobnicate'], "dsh: unknown command 'frobnicate'; see dsh --help\n"],
+      [['frobnicate'], 'dsh: unknown command \'frobnicate\'; to ask the agent: dsh run "…" (or dsh -p "…"), or dsh chat; see dsh --help\n'],
       // An editor picks sessions with session/load: dsh acp has no --resume to ignore silently.
       [['acp', '--resume', 'abc'], "dsh: unknown option '--resume'; see dsh acp --help\n"],
       [['sessions', 'lsit'], "dsh: unknown command 'sessions lsit'; see dsh sessions --help\n"],
@@ -91,12 +91,23 @@ describe('errors and help', () => {
     for (const [args, stderr] of cases) expect(await runDsh(args, { cwd: tree.root }), args.join(' ')).toEqual({ code: 2, stdout: '', stderr })
   })
 
+  it('dsh -p PROMPT and dsh --print PROMPT are dsh run (as claude -p), dsh exec too (as codex exec); options come before or after', async () => {
+    const w = await workspace()
+    const script = writeScript(tree.root, 'answer.json', { responses: [{ text: 'printed' }] })
+    for (const args of [['-p', 'hi', '--model', `scripted:${script}`], ['--dsh-home', tree.path('home'), '--print', '--model', `scripted:${script}`, 'hi'], ['exec', '--model', `scripted:${script}`, 'hi']]) {
+      const result = await runDsh([...args, '--cwd', w.repo], { cwd: tree.root, env: { DSH_HOME: tree.path('home') } })
+      expect(result, args.join(' ')).toMatchObject({ code: 0, stdout: 'printed\n' })
+    }
+    const json = await runDsh(['-p', '--output-format', 'json', '--model', `scripted:${script}`, '--cwd', w.repo, 'hi'], { cwd: tree.root, env: { DSH_HOME: tree.path('home') } })
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: 'result', result: 'printed', is_error: false })
+  })
+
   it('--help of each command shows examples, defaults and the environment it reads; dsh help COMMAND the same', async () => {
     await workspace()
     for (const command of [['run'], ['chat'], ['acp'], ['context'], ['context', 'why'], ['sessions', 'list'], ['sessions', 'show'], ['compact'], ['sandbox', 'check']]) {
       const help = await runDsh([...command, '--help'], { cwd: tree.root })
       expect(help.code, command.join(' ')).toBe(0)
-      expect(help.stdout, command.join(' ')).toMatch(new RegExp(`^Usage: dsh ${command.join(' ')} [\\s\\S]*\\nExamples:\\n  dsh ${command[0]}[\\s\\S]*\\nEnvironment:\\n  DSH_HOME `))
+      expect(help.stdout, command.join(' ')).toMatch(new RegExp(`^Usage: dsh ${command.join(' ')}(?:\\|exec)? [\\s\\S]*\\nExamples:\\n  dsh ${command[0]}[\\s\\S]*\\nEnvironment:\\n  DSH_HOME `))
       expect((await runDsh(['help', ...command], { cwd: tree.root })).stdout).toBe(help.stdout)
     }
     const run = (await runDsh(['run', '--help'], { cwd: tree.root })).stdout

@@ -98,9 +98,10 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   })
     .option('--continue', 'continue the latest session started in this directory')
     .option('--yes', 'same as --permission-mode full-auto: nothing asks, shell commands stay sandboxed')
-    .action(async (_options: ChatOptions, command: Command) => {
+    .argument('[prompt...]', 'a first message to send once the session is open (as claude "…")')
+    .action(async (words: string[], _options: ChatOptions, command: Command) => {
       const { chatCommand } = await import('./chat/chat-command.ts')
-      setExit(await chatCommand(io, command.optsWithGlobals<ChatOptions>()))
+      setExit(await chatCommand(io, { ...command.optsWithGlobals<ChatOptions>(), ...(words.length === 0 ? {} : { prompt: words.join(' ') }) }))
     })
 
   // An editor picks sessions itself (session/load), so acp has no --resume.

@@ -24,6 +24,15 @@ describe('dsh chat with piped input', () => {
     expect(result.stderr).toMatch(/^session: \S+\n$/)
   })
 
+  it('dsh chat "…" sends its words as the first message (as claude "…"), then reads on', async () => {
+    const w = await workspace()
+    const script = writeScript(tree.path('scripts'), 'first.json', { responses: [{ text: 'first answer' }, { text: 'second answer' }] })
+    const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--model', `scripted:${script}`, '--request-log', w.log, 'what', 'is', 'here?'], 'and then?\n', { cwd: tree.root })
+    expect(result).toMatchObject({ code: 0, stdout: 'first answer\nsecond answer\n' })
+    const [first] = readRequests(w.log)
+    expect(first?.messages.filter((message) => message.role === 'user').map((message) => message.content)).toContain('what is here?')
+  })
+
   it('runs several prompts and slash commands in order, ending at the end of input', async () => {
     const w = await workspace()
     const script = writeScript(tree.path('scripts'), 'two.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'alpha and beta' }, { text: 'second' }] })

@@ -1,7 +1,7 @@
 /**
  * `dsh chat` behind its option parsing: picks the front end (full screen, or the plain line mode
  * for pipes and dumb terminals), registers the slash commands, opens the starting session (a new
- * one, `--resume ID`, `--continue`, or the picker), runs the chat and, when a person was at the
+ * one, `--resume ID`, `--continue`, or the picker), sends the first message when one was given, runs the chat and, when a person was at the
  * terminal, prints how to come back: `resume with: dsh chat --resume <id>`.
  */
 import type { Agent } from '@dsh/runtime'
@@ -41,6 +41,8 @@ export interface ChatRunOptions {
   readonly liveCommands?: (register: (spec: SlashCommandSpec) => () => void) => void
   /** Runs for a `/name` no command has (skills the session discovered while it ran); see {@link SlashFallback}. */
   readonly fallbackCommand?: SlashFallback
+  /** A first message, sent as if typed once the session is open (`dsh chat "…"`, as `claude "…"`). */
+  readonly initialPrompt?: string
   readonly stdin: NodeJS.ReadableStream
   readonly stdout: NodeJS.WritableStream
   readonly stderr: NodeJS.WritableStream
@@ -113,6 +115,7 @@ export async function runChat(options: ChatRunOptions): Promise<number> {
       ...(isTty(options.stderr) ? {} : { onSession: sessionLine }),
       openAgent: (pick, notice) => openAgent(options, pick, notice),
       ...(options.stop === undefined ? {} : { stop: options.stop }),
+      ...(options.initialPrompt === undefined ? {} : { initialPrompt: options.initialPrompt }),
     })
     if (result.sessionId !== undefined) options.stdout.write(`${resumeHint(result.sessionId)}\n`)
     return result.exitCode
@@ -142,6 +145,7 @@ async function runPlain(options: ChatRunOptions, registry: SlashRegistry, intera
     options.stop?.addEventListener('abort', onStop, { once: true })
     if (interactive) view.lines([`dsh ${env.version} · ${env.model.label} · ${env.cwd} · ${env.approvalMode}`, '/help for commands, Ctrl-D to exit'])
     try {
+      if (options.initialPrompt !== undefined) await controller.submit(options.initialPrompt)
       await runPlainChat(plain, armed)
     } finally {
       detach()

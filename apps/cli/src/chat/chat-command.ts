@@ -39,6 +39,8 @@ export interface ChatOptions extends AgentSetupOptions {
   readonly yes?: boolean
   /** Additional workspace roots for this session only (`--add-dir`). */
   readonly addDir?: readonly string[]
+  /** A first message (the command's words), sent once the session is open. */
+  readonly prompt?: string
 }
 
 /** The process streams the chat runs on (the process's own unless a test embeds it). */
@@ -146,6 +148,7 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
       commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), ...skills.commands],
       fallbackCommand: skills.fallback,
+      ...(options.prompt === undefined || options.prompt.trim() === '' ? {} : { initialPrompt: options.prompt }),
       ...(setup.mcp === undefined ? {} : { liveCommands: mcpPromptCommands(setup.mcp) }),
       stdin: streams.stdin,
       stdout: io.stdout,

@@ -45,6 +45,8 @@ export interface ScreenChatOptions {
   readonly onSession?: (id: string) => void
   /** Aborts when the product ends the chat (its shutdown path: SIGTERM, SIGHUP). */
   readonly stop?: AbortSignal
+  /** A first message, sent as if typed once the session is open. */
+  readonly initialPrompt?: string
   /** A terminal other than the process's own (tests). */
   readonly terminal?: Terminal
   readonly now?: () => number
@@ -157,6 +159,11 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle, typeAhead: (data) => layout.editor.handleInput(data), rows: () => layout.tui.terminal.rows }), { signal, value: { kind: 'reject' } })
     const onStop = (): void => chat.exit()
     options.stop?.addEventListener('abort', onStop, { once: true })
+    if (options.initialPrompt !== undefined) {
+      history.add(options.initialPrompt, new Date(now()))
+      layout.editor.addToHistory(options.initialPrompt)
+      chat.submit(options.initialPrompt).catch((error: unknown) => view.error(error))
+    }
     cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now, cycleMode: () => cycleMode({ controller: chat, view }), ...(registry.get('rewind') === undefined ? {} : { openRewind: () => void chat.submit('/rewind').catch((error: unknown) => view.error(error)) }) }), () => options.stop?.removeEventListener('abort', onStop))
     await chat.finished
     await env.sessionEnd?.(chat.agent, 'prompt_input_exit')

@@ -1,6 +1,7 @@
 // The web host's "Rewind to here" action in headless Chromium against the built binary with a
 // scripted model: the dialog previews the files and the conversation that would change, the
-// rewind puts the files back, and the message leaves the page's history; "files only" keeps the
+// rewind puts the files back, and the message leaves the page's history (and "Undo the rewind"
+// brings both back); "files only" keeps the
 // conversation and "conversation only" keeps the files, each previewed as chosen.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -53,6 +54,12 @@ describe('dsh web: Rewind to here', () => {
       await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(0)
       expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('original\n')
       expect(existsSync(tree.path('repo/new.txt'))).toBe(false)
+      // The rewind can be taken back from the page, as with dsh rewind --undo.
+      await page.getByRole('button', { name: 'Undo the rewind' }).click()
+      await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(1)
+      expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('changed\n')
+      expect(readFileSync(tree.path('repo/new.txt'), 'utf8')).toBe('made\n')
+      expect(await page.getByRole('button', { name: 'Undo the rewind' }).count()).toBe(0)
       await context.close()
     },
     240_000,

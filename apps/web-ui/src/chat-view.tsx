@@ -37,6 +37,8 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const [rewinding, setRewinding] = useState<number | undefined>()
   /** Bumped after a rewind: the history is read anew. */
   const [generation, setGeneration] = useState(0)
+  /** True after a rewind on this page, until the next message: its undo is offered. */
+  const [undoable, setUndoable] = useState(false)
   const cancelledText = useRef(t.turnCancelled)
   cancelledText.current = t.turnCancelled
   const { hub, sessionId } = props
@@ -117,6 +119,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
 
   const send = (text: string): Promise<boolean> => {
     setProblem(undefined)
+    setUndoable(false)
     setSent((count) => count + 1)
     return post(sessionPath(sessionId, '/prompt'), { text }).then(
       () => true,
@@ -132,6 +135,16 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   }
   const cancel = (): void => {
     post(sessionPath(sessionId, '/cancel')).catch((error: unknown) => setProblem(failure(error)))
+  }
+  const undoRewind = (): void => {
+    setProblem(undefined)
+    post(sessionPath(sessionId, '/rewind/undo')).then(
+      () => {
+        setUndoable(false)
+        setGeneration((value) => value + 1)
+      },
+      (error: unknown) => setProblem(failure(error)),
+    )
   }
   const chooseMode = (mode: string): Promise<boolean> => {
     setProblem(undefined)
@@ -153,10 +166,21 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           turn={rewinding}
           onClose={(rewound) => {
             setRewinding(undefined)
-            if (rewound) setGeneration((value) => value + 1)
+            if (rewound) {
+              setGeneration((value) => value + 1)
+              setUndoable(true)
+            }
           }}
         />
       )}
+      {undoable ? (
+        <p class="rewind-note" role="status">
+          {t.rewound}{' '}
+          <button type="button" onClick={undoRewind}>
+            {t.rewindUndo}
+          </button>
+        </p>
+      ) : null}
       {problem === undefined ? null : (
         <p class="error" role="alert">
           {problem}

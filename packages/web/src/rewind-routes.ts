@@ -5,11 +5,12 @@
  * only (`code` or `conversation` false: files only, or the conversation only, as `dsh rewind
  * --code-only` / `--conversation-only`). Files changed outside
  * dsh since the session wrote them refuse the rewind (409 with the list); the page shows them.
+ * `…/rewind/undo` takes the latest rewind back (`dsh rewind --undo`), refused the same ways.
  */
 import { relative } from 'node:path'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { CheckpointDirectory, planRewind, rewindTo } from '@dsh/checkpoints'
+import { CheckpointDirectory, planRewind, rewindTo, undoRewind, type RewindOutcome } from '@dsh/checkpoints'
 import { jsonBody } from './json-body.ts'
 import type { LiveSessions } from './live-sessions.ts'
 import { refuse } from './request-guard.ts'
@@ -28,6 +29,22 @@ const neither = 'a rewind needs the files, the conversation or both'
 const shown = (cwd: string, path: string): string => {
   const inner = relative(cwd, path)
   return inner !== '' && !inner.startsWith('..') ? inner : path
+}
+
+/** The answer to a rewind or its undo. */
+function answer(c: Context, cwd: string, outcome: RewindOutcome): Response {
+  switch (outcome.kind) {
+    case 'refused':
+      return refuse(c, 409, outcome.errors.join('; '))
+    case 'conflicts':
+      return refuse(c, 409, `files changed outside dsh since the session wrote them: ${outcome.conflicts.map((conflict) => shown(cwd, conflict.path)).join(', ')}; nothing was changed`)
+    case 'done':
+      return c.json({ files: outcome.record.files.length, conversation: outcome.record.conversation })
+    default: {
+      const unreachable: never = outcome
+      throw new Error(`unknown rewind outcome ${JSON.stringify(unreachable)}`)
+    }
+  }
 }
 
 /** The routes. */
@@ -68,19 +85,14 @@ export function rewindRoutes(env: WebEnvironment, sessions: LiveSessions): Hono 
     const parts = { code: body.value.code ?? true, conversation: body.value.conversation ?? true }
     if (!parts.code && !parts.conversation) return refuse(c, 400, neither)
     const session = live.agent.session
-    const outcome = rewindTo(session, new CheckpointDirectory(env.homes.dshHome, session.id), { toTurn: body.value.turn, ...parts }, { force: false })
-    switch (outcome.kind) {
-      case 'refused':
-        return refuse(c, 409, outcome.errors.join('; '))
-      case 'conflicts':
-        return refuse(c, 409, `files changed outside dsh since the session wrote them: ${outcome.conflicts.map((conflict) => shown(session.header.cwd, conflict.path)).join(', ')}; nothing was changed`)
-      case 'done':
-        return c.json({ files: outcome.record.files.length, conversation: outcome.record.conversation })
-      default: {
-        const unreachable: never = outcome
-        throw new Error(`unknown rewind outcome ${JSON.stringify(unreachable)}`)
-      }
-    }
+    return answer(c, session.header.cwd, rewindTo(session, new CheckpointDirectory(env.homes.dshHome, session.id), { toTurn: body.value.turn, ...parts }, { force: false }))
+  })
+  app.post('/sessions/:id/rewind/undo', (c) => {
+    const live = liveSessionOf(c, sessions)
+    if (live instanceof Response) return live
+    if (live.busy) return refuse(c, 409, 'a turn is running; cancel it or wait before undoing the rewind')
+    const session = live.agent.session
+    return answer(c, session.header.cwd, undoRewind(session, new CheckpointDirectory(env.homes.dshHome, session.id), { force: false }))
   })
   return app
 }

@@ -1,6 +1,6 @@
 // dsh chat with stdin and stdout as pipes: plain lines in, the answers out, no prompts and no
 // escape codes; permission questions take the next input line; --yes runs bash without asking.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
@@ -63,6 +63,19 @@ describe('dsh chat with piped input', () => {
     expect(result.stdout).toContain('Run bash: echo made > made.txt && echo done? [y/N] y\n')
     expect(result.stdout).toMatch(/✓ ok: .*done/)
     expect(readRequests(w.log)[1]?.messages.find((message) => message.role === 'tool')?.content).toContain('done')
+  })
+
+  it('a Notification hook (as Claude Code\'s) hears of each permission question; its matcher is the notification type', async () => {
+    const w = await workspace()
+    const heard = tree.path('heard.jsonl')
+    const never = tree.path('never.txt')
+    writeFileSync(tree.path('dsh.yaml'), JSON.stringify({ hooks: { Notification: [{ matcher: 'permission_prompt', hooks: [{ type: 'command', command: `jq -c '{hook_event_name, notification_type, message}' >> ${heard}` }] }, { matcher: 'idle_prompt', hooks: [{ type: 'command', command: `touch ${never}` }] }] } }))
+    const script = writeScript(tree.path('scripts'), 'notify.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo asked' } }] }, { text: 'Answered.' }] })
+    const result = await runDshPiped(['--dsh-home', w.home, 'chat', '--cwd', w.repo, '--config', tree.path('dsh.yaml'), '--model', `scripted:${script}`], 'run it\nn\n', { cwd: tree.root })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('Answered.')
+    expect(readFileSync(heard, 'utf8')).toBe('{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"dsh needs your permission to use Bash"}\n')
+    expect(existsSync(never)).toBe(false)
   })
 
   it('run_code asks first; a denied snippet creates nothing and the model sees "not approved"', async () => {

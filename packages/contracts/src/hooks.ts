@@ -97,6 +97,11 @@ declare module '@deepseek-ai/cordis' {
     'tools/post-execute'(execution: ToolExecution, output: ToolOutput, next: () => Promise<PostExecuteDecision>): Promise<PostExecuteDecision>
     /** Emitted once per execution with the immutable final outcome. */
     'tools/result'(execution: ToolExecution, outcome: ToolFinalOutcome): void
+    /**
+     * Emitted just before a permission question about `execution` goes to the front end's asker
+     * (`reason`: why it asks). Observers only; nothing waits for them, and a failing one is logged.
+     */
+    'tools/asking'(execution: ToolExecution, reason: string | undefined): void
     /** Emitted after each committed session append. */
     'session/event'(session: SessionView, event: SessionEvent): void
   }

@@ -5,7 +5,7 @@
 import type { PermissionRule } from '@dsh/contracts'
 
 /** Every event a hook can be configured for (Claude Code's names, plus dsh's own last two). */
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd', 'InstructionsLoaded', 'RootChanged'] as const
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd', 'Notification', 'InstructionsLoaded', 'RootChanged'] as const
 
 /** An event name. */
 export type HookEventName = (typeof HOOK_EVENTS)[number]

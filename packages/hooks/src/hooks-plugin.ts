@@ -25,6 +25,7 @@ import { createHookRunner, type HookTarget } from './hook-runner.ts'
 import type { HookEventName } from './hook-types.ts'
 import { followRoots } from './root-listener.ts'
 import { listenToTools } from './tool-listeners.ts'
+import { claudeToolName } from './tool-names.ts'
 
 /** What front ends call (`ctx.get('hooks')`, present while the plugin is mounted). */
 export interface HooksService {
@@ -185,6 +186,14 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
     },
   }
   ctx.provide('hooks', service)
+
+  // Notification (observe only): a permission question is about to wait for the person, who may be
+  // elsewhere. The matcher is matched against the notification type, as in Claude Code.
+  ctx.on('tools/asking', (execution) => {
+    const notify = entries('Notification').filter((entry) => entry.pattern === undefined || entry.pattern.test('permission_prompt'))
+    if (notify.length === 0 || execution.agent === undefined) return
+    runner.observe('Notification', execution.agent, { message: `dsh needs your permission to use ${claudeToolName(execution.name)}`, notification_type: 'permission_prompt' }, notify)
+  })
 
   ctx.on('session/event', (session: SessionView, event) => {
     if (event.type !== 'user/message') return

@@ -27,7 +27,7 @@ describe('parseHooks', () => {
     )
     expect(parsed.entries.map((entry) => entry.command)).toEqual(['ok.sh'])
     expect(parsed.problems).toEqual([
-      '/etc/dsh.yaml: hooks.BeforeTool: unknown event (known: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd, InstructionsLoaded, RootChanged)',
+      '/etc/dsh.yaml: hooks.BeforeTool: unknown event (known: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd, Notification, InstructionsLoaded, RootChanged)',
       expect.stringMatching(/^\/etc\/dsh\.yaml: hooks\.PreToolUse\[0\]: matcher "\[" is not a valid regular expression \(.+\)$/),
       '/etc/dsh.yaml: hooks.PreToolUse[1].hooks[0]: missing command',
       '/etc/dsh.yaml: hooks.PreToolUse[1].hooks[1]: unsupported hook type "http" (dsh runs type "command" only)',

@@ -138,6 +138,7 @@ async function guard(deps: PipelineDeps, tool: Pick<ToolDefinition, 'parameters'
     // policy's to allow (its session rules), and a call it still asks about (a shell command
     // without a sandbox) must be asked about again, never run silently.
     if (verdict.kind === 'ask') {
+      if (deps.askPermission !== undefined) announceQuestion(deps, execution, verdict.reason)
       const decision = toDecision(deps.askPermission === undefined ? false : await deps.askPermission(execution, verdict.reason))
       if (decision.kind === 'reject') {
         const why = verdict.reason === undefined ? 'it needs the user\'s approval' : verdict.reason
@@ -224,6 +225,14 @@ function finalOutcome(output: ToolOutput, decision: PostExecuteDecision, deferre
     return deepFreeze({ isError: true, content: decision.content ?? output.content, touched: [], additionalContexts: contexts, status: aborted ? 'cancelled' : 'failed', ...meta })
   }
   return deepFreeze({ isError: false, content: decision.content ?? output.content, touched: output.touched ?? [], additionalContexts: contexts, status: 'ok', ...meta })
+}
+
+/** Tells observers a question is about to be asked (the hooks' Notification); they cannot hold it up. */
+function announceQuestion(deps: PipelineDeps, execution: ToolExecution, reason: string | undefined): void {
+  deps.ctx.parallel('tools/asking', execution, reason).catch((error: unknown) => {
+    // An observer cannot change the question; a failing one is logged and ignored.
+    deps.log(`tools/asking listener failed for ${execution.name} (${execution.callId}): ${errorMessage(error)}`)
+  })
 }
 
 async function publish(deps: PipelineDeps, execution: ToolExecution, outcome: ToolFinalOutcome): Promise<ToolFinalOutcome> {

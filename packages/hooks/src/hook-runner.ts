@@ -129,6 +129,9 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       for (const message of verdict.messages) options.warn(message)
       const texts = [...(verdict.block === undefined ? [] : [verdict.block]), ...verdict.contexts]
       if (texts.length > 0 && target !== undefined) options.late?.(target, event, texts)
+    }).catch((error: unknown) => {
+      // Nothing above should throw; if it does, the person hears of it and no rejection is left unhandled.
+      options.warn(`warning: hooks: a background ${event} hook's end could not be handled: ${errorMessage(error)}`)
     })
     background.set(done, { controller, session: target?.id ?? '' })
   }

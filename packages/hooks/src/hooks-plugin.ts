@@ -104,8 +104,14 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
     ...options,
     // What an `async` hook said reaches the session at its next step, as Claude Code delivers it on the next turn.
     late: (target, event, texts) => {
+      const undelivered = (error: unknown): void => options.warn(`warning: hooks: a background ${event} hook's output could not be delivered: ${errorMessage(error)}`)
       for (const text of texts) {
-        target.inject?.(contextMessage(`${event} hook (run in the background): ${text}`)).catch((error: unknown) => options.warn(`warning: hooks: a background ${event} hook's output could not be delivered: ${errorMessage(error)}`))
+        try {
+          target.inject?.(contextMessage(`${event} hook (run in the background): ${text}`)).catch(undelivered)
+        } catch (error) {
+          // The session was closed meanwhile (inject refuses at once): said, not thrown into the hook's end.
+          undelivered(error)
+        }
       }
     },
   })

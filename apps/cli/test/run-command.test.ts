@@ -130,7 +130,7 @@ describe('dsh run', () => {
     await workspace()
     const help = await runDsh(['--help'], { cwd: tree.root })
     expect(help.code).toBe(0)
-    expect(help.stdout).toContain('run [options] [prompt...]')
+    expect(help.stdout).toContain('run|exec [options] [prompt...]')
     const version = await runDsh(['--version'], { cwd: tree.root })
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' })
   })

@@ -11,7 +11,8 @@
  * - `run_code(PATTERN)`: the snippet's code, whole, with the same `*`.
  * - `write`, `edit`, `read`, `glob`, `grep` (PATTERN): a glob (`**`, `*`, `?`, `{a,b}`, dot files
  *   included) on the path: a relative pattern on the path relative to the working directory (or,
- *   outside it, the absolute path without its leading `/`), an absolute pattern on the absolute path.
+ *   outside it, the absolute path without its leading `/`), an absolute pattern on the absolute path,
+ *   and `~/…` on the absolute path below the user's home.
  *   Paths are matched as written and canonically (links resolved): a deny rule when either
  *   matches, an allow rule only when both do.
  * - Deny rules for bash also match by the command's shape (command-shape.ts): flag bundles and
@@ -28,6 +29,7 @@ import type { PermissionRule } from '@dsh/contracts'
 import { callSubject, type CallSubject } from './call-subject.ts'
 import { shapeMatches } from './command-shape.ts'
 import { denyCandidates } from './deny-candidates.ts'
+import { expandTilde } from '@dsh/runtime'
 import { canonicalTarget } from './root-check.ts'
 import { readShell } from './shell-segments.ts'
 
@@ -88,7 +90,9 @@ function canonicalPattern(pattern: string): string {
  * canonical cwd): a deny rule matches when either spelling does, an allow rule only when both
  * do, so no link reaches a denied file and no link turns an allowed path into another file.
  */
-function pathMatches(pattern: string, path: string, cwd: string, side: 'allow' | 'deny'): boolean {
+function pathMatches(rulePattern: string, path: string, cwd: string, side: 'allow' | 'deny'): boolean {
+  // `~/…` is the user's home, as Claude Code's rules write it (`Read(~/.aws/**)`).
+  const pattern = expandTilde(rulePattern)
   const written = spellingMatches(pattern, path, cwd)
   if (side === 'deny' && written) return true
   if (side === 'allow' && !written) return false

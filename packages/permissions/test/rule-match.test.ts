@@ -1,6 +1,8 @@
 // Rule parsing and matching: prefixes, word prefixes, globs on paths, compound commands,
 // substitution, and deny winning — examples plus fast-check properties over generated commands.
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { userHome } from '@dsh/runtime'
 import * as fc from 'fast-check'
 import type { PermissionMode } from '@dsh/contracts'
 import { allowingRules, decide, denyingRule, parseRule, readShell } from '../src/index.ts'
@@ -27,6 +29,9 @@ describe('parseRule', () => {
     expect(parseRule('Bash(//x)', 'x')).toEqual({ text: 'bash(//x)', tool: 'bash', pattern: '//x' })
     expect(denyingRule(rules('Bash(rm -rf *)'), { tool: 'bash', args: { command: 'ls && rm -rf build' }, cwd: '/w' })?.text).toBe('bash(rm -rf *)')
     expect(denyingRule(rules('Edit(**/.env)'), { tool: 'write', args: { file_path: '/w/a/.env', content: '' }, cwd: '/w' })?.text).toBe('edit(**/.env)')
+    // `~/` is the user's home.
+    expect(denyingRule(rules('Edit(~/.bashrc)'), { tool: 'edit', args: { file_path: join(userHome(), '.bashrc'), old_string: 'a', new_string: 'b' }, cwd: '/w' })?.text).toBe('edit(~/.bashrc)')
+    expect(denyingRule(rules('Read(~/notes/**)'), { tool: 'read', args: { file_path: '/w/notes/a.md' }, cwd: '/w' })).toBeUndefined()
   })
   it('names the rule and where it came from in one line', () => {
     expect(() => parseRule('bash(npm test', '--allow')).toThrow('--allow: invalid permission rule "bash(npm test" (expected TOOL or TOOL(PATTERN), e.g. bash(npm test*))')

@@ -152,11 +152,58 @@ describe('dsh mcp', () => {
     expect(again.stdout.endsWith(`nothing to import from ${tree.path('me/.claude.json')}\n`)).toBe(true)
     const missing = await runDsh(['--dsh-home', home, 'mcp', 'import', 'claude', '--cwd', repo], { cwd: tree.root, env: { HOME: tree.path('repo') } })
     expect(missing).toMatchObject({ code: 1, stderr: `dsh: ${tree.path('repo/.claude.json')}: not found (Claude Code keeps its MCP servers there; set CLAUDE_CONFIG_DIR if yours is elsewhere)\n` })
-    expect((await dsh('import', 'codex')).code).toBe(2)
+    expect((await dsh('import', 'gemini')).code).toBe(2)
     writeFileSync(tree.path('me/.claude.json'), '{"mcpServers": {')
     const torn = await dsh('import', 'claude')
     expect(torn.code).toBe(1)
     expect(torn.stderr).toMatch(/^dsh: .*\/me\/\.claude\.json: invalid JSON \(.+\)\n$/)
+  })
+
+  it('imports Codex\'s servers from ~/.codex/config.toml (env_vars and bearer tokens as ${VAR}), which then connect; a disabled one is left out', { timeout: 180_000 }, async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'me/.codex/': null })
+    const home = tree.path('home')
+    const repo = tree.path('repo')
+    const toml = [
+      '# Codex configuration',
+      'model = "gpt-5"',
+      '',
+      '[mcp_servers.memory]',
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = [${JSON.stringify(serverScript('server-memory'))}]`,
+      'env_vars = ["MEMORY_FILE_PATH"]',
+      'startup_timeout_sec = 20',
+      '',
+      '[mcp_servers.figma]',
+      'url = "https://mcp.example.com/mcp"',
+      'bearer_token_env_var = "FIGMA_TOKEN"',
+      'http_headers = { "X-Region" = "eu" }',
+      '',
+      '[mcp_servers.off]',
+      'command = "never"',
+      'enabled = false',
+      '',
+    ].join('\n')
+    writeFileSync(tree.path('me/.codex/config.toml'), toml)
+    const env = { HOME: tree.path('me'), MEMORY_FILE_PATH: tree.path('memory.jsonl') }
+    const dsh = (...args: string[]): Promise<DshResult> => runDsh(['--dsh-home', home, 'mcp', ...args, '--cwd', repo], { cwd: tree.root, env, timeoutMs: 60_000 })
+    const imported = await dsh('import', 'codex')
+    expect(imported.code).toBe(0)
+    const file = tree.path('me/.codex/config.toml')
+    expect(imported.stdout.split('\n')).toEqual([
+      `note: ${file} mcp_servers: server "memory": "startup_timeout_sec" not imported (dsh does not read it)`,
+      `note: ${file} mcp_servers: server "off": disabled in Codex (enabled = false); not imported`,
+      `imported memory (user: every project): ${process.execPath} ${serverScript('server-memory')}`,
+      'imported figma (user: every project): https://mcp.example.com/mcp',
+      `imported 2 servers from ${file}; dsh mcp list connects to them`,
+      '',
+    ])
+    const stored: unknown = JSON.parse(readFileSync(tree.path('home/mcp-servers.json'), 'utf8'))
+    expect(stored).toMatchObject({ user: { memory: { env: { MEMORY_FILE_PATH: '${MEMORY_FILE_PATH}' } }, figma: { type: 'http', headers: { Authorization: 'Bearer ${FIGMA_TOKEN}', 'X-Region': 'eu' } } } })
+    expect((await dsh('list')).stdout.split('\n')).toContain('memory  stdio  user  connected, 9 tools')
+    writeFileSync(file, '[mcp_servers.x\n')
+    const torn = await dsh('import', 'codex')
+    expect(torn.code).toBe(1)
+    expect(torn.stderr).toMatch(/^dsh: .*\/\.codex\/config\.toml: invalid TOML \(.+\)\n$/)
   })
 
   // A cloned repository can hold links (git keeps them) and a tarball FIFOs: read plainly, either

@@ -13,7 +13,7 @@ import { isServerName, readServerEntry } from './server-spec.ts'
 const KEPT = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers'] as const
 
 /** What one `~/.claude.json` offers. */
-export interface ClaudeServers {
+export interface ImportedServers {
   /** User-scope servers (every project), by name. */
   readonly user: Readonly<Record<string, Record<string, unknown>>>
   /** Local-scope servers of this project, by name. */
@@ -31,7 +31,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * may have keyed it by (`dirs`: the project root, the working directory); throws a one-line
  * Error when the text is not a JSON object.
  */
-export function claudeServers(text: string, file: string, dirs: readonly string[]): ClaudeServers {
+export function claudeServers(text: string, file: string, dirs: readonly string[]): ImportedServers {
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -1,13 +1,14 @@
 /**
- * `dsh mcp import claude`: copies Claude Code's MCP servers into dsh's store — its user scope to
- * dsh's user scope, this project's local scope to dsh's project scope — from `~/.claude.json`
- * (`$CLAUDE_CONFIG_DIR/.claude.json` when that is set). A name dsh already stores is left as it
- * is and named; `--dry-run` prints what would be imported and writes nothing. The project's
- * `.mcp.json` needs no import: dsh reads it (once trusted, `dsh mcp trust`).
+ * `dsh mcp import claude|codex`: copies another agent's MCP servers into dsh's store. From Claude
+ * Code's `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json` when that is set): its user scope to
+ * dsh's user scope, this project's local scope to dsh's project scope. From Codex's
+ * `~/.codex/config.toml` (`$CODEX_HOME/config.toml`): its `[mcp_servers]` to dsh's user scope. A
+ * name dsh already stores is left as it is and named; `--dry-run` prints what would be imported
+ * and writes nothing. The project's `.mcp.json` needs no import: dsh reads it (once trusted,
+ * `dsh mcp trust`).
  */
-import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { errnoCode, errorMessage, userHome } from '@dsh/runtime'
+import { errorMessage, readSmallFile, userHome } from '@dsh/runtime'
 import { CliError, usageError } from '../cli-error.ts'
 import type { CliIo } from '../cli-io.ts'
 
@@ -18,42 +19,51 @@ export interface McpImportOptions {
   readonly dryRun?: boolean
 }
 
-/** Largest `~/.claude.json` read (it also keeps Claude Code's own state). */
+/** Largest file read (`~/.claude.json` also keeps Claude Code's own state). */
 const MAX_BYTES = 64 * 1024 * 1024
 
-function claudeConfigFile(io: CliIo): string {
-  const dir = io.env['CLAUDE_CONFIG_DIR']
-  return join(dir !== undefined && dir !== '' ? dir : userHome(io.env['HOME']), '.claude.json')
+/** Where each source keeps its servers, and what to say when the file is not there. */
+function sourceFile(io: CliIo, from: 'claude' | 'codex'): { readonly file: string; readonly missing: string } {
+  const set = (name: string): string | undefined => (io.env[name] === undefined || io.env[name] === '' ? undefined : io.env[name])
+  if (from === 'claude') return { file: join(set('CLAUDE_CONFIG_DIR') ?? userHome(io.env['HOME']), '.claude.json'), missing: 'Claude Code keeps its MCP servers there; set CLAUDE_CONFIG_DIR if yours is elsewhere' }
+  return { file: join(set('CODEX_HOME') ?? join(userHome(io.env['HOME']), '.codex'), 'config.toml'), missing: 'Codex keeps its MCP servers there; set CODEX_HOME if yours is elsewhere' }
 }
 
-function readConfig(file: string): string {
-  try {
-    // A FIFO or device in its place would block the read or never end: only a regular file is read.
-    const stats = statSync(file)
-    if (!stats.isFile()) throw new CliError(`${file}: not a regular file; not read`, 1)
-    if (stats.size > MAX_BYTES) throw new CliError(`${file}: larger than ${MAX_BYTES / 1024 / 1024} MiB; not read`, 1)
-    const text = readFileSync(file)
-    if (text.length > MAX_BYTES) throw new CliError(`${file}: larger than ${MAX_BYTES / 1024 / 1024} MiB; not read`, 1)
-    return text.toString('utf8')
-  } catch (error) {
-    if (error instanceof CliError) throw error
-    // Missing is the common case of a machine without Claude Code: said plainly.
-    if (errnoCode(error) === 'ENOENT') throw new CliError(`${file}: not found (Claude Code keeps its MCP servers there; set CLAUDE_CONFIG_DIR if yours is elsewhere)`, 1)
-    throw new CliError(`${file}: cannot read (${errnoCode(error) ?? errorMessage(error)})`, 1)
+function readConfig(file: string, missing: string): string {
+  // Looked at first and opened without blocking: a FIFO or a device in its place is said, never read.
+  const read = readSmallFile(file, { maxBytes: MAX_BYTES })
+  switch (read.kind) {
+    case 'file':
+      return read.bytes.toString('utf8')
+    case 'absent':
+      // The common case of a machine without that agent: said plainly.
+      throw new CliError(`${file}: not found (${missing})`, 1)
+    case 'too-large':
+      throw new CliError(`${file}: larger than ${MAX_BYTES / 1024 / 1024} MiB; not read`, 1)
+    case 'not-file':
+    case 'changed':
+      throw new CliError(`${file}: not a regular file; not read`, 1)
+    case 'unreadable':
+      throw new CliError(`${file}: cannot read (${read.reason})`, 1)
+    default: {
+      const unknown: never = read
+      return unknown
+    }
   }
 }
 
-/** Runs the import from `from` (only `claude`); returns the exit code. */
+/** Runs the import from `from` (`claude` or `codex`); returns the exit code. */
 export async function importServers(io: CliIo, from: string, options: McpImportOptions): Promise<number> {
-  if (from !== 'claude') throw usageError(`mcp import: unknown source ${JSON.stringify(from)} (dsh imports from claude: Claude Code's ~/.claude.json)`)
+  if (from !== 'claude' && from !== 'codex') throw usageError(`mcp import: unknown source ${JSON.stringify(from)} (dsh imports from claude: Claude Code's ~/.claude.json, or codex: ~/.codex/config.toml)`)
   const [mcp, { cwdFrom, dshHomeFrom }] = await Promise.all([import('@dsh/mcp'), import('../global-options.ts')])
   const cwd = cwdFrom(io, options.cwd)
   const dshHome = dshHomeFrom(io, options.dshHome)
   const root = mcp.projectRootOf(cwd)
-  const file = claudeConfigFile(io)
-  let found: import('@dsh/mcp').ClaudeServers
+  const { file, missing } = sourceFile(io, from)
+  let found: import('@dsh/mcp').ImportedServers
   try {
-    found = mcp.claudeServers(readConfig(file), file, [root, cwd])
+    const text = readConfig(file, missing)
+    found = from === 'claude' ? mcp.claudeServers(text, file, [root, cwd]) : mcp.codexServers(text, file)
   } catch (error) {
     if (error instanceof CliError) throw error
     throw new CliError(errorMessage(error), 1)

@@ -136,7 +136,7 @@ export function registerMcpCommands(program: Command, io: CliIo, setExit: (code:
   common(group.command('remove').description('forget a stored server').argument('<name>', 'the server')).action(async (name: string, _options: unknown, command: Command) => setExit(await remove(io, name, command.optsWithGlobals<McpOptions>())))
   common(group.command('enable').description('start the server again in this project').argument('<name>', 'the server')).action(async (name: string, _options: unknown, command: Command) => setExit(await toggle(io, name, true, command.optsWithGlobals<McpOptions>())))
   common(group.command('disable').description('do not start the server in this project').argument('<name>', 'the server')).action(async (name: string, _options: unknown, command: Command) => setExit(await toggle(io, name, false, command.optsWithGlobals<McpOptions>())))
-  common(group.command('import').description("copy Claude Code's MCP servers (~/.claude.json: its user scope and this project's local scope) into dsh's store").argument('<from>', 'claude'))
+  common(group.command('import').description("copy another agent's MCP servers into dsh's store: claude (~/.claude.json: its user scope and this project's local scope) or codex (~/.codex/config.toml)").argument('<from>', 'claude or codex'))
     .option('--dry-run', 'print what would be imported; write nothing')
     .action(async (from: string, _options: unknown, command: Command) => {
       const { importServers } = await import('./mcp-import.ts')

@@ -39,12 +39,13 @@ export const commandHelp: Readonly<Record<string, string>> = {
     [...homeVariables, ...modelVariables, '  DSH_STDIN_WAIT_MS  how long a pipe beside a prompt may stay silent before the run goes on without it (default 2000)'],
   ),
   chat: section(
-    ['dsh chat --cwd path/to/repo', 'dsh chat --yes                          (= --permission-mode full-auto: nothing asks, shell sandboxed)', 'dsh chat --continue                     (the latest session of this directory)', 'dsh chat --resume                       (pick a session from a list)', 'dsh chat --resume 20260101-1200', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"],
+    ['dsh chat --cwd path/to/repo', 'dsh chat "why does the build fail?"       (the first message, as claude "…")', 'dsh chat --yes                          (= --permission-mode full-auto: nothing asks, shell sandboxed)', 'dsh chat --continue                     (the latest session of this directory)', 'dsh chat --resume                       (pick a session from a list)', 'dsh chat --resume 20260101-1200', "printf 'what is in notes.txt?\\n' | dsh chat --model scripted:script.json"],
     [
       ...homeVariables,
       ...modelVariables,
       '  NO_COLOR           when set and not empty: no colours (editing keeps working)',
       '  TERM               dumb: the plain line mode, with no escape sequences (also when stdin or stdout is not a terminal)',
+      '  DSH_IDLE_NOTIFY_MS how long the prompt waits after a turn before Notification hooks hear idle_prompt (default 60000)',
     ],
   ),
   acp: section(

@@ -3,7 +3,7 @@
 // refused with the way to get it; Shift+Tab cycles the modes; /permissions lists the rules with where each was written, and
 // removing the session's "allow always" rule makes the same command ask again; "always" for a
 // compound command offers its parts' prefixes, never the whole tool, until bash asks again.
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TempTree } from '@dsh/testkit'
 import { chatArgs, chatWorkspace } from './chat-steps.ts'
@@ -67,6 +67,20 @@ describe('permission controls in the chat', () => {
     expect((await tmux.waitFor(/Cycled and touched\./)).join('\n')).not.toContain('Run bash: touch cycled?')
     await tmux.keys(['BTab'])
     await tmux.waitFor(/^scripted:\S+ · ~\/repo · ask before bash, run_code/m)
+  }, 90_000)
+
+  it('a Notification hook hears idle_prompt once when the prompt has waited after a turn (DSH_IDLE_NOTIFY_MS)', async () => {
+    const w = await chatWorkspace()
+    tree = w.tree
+    const heard = w.tree.path('heard.jsonl')
+    writeFileSync(w.tree.path('dsh.yaml'), JSON.stringify({ hooks: { Notification: [{ matcher: 'idle_prompt', hooks: [{ type: 'command', command: `jq -c '{notification_type, message}' >> ${heard}` }] }] } }))
+    const script = writeScript(w.tree.path('scripts'), 'idle.json', { responses: [{ text: 'Answered, now waiting.' }] })
+    tmux = await startTmux([...chatArgs(w, script, '--config', w.tree.path('dsh.yaml')), 'first question'], { cwd: w.tree.root, env: { DSH_IDLE_NOTIFY_MS: '300' } })
+    await tmux.waitFor(/Answered, now waiting\./)
+    await expect.poll(() => (existsSync(heard) ? readFileSync(heard, 'utf8') : ''), { timeout: 20_000 }).toBe('{"notification_type":"idle_prompt","message":"dsh is waiting for your input"}\n')
+    // Once per wait: it does not repeat while the prompt keeps waiting.
+    await new Promise((resolve) => setTimeout(resolve, 900))
+    expect(readFileSync(heard, 'utf8').split('\n').filter((line) => line !== '')).toHaveLength(1)
   }, 90_000)
 
   it('/permissions lists rules with their sources; removing the session rule makes the command ask again', async () => {

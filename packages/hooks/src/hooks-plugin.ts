@@ -34,6 +34,11 @@ export interface HooksService {
    * agent holds any more: its id and cwd), after its observer runs; never rejects.
    */
   sessionEnd(target: HookTarget, reason: string): Promise<void>
+  /**
+   * Runs the Notification hooks whose matcher fits `type` (`idle_prompt`: the prompt has waited
+   * for the person after a turn), in the background; never throws.
+   */
+  notify(target: HookTarget, type: string, message: string): void
 }
 
 declare module '@deepseek-ai/cordis' {
@@ -117,6 +122,11 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   })
   ctx.effect(() => () => runner.close(), 'hooks.background')
   const entries = (event: HookEventName) => runnable(set, event)
+  /** Runs the Notification hooks whose matcher fits `type` (observe only). */
+  const notify = (target: HookTarget, type: string, message: string): void => {
+    const matching = entries('Notification').filter((entry) => entry.pattern === undefined || entry.pattern.test(type))
+    if (matching.length > 0) runner.observe('Notification', target, { message, notification_type: type }, matching)
+  }
   // The agent of each live session seen, so observer runs (InstructionsLoaded) are recorded in its log.
   const agents = new WeakMap<SessionView, AgentHandle>()
   const roots = followRoots(ctx, runner, () => entries('RootChanged'))
@@ -182,6 +192,7 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   })
 
   const service: HooksService = {
+    notify,
     sessionEnd: async (target, reason) => {
       await runner.settle(target.id)
       // Background hooks of the session end (or are ended) while it is open, so their records land.
@@ -196,9 +207,7 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   // Notification (observe only): a permission question is about to wait for the person, who may be
   // elsewhere. The matcher is matched against the notification type, as in Claude Code.
   ctx.on('tools/asking', (execution) => {
-    const notify = entries('Notification').filter((entry) => entry.pattern === undefined || entry.pattern.test('permission_prompt'))
-    if (notify.length === 0 || execution.agent === undefined) return
-    runner.observe('Notification', execution.agent, { message: `dsh needs your permission to use ${claudeToolName(execution.name)}`, notification_type: 'permission_prompt' }, notify)
+    if (execution.agent !== undefined) notify(execution.agent, 'permission_prompt', `dsh needs your permission to use ${claudeToolName(execution.name)}`)
   })
 
   ctx.on('session/event', (session: SessionView, event) => {

@@ -104,6 +104,11 @@ export interface ChatEnvironment {
    * `prompt_input_exit` (the chat ends). The CLI runs the SessionEnd hooks. Must not reject.
    */
   readonly sessionEnd?: (agent: Agent, reason: 'clear' | 'other' | 'prompt_input_exit') => Promise<void>
+  /**
+   * The prompt has waited `afterMs` for the person since a turn ended (nothing typed): the CLI runs
+   * the Notification hooks (`idle_prompt`). Once per wait; a key resets it. Must not throw.
+   */
+  readonly idle?: { readonly afterMs: number; readonly notice: (agent: Agent) => void }
   /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
   readonly additionalRoots?: (agent: Agent) => readonly string[]
   /**

@@ -48,6 +48,12 @@ export interface ChatStreams {
   readonly stdin: NodeJS.ReadableStream
 }
 
+/** How long the prompt waits after a turn before the idle notification: `DSH_IDLE_NOTIFY_MS`, else a minute. */
+function idleNoticeMs(env: Readonly<Record<string, string | undefined>>): number {
+  const value = Number(env['DSH_IDLE_NOTIFY_MS'])
+  return Number.isInteger(value) && value > 0 ? value : 60_000
+}
+
 function startChoice(options: ChatOptions, interactive: boolean): StartChoice {
   if (options.continue === true && options.resume !== undefined) throw usageError('--continue and --resume cannot be used together')
   if (options.continue === true) return { kind: 'continue' }
@@ -88,6 +94,8 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     prepareSwitch: (agent) => regrantAddDirs(setup, agent, absoluteDirs(io, options.addDir)),
     // SessionEnd hooks (none without the hooks plugin); the service never rejects.
     sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
+    // Notification hooks with notification_type idle_prompt, as Claude Code sends after a minute of waiting.
+    idle: { afterMs: idleNoticeMs(io.env), notice: (agent) => setup.host.ctx.get('hooks')?.notify(agent.handle, 'idle_prompt', 'dsh is waiting for your input') },
     approvalMode: approvalLabel(setup),
     permissions: chatPermissions(setup),
     ...(setup.mcp === undefined ? {} : { mcp: { servers: () => mcpRows(setup.mcp) } }),

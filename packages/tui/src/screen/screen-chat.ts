@@ -149,11 +149,28 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     const history = new PromptHistory({ dshHome: env.dshHome, projectDir: env.cwd, warn: (line) => view.lines([`warning: ${line}`], 'warning') })
     for (const text of history.load()) layout.editor.addToHistory(text)
     layout.editor.setAutocompleteProvider(chatCompletion(registry, env.cwd))
+    // After a turn the prompt waits for the person: once `env.idle.afterMs` pass without a key, say so (Notification hooks).
+    let idleTimer: ReturnType<typeof setTimeout> | undefined
+    const rest = (): void => clearTimeout(idleTimer)
+    const waitForPerson = (): void => {
+      rest()
+      const idle = env.idle
+      if (idle === undefined || chat.busy) return
+      idleTimer = setTimeout(() => idle.notice(chat.agent), idle.afterMs)
+    }
+    cleanups.push(rest, layout.tui.addInputListener(() => {
+      rest()
+      return undefined
+    }))
+    const submitted = (text: string): void => {
+      rest()
+      chat.submit(text).then(waitForPerson, (error: unknown) => view.error(error))
+    }
     layout.editor.onSubmit = (text) => {
       if (text.trim() === '') return
       history.add(text, new Date(now()))
       layout.editor.addToHistory(text)
-      chat.submit(text).catch((error: unknown) => view.error(error))
+      submitted(text)
     }
     const asker: Asker = (question, signal) =>
       modal<PermissionDecision>(layout, (settle) => new ApprovalDialog({ question, theme, now, answer: settle, typeAhead: (data) => layout.editor.handleInput(data), rows: () => layout.tui.terminal.rows }), { signal, value: { kind: 'reject' } })
@@ -162,7 +179,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     if (options.initialPrompt !== undefined) {
       history.add(options.initialPrompt, new Date(now()))
       layout.editor.addToHistory(options.initialPrompt)
-      chat.submit(options.initialPrompt).catch((error: unknown) => view.error(error))
+      submitted(options.initialPrompt)
     }
     cleanups.push(options.attachAsker(asker), bindKeys({ layout, view, controller: chat, now, cycleMode: () => cycleMode({ controller: chat, view }), ...(registry.get('rewind') === undefined ? {} : { openRewind: () => void chat.submit('/rewind').catch((error: unknown) => view.error(error)) }) }), () => options.stop?.removeEventListener('abort', onStop))
     await chat.finished

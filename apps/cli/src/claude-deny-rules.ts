@@ -7,10 +7,9 @@
  * anything. Each file is read once at start without blocking (a FIFO or a link to a device there
  * is named and skipped); a rule dsh cannot parse is one line and the file's other rules apply.
  */
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { usableRules } from '@dsh/permissions'
-import { readSmallFile } from '@dsh/runtime'
+import { projectRootOf, readSmallFile } from '@dsh/runtime'
 
 /** One file's deny rules. */
 export interface ClaudeDenyLayer {
@@ -20,17 +19,9 @@ export interface ClaudeDenyLayer {
 
 const MAX_BYTES = 4 * 1024 * 1024
 
-/** The repository root of `cwd` (the nearest ancestor holding `.git`), else `cwd`. */
-function repositoryRoot(cwd: string): string {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir
-    if (dirname(dir) === dir) return cwd
-  }
-}
-
 /** The files read, in order (a directory named twice is read once). */
 export function claudeSettingsFiles(options: { readonly home: string; readonly cwd: string }): string[] {
-  const dirs = [...new Set([options.cwd, repositoryRoot(options.cwd)])]
+  const dirs = [...new Set([options.cwd, projectRootOf(options.cwd)])]
   return [...new Set([join(options.home, '.claude', 'settings.json'), ...dirs.flatMap((dir) => [join(dir, '.claude', 'settings.json'), join(dir, '.claude', 'settings.local.json')])])]
 }
 

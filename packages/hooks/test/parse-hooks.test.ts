@@ -71,5 +71,8 @@ describe('matchers', () => {
     const [task] = parseHooks({ PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries
     expect([matchesTool(agent?.pattern, 'subagent'), matchesTool(task?.pattern, 'subagent'), matchesTool(task?.pattern, 'bash')]).toEqual([true, true, false])
     expect(claudeToolName('mcp__x__y')).toBe('mcp__x__y')
+    // Claude Code's former LS tool listed what glob lists.
+    const [ls] = parseHooks({ PreToolUse: [{ matcher: 'LS', hooks: [{ type: 'command', command: 'x' }] }] }, source).entries
+    expect(['glob', 'grep'].map((name) => matchesTool(ls?.pattern, name))).toEqual([true, false])
   })
 })

@@ -5,7 +5,7 @@ export { collectServers, mcpJsonDigest, type CollectedServers, type CollectOptio
 export { readServerEntry, isServerName } from './server-spec.ts'
 export { readMcpJson, parseMcpJson } from './mcp-json.ts'
 export { readStore, writeStore, storePath, projectRecord, withProject, type StoreContent, type ProjectRecord } from './server-store.ts'
-export { projectRootOf } from './project-root.ts'
+export { projectRootOf } from '@dsh/runtime'
 export { claudeServers, type ImportedServers } from './claude-import.ts'
 export { codexServers } from './codex-import.ts'
 export { assignToolNames, baseToolName, serverPrefix } from './tool-names.ts'

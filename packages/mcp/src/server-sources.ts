@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { readMcpJson } from './mcp-json.ts'
-import { projectRootOf } from './project-root.ts'
+import { projectRootOf } from '@dsh/runtime'
 import { readServerEntry } from './server-spec.ts'
 import { projectRecord, readStore, storePath } from './server-store.ts'
 import type { ServerEntry, ServerSource } from './types.ts'

@@ -1,5 +1,6 @@
 /** Public surface of the permissions package. */
 export { parseRule, parseRules, RuleSyntaxError } from './rule-parse.ts'
+export { claudeToolName, claudeToolNames, dshToolName } from './claude-tool-names.ts'
 export { readShell, type ShellReading } from './shell-segments.ts'
 export { denyCandidates, programPart } from './deny-candidates.ts'
 export { shellWords } from './shell-words.ts'

@@ -2,11 +2,12 @@
  * Parses permission rules: a tool name alone (`run_code`) or `tool(pattern)` (`bash(npm test*)`,
  * `write(**\/.env)`). A bad rule is a one-line error naming the rule and where it came from.
  * Claude Code's spellings mean the same rules, so a deny list copied from its settings protects
- * as written: its tool names (`Bash`, `Read`, `Write`, `Edit`, `MultiEdit`, `Glob`, `Grep`,
- * `Agent` or its former name `Task`) are dsh's tools (`bash(…)`, …, `subagent`), and a path pattern starting `//` is the
- * absolute path after the first `/`.
+ * as written: its tool names (`Bash`, `Edit`, `MultiEdit`, `Agent` or its former name `Task`, …:
+ * claude-tool-names.ts) are dsh's tools (`bash(…)`, `edit(…)`, `subagent`), and a path pattern
+ * starting `//` is the absolute path after the first `/`.
  */
 import type { PermissionRule } from '@dsh/contracts'
+import { dshToolName as dshTool } from './claude-tool-names.ts'
 
 /** A rule that does not parse; `message` is one line. */
 export class RuleSyntaxError extends Error {
@@ -14,12 +15,6 @@ export class RuleSyntaxError extends Error {
 }
 
 const toolName = /^(?:[A-Za-z_][\w-]*|mcp__[\w-]+__\*)$/
-
-/** Claude Code's names of dsh's tools (rules, hook matchers and `if` conditions use them). */
-const claudeToolNames: Readonly<Record<string, string>> = { Bash: 'bash', Read: 'read', Write: 'write', Edit: 'edit', MultiEdit: 'edit', Glob: 'glob', Grep: 'grep', Agent: 'subagent', Task: 'subagent' }
-
-/** dsh's name of a tool a rule names (Claude Code's name, or dsh's own). */
-const dshTool = (name: string): string => claudeToolNames[name] ?? name
 
 /** Tools whose patterns are paths. */
 const pathTools = new Set(['read', 'write', 'edit', 'glob', 'grep'])

@@ -28,6 +28,7 @@ export { readSmallFile, readSmallText, type SmallFileOptions, type SmallFileRead
 export { SessionStore, type SessionStoreOptions } from './session-store.ts'
 export type { SessionSummary } from './session-list.ts'
 export { computeSurface, Surface, type SurfaceState } from './surface.ts'
+export { projectRootOf } from './project-root.ts'
 export { SystemPrompt } from './system-prompt.ts'
 export { runToolCall, type AskPermission, type PipelineCall, type PipelineDeps } from './tool-pipeline.ts'
 export { ToolRegistry, wireTool } from './tool-registry.ts'

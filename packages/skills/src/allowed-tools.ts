@@ -5,19 +5,7 @@
  * `bash(git add:*)`). Names dsh has no tool for (`WebFetch`, `TodoWrite`, …) and entries that are
  * not `NAME` or `NAME(PATTERN)` grant nothing and are listed as `ignored`.
  */
-
-const CLAUDE_NAMES: Readonly<Record<string, string>> = {
-  Bash: 'bash',
-  Read: 'read',
-  Write: 'write',
-  Edit: 'edit',
-  MultiEdit: 'edit',
-  Glob: 'glob',
-  Grep: 'grep',
-  LS: 'glob',
-  Agent: 'subagent',
-  Task: 'subagent',
-}
+import { dshToolName } from '@dsh/permissions'
 
 /** Claude Code tools dsh has no counterpart for. */
 const NO_COUNTERPART = new Set(['WebFetch', 'WebSearch', 'NotebookEdit', 'NotebookRead', 'TodoWrite', 'TodoRead', 'KillShell', 'BashOutput', 'ExitPlanMode', 'SlashCommand', 'Skill'])
@@ -41,7 +29,7 @@ export function allowedRules(entries: readonly string[]): AllowedRules {
       ignored.push(entry)
       continue
     }
-    const tool = CLAUDE_NAMES[name] ?? name
+    const tool = dshToolName(name)
     const pattern = match[2]?.trim()
     if (pattern === '') {
       ignored.push(entry)

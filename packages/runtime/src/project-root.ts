@@ -1,7 +1,7 @@
 /**
  * The project root of a working directory: the nearest ancestor holding `.git` (a directory or a
- * worktree's file), else the directory itself. Project-scoped servers, `.mcp.json` and its trust
- * are keyed by it.
+ * worktree's file), else the directory itself. MCP's project-scoped servers, `.mcp.json` and its
+ * trust are keyed by it, and Claude Code's project settings are read there.
  */
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'

@@ -51,7 +51,7 @@ export function longAnswer(lines = 2000): string {
 function benchScreen(counter: { bytes: number }): { layout: ScreenLayout; view: ScreenView; frame: () => void } {
   const theme = createTheme({ color: true, attributes: true })
   const layout = new ScreenLayout({ theme, now: () => 0, banner: { version: 'bench', model: 'bench', cwd: '~/bench', approvals: 'ask' }, status: { model: 'bench', cwd: '~/bench', roots: 0, approvals: 'ask', sessionId: 'bench' }, terminal: testTerminal(120, 40, (data) => (counter.bytes += data.length)).terminal })
-  const view = new ScreenView({ transcript: layout.transcript, theme, now: () => 0, cwd: () => '/', requestRender: () => undefined, statusChanged: () => undefined, queueChanged: () => undefined, pickSession: () => Promise.resolve(undefined), choose: () => Promise.resolve(undefined) })
+  const view = new ScreenView({ transcript: layout.transcript, theme, now: () => 0, cwd: () => '/', requestRender: () => undefined, statusChanged: () => undefined, queueChanged: () => undefined, restoreDraft: () => undefined, pickSession: () => Promise.resolve(undefined), choose: () => Promise.resolve(undefined) })
   const render = Reflect.get(layout.tui, 'doRender')
   if (typeof render !== 'function') throw new Error('pi-tui has no doRender: update the render-cost bench')
   return { layout, view, frame: () => Reflect.apply(render, layout.tui, []) }

@@ -2,7 +2,8 @@
 // with bash; `/rewind` opens the picker of turns with their files (Esc cancels, nothing changes),
 // `/rewind 1` previews without changing anything, and `/rewind 1 yes` puts the files back. In the
 // picker, a chosen turn shows what will change before anything is done; "Files only" restores the
-// files and keeps the conversation, Cancel changes nothing. (Esc Esc opening the picker is tested
+// files and keeps the conversation, Cancel changes nothing. A rewind of the conversation puts the
+// rewound turn's prompt back in the empty prompt for editing; a rewind of files only does not. (Esc Esc opening the picker is tested
 // with an injected clock in packages/tui/test/double-escape.test.ts: no real timing here.)
 import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -47,6 +48,8 @@ describe('/rewind on a real terminal', () => {
     await tmux.waitFor(/rewound to before turn 1: 2 files, conversation/)
     expect(readFileSync(w.tree.path('repo/notes.txt'), 'utf8')).toBe('alpha\nbeta\n')
     expect(existsSync(w.tree.path('repo/new.txt'))).toBe(false)
+    // The conversation went back too: the turn's prompt waits in the prompt box, to be edited and sent again.
+    await tmux.waitFor(/─{20,}\nchange the notes\s*\n─{20,}/)
   }, 90_000)
 
   it('the picker shows what a rewind changes before it is done; "Files only" keeps the conversation, Cancel changes nothing', async () => {
@@ -91,7 +94,10 @@ describe('/rewind on a real terminal', () => {
     await tmux.waitFor(/rewound to before turn 1: 2 files\n/)
     expect(readFileSync(w.tree.path('repo/notes.txt'), 'utf8')).toBe('alpha\nbeta\n')
     expect(existsSync(w.tree.path('repo/first.txt'))).toBe(false)
-    expect((await tmux.screen()).join('\n')).not.toMatch(/rewound to before turn 1: 2 files, conversation/)
+    const screen = (await tmux.screen()).join('\n')
+    expect(screen).not.toMatch(/rewound to before turn 1: 2 files, conversation/)
+    // The conversation stayed: the prompt box stays empty.
+    expect(screen).toMatch(/─{20,}\n\s*\n─{20,}/)
     await type('are you there?')
     await tmux.waitFor(/Still here\./)
   }, 90_000)

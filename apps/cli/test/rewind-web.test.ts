@@ -2,7 +2,8 @@
 // scripted model: the dialog previews the files and the conversation that would change, the
 // rewind puts the files back, and the message leaves the page's history (and "Undo the rewind"
 // brings both back); "files only" keeps the
-// conversation and "conversation only" keeps the files, each previewed as chosen.
+// conversation and "conversation only" keeps the files, each previewed as chosen. A rewind of the
+// conversation puts the turn's prompt back in an empty "Message" box (a draft typed there stays).
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
@@ -54,6 +55,7 @@ describe('dsh web: Rewind to here', () => {
       await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(0)
       expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('original\n')
       expect(existsSync(tree.path('repo/new.txt'))).toBe(false)
+      await expect.poll(() => message.inputValue(), { timeout: UI_WAIT_MS }).toBe('make the files')
       // The rewind can be taken back from the page, as with dsh rewind --undo.
       await page.getByRole('button', { name: 'Undo the rewind' }).click()
       await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(1)
@@ -90,7 +92,11 @@ describe('dsh web: Rewind to here', () => {
       await page.screenshot({ path: join(shots, 'rewind-files-only.png') })
       await dialog.getByRole('button', { name: 'Rewind', exact: true }).click()
       await expect.poll(() => readFileSync(tree?.path('repo/keep.txt') ?? '', 'utf8'), { timeout: UI_WAIT_MS }).toBe('original\n')
+      await expect.poll(() => dialog.isVisible(), { timeout: UI_WAIT_MS }).toBe(false)
       expect(await page.locator('.turn.user').count()).toBe(1)
+      expect(await message.inputValue()).toBe('')
+      // A draft typed before a rewind of the conversation is the person's: it stays.
+      await message.fill('my own words')
       await page.getByRole('button', { name: 'Rewind to here' }).click()
       await dialog.getByRole('radio', { name: 'conversation only' }).check()
       await expect.poll(() => dialog.textContent(), { timeout: UI_WAIT_MS }).toContain('The conversation from this message on (')
@@ -98,6 +104,7 @@ describe('dsh web: Rewind to here', () => {
       await dialog.getByRole('button', { name: 'Rewind', exact: true }).click()
       await expect.poll(() => page.locator('.turn.user').count(), { timeout: UI_WAIT_MS }).toBe(0)
       expect(readFileSync(tree.path('repo/keep.txt'), 'utf8')).toBe('original\n')
+      expect(await message.inputValue()).toBe('my own words')
       await context.close()
     },
     240_000,

@@ -33,8 +33,10 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
   const [sent, setSent] = useState(0)
   const [usage, setUsage] = useState<UsageView | undefined>()
   const [commands, setCommands] = useState<readonly CommandItem[]>([])
-  /** The turn whose "Rewind to here" dialog is open. */
-  const [rewinding, setRewinding] = useState<number | undefined>()
+  /** The turn whose "Rewind to here" dialog is open, and the prompt that started it. */
+  const [rewinding, setRewinding] = useState<{ readonly turn: number; readonly prompt: string } | undefined>()
+  /** A rewound turn's prompt for the composer (serial: each rewind offers it anew). */
+  const [restored, setRestored] = useState<{ readonly text: string; readonly serial: number } | undefined>()
   /** Bumped after a rewind: the history is read anew. */
   const [generation, setGeneration] = useState(0)
   /** True after a rewind on this page, until the next message: its undo is offered. */
@@ -159,14 +161,15 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
 
   return (
     <section class="chat" aria-label={t.sessions}>
-      <Transcript items={state.items} approvals={state.approvals} streaming={state.streaming} empty={t.emptyChat(props.cwd)} answer={answer} sent={sent} onRewind={setRewinding} />
+      <Transcript items={state.items} approvals={state.approvals} streaming={state.streaming} empty={t.emptyChat(props.cwd)} answer={answer} sent={sent} onRewind={(turn, prompt) => setRewinding({ turn, prompt })} />
       {rewinding === undefined ? null : (
         <RewindDialog
           sessionId={sessionId}
-          turn={rewinding}
+          turn={rewinding.turn}
           onClose={(rewound) => {
             setRewinding(undefined)
-            if (rewound) {
+            if (rewound?.conversation === true) setRestored((last) => ({ text: rewinding.prompt, serial: (last?.serial ?? 0) + 1 }))
+            if (rewound !== undefined) {
               setGeneration((value) => value + 1)
               setUndoable(true)
             }
@@ -193,7 +196,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       ) : null}
       {usage === undefined ? null : <UsageLine usage={usage} />}
       {state.mode === undefined ? null : <ModeMenu mode={state.mode} choose={chooseMode} />}
-      <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} commands={commands} />
+      <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} commands={commands} restored={restored} />
     </section>
   )
 }

@@ -2,10 +2,11 @@
  * The "Message" textbox (Enter sends, Shift+Enter a new line, Esc cancels a running turn and
  * keeps the draft) with Send and Cancel, and the
  * session's `/commands` matching what is typed (Tab or a click completes the first or the chosen
- * one). The draft is its own state: typing re-renders this form only, never the transcript.
+ * one). The draft is its own state: typing re-renders this form only, never the transcript. A
+ * rewound turn's prompt fills an empty draft, to be edited and sent again.
  */
 import type { JSX } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { commandMatches, type CommandItem } from './command-matches.ts'
 import { useStrings } from './i18n.ts'
 
@@ -17,11 +18,18 @@ export interface ComposerProps {
   readonly cancel: () => void
   /** The session's custom commands and skills, for completion. */
   readonly commands: readonly CommandItem[]
+  /** A prompt a rewind took back; each new serial fills the draft if it is empty. */
+  readonly restored?: { readonly text: string; readonly serial: number } | undefined
 }
 
 export function Composer(props: ComposerProps): JSX.Element {
   const t = useStrings()
   const [draft, setDraft] = useState('')
+  const restored = props.restored
+  useEffect(() => {
+    // What the person typed meanwhile is theirs: only an empty draft takes the rewound prompt.
+    if (restored !== undefined) setDraft((current) => (current.trim() === '' ? restored.text : current))
+  }, [restored?.serial])
   const send = (): void => {
     const text = draft.trim()
     if (text === '' || props.busy || !props.connected) return

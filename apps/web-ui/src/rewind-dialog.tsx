@@ -3,7 +3,8 @@
  * restore or remove, the conversation that leaves the model's view, conflicts, files that cannot
  * be restored), then the rewind itself with the "Rewind" button. The person chooses what to take
  * back — files and conversation, files only, or the conversation only — and the preview follows
- * the choice.
+ * the choice. `onClose` learns whether the conversation went back (the page then offers the
+ * turn's prompt again).
  */
 import type { JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
@@ -20,12 +21,15 @@ const body: Readonly<Record<Halves, { readonly code: boolean; readonly conversat
   conversation: { code: false, conversation: true },
 }
 
-export function RewindDialog(props: { readonly sessionId: string; readonly turn: number; readonly onClose: (rewound: boolean) => void }): JSX.Element {
+/** How the dialog closed: undefined when nothing was rewound. */
+export type RewindOutcome = { readonly conversation: boolean } | undefined
+
+export function RewindDialog(props: { readonly sessionId: string; readonly turn: number; readonly onClose: (outcome: RewindOutcome) => void }): JSX.Element {
   const t = useStrings()
   const dialog = useRef<HTMLDialogElement>(null)
   const [preview, setPreview] = useState<RewindPreview | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
-  const rewound = useRef(false)
+  const rewound = useRef<RewindOutcome>(undefined)
   const [halves, setHalves] = useState<Halves>('both')
   useEffect(() => {
     if (dialog.current?.open === false) dialog.current.showModal()
@@ -38,7 +42,7 @@ export function RewindDialog(props: { readonly sessionId: string; readonly turn:
   const rewind = (): void => {
     post<{ files: number }>(sessionPath(props.sessionId, '/rewind'), { turn: props.turn, ...body[halves] })
       .then(() => {
-        rewound.current = true
+        rewound.current = { conversation: body[halves].conversation }
         dialog.current?.close()
       })
       .catch((error: unknown) => setProblem(failure(error)))

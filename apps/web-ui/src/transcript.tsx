@@ -22,7 +22,7 @@ import { ToolRow } from './tool-row.tsx'
 /** Items rendered at first (the last ones), and added each time the reader reaches the top. */
 export const windowSize = 60
 
-function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean; readonly waiting: boolean; readonly onRewind: (turn: number) => void }): JSX.Element {
+function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean; readonly waiting: boolean; readonly onRewind: (turn: number, prompt: string) => void }): JSX.Element {
   const t = useStrings()
   const { item } = props
   switch (item.kind) {
@@ -32,7 +32,7 @@ function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean;
           <div class="who">{t.you}</div>
           <div class="text">{item.text}</div>
           {item.turn === undefined ? null : (
-            <button type="button" class="rewind" onClick={() => props.onRewind(item.turn ?? 0)}>
+            <button type="button" class="rewind" onClick={() => props.onRewind(item.turn ?? 0, item.text)}>
               {t.rewindToHere}
             </button>
           )}
@@ -77,7 +77,8 @@ export interface TranscriptProps {
   /** Changes when the person sent a prompt: the view goes back to following the bottom. */
   readonly sent: number
   /** Opens the "Rewind to here" dialog for a turn (a stable function: items are memoised). */
-  readonly onRewind: (turn: number) => void
+  /** The person asked to rewind to before `turn`, which `prompt` started. */
+  readonly onRewind: (turn: number, prompt: string) => void
 }
 
 export function Transcript(props: TranscriptProps): JSX.Element {

@@ -18,7 +18,10 @@ import { currentTurn } from './turn-of.ts'
 export interface TurnListing {
   readonly turn: number
   readonly time: string
+  /** First line of the prompt that started the turn. */
   readonly prompt: string
+  /** The whole prompt (a rewind of the conversation offers it for editing). */
+  readonly promptText: string
   readonly files: readonly string[]
   readonly unrestorable: readonly string[]
   readonly overBudget: boolean
@@ -38,6 +41,7 @@ export function listTurns(session: SessionView, directory: CheckpointDirectory):
       turn: row.turn,
       time: row.time,
       prompt: row.prompt,
+      promptText: row.promptText,
       files: changes.map((change) => change.path).toSorted(),
       unrestorable: changes.flatMap((change) => (change.before.kind === 'not-kept' ? [change.path] : [])).toSorted(),
       overBudget: checkpoint?.overBudget === true,

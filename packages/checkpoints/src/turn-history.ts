@@ -15,6 +15,8 @@ export interface TurnRow {
   readonly startSeq: number
   /** First line of the prompt that started it ('' when none is found). */
   readonly prompt: string
+  /** The whole text of that prompt ('' when none is found). */
+  readonly promptText: string
 }
 
 /** Which turns are taken back. */
@@ -27,6 +29,7 @@ export interface RewoundTurns {
 
 const field = (event: SessionEvent, name: string): unknown => (typeof event.data === 'object' && event.data !== null ? Reflect.get(event.data, name) : undefined)
 
+/** The text of the person's prompt `event` holds, or undefined when it holds none. */
 function promptOf(event: SessionEvent): string | undefined {
   if (event.type !== 'user/message') return undefined
   const message: unknown = field(event, 'message')
@@ -35,9 +38,10 @@ function promptOf(event: SessionEvent): string | undefined {
   if (typeof source !== 'object' || source === null || Reflect.get(source, 'kind') !== 'user') return undefined
   const content: unknown = Reflect.get(message, 'content')
   if (!Array.isArray(content)) return ''
-  const text = content.map((block: unknown) => (typeof block === 'object' && block !== null && typeof Reflect.get(block, 'text') === 'string' ? String(Reflect.get(block, 'text')) : '')).join('')
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? ''
+  return content.map((block: unknown) => (typeof block === 'object' && block !== null && typeof Reflect.get(block, 'text') === 'string' ? String(Reflect.get(block, 'text')) : '')).join('')
 }
+
+const firstLine = (text: string): string => text.split('\n').find((line) => line.trim() !== '')?.trim() ?? ''
 
 /** Every turn of the log, in order. */
 export function turnRows(session: SessionView): TurnRow[] {
@@ -48,7 +52,7 @@ export function turnRows(session: SessionView): TurnRow[] {
     const last = rows.at(-1)
     if (last !== undefined && last.prompt === undefined) last.prompt = promptOf(event)
   }
-  return rows.map((row) => ({ ...row, prompt: row.prompt ?? '' }))
+  return rows.map((row) => ({ turn: row.turn, time: row.time, startSeq: row.startSeq, prompt: firstLine(row.prompt ?? ''), promptText: row.prompt ?? '' }))
 }
 
 function toggle(set: Set<number>, turn: number, on: boolean): void {

@@ -56,4 +56,9 @@ export interface ChatView {
   statusChanged(): void
   /** The queued messages changed (typed while a step ran). */
   queueChanged(queued: readonly string[]): void
+  /**
+   * Puts `text` in the prompt to be edited and sent again (a rewind took back the turn it started),
+   * unless the person has already typed something there; the plain line mode has no draft to fill.
+   */
+  restoreDraft(text: string): void
 }

@@ -63,6 +63,7 @@ function recordingView(shown: string[][]): ChatView {
     modalLists: false,
     statusChanged: none,
     queueChanged: none,
+    restoreDraft: none,
   }
 }
 

@@ -24,7 +24,7 @@ const whole: AgentProgress[] = [
 describe('a discarding retry in the chat', () => {
   it('the full-screen transcript keeps the prompt and one whole answer, nothing of the failed attempt', () => {
     const transcript = new Container()
-    const view = new ScreenView({ transcript, theme: createTheme({ color: false, attributes: false }), now: () => 0, cwd: () => '/', requestRender: () => undefined, statusChanged: () => undefined, queueChanged: () => undefined, pickSession: () => Promise.resolve(undefined), choose: () => Promise.resolve(undefined) })
+    const view = new ScreenView({ transcript, theme: createTheme({ color: false, attributes: false }), now: () => 0, cwd: () => '/', requestRender: () => undefined, statusChanged: () => undefined, queueChanged: () => undefined, restoreDraft: () => undefined, pickSession: () => Promise.resolve(undefined), choose: () => Promise.resolve(undefined) })
     view.promptStarted('hi')
     for (const event of [{ type: 'step-start', turn: 1, step: 1 } as const, ...attempt, retry, ...whole]) view.progress(event)
     view.toggleReasoning()

@@ -155,6 +155,10 @@ export class PlainView implements ChatView {
     // Plain input is read one line at a time, so nothing is ever queued behind a running step.
   }
 
+  restoreDraft(): void {
+    // The line reader has no editable draft; the rewound prompt is still in the terminal's scrollback.
+  }
+
   /** Ends the current line if the cursor is not at its start (held text is written first). */
   newline(): void {
     this.#flush()

@@ -107,6 +107,12 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       layout.tui.requestRender()
     },
     queueChanged: (queued) => layout.setQueued(queued),
+    restoreDraft: (text) => {
+      // What the person typed meanwhile is theirs: only an empty prompt takes the rewound one.
+      if (layout.editor.getText().trim() !== '') return
+      layout.editor.setText(text)
+      layout.tui.requestRender()
+    },
     pickSession,
     choose: (request, signal) => modal<string | undefined>(layout, (settle) => new ChoiceList({ request, theme, done: settle }), signal === undefined ? undefined : { signal, value: undefined }),
   })

@@ -32,6 +32,7 @@ export interface ScreenViewHost {
   readonly requestRender: () => void
   readonly statusChanged: () => void
   readonly queueChanged: (queued: readonly string[]) => void
+  readonly restoreDraft: (text: string) => void
   readonly pickSession: (rows: readonly SessionRow[], signal?: AbortSignal) => Promise<string | undefined>
   readonly choose: (request: ChoiceRequest, signal?: AbortSignal) => Promise<string | undefined>
 }
@@ -167,6 +168,10 @@ export class ScreenView implements ChatView {
 
   queueChanged(queued: readonly string[]): void {
     this.#host.queueChanged(queued)
+  }
+
+  restoreDraft(text: string): void {
+    this.#host.restoreDraft(text)
   }
 
   /** Ctrl-O: shows or hides the last tool call's whole result; false when there was none. */

@@ -5,6 +5,7 @@
 // and bad hook input.
 import { afterEach, describe, expect, it } from 'vitest'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import type { ModelScript } from '@dsh/llm-scripted'
 import { faultServer } from './mcp-servers.ts'
@@ -152,13 +153,13 @@ describe('MCP tools and other exit codes', { timeout: 180_000 }, () => {
 })
 
 describe('PostToolUse, UserPromptSubmit and Stop hooks', { timeout: 120_000 }, () => {
-  it('PostToolUse gets the tool input and response on stdin; its additionalContext reaches the model', async () => {
+  it('PostToolUse gets the tool input (its file path absolute, as Claude Code gives it) and response on stdin; its additionalContext reaches the model', async () => {
     const w = await workspace()
     const context = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'notes.txt is generated; do not edit it' } })
     configHooks(w, { PostToolUse: [{ matcher: 'Read|Write', hooks: [command(`cat > ${tree.path('post.json')}; echo '${context}'`)] }] })
     await runWith(w, [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'ok' }])
     const stdin: unknown = JSON.parse(readFileSync(tree.path('post.json'), 'utf8'))
-    expect(stdin).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: 'notes.txt' }, tool_response: { content: expect.stringContaining('alpha') } })
+    expect(stdin).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(w.repo, 'notes.txt') }, tool_response: { content: expect.stringContaining('alpha') } })
     expect(userTexts(readRequests(w.log)[1])).toContain('PostToolUse hook context for the read call (call_t1s1_1): notes.txt is generated; do not edit it')
   })
 
@@ -245,8 +246,12 @@ describe('project hooks and Claude Code hook files', { timeout: 240_000 }, () =>
     expect(listed.stdout).toContain('PreToolUse  Bash  "$CLAUDE_PROJECT_DIR"/.claude/hooks/block-rm.sh')
     expect(listed.stdout).toContain('untrusted (dsh hooks trust)')
     const responses = [{ toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'x\n' } }] }, bashCall('rm -rf junk'), { text: 'ok' }]
-    await runWith(w, responses)
+    const untrusted = await runWith(w, responses)
     expect(existsSync(tree.path('repo/junk'))).toBe(false)
+    // Listed but not run is said, once, so nobody believes the guard is in force.
+    expect(untrusted.stderr.split('\n').filter((line) => line.includes('do not run until you trust'))).toEqual([
+      `warning: ${tree.path('repo/.claude/settings.json')} defines hooks (PreToolUse, PostToolUse) that do not run until you trust the file: dsh hooks trust (dsh hooks list shows them)`,
+    ])
     expect(existsSync(tree.path('repo/.claude/written.log'))).toBe(false)
 
     const trusted = await runDsh(['--dsh-home', w.home, 'hooks', 'trust', '--cwd', w.repo], { cwd: tree.root })
@@ -254,10 +259,11 @@ describe('project hooks and Claude Code hook files', { timeout: 240_000 }, () =>
     expect((await runDsh(['--dsh-home', w.home, 'hooks', 'list', '--cwd', w.repo], { cwd: tree.root })).stdout).not.toContain('untrusted')
     writeFileSync(tree.path('repo/junk-again.txt'), 'x')
     writeFileSync(w.log, '')
-    await runWith(w, [{ toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'y\n' } }] }, bashCall('rm -rf junk-again.txt'), { text: 'ok' }])
+    const trustedRun = await runWith(w, [{ toolCalls: [{ name: 'write', arguments: { file_path: 'out.txt', content: 'y\n' } }] }, bashCall('rm -rf junk-again.txt'), { text: 'ok' }])
+    expect(trustedRun.stderr).not.toContain('do not run until you trust')
     expect(toolText(readRequests(w.log))).toContain('The bash call was denied: a PreToolUse hook blocked it: Destructive command blocked by hook. Do not retry it unchanged; choose another approach or ask the user.')
     expect(existsSync(tree.path('repo/junk-again.txt'))).toBe(true)
-    expect(readFileSync(tree.path('repo/.claude/written.log'), 'utf8')).toBe('out.txt\n')
+    expect(readFileSync(tree.path('repo/.claude/written.log'), 'utf8')).toBe(`${join(w.repo, 'out.txt')}\n`)
 
     writeFileSync(tree.path('repo/.claude/settings.json'), settings.replace('30', '31'))
     expect((await runDsh(['--dsh-home', w.home, 'hooks', 'list', '--cwd', w.repo], { cwd: tree.root })).stdout).toContain('untrusted (dsh hooks trust)')

@@ -20,6 +20,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle, PreStepDecision, SessionView, UserMessage } from '@dsh/contracts'
 import { createUserMessage, errorMessage } from '@dsh/runtime'
 import { z } from 'zod'
+import { untrustedHookLines } from './untrusted-notice.ts'
 import { loadHookSet, runnable, type HookSet } from './hook-set.ts'
 import { createHookRunner, type HookTarget } from './hook-runner.ts'
 import type { HookEventName } from './hook-types.ts'
@@ -83,7 +84,8 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
   let set: HookSet = load()
   function load(): HookSet {
     const next = loadHookSet({ cwd: options.cwd, dshHome: options.dshHome, config: options.config, settingsSection })
-    for (const problem of next.problems) {
+    // A project's untrusted hooks are named once too: listed but not run is not the same as absent.
+    for (const problem of [...next.problems, ...untrustedHookLines(next)]) {
       if (reported.has(problem)) continue
       reported.add(problem)
       options.warn(`warning: ${problem}`)

@@ -17,6 +17,7 @@ import type { PostExecuteDecision, PreExecuteVerdict, ToolExecution, UserMessage
 import type { HookEntry, HookEventName } from './hook-types.ts'
 import type { HookRunner } from './hook-runner.ts'
 import type { HookVerdict } from './hook-verdict.ts'
+import { claudeToolInput } from './claude-tool-input.ts'
 import { claudeToolName, matchesTool } from './tool-names.ts'
 
 /** What the tool listeners need. */
@@ -35,9 +36,9 @@ function hooksFor(deps: ToolListenerDeps, event: HookEventName, execution: ToolE
   return deps.entries(event).filter((entry) => matchesTool(entry.pattern, execution.name) && (entry.condition === undefined || denyingRule([entry.condition.rule], call) !== undefined))
 }
 
-/** The tool fields of a hook's stdin, in Claude Code's names. */
-function toolFields(execution: ToolExecution): Record<string, unknown> {
-  return { tool_name: claudeToolName(execution.name), dsh_tool_name: execution.name, tool_input: execution.arguments, tool_use_id: execution.callId }
+/** The tool fields of a hook's stdin, in Claude Code's names (its file paths absolute: claude-tool-input.ts). */
+function toolFields(execution: ToolExecution, cwd: string): Record<string, unknown> {
+  return { tool_name: claudeToolName(execution.name), dsh_tool_name: execution.name, tool_input: claudeToolInput(execution.name, execution.arguments, execution.agent?.cwd ?? cwd), tool_use_id: execution.callId }
 }
 
 /** The verdict's `updatedArguments` for a hook's `updatedInput`. */
@@ -58,7 +59,7 @@ export function listenToTools(ctx: Context, deps: ToolListenerDeps): void {
     if (base.kind === 'deny') return base
     const entries = hooksFor(deps, 'PreToolUse', execution)
     if (entries.length === 0) return base
-    const verdict = await runner.run('PreToolUse', execution.agent, toolFields(execution), entries, execution.signal)
+    const verdict = await runner.run('PreToolUse', execution.agent, toolFields(execution, deps.cwd), entries, execution.signal)
     const call = { tool: execution.name, callId: execution.callId }
     if (verdict.block !== undefined) {
       runner.decision(execution.agent, { event: 'PreToolUse', decision: 'deny', ...call, reason: verdict.block })
@@ -77,7 +78,7 @@ export function listenToTools(ctx: Context, deps: ToolListenerDeps): void {
     const entries = hooksFor(deps, event, execution)
     if (entries.length === 0) return decision
     const response = output.isError === true ? { error: output.content } : { tool_response: { content: output.content, ...(output.meta === undefined ? {} : { meta: output.meta }) } }
-    const verdict = await runner.run(event, execution.agent, { ...toolFields(execution), ...response }, entries, execution.signal)
+    const verdict = await runner.run(event, execution.agent, { ...toolFields(execution, deps.cwd), ...response }, entries, execution.signal)
     const texts = [...(verdict.block === undefined ? [] : [`${event} hook feedback on the ${execution.name} call (${execution.callId}): ${verdict.block}`]), ...verdict.contexts.map((text) => `${event} hook context for the ${execution.name} call (${execution.callId}): ${text}`)]
     if (verdict.block !== undefined) runner.decision(execution.agent, { event, decision: 'block', tool: execution.name, callId: execution.callId, reason: verdict.block })
     if (texts.length === 0) return decision

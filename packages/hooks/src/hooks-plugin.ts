@@ -40,6 +40,14 @@ export interface HooksService {
    * for the person after a turn), in the background; never throws.
    */
   notify(target: HookTarget, type: string, message: string): void
+  /** The hooks as last read (runnable or not: `dsh hooks list`'s rows, the chat's `/hooks`). */
+  current(): HookSet
+  /**
+   * Reads every source again (after the project's files were trusted, or changed) and returns the
+   * new set; the hooks in force change from the next event on. A problem line already reported is
+   * not reported again.
+   */
+  reload(): HookSet
 }
 
 declare module '@deepseek-ai/cordis' {
@@ -195,6 +203,11 @@ function apply(ctx: Context, options: HooksPluginOptions): void {
 
   const service: HooksService = {
     notify,
+    current: () => set,
+    reload: () => {
+      set = load()
+      return set
+    },
     sessionEnd: async (target, reason) => {
       await runner.settle(target.id)
       // Background hooks of the session end (or are ended) while it is open, so their records land.

@@ -20,6 +20,7 @@ import { absoluteDirs, checkAddDirs, grantAddDirs, regrantAddDirs } from '../add
 import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
 import { skillCommands } from './skill-commands.ts'
+import { hooksChatCommand } from './hooks-chat-command.ts'
 import { liveSkillRoots, prospectiveSkillRoots } from '../skill-roots.ts'
 import { mcpPromptCommands } from './mcp-prompt-commands.ts'
 import { rewindChatCommand } from './rewind-chat-command.ts'
@@ -147,14 +148,14 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
   try {
     const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
-    const skills = await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind'], ...(await chatSkillRoots(io, setup, options)) })
+    const skills = await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind', 'hooks'], ...(await chatSkillRoots(io, setup, options)) })
     const code = await runChat({
       env: environment(io, setup, options, label, diagnostics),
       broker,
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
-      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), ...skills.commands],
+      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), hooksChatCommand({ host: setup.host, cwd: setup.cwd, dshHome: setup.dshHome }), ...skills.commands],
       fallbackCommand: skills.fallback,
       ...(options.prompt === undefined || options.prompt.trim() === '' ? {} : { initialPrompt: options.prompt }),
       ...(setup.mcp === undefined ? {} : { liveCommands: mcpPromptCommands(setup.mcp) }),

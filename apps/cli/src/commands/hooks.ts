@@ -5,10 +5,11 @@
  * so their hooks run; a file changed afterwards is untrusted again.
  */
 import { join } from 'node:path'
-import { trustProjectHooks, projectHookFiles, type HookEntry } from '@dsh/hooks'
+import { trustProjectHooks, projectHookFiles } from '@dsh/hooks'
 import { configFrom } from '../agent-setup.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
+import { hookLines } from '../hook-lines.ts'
 import { hookSetFor } from '../hook-sources.ts'
 
 /** Options of both verbs. */
@@ -17,11 +18,6 @@ export interface HooksOptions {
   readonly cwd?: string
   readonly config?: string
   readonly json?: boolean
-}
-
-function trustState(entry: HookEntry): string {
-  if (entry.source.kind !== 'project') return 'yours'
-  return entry.source.trusted ? 'trusted' : 'untrusted (dsh hooks trust)'
 }
 
 /** `dsh hooks list`. */
@@ -40,10 +36,7 @@ export function listHooks(io: CliIo, options: HooksOptions): number {
     io.stdout.write(`no hooks configured (config file hooks:, ${join(dshHome, 'settings.yaml')} hooks:, or ${projectHookFiles(cwd).join(' / ')})\n`)
     return 0
   }
-  for (const entry of set.all) {
-    const only = `${entry.condition === undefined ? '' : `  if ${entry.condition.text}`}${entry.once === true ? '  once' : ''}${entry.background === true ? '  async' : ''}`
-    io.stdout.write(`${entry.event}  ${entry.matcher === '' ? '*' : entry.matcher}${only}  ${entry.command}\n    ${entry.source.kind} ${entry.source.file}: ${entry.where}  timeout ${entry.timeoutMs / 1000} s  ${trustState(entry)}\n`)
-  }
+  io.stdout.write(`${hookLines(set, 'dsh hooks trust').join('\n')}\n`)
   return 0
 }
 

@@ -37,7 +37,7 @@ describe('dsh acp /rewind', () => {
     const running = acp
     await waitFor(() => running.updates.some((note) => note.update.sessionUpdate === 'available_commands_update'))
     const advertised = acp.updates.find((note) => note.update.sessionUpdate === 'available_commands_update')?.update
-    expect(advertised?.sessionUpdate === 'available_commands_update' ? advertised.availableCommands.map((command) => command.name) : []).toEqual(['rewind'])
+    expect(advertised?.sessionUpdate === 'available_commands_update' ? advertised.availableCommands.map((command) => command.name) : []).toEqual(['rewind', 'init'])
     const prompt = (text: string) => running.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })
     expect(await prompt('make the files')).toEqual({ stopReason: 'end_turn' })
     expect(readFileSync(tree.path('work/keep.txt'), 'utf8')).toBe('changed\n')

@@ -110,6 +110,21 @@ describe('/workspace-folders in dsh chat', () => {
     ])
     expect((await roots('list')).stdout).toContain('No additional roots.')
   })
+
+  it("/add-dir PATH, Claude Code's spelling, adds a root the same way; without a path it says what it takes", async () => {
+    await workspace()
+    const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [] })
+    const input = ['/add-dir', `/add-dir ${tree.path('lib')}`, '/workspace-folders', '/exit', ''].join('\n')
+    const result = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', `scripted:${script}`], input, { cwd: tree.root })
+    expect(result.code).toBe(0)
+    expect(result.stdout.split('\n').slice(0, 5)).toEqual([
+      'usage: /add-dir PATH (the directory to add; /workspace-folders lists the roots)',
+      `Added additional root 1: ${tree.path('lib')}`,
+      `Primary root: ${tree.path('repo')} (the working directory; always writable)`,
+      `  1. ${tree.path('lib')} — available`,
+      'Writable additional roots: 1 of 1.',
+    ])
+  })
 })
 
 describe('dsh context with additional roots', () => {

@@ -35,6 +35,8 @@ describe('dsh acp with custom commands', () => {
         availableCommands: [
           // The built-in /rewind first: each update replaces the editor's list, so there is one.
           { name: 'rewind', description: expect.stringContaining('list the turns'), input: { hint: 'N [code|conversation] [yes] | undo' } },
+          // dsh's bundled /init, then the project's files.
+          { name: 'init', description: "write or improve this project's AGENTS.md" },
           { name: 'release', description: 'Cut a release', input: { hint: 'VERSION' } },
           { name: 'deploy', description: 'Deploy the app.' },
         ],

@@ -110,7 +110,11 @@ describe('skills end to end', () => {
     expect(users(viaSkill.requests[0])[0]).toBe(`Deploy to production with ${tree.path('repo/.dsh/skills/deploy')}/scripts/go.sh.\n`)
     const unknown = await dsh({ responses: [{ text: 'never' }] }, '/nope now')
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toContain('dsh: unknown command /nope; known: /release, /deploy')
+    expect(unknown.stderr).toContain('dsh: unknown command /nope; known: /init, /release, /deploy')
+    // dsh's bundled /init asks for the project's AGENTS.md, with the words after it passed on.
+    const init = await dsh({ responses: [{ text: 'ok' }] }, '/init tests live in spec/')
+    expect(init.code).toBe(0)
+    expect(users(init.requests[0])[0]).toMatch(/^Write the AGENTS\.md file of this project: [\s\S]*\n\nARGUMENTS: tests live in spec\/\n$/)
     const json = await dsh({ responses: [{ text: 'ok' }] }, '/release 9', ['--output-format', 'json'])
     expect(json.code).toBe(0)
     expect(users(json.requests[0])[0]).toBe('Release version 9 and tag it.\n')

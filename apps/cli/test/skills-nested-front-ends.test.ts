@@ -68,7 +68,7 @@ describe('/pkg/web:deploy after the nested skill joined', () => {
     const { sessionId } = await acp.agent.request('session/new', { cwd: t.path('repo'), mcpServers: [] })
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read the web package' }] })).toEqual({ stopReason: 'end_turn' })
     const lists = acp.updates.map((note) => note.update).flatMap((update) => (update.sessionUpdate === 'available_commands_update' ? [update.availableCommands.map((command) => command.name)] : []))
-    expect(lists).toEqual([['rewind', 'deploy'], ['rewind', 'deploy', 'pkg/web:deploy']])
+    expect(lists).toEqual([['rewind', 'init', 'deploy'], ['rewind', 'init', 'deploy', 'pkg/web:deploy']])
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/pkg/web:deploy staging' }] })).toEqual({ stopReason: 'end_turn' })
     expect(lastUsers(log).at(-1)).toBe(`Web deploy staging from ${t.path('repo/pkg/web/.dsh/skills/deploy')}.\n`)
   })

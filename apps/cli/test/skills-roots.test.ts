@@ -71,7 +71,7 @@ describe('/name expansion in additional roots', () => {
     expect(firstUser(path.requests[0])).toBe('/usr/bin/x is broken')
     const unknown = await run(t, '/nope now')
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toContain('dsh: unknown command /nope; known: /deploy')
+    expect(unknown.stderr).toContain('dsh: unknown command /nope; known: /init, /deploy')
   })
 
   it('dsh chat --add-dir R lists /deploy with /skills and expands it', async () => {

@@ -5,7 +5,7 @@
  * commands); a user folder that is one of the chain's already (a home inside the chain) is read
  * once, as a project one. A file `deploy.md` is `/deploy`; `ops/deploy.md` is
  * `/ops:deploy` (two levels of subfolders at most). The first file of a name wins; later ones are
- * kept as shadowed. Front matter is optional (`description`, `argument-hint`); a file that cannot
+ * kept as shadowed; dsh's bundled commands (`/init`: bundled-commands.ts) come after every file. Front matter is optional (`description`, `argument-hint`); a file that cannot
  * be read or parsed is one problem line. Reads are bounded and link-checked like skills.
  */
 import { join } from 'node:path'
@@ -13,6 +13,7 @@ import type { FileSystemPort } from '@dsh/contracts'
 import { chainDirs, probeCandidate, readBounded, type LinkPolicy } from '@dsh/workspace-context'
 import { quotedLine, splitFrontMatter } from './front-matter.ts'
 import { reasonText } from './scan.ts'
+import { BUNDLED_COMMANDS } from './bundled-commands.ts'
 import type { CommandFile } from './types.ts'
 
 /** Allowed command name parts. */
@@ -88,6 +89,10 @@ export async function discoverCommands(input: CommandsInput): Promise<CommandsFo
       if (winner === undefined) winners.set(name, file)
       commands.push({ name, file, body: split.body, scope, ...(description === undefined ? {} : { description }), ...(hint === undefined ? {} : { argumentHint: hint }), ...(winner === undefined ? {} : { shadowedBy: winner }) })
     }
+  }
+  for (const bundled of BUNDLED_COMMANDS) {
+    const winner = winners.get(bundled.name)
+    commands.push(winner === undefined ? bundled : { ...bundled, shadowedBy: winner })
   }
   return { commands, problems }
 }

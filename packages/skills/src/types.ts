@@ -107,7 +107,8 @@ export interface CommandFile {
   readonly body: string
   readonly description?: string
   readonly argumentHint?: string
-  readonly scope: 'project' | 'user'
+  /** `bundled`: shipped with dsh (bundled-commands.ts), after every file. */
+  readonly scope: 'project' | 'user' | 'bundled'
   /** For a command shadowed by another file or a built-in: what wins. */
   readonly shadowedBy?: string
 }

@@ -24,7 +24,7 @@ import { hooksChatCommand } from './hooks-chat-command.ts'
 import { liveSkillRoots, prospectiveSkillRoots } from '../skill-roots.ts'
 import { mcpPromptCommands } from './mcp-prompt-commands.ts'
 import { rewindChatCommand } from './rewind-chat-command.ts'
-import { workspaceFoldersCommand } from './workspace-folders-command.ts'
+import { addDirCommand, workspaceFoldersCommand } from './workspace-folders-command.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { version } from '../version.ts'
 import { workspaceReport } from './workspace-report.ts'
@@ -148,14 +148,14 @@ export async function chatCommand(io: CliIo, options: ChatOptions, streams: Chat
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGHUP'], processes: setup.processes, onSignal: () => stop.abort() })
   try {
     const label = options.model ?? setup.config.model?.spec ?? `${setup.spec.kind}:${setup.spec.kind === 'scripted' ? resolve(io.cwd, setup.spec.file) : setup.spec.model}`
-    const skills = await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'docs', 'rewind', 'hooks'], ...(await chatSkillRoots(io, setup, options)) })
+    const skills = await skillCommands({ cwd: setup.cwd, dshHome: setup.dshHome, env: io.env, productCommands: ['workspace-folders', 'add-dir', 'docs', 'rewind', 'hooks'], ...(await chatSkillRoots(io, setup, options)) })
     const code = await runChat({
       env: environment(io, setup, options, label, diagnostics),
       broker,
       start,
       stop: stop.signal,
       prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
-      commands: [workspaceFoldersCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), hooksChatCommand({ host: setup.host, cwd: setup.cwd, dshHome: setup.dshHome }), ...skills.commands],
+      commands: [workspaceFoldersCommand(setup.host), addDirCommand(setup.host), docsCommand(setup.docs), rewindChatCommand(setup.dshHome), hooksChatCommand({ host: setup.host, cwd: setup.cwd, dshHome: setup.dshHome }), ...skills.commands],
       fallbackCommand: skills.fallback,
       ...(options.prompt === undefined || options.prompt.trim() === '' ? {} : { initialPrompt: options.prompt }),
       ...(setup.mcp === undefined ? {} : { liveCommands: mcpPromptCommands(setup.mcp) }),

@@ -18,7 +18,7 @@ function section(examples: readonly string[], variables: readonly string[]): str
 
 /** After-help text per command path (`run`, `sessions list`, …). */
 export const commandHelp: Readonly<Record<string, string>> = {
-  '': section(['dsh run --cwd path/to/repo "fix the failing test"', 'dsh chat --cwd path/to/repo', 'dsh acp                 (for editors: Zed, JetBrains, Neovim, Emacs)', 'dsh sessions list', 'dsh help run'], homeVariables),
+  '': section(['dsh run --cwd path/to/repo "fix the failing test"', 'dsh chat --cwd path/to/repo', 'dsh                     (in a terminal, no command: dsh chat)', 'dsh "why does it fail?" (in a terminal: dsh chat with that first message)', 'dsh acp                 (for editors: Zed, JetBrains, Neovim, Emacs)', 'dsh sessions list', 'dsh help run'], homeVariables),
   run: section(
     [
       'dsh run --cwd path/to/repo "fix the failing test in packages/api"',

@@ -21,6 +21,7 @@ import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
 import { STREAM_JSON_SCHEMA_PATH } from './headless/stream-json-types.ts'
 import { defaultModelSpec } from './model-spec.ts'
+import { interactiveAlias } from './interactive-alias.ts'
 import { printAlias } from './print-alias.ts'
 import { version } from './version.ts'
 
@@ -316,7 +317,8 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
   })
   try {
     const names = new Set(program.commands.flatMap((command) => [command.name(), ...command.aliases()]))
-    await program.parseAsync([...printAlias(argv, names)], { from: 'user' })
+    const interactive = io.stdinKind?.() === 'terminal' && Reflect.get(io.stdout, 'isTTY') === true
+    await program.parseAsync([...interactiveAlias(printAlias(argv, names), names, interactive)], { from: 'user' })
     return exitCode
   } catch (error) {
     // Help and version exit through commander with code 0.

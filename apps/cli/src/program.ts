@@ -45,7 +45,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 const modelSpecHelp = 'deepseek:<model>, openai:<model> or scripted:<file.json>'
 
 /** The `--resume` of `dsh run`. */
-const resumeOption = { flags: '--resume <id>', help: 'continue a stored session (it keeps its own directory)' } as const
+const resumeOption = { flags: '-r, --resume <id>', help: 'continue a stored session (it keeps its own directory)' } as const
 
 /** The options every command that runs an agent takes; `resume` is its `--resume` (`null`: none). */
 function agentOptions(command: Command, resume: { readonly flags: string; readonly help: string } | null): Command {
@@ -88,16 +88,17 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--input-format <format>', 'text, or stream-json: one user message per stdin line, one turn each (needs --output-format json or stream-json)').choices(['text', 'stream-json']).default('text'))
     .option('--include-partial', 'stream-json: also stream text and reasoning pieces as they arrive (stream/delta lines)')
     .option('--raw', 'print the answer with its terminal control sequences when stdout is not a terminal (default: removed)')
+    .option('-c, --continue', 'continue the latest session started in this directory (as --resume ID)')
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       const { runCommand } = await import('./commands/run.ts')
       setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
     })
 
   agentOptions(program.command('chat').description('interactive session in the terminal (streams answers, shows tool calls, /help for commands)'), {
-    flags: '--resume [id]',
+    flags: '-r, --resume [id]',
     help: 'continue a stored session (an id or a unique prefix; without one, pick from a list)',
   })
-    .option('--continue', 'continue the latest session started in this directory')
+    .option('-c, --continue', 'continue the latest session started in this directory')
     .option('--yes', 'same as --permission-mode full-auto: nothing asks, shell commands stay sandboxed')
     .argument('[prompt...]', 'a first message to send once the session is open (as claude "…")')
     .action(async (words: string[], _options: ChatOptions, command: Command) => {

@@ -20,6 +20,7 @@ import { promptFrom } from '../prompt-source.ts'
 import { guardShutdown } from '../shutdown.ts'
 import { answerForOutput } from '../terminal-output.ts'
 import { emptyAnswerNotice } from '../empty-answer.ts'
+import { continuedOptions } from '../continue-session.ts'
 
 export { configFrom, defaultAutoCompactShare } from '../agent-setup.ts'
 
@@ -31,6 +32,8 @@ export interface RunOptions {
   readonly config?: string
   readonly addDir?: readonly string[]
   readonly resume?: string
+  /** `-c`: resume the latest session of the directory (continue-session.ts). */
+  readonly continue?: boolean
   readonly requestLog?: string
   readonly maxSteps?: number
   readonly dshHome?: string
@@ -57,7 +60,8 @@ function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string)
 }
 
 /** Runs the command with the words after the options; returns the exit code. */
-export async function runCommand(io: CliIo, words: readonly string[], options: RunOptions): Promise<number> {
+export async function runCommand(io: CliIo, words: readonly string[], given: RunOptions): Promise<number> {
+  const options = continuedOptions(io, given)
   const outputFormat = options.outputFormat ?? 'text'
   if (outputFormat !== 'text') {
     const { headlessRun } = await import('../headless/headless-run.ts')

@@ -195,6 +195,21 @@ describe('SessionEnd in dsh acp and dsh web', { timeout: 120_000 }, () => {
     expect(jsonLines(t.path('ends.jsonl'))).toEqual([{ hook_event_name: 'SessionEnd', session_id: ids[0], reason: 'other' }])
     expect(readFileSync(t.path(`home/sessions/${ids[0] ?? ''}.jsonl`), 'utf8')).toContain('"data":{"event":"SessionEnd"')
   })
+
+  it('dsh web: closing a session on the page runs its SessionEnd then, not at the stop', async () => {
+    const { t, repo, home, config } = await workspace()
+    writeFileSync(config, JSON.stringify(endHook(t.path('ends.jsonl'))))
+    const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'answer' }] })
+    const web = await startWeb(['--config', config, '--model', `scripted:${script}`], { cwd: repo, home })
+    webs.push(web)
+    const listed = await web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')
+    const id = listed.body.sessions[0]?.id ?? ''
+    expect((await web.api('POST', `/api/sessions/${id}/close`, {})).status).toBe(200)
+    expect(jsonLines(t.path('ends.jsonl'))).toEqual([{ hook_event_name: 'SessionEnd', session_id: id, reason: 'other' }])
+    expect(await web.stop()).toBe(143)
+    // The closed session is not ended a second time when the server stops.
+    expect(jsonLines(t.path('ends.jsonl'))).toHaveLength(1)
+  })
 })
 
 describe('subagents in stream-json', { timeout: 120_000 }, () => {

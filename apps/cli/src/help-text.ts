@@ -16,6 +16,9 @@ function section(examples: readonly string[], variables: readonly string[]): str
   return ['', 'Examples:', ...examples.map((line) => `  ${line}`), '', 'Environment:', ...variables, ''].join('\n')
 }
 
+/** The variable of the idle notice (chat, web, acp). */
+const idleVariable = '  DSH_IDLE_NOTIFY_MS how long a session waits after a turn before Notification hooks hear idle_prompt (default 60000)'
+
 /** After-help text per command path (`run`, `sessions list`, …). */
 export const commandHelp: Readonly<Record<string, string>> = {
   '': section(['dsh run --cwd path/to/repo "fix the failing test"', 'dsh chat --cwd path/to/repo', 'dsh                     (in a terminal, no command: dsh chat)', 'dsh "why does it fail?" (in a terminal: dsh chat with that first message)', 'dsh acp                 (for editors: Zed, JetBrains, Neovim, Emacs)', 'dsh sessions list', 'dsh help run'], homeVariables),
@@ -46,7 +49,7 @@ export const commandHelp: Readonly<Record<string, string>> = {
       ...modelVariables,
       '  NO_COLOR           when set and not empty: no colours (editing keeps working)',
       '  TERM               dumb: the plain line mode, with no escape sequences (also when stdin or stdout is not a terminal)',
-      '  DSH_IDLE_NOTIFY_MS how long the prompt waits after a turn before Notification hooks hear idle_prompt (default 60000)',
+      idleVariable,
     ],
   ),
   acp: section(
@@ -55,7 +58,7 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh acp --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1',
       'dsh acp --add-dir ../shared-lib           (granted to every session the editor opens)',
     ],
-    [...homeVariables, ...modelVariables],
+    [...homeVariables, ...modelVariables, idleVariable],
   ),
   context: section(['dsh context --cwd path/to/repo', 'dsh context --json', 'dsh context why packages/api/src/server.ts'], homeVariables),
   'context why': section(['dsh context why packages/api/src/server.ts --cwd path/to/repo'], homeVariables),
@@ -82,7 +85,7 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'dsh web --port 8765 --config dsh.yaml',
       'dsh web --model scripted:script.json --request-log requests.jsonl',
     ],
-    [...homeVariables, ...modelVariables],
+    [...homeVariables, ...modelVariables, idleVariable],
   ),
   skills: section(['dsh skills list', 'dsh skills show deploy', 'dsh skills trust --cwd path/to/repo'], homeVariables),
   'skills list': section(['dsh skills list', 'dsh skills list --cwd path/to/repo'], homeVariables),

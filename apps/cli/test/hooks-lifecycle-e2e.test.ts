@@ -4,7 +4,7 @@
 // InstructionsLoaded runs recorded in the stream, SessionEnd in dsh acp (session/close, stdin EOF,
 // SIGTERM) and dsh web (SIGTERM), and a subagent's events in stream-json with SubagentStop.
 import { afterEach, describe, expect, it } from 'vitest'
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { spawnAcp, type AcpProcess } from './acp-driver.ts'
 import { dshBinary, readRequests, runDsh, sessionIdOf, writeScript } from './run-dsh.ts'
@@ -169,6 +169,22 @@ describe('SessionEnd in dsh acp and dsh web', { timeout: 120_000 }, () => {
     ])
   })
 
+  it('dsh acp: a session left waiting after a prompt is an idle_prompt Notification, once (what stops the wait: packages/acp idle-wait.test.ts)', async () => {
+    const { t, repo, home, config } = await workspace()
+    const heard = t.path('idle.jsonl')
+    writeFileSync(config, JSON.stringify({ hooks: { Notification: [{ matcher: 'idle_prompt', hooks: [command(`jq -c '{notification_type, message, session_id}' >> ${heard}`)] }] } }))
+    const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'one' }, { text: 'two' }] })
+    const acp = spawnAcp(['--dsh-home', home, '--config', config, '--model', `scripted:${script}`], { cwd: repo, home: t.root, env: { DSH_IDLE_NOTIFY_MS: '300' } })
+    acps.push(acp)
+    await acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
+    const { sessionId } = await acp.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' })
+    await expect.poll(() => (existsSync(heard) ? jsonLines(heard) : []), { timeout: 20_000 }).toEqual([{ notification_type: 'idle_prompt', message: 'dsh is waiting for your input', session_id: sessionId }])
+    // Once per wait: it is not repeated while the session keeps waiting.
+    await new Promise((resolve) => setTimeout(resolve, 900))
+    expect(jsonLines(heard)).toHaveLength(1)
+  })
+
   it('dsh acp: SIGTERM runs SessionEnd for the open session before it exits', async () => {
     const { t, repo, home, config } = await workspace()
     writeFileSync(config, JSON.stringify(endHook(t.path('ends.jsonl'))))
@@ -209,6 +225,24 @@ describe('SessionEnd in dsh acp and dsh web', { timeout: 120_000 }, () => {
     expect(await web.stop()).toBe(143)
     // The closed session is not ended a second time when the server stops.
     expect(jsonLines(t.path('ends.jsonl'))).toHaveLength(1)
+  })
+
+  it('dsh web: a session left waiting after a turn is an idle_prompt Notification, once; none before its first turn', async () => {
+    const { t, repo, home, config } = await workspace()
+    const heard = t.path('idle.jsonl')
+    writeFileSync(config, JSON.stringify({ hooks: { Notification: [{ matcher: 'idle_prompt', hooks: [command(`jq -c '{notification_type, message, session_id}' >> ${heard}`)] }] } }))
+    const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'answer' }] })
+    const web = await startWeb(['--config', config, '--model', `scripted:${script}`], { cwd: repo, home, env: { DSH_IDLE_NOTIFY_MS: '300' } })
+    webs.push(web)
+    const id = (await web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions[0]?.id ?? ''
+    // Before any turn nothing waits for an answer to a question of the agent's: no notice.
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    expect(existsSync(heard)).toBe(false)
+    expect((await web.api('POST', `/api/sessions/${id}/prompt`, { text: 'hi' })).status).toBe(202)
+    await expect.poll(() => (existsSync(heard) ? jsonLines(heard) : []), { timeout: 20_000 }).toEqual([{ notification_type: 'idle_prompt', message: 'dsh is waiting for your input', session_id: id }])
+    // Once per wait: it is not repeated while the session keeps waiting.
+    await new Promise((resolve) => setTimeout(resolve, 900))
+    expect(jsonLines(heard)).toHaveLength(1)
   })
 })
 

@@ -38,6 +38,11 @@ export interface AcpAgentDeps {
    * every session left when the connection ends): the SessionEnd hooks. Must not reject.
    */
   readonly sessionEnd?: (session: { readonly id: string; readonly cwd: string }, reason: string) => Promise<void>
+  /**
+   * After a prompt has answered, `notice` runs once for the session if no prompt comes within
+   * `afterMs` (the Notification hooks' `idle_prompt`); closing the session cancels it. Must not throw.
+   */
+  readonly idle?: { readonly afterMs: number; readonly notice: (session: { readonly id: string; readonly cwd: string }) => void }
   /** The permission modes the editor's mode picker offers (absent: no modes, `session/set_mode` is unknown). */
   readonly modes?: AcpModes
   /** Connects the MCP servers an editor sends with `session/new` / `session/load` (absent: they are ignored with a warning). */

@@ -59,6 +59,7 @@ async function openAgent(deps: AcpAgentDeps, session: AcpSession): Promise<Agent
 
 /** Answers `session/prompt` for `session` through `client`; `signal` aborts when the request is cancelled. */
 export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, params: PromptRequest, client: AgentContext, signal: AbortSignal): Promise<PromptResponse> {
+  session.stopWaiting()
   // A prompt sent right after `session/cancel` (editors send the next message at once) waits for
   // the cancelled one to wind down; a prompt while one runs uncancelled is refused.
   while (session.running?.controller.signal.aborted === true) await session.running.settled
@@ -117,5 +118,8 @@ export async function answerPrompt(deps: AcpAgentDeps, session: AcpSession, para
     session.running = undefined
     signal.removeEventListener('abort', cancel)
     settle?.()
+    // The editor's prompt box now waits for the person (a Notification hook hears it after a while).
+    const idle = deps.idle
+    if (idle !== undefined) session.waitForPerson(idle.afterMs, () => idle.notice(session))
   }
 }

@@ -52,6 +52,8 @@ export class AcpSession {
   lastView: SessionView | undefined
   /** Run when the session ends on this connection (closed, replaced, the connection ended). */
   readonly disposers: (() => void)[] = []
+  /** The idle notice armed after the last prompt (see {@link waitForPerson}). */
+  #idleTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(id: string, directories: readonly [SpelledDirectory, ...SpelledDirectory[]]) {
     this.id = id
@@ -61,10 +63,24 @@ export class AcpSession {
 
   /** Ends what lives with the session on this connection: its watchers and its MCP servers (once). */
   async end(): Promise<void> {
+    this.stopWaiting()
     for (const dispose of this.disposers.splice(0)) dispose()
     const servers = this.servers
     this.servers = undefined
     await servers?.close()
+  }
+
+  /** After a prompt: `notice` runs once if no prompt comes within `afterMs` (unref'd: it never keeps the server alive). */
+  waitForPerson(afterMs: number, notice: () => void): void {
+    this.stopWaiting()
+    this.#idleTimer = setTimeout(notice, afterMs)
+    this.#idleTimer.unref()
+  }
+
+  /** A prompt came, or the session ended: no idle notice. */
+  stopWaiting(): void {
+    clearTimeout(this.#idleTimer)
+    this.#idleTimer = undefined
   }
 
   /** The canonical working directory. */

@@ -2,13 +2,15 @@
  * One session the web host started or resumed: its agent, the pages listening to it (SSE
  * subscribers) and its running turn. A prompt runs in the background (the page follows it on the
  * stream); a second prompt while one runs is refused, cancel aborts the running turn. Approvals of
- * its calls are shown to every subscriber and re-sent to a page that subscribes later.
+ * its calls are shown to every subscriber and re-sent to a page that subscribes later. With an
+ * idle notice, a session left waiting after a turn for its time says so once (live-session's
+ * timer is unref'd: it never keeps the server alive).
  */
 import type { PromptEvent } from '@dsh/contracts'
 import type { Agent } from '@dsh/runtime'
 import { errorMessage } from '@dsh/runtime'
 import type { ApprovalBridge } from './approval-bridge.ts'
-import type { WebEvent } from './web-types.ts'
+import type { WebEnvironment, WebEvent } from './web-types.ts'
 
 /** Receives a session's events; must not throw. */
 export type WebListener = (event: WebEvent) => void
@@ -24,13 +26,16 @@ export class LiveSession {
   readonly #detach: () => void
   readonly #unsubscribe: () => void
   readonly #tap: SessionTap | undefined
+  readonly #idle: WebEnvironment['idle']
   #running: AbortController | undefined
+  #idleTimer: ReturnType<typeof setTimeout> | undefined
   #seq = 0
 
-  constructor(agent: Agent, approvals: ApprovalBridge, tap?: SessionTap) {
+  constructor(agent: Agent, approvals: ApprovalBridge, options: { readonly tap?: SessionTap; readonly idle?: WebEnvironment['idle'] } = {}) {
     this.agent = agent
     this.#approvals = approvals
-    this.#tap = tap
+    this.#tap = options.tap
+    this.#idle = options.idle
     this.#unsubscribe = agent.onProgress((event) => this.#emit({ kind: 'progress', event }))
     this.#detach = approvals.attach(agent.session.id, {
       show: (approval) => this.#emit({ kind: 'approval', approval }),
@@ -71,6 +76,7 @@ export class LiveSession {
   /** Starts a turn with `text` (recording `events` just before it); false when one already runs. */
   prompt(text: string, events: readonly PromptEvent[] = []): boolean {
     if (this.#running !== undefined) return false
+    clearTimeout(this.#idleTimer)
     const controller = new AbortController()
     this.#running = controller
     this.#emit({ kind: 'prompt', text })
@@ -87,6 +93,7 @@ export class LiveSession {
       .finally(() => {
         this.#running = undefined
         this.#emit({ kind: 'busy', busy: false })
+        this.#waitForPerson()
       })
     return true
   }
@@ -106,12 +113,22 @@ export class LiveSession {
 
   /** Ends the session: cancels its turn, waits for it to close itself, runs `beforeClose` (SessionEnd hooks), closes the agent. */
   async stop(beforeClose?: (agent: Agent) => Promise<void>): Promise<void> {
+    clearTimeout(this.#idleTimer)
     this.#detach()
     this.#unsubscribe()
     await this.agent.windDown()
     await beforeClose?.(this.agent)
     await this.agent.stop()
     this.#listeners.clear()
+  }
+
+  /** Arms the idle notice after a turn (none configured: nothing). */
+  #waitForPerson(): void {
+    const idle = this.#idle
+    if (idle === undefined) return
+    clearTimeout(this.#idleTimer)
+    this.#idleTimer = setTimeout(() => idle.notice(this.agent), idle.afterMs)
+    this.#idleTimer.unref()
   }
 
   #emit(event: WebEvent): void {

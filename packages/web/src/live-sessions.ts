@@ -175,7 +175,7 @@ export class LiveSessions {
   async #adopt(agent: Agent): Promise<LiveSession> {
     await this.#env.prepareAgent?.(agent)
     const id = agent.session.id
-    const session = new LiveSession(agent, this.#env.approvals, (event, seq) => this.#broadcast({ kind: 'session', session: id, seq, event }))
+    const session = new LiveSession(agent, this.#env.approvals, { tap: (event, seq) => this.#broadcast({ kind: 'session', session: id, seq, event }), ...(this.#env.idle === undefined ? {} : { idle: this.#env.idle }) })
     this.#live.set(session.id, session)
     this.#broadcast({ kind: 'sessions' })
     return session

@@ -42,6 +42,11 @@ export interface WebEnvironment {
   readonly modes?: WebModes
   /** Runs before a live session's agent is closed (the server ends): the SessionEnd hooks. Must not reject. */
   readonly sessionEnd?: (agent: Agent, reason: string) => Promise<void>
+  /**
+   * After a turn ends, `notice` runs once if no message arrives within `afterMs` (the Notification
+   * hooks' `idle_prompt`); a new prompt or closing the session before that cancels it. Must not throw.
+   */
+  readonly idle?: { readonly afterMs: number; readonly notice: (agent: Agent) => void }
 }
 
 /** The permission modes of the host's sessions, switched by session id. */

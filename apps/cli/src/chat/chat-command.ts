@@ -21,6 +21,7 @@ import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
 import { skillCommands } from './skill-commands.ts'
 import { hooksChatCommand } from './hooks-chat-command.ts'
+import { IDLE_MESSAGE, idleNoticeMs } from '../idle-notice.ts'
 import { liveSkillRoots, prospectiveSkillRoots } from '../skill-roots.ts'
 import { mcpPromptCommands } from './mcp-prompt-commands.ts'
 import { rewindChatCommand } from './rewind-chat-command.ts'
@@ -47,12 +48,6 @@ export interface ChatOptions extends AgentSetupOptions {
 /** The process streams the chat runs on (the process's own unless a test embeds it). */
 export interface ChatStreams {
   readonly stdin: NodeJS.ReadableStream
-}
-
-/** How long the prompt waits after a turn before the idle notification: `DSH_IDLE_NOTIFY_MS`, else a minute. */
-function idleNoticeMs(env: Readonly<Record<string, string | undefined>>): number {
-  const value = Number(env['DSH_IDLE_NOTIFY_MS'])
-  return Number.isInteger(value) && value > 0 ? value : 60_000
 }
 
 function startChoice(options: ChatOptions, interactive: boolean): StartChoice {
@@ -96,7 +91,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     // SessionEnd hooks (none without the hooks plugin); the service never rejects.
     sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
     // Notification hooks with notification_type idle_prompt, as Claude Code sends after a minute of waiting.
-    idle: { afterMs: idleNoticeMs(io.env), notice: (agent) => setup.host.ctx.get('hooks')?.notify(agent.handle, 'idle_prompt', 'dsh is waiting for your input') },
+    idle: { afterMs: idleNoticeMs(io.env), notice: (agent) => setup.host.ctx.get('hooks')?.notify(agent.handle, 'idle_prompt', IDLE_MESSAGE) },
     approvalMode: approvalLabel(setup),
     permissions: chatPermissions(setup),
     ...(setup.mcp === undefined ? {} : { mcp: { servers: () => mcpRows(setup.mcp) } }),

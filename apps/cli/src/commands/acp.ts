@@ -18,6 +18,7 @@ import { version } from '../version.ts'
 import { frontEndCommands } from '../command-expansion.ts'
 import { acpMcpServers } from '../acp-mcp.ts'
 import { modeChoices } from '../mode-choices.ts'
+import { IDLE_MESSAGE, idleNoticeMs } from '../idle-notice.ts'
 
 /** Options of `dsh acp`. */
 export interface AcpOptions extends AgentSetupOptions {
@@ -44,6 +45,8 @@ export async function acpCommand(io: CliIo, options: AcpOptions): Promise<number
     mcp: acpMcpServers(setup, io.env),
     modes: modeChoices(setup),
     sessionEnd: (session, reason) => setup.host.ctx.get('hooks')?.sessionEnd(session, reason) ?? Promise.resolve(),
+    // Notification hooks hear idle_prompt when a session waited after a prompt, as in the chat.
+    idle: { afterMs: idleNoticeMs(io.env), notice: (session) => setup.host.ctx.get('hooks')?.notify(session, 'idle_prompt', IDLE_MESSAGE) },
   })
   const server = serveStdio(app, { input, output })
   const shutdown = guardShutdown({ signals: ['SIGTERM', 'SIGINT', 'SIGHUP'], processes: setup.processes, onSignal: () => server.close() })

@@ -18,6 +18,7 @@ import { workspaceReport } from '../chat/workspace-report.ts'
 import { frontEndCommands } from '../command-expansion.ts'
 import { modeChoices } from '../mode-choices.ts'
 import { mcpRows } from '../mcp-rows.ts'
+import { IDLE_MESSAGE, idleNoticeMs } from '../idle-notice.ts'
 
 /** Options of `dsh web`. */
 export interface WebOptions extends AgentSetupOptions {
@@ -68,6 +69,8 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         commands: frontEndCommands({ dshHome: setup.dshHome, log: setup.log, mcp: setup.mcp, multiRoot: setup.host.ctx.get('workspaceRoots') !== undefined }),
         ...(setup.mcp === undefined ? {} : { mcpServers: () => mcpRows(setup.mcp) }),
         sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
+        // Notification hooks hear idle_prompt when a session waited after a turn, as in the chat.
+        idle: { afterMs: idleNoticeMs(io.env), notice: (agent) => setup.host.ctx.get('hooks')?.notify(agent.handle, 'idle_prompt', IDLE_MESSAGE) },
       },
     }).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'ResumeRefused') throw usageError(`--resume: ${error.message}`)

@@ -2,28 +2,19 @@
 // binary): the first line is on screen while the command still runs (it waits for a file the test
 // writes only after seeing that line), and when it ends the row collapses to its summary.
 import { writeFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { TempTree } from '@dsh/testkit'
-import { chatArgs, chatWorkspace } from './chat-steps.ts'
+import { describe, expect, it } from 'vitest'
+import { chatArgs } from './chat-steps.ts'
 import { writeScript } from './run-dsh.ts'
-import { startTmux, type TmuxSession } from './tmux-session.ts'
+import { tmuxChat } from './tmux-chat.ts'
 
-let tree: TempTree | undefined
-let tmux: TmuxSession | undefined
-afterEach(async () => {
-  await tmux?.kill()
-  tmux = undefined
-  await tree?.dispose()
-  tree = undefined
-})
+const chat = tmuxChat()
 
 describe('live tool output in the chat', () => {
   it('shows what the command printed so far under its running row, then only the summary', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const command = 'echo tick-1; while [ ! -e go ]; do sleep 0.05; done; echo tick-2'
     const script = writeScript(w.tree.path('scripts'), 'live.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'Both ticks printed.' }] })
-    tmux = await startTmux(chatArgs(w, script, '--yes'), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script, '--yes'), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await tmux.keys(['tick'], { literal: true })
     await tmux.keys(['Enter'])

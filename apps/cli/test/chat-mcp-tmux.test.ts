@@ -4,21 +4,14 @@
 // its tools out of the next request and refuses a call of one with the way back; `/mcp enable`
 // brings them back.
 import { writeFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { TempTree } from '@dsh/testkit'
-import { chatArgs, chatWorkspace } from './chat-steps.ts'
+import { describe, expect, it } from 'vitest'
+import { chatArgs } from './chat-steps.ts'
 import { serverScript } from './mcp-servers.ts'
 import { readRequests, writeScript, type RequestBody } from './run-dsh.ts'
-import { startTmux, type TmuxSession } from './tmux-session.ts'
+import type { TmuxSession } from './tmux-session.ts'
+import { tmuxChat } from './tmux-chat.ts'
 
-let tree: TempTree | undefined
-let tmux: TmuxSession | undefined
-afterEach(async () => {
-  await tmux?.kill()
-  tmux = undefined
-  await tree?.dispose()
-  tree = undefined
-})
+const chat = tmuxChat()
 
 async function send(session: TmuxSession, line: string): Promise<void> {
   await session.keys([line], { literal: true })
@@ -30,15 +23,14 @@ const mcpTools = (body: RequestBody | undefined): string[] => (body?.tools ?? []
 
 describe('/mcp in the chat', () => {
   it('lists the servers with their states, shows `server › tool` rows, and turns a server off and on for the session', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const servers = w.tree.path('servers.json')
     writeFileSync(servers, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [serverScript('server-everything')] }, ghost: { command: 'no-such-mcp-command-anywhere' } } }))
     const script = writeScript(w.tree.path('scripts'), 'mcp.json', {
       // The first step also calls a tool of the server that cannot start: a call waits for its server, so both states are settled after it.
       responses: [{ toolCalls: [...echo('first').toolCalls, { name: 'mcp__ghost__anything', arguments: {} }] }, { text: 'Echoed once.' }, echo('while off'), { text: 'Could not echo.' }, { text: 'Back on.' }],
     })
-    tmux = await startTmux(chatArgs(w, script, '--yes', '--mcp-config', servers, '--request-log', w.log), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script, '--yes', '--mcp-config', servers, '--request-log', w.log), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await send(tmux, 'echo first')
     const row = (await tmux.waitFor(/Echoed once\./)).join('\n')

@@ -4,20 +4,13 @@
 // removing the session's "allow always" rule makes the same command ask again; "always" for a
 // compound command offers its parts' prefixes, never the whole tool, until bash asks again.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { TempTree } from '@dsh/testkit'
-import { chatArgs, chatWorkspace } from './chat-steps.ts'
+import { describe, expect, it } from 'vitest'
+import { chatArgs } from './chat-steps.ts'
 import { writeScript } from './run-dsh.ts'
-import { startTmux, type TmuxSession } from './tmux-session.ts'
+import type { TmuxSession } from './tmux-session.ts'
+import { tmuxChat } from './tmux-chat.ts'
 
-let tree: TempTree | undefined
-let tmux: TmuxSession | undefined
-afterEach(async () => {
-  await tmux?.kill()
-  tmux = undefined
-  await tree?.dispose()
-  tree = undefined
-})
+const chat = tmuxChat()
 
 /** The dialog ignores keys for its first 250 ms (settleMs); it was built before it was drawn, so this much after seeing it is past that. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400))
@@ -31,10 +24,9 @@ const call = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { co
 
 describe('permission controls in the chat', () => {
   it('/mode full-auto runs the next command unasked and shows in the status line; /mode read-only is refused', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const script = writeScript(w.tree.path('scripts'), 'mode.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch switched' } }] }, { text: 'Touched it.' }] })
-    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await send(tmux, '/mode')
     await tmux.waitFor(/mode: ask — ask before bash, run_code \(switch with \/mode auto-edit\|full-auto\)/)
@@ -51,10 +43,9 @@ describe('permission controls in the chat', () => {
   }, 90_000)
 
   it('Shift+Tab moves to the next mode (ask → auto-edit → full-auto → ask), shown in the hint and the status line', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const script = writeScript(w.tree.path('scripts'), 'cycle.json', { responses: [call('touch cycled'), { text: 'Cycled and touched.' }] })
-    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await tmux.keys(['BTab'])
     await tmux.waitFor(/mode: auto-edit — auto-edit \(ask before bash, run_code\) \(Shift\+Tab: next mode\)/)
@@ -70,12 +61,11 @@ describe('permission controls in the chat', () => {
   }, 90_000)
 
   it('a Notification hook hears idle_prompt once when the prompt has waited after a turn (DSH_IDLE_NOTIFY_MS)', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const heard = w.tree.path('heard.jsonl')
     writeFileSync(w.tree.path('dsh.yaml'), JSON.stringify({ hooks: { Notification: [{ matcher: 'idle_prompt', hooks: [{ type: 'command', command: `jq -c '{notification_type, message}' >> ${heard}` }] }] } }))
     const script = writeScript(w.tree.path('scripts'), 'idle.json', { responses: [{ text: 'Answered, now waiting.' }] })
-    tmux = await startTmux([...chatArgs(w, script, '--config', w.tree.path('dsh.yaml')), 'first question'], { cwd: w.tree.root, env: { DSH_IDLE_NOTIFY_MS: '300' } })
+    const tmux = await chat.start([...chatArgs(w, script, '--config', w.tree.path('dsh.yaml')), 'first question'], { cwd: w.tree.root, env: { DSH_IDLE_NOTIFY_MS: '300' } })
     await tmux.waitFor(/Answered, now waiting\./)
     await expect.poll(() => (existsSync(heard) ? readFileSync(heard, 'utf8') : ''), { timeout: 20_000 }).toBe('{"notification_type":"idle_prompt","message":"dsh is waiting for your input"}\n')
     // Once per wait: it does not repeat while the prompt keeps waiting.
@@ -84,12 +74,11 @@ describe('permission controls in the chat', () => {
   }, 90_000)
 
   it('/permissions lists rules with their sources; removing the session rule makes the command ask again', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const script = writeScript(w.tree.path('scripts'), 'rules.json', {
       responses: [call('git status'), { text: 'First done.' }, call('git status --short'), { text: 'Second done.' }, call('git status'), { text: 'Third done.' }],
     })
-    tmux = await startTmux(chatArgs(w, script, '--deny', 'bash(rm -rf:*)'), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script, '--deny', 'bash(rm -rf:*)'), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await send(tmux, 'first')
     await tmux.waitFor(/Run bash: git status\?[\s\S]*Yes, and allow "git status …" for the rest of this session/)
@@ -114,12 +103,11 @@ describe('permission controls in the chat', () => {
   }, 90_000)
 
   it('"always" for a compound command offers its parts\' prefixes, not the whole tool; the parts then run unasked, a new part asks and the whole tool is offered', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const script = writeScript(w.tree.path('scripts'), 'compound.json', {
       responses: [call('ls && wc -l notes.txt'), { text: 'First done.' }, call('wc -c notes.txt; ls -a'), { text: 'Second done.' }, call('ls | sort'), { text: 'Third done.' }],
     })
-    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await send(tmux, 'first')
     const question = (await tmux.waitFor(/Run bash: ls && wc -l notes\.txt\?[\s\S]*Yes, and allow each part \("ls …", "wc …"\) for the rest of this session[\s\S]*No$/m)).join('\n')

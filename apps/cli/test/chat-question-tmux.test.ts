@@ -3,20 +3,12 @@
 // directory and why it asks; a command taller than the window scrolls inside the dialog and
 // "allow" waits until every line was shown.
 import { existsSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { TempTree } from '@dsh/testkit'
-import { chatArgs, chatWorkspace } from './chat-steps.ts'
+import { describe, expect, it } from 'vitest'
+import { chatArgs } from './chat-steps.ts'
 import { writeScript } from './run-dsh.ts'
-import { startTmux, type TmuxSession } from './tmux-session.ts'
+import { tmuxChat } from './tmux-chat.ts'
 
-let tree: TempTree | undefined
-let tmux: TmuxSession | undefined
-afterEach(async () => {
-  await tmux?.kill()
-  tmux = undefined
-  await tree?.dispose()
-  tree = undefined
-})
+const chat = tmuxChat()
 
 /** The dialog ignores keys for its first 250 ms (settleMs); it was built before it was drawn, so this much after seeing it is past that. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400))
@@ -26,15 +18,14 @@ const flat = (lines: readonly string[]): string => lines.join('').replace(/\s+/g
 
 describe('the permission question on a real terminal', () => {
   it('shows a 200-character command and a 12-line command whole at 120×40, with the directory and the reason', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const long = `find . -name "*.log" -type f -mtime +7 -print0 | xargs -0 --no-run-if-empty ls -la ${'a/'.repeat(40)} 2>&1 | tee cleanup.txt; rm -rf ./ssh-keys-END`
     expect(long.length).toBeGreaterThan(200)
     const twelve = Array.from({ length: 12 }, (_, i) => `echo step-${i + 1}`).join('\n')
     const script = writeScript(w.tree.path('scripts'), 'questions.json', {
       responses: [{ toolCalls: [{ name: 'bash', arguments: { command: long } }] }, { toolCalls: [{ name: 'bash', arguments: { command: twelve } }] }, { text: 'Nothing ran.' }],
     })
-    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await tmux.keys(['clean up'], { literal: true })
     await tmux.keys(['Enter'])
@@ -52,13 +43,12 @@ describe('the permission question on a real terminal', () => {
   }, 90_000)
 
   it('scrolls a 60-line command inside the dialog; Enter on "allow" waits until every line was shown', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     // Inside the working directory: the sandbox gives commands a private temp directory.
     const marker = w.tree.path('repo/ran')
     const sixty = [...Array.from({ length: 59 }, (_, i) => `echo line-${i + 1}`), `touch ${marker}`].join('\n')
     const script = writeScript(w.tree.path('scripts'), 'tall.json', { responses: [{ toolCalls: [{ name: 'bash', arguments: { command: sixty } }] }, { text: 'Ran the tall one.' }] })
-    tmux = await startTmux(chatArgs(w, script), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await tmux.keys(['go'], { literal: true })
     await tmux.keys(['Enter'])

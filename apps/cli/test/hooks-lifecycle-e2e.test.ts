@@ -148,6 +148,21 @@ describe('RootChanged and InstructionsLoaded hooks', { timeout: 120_000 }, () =>
   })
 })
 
+/** `dsh web` with the hooks `hooksIn` gives for its tree in its config, and a one-answer model; the id of its one session. */
+async function webWith(hooksIn: (tree: TempTree) => unknown, env: Record<string, string> = {}) {
+  const { t, repo, home, config } = await workspace()
+  writeFileSync(config, JSON.stringify(hooksIn(t)))
+  const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'answer' }] })
+  const web = await startWeb(['--config', config, '--model', `scripted:${script}`], { cwd: repo, home, env })
+  webs.push(web)
+  const ids = (await web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions.map((session) => session.id)
+  expect(ids).toHaveLength(1)
+  return { t, web, id: ids[0] ?? '' }
+}
+
+/** A Notification hook that appends what it hears about idle_prompt to `idle.jsonl` of the tree. */
+const idleHook = (at: TempTree) => ({ hooks: { Notification: [{ matcher: 'idle_prompt', hooks: [command(`jq -c '{notification_type, message, session_id}' >> ${at.path('idle.jsonl')}`)] }] } })
+
 describe('SessionEnd in dsh acp and dsh web', { timeout: 120_000 }, () => {
   it('dsh acp: session/close runs SessionEnd for that session; stdin EOF runs it for the sessions still open', async () => {
     const { t, repo, home, config } = await workspace()
@@ -199,27 +214,15 @@ describe('SessionEnd in dsh acp and dsh web', { timeout: 120_000 }, () => {
   })
 
   it('dsh web: SIGTERM runs SessionEnd for each live session, recorded in its log', async () => {
-    const { t, repo, home, config } = await workspace()
-    writeFileSync(config, JSON.stringify(endHook(t.path('ends.jsonl'))))
-    const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'answer' }] })
-    const web = await startWeb(['--config', config, '--model', `scripted:${script}`], { cwd: repo, home })
-    webs.push(web)
-    const listed = await web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')
-    const ids = listed.body.sessions.map((session) => session.id)
-    expect(ids).toHaveLength(1)
+    const { t, web, id } = await webWith((at) => endHook(at.path('ends.jsonl')))
+    const ids = [id]
     expect(await web.stop()).toBe(143)
     expect(jsonLines(t.path('ends.jsonl'))).toEqual([{ hook_event_name: 'SessionEnd', session_id: ids[0], reason: 'other' }])
     expect(readFileSync(t.path(`home/sessions/${ids[0] ?? ''}.jsonl`), 'utf8')).toContain('"data":{"event":"SessionEnd"')
   })
 
   it('dsh web: closing a session on the page runs its SessionEnd then, not at the stop', async () => {
-    const { t, repo, home, config } = await workspace()
-    writeFileSync(config, JSON.stringify(endHook(t.path('ends.jsonl'))))
-    const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'answer' }] })
-    const web = await startWeb(['--config', config, '--model', `scripted:${script}`], { cwd: repo, home })
-    webs.push(web)
-    const listed = await web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')
-    const id = listed.body.sessions[0]?.id ?? ''
+    const { t, web, id } = await webWith((at) => endHook(at.path('ends.jsonl')))
     expect((await web.api('POST', `/api/sessions/${id}/close`, {})).status).toBe(200)
     expect(jsonLines(t.path('ends.jsonl'))).toEqual([{ hook_event_name: 'SessionEnd', session_id: id, reason: 'other' }])
     expect(await web.stop()).toBe(143)
@@ -228,13 +231,8 @@ describe('SessionEnd in dsh acp and dsh web', { timeout: 120_000 }, () => {
   })
 
   it('dsh web: a session left waiting after a turn is an idle_prompt Notification, once; none before its first turn', async () => {
-    const { t, repo, home, config } = await workspace()
+    const { t, web, id } = await webWith(idleHook, { DSH_IDLE_NOTIFY_MS: '300' })
     const heard = t.path('idle.jsonl')
-    writeFileSync(config, JSON.stringify({ hooks: { Notification: [{ matcher: 'idle_prompt', hooks: [command(`jq -c '{notification_type, message, session_id}' >> ${heard}`)] }] } }))
-    const script = writeScript(t.path('scripts'), 'model.json', { responses: [{ text: 'answer' }] })
-    const web = await startWeb(['--config', config, '--model', `scripted:${script}`], { cwd: repo, home, env: { DSH_IDLE_NOTIFY_MS: '300' } })
-    webs.push(web)
-    const id = (await web.api<{ sessions: { id: string }[] }>('GET', '/api/sessions')).body.sessions[0]?.id ?? ''
     // Before any turn nothing waits for an answer to a question of the agent's: no notice.
     await new Promise((resolve) => setTimeout(resolve, 600))
     expect(existsSync(heard)).toBe(false)

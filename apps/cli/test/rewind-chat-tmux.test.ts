@@ -6,33 +6,24 @@
 // rewound turn's prompt back in the empty prompt for editing; a rewind of files only does not. (Esc Esc opening the picker is tested
 // with an injected clock in packages/tui/test/double-escape.test.ts: no real timing here.)
 import { existsSync, readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { TempTree } from '@dsh/testkit'
-import { chatArgs, chatWorkspace } from './chat-steps.ts'
+import { describe, expect, it } from 'vitest'
+import { chatArgs } from './chat-steps.ts'
 import { writeScript } from './run-dsh.ts'
-import { startTmux, type TmuxSession } from './tmux-session.ts'
+import { tmuxChat } from './tmux-chat.ts'
 
-let tree: TempTree | undefined
-let tmux: TmuxSession | undefined
-afterEach(async () => {
-  await tmux?.kill()
-  tmux = undefined
-  await tree?.dispose()
-  tree = undefined
-})
+const chat = tmuxChat()
 
 describe('/rewind on a real terminal', () => {
   it('lists, previews and rewinds', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const script = writeScript(w.tree.path('scripts'), 'rewind.json', {
       responses: [{ toolCalls: [{ name: 'write', arguments: { file_path: 'new.txt', content: 'made\n' } }] }, { toolCalls: [{ name: 'bash', arguments: { command: 'echo gamma >> notes.txt' } }] }, { text: 'Both done.' }],
     })
-    tmux = await startTmux(chatArgs(w, script, '--permission-mode', 'full-auto'), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script, '--permission-mode', 'full-auto'), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     const type = async (text: string): Promise<void> => {
-      await tmux?.keys([text], { literal: true })
-      await tmux?.keys(['Enter'])
+      await tmux.keys([text], { literal: true })
+      await tmux.keys(['Enter'])
     }
     await type('change the notes')
     await tmux.waitFor(/Both done\./)
@@ -53,8 +44,7 @@ describe('/rewind on a real terminal', () => {
   }, 90_000)
 
   it('the picker shows what a rewind changes before it is done; "Files only" keeps the conversation, Cancel changes nothing', async () => {
-    const w = await chatWorkspace()
-    tree = w.tree
+    const w = await chat.workspace()
     const script = writeScript(w.tree.path('scripts'), 'picker.json', {
       responses: [
         { toolCalls: [{ name: 'write', arguments: { file_path: 'first.txt', content: 'one\n' } }] },
@@ -64,11 +54,11 @@ describe('/rewind on a real terminal', () => {
         { text: 'Still here.' },
       ],
     })
-    tmux = await startTmux(chatArgs(w, script, '--permission-mode', 'full-auto'), { cwd: w.tree.root })
+    const tmux = await chat.start(chatArgs(w, script, '--permission-mode', 'full-auto'), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     const type = async (text: string): Promise<void> => {
-      await tmux?.keys([text], { literal: true })
-      await tmux?.keys(['Enter'])
+      await tmux.keys([text], { literal: true })
+      await tmux.keys(['Enter'])
     }
     await type('write the first file')
     await tmux.waitFor(/First written\./)

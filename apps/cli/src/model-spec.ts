@@ -1,6 +1,7 @@
 /**
  * Parses `--model` specs and creates the provider: `deepseek:<model>` (default),
- * `openai:<model>` (with `--base-url`), `scripted:<file.json>`.
+ * `openai:<model>` (with `--base-url`), `scripted:<file.json>`. A bare model name is DeepSeek's
+ * (`--model deepseek-v4-pro`), as other agents take a bare name for their own provider.
  */
 import { resolve } from 'node:path'
 import type { ModelProvider } from '@dsh/contracts'
@@ -15,8 +16,12 @@ export const defaultModelSpec = `deepseek:${DEFAULT_DEEPSEEK_MODEL}`
 /** A parsed spec. */
 export type ModelSpec = { readonly kind: 'deepseek' | 'openai'; readonly model: string } | { readonly kind: 'scripted'; readonly file: string }
 
+/** A model name without a provider: letters, digits, `.`, `_`, `-` (`deepseek-v4-pro`, `deepseek-flash`). */
+const BARE_MODEL = /^[A-Za-z0-9][\w.-]*$/
+
 /** Parses a spec string. */
 export function parseModelSpec(spec: string): ModelSpec {
+  if (BARE_MODEL.test(spec)) return { kind: 'deepseek', model: spec }
   const colon = spec.indexOf(':')
   const kind = colon < 0 ? '' : spec.slice(0, colon)
   const rest = colon < 0 ? '' : spec.slice(colon + 1)

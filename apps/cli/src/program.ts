@@ -21,6 +21,7 @@ import type { WebOptions } from './commands/web.ts'
 import { commandHelp } from './help-text.ts'
 import { STREAM_JSON_SCHEMA_PATH } from './headless/stream-json-types.ts'
 import { defaultModelSpec } from './model-spec.ts'
+import { foldClaudeFlags } from './claude-flags.ts'
 import { interactiveAlias } from './interactive-alias.ts'
 import { printAlias } from './print-alias.ts'
 import { version } from './version.ts'
@@ -66,6 +67,11 @@ function agentOptions(command: Command, resume: { readonly flags: string; readon
     .option('--permission-mode <mode>', 'read-only, ask, auto-edit, full-auto or danger-full-access (default: run full-auto, others ask; see README "Safety")')
     .option('--allow <rule>', 'allow matching calls without asking, e.g. \'bash(npm test*)\' (repeatable)', collect)
     .option('--deny <rule>', 'deny matching calls, e.g. \'bash(rm -rf*)\'; deny wins (repeatable)', collect)
+    .option('--allowedTools <rules>', 'Claude Code\'s --allow: rules separated by commas or spaces, e.g. "Bash(git log:*),Read" (repeatable)', collect)
+    .option('--disallowedTools <rules>', 'Claude Code\'s --deny, the same way (repeatable)', collect)
+    .addOption(new Option('--allowed-tools <rules>').hideHelp().argParser(collect))
+    .addOption(new Option('--disallowed-tools <rules>').hideHelp().argParser(collect))
+    .option('--max-turns <n>', 'Claude Code\'s --max-steps', positiveInt)
 }
 
 /** The path of a command below the program (`sessions show`), '' for the program. */
@@ -91,7 +97,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('-c, --continue', 'continue the latest session started in this directory (as --resume ID)')
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       const { runCommand } = await import('./commands/run.ts')
-      setExit(await runCommand(io, words, command.optsWithGlobals<RunOptions>()))
+      setExit(await runCommand(io, words, foldClaudeFlags(command.optsWithGlobals<RunOptions>(), DEFAULT_MAX_STEPS)))
     })
 
   agentOptions(program.command('chat').description('interactive session in the terminal (streams answers, shows tool calls, /help for commands)'), {
@@ -103,13 +109,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .argument('[prompt...]', 'a first message to send once the session is open (as claude "…")')
     .action(async (words: string[], _options: ChatOptions, command: Command) => {
       const { chatCommand } = await import('./chat/chat-command.ts')
-      setExit(await chatCommand(io, { ...command.optsWithGlobals<ChatOptions>(), ...(words.length === 0 ? {} : { prompt: words.join(' ') }) }))
+      setExit(await chatCommand(io, { ...foldClaudeFlags(command.optsWithGlobals<ChatOptions>(), DEFAULT_MAX_STEPS), ...(words.length === 0 ? {} : { prompt: words.join(' ') }) }))
     })
 
   // An editor picks sessions itself (session/load), so acp has no --resume.
   agentOptions(program.command('acp').description('serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)'), null).action(async (_options: AcpOptions, command: Command) => {
     const { acpCommand } = await import('./commands/acp.ts')
-    setExit(await acpCommand(io, command.optsWithGlobals<AcpOptions>()))
+    setExit(await acpCommand(io, foldClaudeFlags(command.optsWithGlobals<AcpOptions>(), DEFAULT_MAX_STEPS)))
   })
 
   agentOptions(program.command('web').description('the agent in a browser: a local web host on 127.0.0.1 (prints the URL with its token)'), {
@@ -120,7 +126,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--no-private-host', "keep the browser's cookie on 127.0.0.1 instead of this run's dsh-….localhost name (for browsers that do not resolve *.localhost; other local servers can then read the cookie)")
     .action(async (_options: WebOptions, command: Command) => {
       const { webCommand } = await import('./commands/web.ts')
-      setExit(await webCommand(io, command.optsWithGlobals<WebOptions>()))
+      setExit(await webCommand(io, foldClaudeFlags(command.optsWithGlobals<WebOptions>(), DEFAULT_MAX_STEPS)))
     })
 
   const context = program

@@ -31,6 +31,7 @@ export const commandHelp: Readonly<Record<string, string>> = {
       'make 2>&1 | dsh run "why does it fail?" -  (a last - waits for slow piped text)',
       'dsh run --resume 20260101-120000-ab12cd "now update the changelog"',
       'dsh -p -c "now update the changelog"       (-c: the latest session of this directory, as claude -p -c)',
+      'dsh exec -o answer.txt "summarise the diff"  (-o: the final answer to a file too, as codex exec -o)',
       'dsh run --model openai:qwen2.5-coder --base-url http://127.0.0.1:11434/v1 "hi"',
       'dsh run --model deepseek:deepseek-v4-pro --effort max "plan the migration"',
       'dsh run --no-thinking "rename foo to bar in src/"   (DeepSeek: no reasoning, faster and cheaper)',

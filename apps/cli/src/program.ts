@@ -95,6 +95,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--include-partial', 'stream-json: also stream text and reasoning pieces as they arrive (stream/delta lines)')
     .option('--raw', 'print the answer with its terminal control sequences when stdout is not a terminal (default: removed)')
     .option('-c, --continue', 'continue the latest session started in this directory (as --resume ID)')
+    .option('-o, --output-last-message <file>', 'also write the final answer to FILE (as codex exec -o; written after a failure too)')
     .action(async (words: string[], _options: RunOptions, command: Command) => {
       const { runCommand } = await import('./commands/run.ts')
       setExit(await runCommand(io, words, foldClaudeFlags(command.optsWithGlobals<RunOptions>(), DEFAULT_MAX_STEPS)))

@@ -21,6 +21,7 @@ import { guardShutdown } from '../shutdown.ts'
 import { answerForOutput } from '../terminal-output.ts'
 import { emptyAnswerNotice } from '../empty-answer.ts'
 import { continuedOptions } from '../continue-session.ts'
+import { withLastMessage } from '../last-message.ts'
 
 export { configFrom, defaultAutoCompactShare } from '../agent-setup.ts'
 
@@ -34,6 +35,8 @@ export interface RunOptions {
   readonly resume?: string
   /** `-c`: resume the latest session of the directory (continue-session.ts). */
   readonly continue?: boolean
+  /** `-o FILE`: the final answer is written there too (last-message.ts). */
+  readonly outputLastMessage?: string
   readonly requestLog?: string
   readonly maxSteps?: number
   readonly dshHome?: string
@@ -62,11 +65,16 @@ function refuseOtherDirectory(host: Host, setup: AgentSetup, idOrPrefix: string)
 /** Runs the command with the words after the options; returns the exit code. */
 export async function runCommand(io: CliIo, words: readonly string[], given: RunOptions): Promise<number> {
   const options = continuedOptions(io, given)
-  const outputFormat = options.outputFormat ?? 'text'
-  if (outputFormat !== 'text') {
+  return withLastMessage(io, options.outputLastMessage, async (record) => {
+    const outputFormat = options.outputFormat ?? 'text'
+    if (outputFormat === 'text') return runText(io, words, options, record)
     const { headlessRun } = await import('../headless/headless-run.ts')
-    return headlessRun(io, words, { ...options, outputFormat, inputFormat: options.inputFormat ?? 'text', includePartial: options.includePartial === true })
-  }
+    return headlessRun(io, words, { ...options, outputFormat, inputFormat: options.inputFormat ?? 'text', includePartial: options.includePartial === true, record })
+  })
+}
+
+/** The text output: the answer on stdout. */
+async function runText(io: CliIo, words: readonly string[], options: RunOptions, record: (text: string) => void): Promise<number> {
   if (options.inputFormat === 'stream-json') throw usageError('--input-format stream-json needs --output-format json or stream-json')
   if (options.resume === undefined) await checkAddDirs(io, options, options.addDir)
   const prompt = await promptFrom(io, words)
@@ -92,6 +100,7 @@ export async function runCommand(io: CliIo, words: readonly string[], given: Run
       if (shutdown.signal === undefined) throw error
       return undefined
     })
+    if (result !== undefined) record(result.finalText)
     if (result === undefined || shutdown.signal !== undefined) {
       errLine(io, `dsh: stopped by ${shutdown.signal}: the turn was closed as cancelled; continue with --resume ${agent.session.id}`)
       return shutdown.exitCode ?? 1

@@ -36,6 +36,8 @@ export interface HeadlessRunOptions extends RunOptions {
   readonly outputFormat: HeadlessFormat
   readonly inputFormat: 'text' | 'stream-json'
   readonly includePartial: boolean
+  /** Receives the final text of each turn (`-o`: last-message.ts). */
+  readonly record?: (text: string) => void
 }
 
 /** How one turn ended, as the result line reports it. */
@@ -147,6 +149,7 @@ export async function headlessRun(io: CliIo, words: readonly string[], options: 
       // `/name args` expands as in `dsh run`; an unknown name is a usage error (exit 2).
       const sent = await expandRunPrompt(prompt, { cwd: agent.session.header.cwd, dshHome: setup.dshHome, log: setup.log, additionalRoots: liveSkillRoots(host.ctx.get('workspaceRoots'), agent.session), session: agent.session })
       const report = await runPrompt(agent, sent, controller.signal, shutdown)
+      options.record?.(report.finalText)
       last = result(id, report, summarizeRun(agent.session.events, fromSeq))
       if (report.error !== undefined) errLine(io, `dsh: ${report.error.message}`)
       if (options.outputFormat === 'stream-json' || report.exitCode !== 0) out.result(last)

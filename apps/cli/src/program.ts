@@ -67,11 +67,12 @@ function agentOptions(command: Command, resume: { readonly flags: string; readon
     .option('--permission-mode <mode>', 'read-only, ask, auto-edit, full-auto or danger-full-access (default: run full-auto, others ask; see README "Safety")')
     .option('--allow <rule>', 'allow matching calls without asking, e.g. \'bash(npm test*)\' (repeatable)', collect)
     .option('--deny <rule>', 'deny matching calls, e.g. \'bash(rm -rf*)\'; deny wins (repeatable)', collect)
-    .option('--allowedTools <rules>', 'Claude Code\'s --allow: rules separated by commas or spaces, e.g. "Bash(git log:*),Read" (repeatable)', collect)
-    .option('--disallowedTools <rules>', 'Claude Code\'s --deny, the same way (repeatable)', collect)
+    // Claude Code's spellings (claude-flags.ts): accepted, and named in the README rather than in every --help.
+    .addOption(new Option('--allowedTools <rules>').hideHelp().argParser(collect))
+    .addOption(new Option('--disallowedTools <rules>').hideHelp().argParser(collect))
     .addOption(new Option('--allowed-tools <rules>').hideHelp().argParser(collect))
     .addOption(new Option('--disallowed-tools <rules>').hideHelp().argParser(collect))
-    .option('--max-turns <n>', 'Claude Code\'s --max-steps', positiveInt)
+    .addOption(new Option('--max-turns <n>').hideHelp().argParser(positiveInt))
 }
 
 /** The path of a command below the program (`sessions show`), '' for the program. */

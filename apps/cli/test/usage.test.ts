@@ -111,7 +111,7 @@ describe('errors and help', () => {
       expect((await runDsh(['help', ...command], { cwd: tree.root })).stdout).toBe(help.stdout)
     }
     const run = (await runDsh(['run', '--help'], { cwd: tree.root })).stdout
-    expect(run).toContain('--max-steps <n>           step limit per turn (default: 200)')
+    expect(run).toContain('--max-steps <n>                   step limit per turn (default: 200)')
     expect(run).toContain('--permission-mode <mode>  read-only, ask, auto-edit, full-auto or')
     expect(run).toContain('  DEEPSEEK_API_KEY   key for deepseek:<model> (the default provider)')
     expect((await runDsh(['chat', '--help'], { cwd: tree.root })).stdout).toContain('  NO_COLOR ')

@@ -111,8 +111,9 @@ describe('errors and help', () => {
       expect((await runDsh(['help', ...command], { cwd: tree.root })).stdout).toBe(help.stdout)
     }
     const run = (await runDsh(['run', '--help'], { cwd: tree.root })).stdout
-    expect(run).toContain('--max-steps <n>                   step limit per turn (default: 200)')
-    expect(run).toContain('--permission-mode <mode>  read-only, ask, auto-edit, full-auto or')
+    // The option column is as wide as the longest option (-o, --output-last-message <file>).
+    expect(run).toMatch(/\n {2}--max-steps <n> +step limit per turn \(default: 200\)\n/)
+    expect(run).toMatch(/\n {2}--permission-mode <mode> +read-only, ask, auto-edit, full-auto or\n/)
     expect(run).toContain('  DEEPSEEK_API_KEY   key for deepseek:<model> (the default provider)')
     expect((await runDsh(['chat', '--help'], { cwd: tree.root })).stdout).toContain('  NO_COLOR ')
     expect((await runDsh(['acp', '--help'], { cwd: tree.root })).stdout).not.toContain('--resume')

@@ -49,7 +49,7 @@ describe('dsh run --output-format stream-json', { timeout: 120_000 }, () => {
     // The instruction-file delivery is a user/message whose source says so.
     const delivered = lines.find((line) => line.type === 'user/message' && JSON.stringify(line['data']).includes('"kind":"workspace-instructions"'))
     expect(JSON.stringify(delivered?.['data'])).toContain('AGENTS.md')
-    expect(result(lines)).toMatchObject({ session_id: id, is_error: false, result: 'alpha and beta', stop_reason: 'completed', num_steps: 2, exit_code: 0, permission_denials: [] })
+    expect(result(lines)).toMatchObject({ session_id: id, is_error: false, result: 'alpha and beta', stop_reason: 'completed', subtype: 'success', num_steps: 2, num_turns: 2, exit_code: 0, permission_denials: [] })
     expect(types).not.toContain('stream/delta')
   })
 
@@ -74,7 +74,7 @@ describe('dsh run --output-format stream-json', { timeout: 120_000 }, () => {
     const loop = writeScript(tree.path('scripts'), 'loop.json', { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }, { text: 'never reached' }] })
     const limited = await run(w, loop, '--output-format', 'stream-json', '--max-steps', '1', 'read')
     expect(limited.code).toBe(1)
-    expect(result(checkedLines(limited.stdout))).toMatchObject({ is_error: true, stop_reason: 'max-steps', num_steps: 1, exit_code: 1, error: { code: 'MAX_STEPS' } })
+    expect(result(checkedLines(limited.stdout))).toMatchObject({ is_error: true, stop_reason: 'max-steps', subtype: 'error_max_turns', num_steps: 1, exit_code: 1, error: { code: 'MAX_STEPS' } })
   })
 
   it('a bad config file ends with one USAGE result without a session, and exit 2', async () => {
@@ -96,7 +96,7 @@ describe('dsh run --output-format stream-json', { timeout: 120_000 }, () => {
     expect(failed.code).toBe(1)
     const failedLines = checkedLines(failed.stdout)
     expect(failedLines.find((line) => line.type === 'model/retry')?.['data']).toMatchObject({ turn: 1, step: 1, attempt: 2, maxAttempts: 2, delayMs: 0, code: 'MODEL_SERVER', status: 503 })
-    expect(result(failedLines)).toMatchObject({ is_error: true, stop_reason: 'error', exit_code: 1, error: { code: 'MODEL_SERVER' } })
+    expect(result(failedLines)).toMatchObject({ is_error: true, stop_reason: 'error', subtype: 'error_during_execution', exit_code: 1, error: { code: 'MODEL_SERVER' } })
   })
 
   it('SIGTERM during a tool call ends with a cancelled result and exit code 143', async () => {

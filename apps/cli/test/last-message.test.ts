@@ -3,6 +3,7 @@
 // never survives); a FILE that cannot be written fails the run with one line.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ModelScript } from '@dsh/llm-scripted'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { runDsh, writeScript } from './run-dsh.ts'
 
@@ -13,7 +14,7 @@ describe('dsh run -o', () => {
   it('writes the final answer in every format, rewrites it after a failure, and says when it cannot', async () => {
     tree = await tempTree({ 'repo/.git/': null, 'home/': null, 'scripts/': null })
     const out = tree.path('answer.txt')
-    const run = (responses: unknown[], ...extra: string[]) => runDsh(['--dsh-home', tree?.path('home') ?? '', 'run', '--cwd', tree?.path('repo') ?? '', '--model', `scripted:${writeScript(tree?.path('scripts') ?? '', 'run.json', { responses })}`, ...extra, 'go'], { cwd: tree?.root ?? '' })
+    const run = (responses: ModelScript['responses'], ...extra: string[]) => runDsh(['--dsh-home', tree?.path('home') ?? '', 'run', '--cwd', tree?.path('repo') ?? '', '--model', `scripted:${writeScript(tree?.path('scripts') ?? '', 'run.json', { responses })}`, ...extra, 'go'], { cwd: tree?.root ?? '' })
     const text = await run([{ text: 'The answer.' }], '-o', out)
     expect(text.code, text.stderr).toBe(0)
     expect(text.stdout).toBe('The answer.\n')

@@ -126,6 +126,10 @@ export interface ResultLine {
   readonly result: string
   /** `completed`, `max-steps`, `cancelled`, `blocked` or `error`. */
   readonly stop_reason: string
+  /** Claude Code's name of the outcome, so its scripts read ours: `success`, `error_max_turns` or `error_during_execution`. */
+  readonly subtype: 'success' | 'error_max_turns' | 'error_during_execution'
+  /** `num_steps` under Claude Code's name. */
+  readonly num_turns: number
   /** Steps the run's turns took. */
   readonly num_steps: number
   /** Wall time of the whole command, in milliseconds. */

@@ -7,7 +7,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { FileSystemPort, SessionView } from '@dsh/contracts'
 import { errorMessage, resolveDshHome, userHome } from '@dsh/runtime'
-import { terminalLine } from '@dsh/workspace-context'
+import { mentionedPaths, terminalLine } from '@dsh/workspace-context'
 import { afterInstructions, catalogMessage, rejoinNested } from './catalog-injector.ts'
 import { Config, resolveSkillsConfig } from './config.ts'
 import { SessionSkills } from './session-skills.ts'
@@ -70,7 +70,12 @@ function apply(ctx: Context, input: unknown, hooks: SkillsHooks): void {
     if (decision.kind !== 'enter' || (payload.step === 1 && decision.messages.length === 0)) return decision
     try {
       const skills = skillsOf(payload.agent.session)
-      if (payload.step === 1) skills.invalidate()
+      if (payload.step === 1) {
+        skills.invalidate()
+        // What the person @-mentioned joins before the first look, as a touch would.
+        const fs = lookup('fs')
+        if (fs !== undefined) skills.mentioned(await mentionedPaths(fs, payload.agent.session.header.cwd, payload.messages, payload.signal))
+      }
       rejoinNested(skills, payload.agent.session)
       const set = await skills.current(payload.signal)
       if (set === undefined) return decision

@@ -134,6 +134,12 @@ export class SessionSkills {
     }
   }
 
+  /** `@`-mentioned paths of a turn's prompt (workspace-context's mentions.ts): their directories join as a touch's do. */
+  mentioned(paths: readonly string[]): void {
+    const { cwd } = this.#session.header
+    for (const path of paths) for (const dir of descendantDirs(this.#projectRoot ?? cwd, cwd, path)) this.join(dir.abs)
+  }
+
   /** The joined directories that may hold skills folders (some family, or not listable): the only ones that give sources. */
   #withFamilies(): string[] {
     const dirs: string[] = []

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from './config.ts'
 import { deliverInBatch, queueForLater } from './delivery.ts'
 import type { ExaminedSettings } from './examined-settings.ts'
 import { createInstance, type InstanceState } from './instance.ts'
+import { mentionedPaths } from './mentions.ts'
 import { runPass, type PassMode } from './pass.ts'
 import { PendingWindow } from './pending-window.ts'
 import type { ReadDelivery } from './reconcile.ts'
@@ -146,7 +147,8 @@ export class Engine {
         }
         // The first pass examined every loaded scope: a shell step before it is covered.
         this.#shellSteps.clear(agent.session)
-        return deliverInBatch(decision, payload.messages, messages)
+        const mentioned = await this.#mentioned(fs, agent, payload, [...pendingOverlays, ...decision.messages, ...messages])
+        return deliverInBatch(decision, payload.messages, [...messages, ...mentioned])
       }
       if (!entering || decision.kind !== 'enter') return decision
       const restored = await this.#restore(fs, agent, instance, [...pendingOverlays, ...decision.messages], signal)
@@ -154,8 +156,22 @@ export class Engine {
       signal.throwIfAborted()
       // Only now: an aborted or failed re-check is retried at the next entering pre-step.
       this.#shellSteps.clear(agent.session)
-      return deliverInBatch(decision, payload.messages, [...restored, ...rechecked])
+      const mentioned = await this.#mentioned(fs, agent, payload, [...pendingOverlays, ...decision.messages, ...restored, ...rechecked])
+      return deliverInBatch(decision, payload.messages, [...restored, ...rechecked, ...mentioned])
     })
+  }
+
+  /**
+   * The first step of a turn: the directories of what the person `@`-mentioned in the prompt join
+   * as a touch would join them (mentions.ts); `overlays` are the messages entering with it.
+   */
+  async #mentioned(fs: FileSystemPort, agent: AgentHandle, payload: PreStepPayload, overlays: readonly UserMessage[]): Promise<UserMessage[]> {
+    if (payload.step !== 1) return []
+    const paths = await mentionedPaths(fs, agent.session.header.cwd, payload.messages, payload.signal)
+    if (paths.length === 0) return []
+    const messages = await this.#pass(fs, agent, 'touch', overlays, paths, payload.signal)
+    payload.signal.throwIfAborted()
+    return messages
   }
 
   /** A later entering pre-step after compaction shadowed the baseline: one restored baseline (or nothing). */

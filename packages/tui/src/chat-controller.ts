@@ -9,6 +9,7 @@ import type { Agent, TurnResult } from '@dsh/runtime'
 import { deriveMessages } from '@dsh/runtime'
 import type { ChatEnvironment, ModelChoice } from './chat-environment.ts'
 import type { ChatView } from './chat-view.ts'
+import { outcomeWords, shellCommand, shellContext, type ShellRunner } from './shell-line.ts'
 import { parseSlash, promptText, type SlashRegistry } from './slash/slash-registry.ts'
 
 /** Construction options. */
@@ -171,7 +172,10 @@ export class ChatController {
     this.#options.view.statusChanged()
     try {
       const command = parseSlash(line)
-      if (command === undefined) await this.#prompt(promptText(line), events, controller.signal)
+      const shell = this.#options.env.shell
+      const shellLine = shell === undefined ? undefined : shellCommand(line)
+      if (shell !== undefined && shellLine !== undefined) await this.#shell(shell, line, shellLine, controller.signal)
+      else if (command === undefined) await this.#prompt(promptText(line), events, controller.signal)
       else {
         // Shown like a prompt, so each command's output sits under the line that asked for it.
         this.#options.view.promptStarted(line.trim())
@@ -186,6 +190,18 @@ export class ChatController {
       this.#runningSince = undefined
       this.#options.view.statusChanged()
     }
+  }
+
+  /** A `!command` line: the person's command runs, its output shows, and the model gets both with the next prompt (after it). */
+  async #shell(run: ShellRunner, line: string, command: string, signal: AbortSignal): Promise<void> {
+    this.#options.view.promptStarted(line.trim())
+    const cwd = this.#agent.handle.cwd
+    const outcome = await run(command, { cwd, signal })
+    const shown = outcome.output === '' ? [] : outcome.output.replace(/\n$/, '').split('\n')
+    this.#options.view.lines([...shown, ...(outcome.truncated ? ['[output cut]'] : []), `[${outcomeWords(outcome)}]`], outcome.exitCode === 0 ? 'plain' : 'warning')
+    // With the next step that runs: the next prompt's first step, right after the prompt (a
+    // next-turn item would be a turn of its own: a turn claims one).
+    await this.#agent.handle.inbox.append('next-step', shellContext({ cwd, command, outcome }))
   }
 
   async #prompt(text: string, events: readonly PromptEvent[], signal: AbortSignal): Promise<void> {

@@ -8,6 +8,7 @@ import type { ChatRequestBody, ModelProvider } from '@dsh/contracts'
 import type { Agent, Host, StartAgentOptions } from '@dsh/runtime'
 import type { DiagnosticsRelay } from './diagnostics-relay.ts'
 import type { ModelPrices } from './status/usage-meter.ts'
+import type { ShellRunner } from './shell-line.ts'
 
 /** A model the chat can run on. */
 export interface ModelChoice {
@@ -109,6 +110,8 @@ export interface ChatEnvironment {
    * the Notification hooks (`idle_prompt`). Once per wait; a key resets it. Must not throw.
    */
   readonly idle?: { readonly afterMs: number; readonly notice: (agent: Agent) => void }
+  /** Runs `!command` lines (shell-line.ts); absent: such a line is sent as a prompt. */
+  readonly shell?: ShellRunner
   /** The available additional workspace roots of an agent's session (status line count, `/diff`); none when absent. */
   readonly additionalRoots?: (agent: Agent) => readonly string[]
   /**

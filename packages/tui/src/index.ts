@@ -3,6 +3,7 @@ export { createApprovalBroker, type ApprovalBroker, type Asker } from './approva
 export { permissionQuestion, type PermissionOption, type PermissionQuestion } from './approvals/permission-question.ts'
 export { ChatController } from './chat-controller.ts'
 export type { ChatEnvironment, ChatMcp, ChatPermissions, McpServerRow, ModelChoice, PermissionRuleRow } from './chat-environment.ts'
+export { shellCommand, shellContext, type ShellOutcome, type ShellRunner } from './shell-line.ts'
 export { createDiagnosticsRelay, type DiagnosticsRelay } from './diagnostics-relay.ts'
 export type { ChatView, ChoiceItem, ChoiceRequest, Tone } from './chat-view.ts'
 export { decideKey, exitWindowMs, type PolicyAction, type PolicyKey, type PolicyState } from './interrupt-policy.ts'

@@ -21,6 +21,7 @@ import { parseModelSpec, providerFromConfig } from '../model-spec.ts'
 import { docsCommand } from './docs-command.ts'
 import { skillCommands } from './skill-commands.ts'
 import { hooksChatCommand } from './hooks-chat-command.ts'
+import { userShell } from './user-shell.ts'
 import { IDLE_MESSAGE, idleNoticeMs } from '../idle-notice.ts'
 import { liveSkillRoots, prospectiveSkillRoots } from '../skill-roots.ts'
 import { mcpPromptCommands } from './mcp-prompt-commands.ts'
@@ -92,6 +93,8 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     sessionEnd: (agent, reason) => setup.host.ctx.get('hooks')?.sessionEnd(agent.handle, reason) ?? Promise.resolve(),
     // Notification hooks with notification_type idle_prompt, as Claude Code sends after a minute of waiting.
     idle: { afterMs: idleNoticeMs(io.env), notice: (agent) => setup.host.ctx.get('hooks')?.notify(agent.handle, 'idle_prompt', IDLE_MESSAGE) },
+    // `!command` lines run as the person's own command (user-shell.ts).
+    shell: userShell(io.env),
     approvalMode: approvalLabel(setup),
     permissions: chatPermissions(setup),
     ...(setup.mcp === undefined ? {} : { mcp: { servers: () => mcpRows(setup.mcp) } }),

@@ -1,0 +1,40 @@
+// `!command` lines in dsh chat (piped): the person's command runs in the session's directory, its
+// output and exit code show under the line, and the model gets command and output right after the
+// next prompt, as context the person gave; the model is not called for the `!` line.
+import { readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempTree, type TempTree } from '@dsh/testkit'
+import { shellContext } from '@dsh/tui'
+import { runDshPiped } from './chat-harness.ts'
+import { readRequests, writeScript } from './run-dsh.ts'
+
+let tree: TempTree | undefined
+afterEach(async () => tree?.dispose())
+
+describe('! lines in the chat', () => {
+  it('run the command, show its output, and hand it to the model with the next prompt', async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'repo/notes.txt': 'alpha\n', 'scripts/': null })
+    const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'It printed alpha.' }] })
+    const log = tree.path('requests.jsonl')
+    const input = '!cat notes.txt; echo oops >&2; exit 3\nwhat did it print?\n/exit\n'
+    const result = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log], input, { cwd: tree.root })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain('alpha\noops\n[exit code 3]\n')
+    const requests = readRequests(log)
+    expect(requests).toHaveLength(1)
+    const users = (requests[0]?.messages ?? []).filter((message) => message.role === 'user').map((message) => message.content ?? '')
+    const context = `The user ran this shell command themselves in ${tree.path('repo')} (not a tool call of yours):\n$ cat notes.txt; echo oops >&2; exit 3\nalpha\noops\n[exit code 3]`
+    expect(users.indexOf('what did it print?')).toBeGreaterThanOrEqual(0)
+    expect(users.indexOf(context)).toBe(users.indexOf('what did it print?') + 1)
+    expect(readFileSync(tree.path('repo/notes.txt'), 'utf8')).toBe('alpha\n')
+  })
+
+  it("the model's text for a command without output, one cut short, and one ended by a signal", () => {
+    const text = (outcome: Parameters<typeof shellContext>[0]['outcome']) => {
+      const block = shellContext({ cwd: '/repo', command: 'x', outcome }).content[0]
+      return block?.type === 'text' ? block.text : ''
+    }
+    expect(text({ output: '', exitCode: 0, truncated: false })).toBe('The user ran this shell command themselves in /repo (not a tool call of yours):\n$ x\n(no output)\n[exit code 0]')
+    expect(text({ output: 'a\nb\n', exitCode: null, signal: 'SIGINT', truncated: true })).toBe('The user ran this shell command themselves in /repo (not a tool call of yours):\n$ x\na\nb\n[output cut: only its beginning is shown]\n[ended by SIGINT]')
+  })
+})

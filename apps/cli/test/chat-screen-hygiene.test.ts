@@ -27,7 +27,7 @@ describe('the full-screen chat keeps its screen to itself', () => {
     const w = await chatWorkspace()
     tree = w.tree
     const script = writeScript(w.tree.path('scripts'), 'none.json', { responses: [] })
-    const result = await runPty(chatArgs(w, script), [ready, ...say('/model'), { expect: 'model: scripted' }, ...say('/help'), { expect: '//text sends /text' }, { sleep: 0.3 }, ctrlD, { exit: 0 }], { cwd: w.tree.root })
+    const result = await runPty(chatArgs(w, script), [ready, ...say('/model'), { expect: 'model: scripted' }, ...say('/help'), { expect: 'with your next prompt' }, { sleep: 0.3 }, ctrlD, { exit: 0 }], { cwd: w.tree.root })
     const screen = await finalScreen(result.transcript, { [w.repo]: '<repo>', [w.tree.path('scripts')]: '<scripts>' })
     expect(screen).toBe(golden('chat-slash-echo.txt', screen))
   })

@@ -1,7 +1,7 @@
 // `!command` lines in dsh chat (piped): the person's command runs in the session's directory, its
 // output and exit code show under the line, and the model gets command and output right after the
 // next prompt, as context the person gave; the model is not called for the `!` line.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { shellContext } from '@dsh/tui'
@@ -27,6 +27,17 @@ describe('! lines in the chat', () => {
     expect(users.indexOf('what did it print?')).toBeGreaterThanOrEqual(0)
     expect(users.indexOf(context)).toBe(users.indexOf('what did it print?') + 1)
     expect(readFileSync(tree.path('repo/notes.txt'), 'utf8')).toBe('alpha\n')
+  })
+
+  it('a command file whose body starts with ! is sent as a prompt: dsh never runs it', async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'repo/.claude/commands/review.md': '!touch pwned && echo ran\n', 'repo/.claude/commands/slash.md': '/etc/hosts looks wrong\n', 'scripts/': null })
+    const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'not run' }, { text: 'a path' }] })
+    const log = tree.path('requests.jsonl')
+    const result = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log], '/review\n/slash\n/exit\n', { cwd: tree.root })
+    expect(result.code, result.stderr).toBe(0)
+    expect(existsSync(tree.path('repo/pwned'))).toBe(false)
+    const prompts = readRequests(log).map((request) => request.messages.filter((message) => message.role === 'user').at(-1)?.content)
+    expect(prompts).toEqual(['!touch pwned && echo ran\n', '/etc/hosts looks wrong\n'])
   })
 
   it("the model's text for a command without output, one cut short, and one ended by a signal", () => {

@@ -27,6 +27,19 @@ export interface ChatControllerOptions {
 interface QueuedLine {
   readonly line: string
   readonly events: readonly PromptEvent[]
+  /** Text that is a prompt whatever it starts with (an expanded command's body): never a `/command` or a `!command`. */
+  readonly asPrompt: boolean
+}
+
+/** Options of {@link ChatController.submit}. */
+export interface SubmitOptions {
+  readonly events?: readonly PromptEvent[]
+  /**
+   * The text is a prompt as it stands (the body of a custom command, a skill or an MCP prompt):
+   * a leading `/` or `!` in it is text for the model. Such text comes from files and servers, not
+   * from the person, and must never run as the person's shell command.
+   */
+  readonly asPrompt?: boolean
 }
 
 /** One chat. */
@@ -98,9 +111,9 @@ export class ChatController {
    * Runs `line` now, or queues it behind what runs. Resolves when the queue is drained. `events`
    * are recorded with the prompt when its turn starts (a skill's grant: not while another turn runs).
    */
-  async submit(line: string, options: { readonly events?: readonly PromptEvent[] } = {}): Promise<void> {
+  async submit(line: string, options: SubmitOptions = {}): Promise<void> {
     if (this.#exiting || line.trim() === '') return
-    this.#queue.push({ line, events: options.events ?? [] })
+    this.#queue.push({ line, events: options.events ?? [], asPrompt: options.asPrompt === true })
     this.#options.view.queueChanged(this.busy || this.#draining ? this.#lines() : [])
     if (this.#draining) return
     this.#draining = true
@@ -165,16 +178,17 @@ export class ChatController {
     return this.#queue.map((item) => item.line)
   }
 
-  async #runOne({ line, events }: QueuedLine): Promise<void> {
+  async #runOne({ line, events, asPrompt }: QueuedLine): Promise<void> {
     const controller = new AbortController()
     this.#running = controller
     this.#runningSince = Date.now()
     this.#options.view.statusChanged()
     try {
-      const command = parseSlash(line)
+      const command = asPrompt ? undefined : parseSlash(line)
       const shell = this.#options.env.shell
-      const shellLine = shell === undefined ? undefined : shellCommand(line)
-      if (shell !== undefined && shellLine !== undefined) await this.#shell(shell, line, shellLine, controller.signal)
+      const shellLine = shell === undefined || asPrompt ? undefined : shellCommand(line)
+      if (asPrompt) await this.#prompt(line, events, controller.signal)
+      else if (shell !== undefined && shellLine !== undefined) await this.#shell(shell, line, shellLine, controller.signal)
       else if (command === undefined) await this.#prompt(promptText(line), events, controller.signal)
       else {
         // Shown like a prompt, so each command's output sits under the line that asked for it.

@@ -1,7 +1,7 @@
 /** Public surface of the chat front end. */
 export { createApprovalBroker, type ApprovalBroker, type Asker } from './approvals/approval-broker.ts'
 export { permissionQuestion, type PermissionOption, type PermissionQuestion } from './approvals/permission-question.ts'
-export { ChatController } from './chat-controller.ts'
+export { ChatController, type SubmitOptions } from './chat-controller.ts'
 export type { ChatEnvironment, ChatMcp, ChatPermissions, McpServerRow, ModelChoice, PermissionRuleRow } from './chat-environment.ts'
 export { shellCommand, shellContext, type ShellOutcome, type ShellRunner } from './shell-line.ts'
 export { createDiagnosticsRelay, type DiagnosticsRelay } from './diagnostics-relay.ts'

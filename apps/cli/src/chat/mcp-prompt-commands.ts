@@ -29,8 +29,8 @@ export function mcpPromptCommands(hub: McpHub): NonNullable<ChatRunOptions['live
             const expansion = await hub.expandPrompt(command.name, args.join(' '))
             switch (expansion.kind) {
               case 'expanded':
-                // A message that starts with "/" is sent as it is (the chat reads "//x" as the prompt "/x").
-                void controller.submit(expansion.text.startsWith('/') ? `/${expansion.text}` : expansion.text)
+                // The server's message is a prompt as it stands: a leading "/" or "!" is text, never a command the chat runs.
+                void controller.submit(expansion.text, { asPrompt: true })
                 return undefined
               case 'unknown':
                 return `/${command.name}: the MCP server "${command.server}" no longer offers this prompt`

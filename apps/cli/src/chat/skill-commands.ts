@@ -33,12 +33,12 @@ async function load(place: ChatSkillsPlace, additionalRoots: readonly string[], 
 }
 
 /** Sends the expansion of `typed` as the next prompt; false when it names no command or skill. */
-async function sendExpanded(place: ChatSkillsPlace, controller: { readonly agent: Agent; submit(text: string, options: { events: readonly PromptEvent[] }): Promise<unknown> }, typed: string, builtins: ReadonlySet<string>): Promise<boolean> {
+async function sendExpanded(place: ChatSkillsPlace, controller: { readonly agent: Agent; submit(text: string, options: { events: readonly PromptEvent[]; asPrompt: true }): Promise<unknown> }, typed: string, builtins: ReadonlySet<string>): Promise<boolean> {
   const now = await load(place, place.liveRoots(controller.agent), controller.agent)
   const expansion = now.skills.expandPrompt(typed, { commands: now.found.commands, skills: now.found.skills, builtins })
   if (expansion.kind !== 'expanded') return false
-  // A body that starts with "/" is sent as it is (the chat reads "//x" as the prompt "/x").
-  void controller.submit(expansion.text.startsWith('/') ? `/${expansion.text}` : expansion.text, { events: expansion.events })
+  // The body is a prompt as it stands: a leading "/" or "!" in a file is text, never a command the chat runs.
+  void controller.submit(expansion.text, { events: expansion.events, asPrompt: true })
   return true
 }
 

@@ -53,6 +53,7 @@ const helpCommand: SlashCommandSpec = {
       'Enter sends; Shift-Enter, Alt-Enter or Ctrl-J (or \\ at the end of a line) adds a line; Tab completes /commands and paths (@path)',
       'Up/Down: earlier prompts; Esc clears the input or cancels; Ctrl-C cancels a running step; Ctrl-C twice or Ctrl-D at an empty prompt exits',
       'Ctrl-O shows the last tool result in full; Ctrl-T shows or hides reasoning; //text sends /text',
+      ...(controller.env.shell === undefined ? [] : ['!command runs the command yourself and gives its output to the model with your next prompt']),
     ]
   },
 }

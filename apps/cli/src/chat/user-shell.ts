@@ -2,15 +2,16 @@
  * The runner of the chat's `!command` lines: the person's own command, run as their terminal would
  * run it — `bash -c` (`/bin/sh` where there is no bash) in the session's directory, with their
  * environment, in a process group of its own that Ctrl-C (the line's signal) ends with SIGINT and,
- * 2 s later, SIGKILL. stdout and stderr are kept in arrival order up to 64 KiB. It is not the
+ * 2 s later, SIGKILL. stdout and stderr are kept in arrival order up to 30,000 characters, the
+ * bash tool's cap, since the model gets them too. It is not the
  * agent's bash tool: no permission question, no sandbox, no hooks — the person typed it.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import type { ShellOutcome, ShellRunner } from '@dsh/tui'
 
-/** Most output kept, in characters. */
-export const MAX_SHELL_OUTPUT = 64 * 1024
+/** Most output kept, in characters (the bash tool's `BASH_MAX_OUTPUT_CHARS`: the model reads it as it reads a call's output). */
+export const MAX_SHELL_OUTPUT = 30_000
 
 const GRACE_MS = 2000
 

@@ -29,6 +29,18 @@ describe('! lines in the chat', () => {
     expect(readFileSync(tree.path('repo/notes.txt'), 'utf8')).toBe('alpha\n')
   })
 
+  it('a long output is cut at the bash tool\'s 30,000 characters, for the person and the model', async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'scripts/': null })
+    const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'long' }] })
+    const log = tree.path('requests.jsonl')
+    const result = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log], "!head -c 40000 /dev/zero | tr '\\0' x\nand?\n/exit\n", { cwd: tree.root })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain(`${'x'.repeat(100)}\n[output cut]\n[exit code 0]\n`)
+    const context = (readRequests(log)[0]?.messages ?? []).map((message) => message.content ?? '').find((text) => text.startsWith('The user ran this shell command')) ?? ''
+    expect(context.split('\n')[2]).toHaveLength(30_000)
+    expect(context).toMatch(/\n\[output cut: only its beginning is shown\]\n\[exit code 0\]$/)
+  })
+
   it('a command file whose body starts with ! is sent as a prompt: dsh never runs it', async () => {
     tree = await tempTree({ 'repo/.git/': null, 'repo/.claude/commands/review.md': '!touch pwned && echo ran\n', 'repo/.claude/commands/slash.md': '/etc/hosts looks wrong\n', 'scripts/': null })
     const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [{ text: 'not run' }, { text: 'a path' }] })

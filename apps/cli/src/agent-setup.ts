@@ -21,6 +21,7 @@ import { LiveThinking } from './live-model-settings.ts'
 import { defaultModelSpec, parseModelSpec, providerFromConfig, type ModelSpec } from './model-spec.ts'
 import { storeFor } from './session-store-for.ts'
 import { resumeEndpoint, storedEndpoint } from './resume-endpoint.ts'
+import { appendToSystemPrompt } from './system-prompt-append.ts'
 
 /** Default share of the context window that triggers automatic compaction. */
 export const defaultAutoCompactShare = 0.8
@@ -45,6 +46,8 @@ export interface AgentSetupOptions {
   readonly deny?: readonly string[]
   /** `--mcp-config FILE`… (relative to the invocation directory). */
   readonly mcpConfig?: readonly string[]
+  /** `--append-system-prompt TEXT`… (Claude Code's spelling): paragraphs after dsh's system prompt, in order. */
+  readonly appendSystemPrompt?: readonly string[]
 }
 
 /** A composed host with its provider, ready to start agents. */
@@ -138,6 +141,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     mcp: { env: io.env, configFiles: (options.mcpConfig ?? []).map((file) => resolve(io.cwd, file)) },
   })
   thinking.bind(host)
+  appendToSystemPrompt(host, options.appendSystemPrompt ?? [])
   const startOptions = (resume?: string): StartAgentOptions => ({ cwd, provider, ...(resume === undefined ? {} : { resume }), ...agentOptions })
   const noted = new Set<string>()
   const made = new Map<string, ModelProvider>()

@@ -73,6 +73,7 @@ function agentOptions(command: Command, resume: { readonly flags: string; readon
     .addOption(new Option('--allowed-tools <rules>').hideHelp().argParser(collect))
     .addOption(new Option('--disallowed-tools <rules>').hideHelp().argParser(collect))
     .addOption(new Option('--max-turns <n>').hideHelp().argParser(positiveInt))
+    .option('--append-system-prompt <text>', 'a paragraph after dsh\'s system prompt (repeatable; as claude --append-system-prompt)', collect)
 }
 
 /** The path of a command below the program (`sessions show`), '' for the program. */

@@ -24,6 +24,21 @@ describe("Claude Code's option spellings", () => {
     expect(parseModelSpec('openai:qwen2.5-coder')).toEqual({ kind: 'openai', model: 'qwen2.5-coder' })
   })
 
+  it('--append-system-prompt paragraphs end the system prompt as written, braces included', async () => {
+    const tree = await tempTree({ 'repo/.git/': null, 'home/': null, 'scripts/': null })
+    try {
+      const script = writeScript(tree.path('scripts'), 'run.json', { responses: [{ text: 'oui' }] })
+      const log = tree.path('requests.jsonl')
+      const result = await runDsh(['--dsh-home', tree.path('home'), '-p', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log, '--append-system-prompt', 'Answer in French.', '--append-system-prompt', '  Braces {{like.this}} stay.  ', 'hello'], { cwd: tree.root })
+      expect(result.code, result.stderr).toBe(0)
+      const system = readRequests(log)[0]?.messages.find((message) => message.role === 'system')?.content ?? ''
+      expect(system).toMatch(/\S\n\nAnswer in French\.\n\nBraces \{\{like\.this\}\} stay\.$/)
+      expect(system.startsWith('You are dsh')).toBe(true)
+    } finally {
+      await tree.dispose()
+    }
+  })
+
   it('dsh -p with --disallowedTools and --max-turns: the denied call is refused, the run stops at the limit', async () => {
     const tree = await tempTree({ 'repo/.git/': null, 'repo/notes.txt': 'alpha\n', 'home/': null, 'scripts/': null })
     try {

@@ -250,7 +250,7 @@ describe('project hooks and Claude Code hook files', { timeout: 240_000 }, () =>
     expect(existsSync(tree.path('repo/junk'))).toBe(false)
     // Listed but not run is said, once, so nobody believes the guard is in force.
     expect(untrusted.stderr.split('\n').filter((line) => line.includes('do not run until you trust'))).toEqual([
-      `warning: ${tree.path('repo/.claude/settings.json')} defines hooks (PreToolUse, PostToolUse) that do not run until you trust the file: dsh hooks trust (dsh hooks list shows them)`,
+      `warning: ${tree.path('repo/.claude/settings.json')} defines hooks (PreToolUse, PostToolUse) that do not run until you trust the file: dsh hooks trust, or /hooks trust in dsh chat (dsh hooks list shows them)`,
     ])
     expect(existsSync(tree.path('repo/.claude/written.log'))).toBe(false)
 

@@ -15,5 +15,5 @@ export function untrustedHookLines(set: HookSet): string[] {
     if (!named.includes(entry.event)) named.push(entry.event)
     events.set(entry.source.file, named)
   }
-  return [...events].map(([file, names]) => `${file} defines hooks (${names.join(', ')}) that do not run until you trust the file: dsh hooks trust (dsh hooks list shows them)`)
+  return [...events].map(([file, names]) => `${file} defines hooks (${names.join(', ')}) that do not run until you trust the file: dsh hooks trust, or /hooks trust in dsh chat (dsh hooks list shows them)`)
 }

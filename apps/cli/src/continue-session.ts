@@ -4,6 +4,7 @@
  * would. None there is a usage error that says so, rather than a silent new session: a script
  * that meant to continue must not lose its context unnoticed.
  */
+import { latestResumableIn } from '@dsh/runtime'
 import { usageError } from './cli-error.ts'
 import type { CliIo } from './cli-io.ts'
 import { cwdFrom } from './global-options.ts'
@@ -14,9 +15,7 @@ export function continuedOptions<T extends { readonly continue?: boolean; readon
   if (options.continue !== true) return options
   if (options.resume !== undefined) throw usageError('--continue and --resume cannot be used together')
   const cwd = cwdFrom(io, options.cwd)
-  const latest = storeFor(io, options.dshHome)
-    .list()
-    .find((row) => row.header.origin !== 'subagent' && row.turnCount !== 0 && row.header.cwd === cwd)
+  const latest = latestResumableIn(storeFor(io, options.dshHome).list(), cwd)
   if (latest === undefined) throw usageError(`--continue: no session was started in ${cwd} yet (dsh sessions list shows the stored ones); leave out --continue to start one`)
   return { ...options, resume: latest.id }
 }

@@ -79,3 +79,14 @@ export function listSessions(options: ListOptions): SessionSummary[] {
   if (changed) writeIndex(options.directory, next)
   return rows.toSorted((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || b.id.localeCompare(a.id))
 }
+
+/**
+ * A session worth resuming: a top-level one (subagent children are reached through their parent)
+ * that has a turn (one left before its first prompt has nothing to go back to).
+ */
+export const isResumable = (row: SessionSummary): boolean => row.header.origin !== 'subagent' && row.turnCount !== 0
+
+/** The newest resumable session of a listing started in `cwd` (`--continue`), if any. */
+export function latestResumableIn(rows: readonly SessionSummary[], cwd: string): SessionSummary | undefined {
+  return rows.find((row) => isResumable(row) && row.header.cwd === cwd)
+}

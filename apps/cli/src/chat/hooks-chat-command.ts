@@ -4,10 +4,10 @@
  * trust` does and reloads the set, so the project's hooks run from the next event on without
  * leaving the chat.
  */
-import { projectHookFiles, trustProjectHooks } from '@dsh/hooks'
+import { projectHookFiles } from '@dsh/hooks'
 import type { Host } from '@dsh/runtime'
 import type { SlashCommandSpec } from '@dsh/tui'
-import { hookLines } from '../hook-lines.ts'
+import { hookLines, trustLines } from '../hook-lines.ts'
 
 /** What the command needs: the host (its hooks service), the project directory and the home whose trust store it writes. */
 export interface HooksCommandOptions {
@@ -30,10 +30,9 @@ export function hooksChatCommand(options: HooksCommandOptions): SlashCommandSpec
         return set.all.length === 0 ? `no hooks configured (settings.yaml hooks:, or ${projectHookFiles(options.cwd).join(' / ')})` : hookLines(set, '/hooks trust')
       }
       if (args.length > 1 || args[0] !== 'trust') return `usage: /hooks [trust] (not "${args.join(' ')}")`
-      const trusted = trustProjectHooks(options.cwd, options.dshHome)
-      if (trusted.length === 0) return `no project hook files in ${options.cwd} (${projectHookFiles(options.cwd).join(', ')})`
+      const lines = trustLines(options.cwd, options.dshHome, 'from now on, until it changes')
       hooks.reload()
-      return trusted.map((file) => `trusted ${file.file} (sha256 ${file.digest.slice(0, 12)}…): its hooks run from now on, until it changes`)
+      return lines
     },
   }
 }

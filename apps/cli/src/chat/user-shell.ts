@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { killProcessesNow } from '@dsh/tools'
 import type { ShellOutcome, ShellRunner } from '@dsh/tui'
 
 /** Most output kept, in characters (the bash tool's `BASH_MAX_OUTPUT_CHARS`: the model reads it as it reads a call's output). */
@@ -15,13 +16,13 @@ export const MAX_SHELL_OUTPUT = 30_000
 
 const GRACE_MS = 2000
 
-function groupKill(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return
+/** Ctrl-C as a terminal sends it: SIGINT to the command's group. */
+function interrupt(pid: number): void {
   try {
-    process.kill(-pid, signal)
-  } catch (error) {
-    // ESRCH: the group has ended already; nothing is left to stop.
-    if (!(error instanceof Error && 'code' in error && error.code === 'ESRCH')) throw error
+    process.kill(-pid, 'SIGINT')
+  } catch {
+    // ESRCH: the group has ended already; EPERM: a member changed user. Nothing more to send
+    // here (this runs in an abort listener, where a throw would end the chat); the SIGKILL follows.
   }
 }
 
@@ -43,8 +44,11 @@ export function userShell(env: Readonly<Record<string, string | undefined>>): Sh
       child.stderr.setEncoding('utf8').on('data', take)
       let killer: ReturnType<typeof setTimeout> | undefined
       const stop = (): void => {
-        groupKill(child.pid, 'SIGINT')
-        killer = setTimeout(() => groupKill(child.pid, 'SIGKILL'), GRACE_MS)
+        const pid = child.pid
+        if (pid === undefined) return
+        interrupt(pid)
+        // What is left after the grace (children that ignore SIGINT) ends as tool processes do.
+        killer = setTimeout(() => killProcessesNow({ groups: [pid], marker: () => false }), GRACE_MS)
       }
       signal.addEventListener('abort', stop, { once: true })
       const finish = (exitCode: number | null, ended: NodeJS.Signals | null): void => {

@@ -5,11 +5,11 @@
  * so their hooks run; a file changed afterwards is untrusted again.
  */
 import { join } from 'node:path'
-import { trustProjectHooks, projectHookFiles } from '@dsh/hooks'
+import { projectHookFiles } from '@dsh/hooks'
 import { configFrom } from '../agent-setup.ts'
 import { errLine, type CliIo } from '../cli-io.ts'
 import { cwdFrom, dshHomeFrom } from '../global-options.ts'
-import { hookLines } from '../hook-lines.ts'
+import { hookLines, trustLines } from '../hook-lines.ts'
 import { hookSetFor } from '../hook-sources.ts'
 
 /** Options of both verbs. */
@@ -44,11 +44,6 @@ export function listHooks(io: CliIo, options: HooksOptions): number {
 export function trustHooks(io: CliIo, options: HooksOptions): number {
   const dshHome = dshHomeFrom(io, options.dshHome)
   const cwd = cwdFrom(io, options.cwd)
-  const trusted = trustProjectHooks(cwd, dshHome)
-  if (trusted.length === 0) {
-    io.stdout.write(`no project hook files in ${cwd} (${projectHookFiles(cwd).join(', ')})\n`)
-    return 0
-  }
-  for (const file of trusted) io.stdout.write(`trusted ${file.file} (sha256 ${file.digest.slice(0, 12)}…): its hooks run until it changes\n`)
+  io.stdout.write(`${trustLines(cwd, dshHome, 'until it changes').join('\n')}\n`)
   return 0
 }

@@ -4,7 +4,7 @@
  * one-line title (the first prompt a person typed), the time of the last change, the turns and
  * the cwd. The pickers and `--continue` leave out sessions without a turn.
  */
-import type { SessionStore } from '@dsh/runtime'
+import { isResumable, latestResumableIn, type SessionStore, type SessionSummary } from '@dsh/runtime'
 import { oneLine } from '../text-safety.ts'
 
 /** One stored session as the chat shows it. */
@@ -20,24 +20,31 @@ export interface SessionRow {
   readonly cwd: string
 }
 
+/** The row of one listed session. */
+const rowOf = (row: SessionSummary): SessionRow => ({ id: row.id, title: row.title === undefined ? '(no prompt yet)' : oneLine(row.title, 200), updatedAt: row.updatedAt, turns: row.turnCount, cwd: row.header.cwd })
+
 /** Top-level sessions, newest first. */
 export function sessionRows(store: SessionStore): SessionRow[] {
   return store
     .list()
     .filter((row) => row.header.origin !== 'subagent')
-    .map((row) => ({ id: row.id, title: row.title === undefined ? '(no prompt yet)' : oneLine(row.title, 200), updatedAt: row.updatedAt, turns: row.turnCount, cwd: row.header.cwd }))
+    .map(rowOf)
 }
 
 /**
- * The sessions worth resuming (the pickers, `--continue`): top-level sessions with a turn, newest
- * first, without `current` (the one the chat is in). A session left before its first prompt has
- * nothing to go back to; `/sessions` and `dsh sessions list` still show it.
+ * The sessions worth resuming (the pickers, `--continue`: `isResumable` of @dsh/runtime), newest
+ * first, without `current` (the one the chat is in). `/sessions` and `dsh sessions list` still
+ * show the others.
  */
 export function resumableRows(store: SessionStore, current?: string): SessionRow[] {
-  return sessionRows(store).filter((row) => row.turns !== 0 && row.id !== current)
+  return store
+    .list()
+    .filter((row) => isResumable(row) && row.id !== current)
+    .map(rowOf)
 }
 
-/** The latest resumable session started in `cwd`, if any (`--continue`). */
+/** The latest resumable session started in `cwd`, if any (`--continue`; `dsh run -c` reads the same). */
 export function latestSessionIn(store: SessionStore, cwd: string): SessionRow | undefined {
-  return resumableRows(store).find((row) => row.cwd === cwd)
+  const latest = latestResumableIn(store.list(), cwd)
+  return latest === undefined ? undefined : rowOf(latest)
 }

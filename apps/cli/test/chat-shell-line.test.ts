@@ -11,6 +11,12 @@ import { readRequests, writeScript } from './run-dsh.ts'
 let tree: TempTree | undefined
 afterEach(async () => tree?.dispose())
 
+/** The model's text of command `x` run in /repo with `outcome`. */
+const modelText = (outcome: Parameters<typeof shellContext>[0]['outcome']): string => {
+  const block = shellContext({ cwd: '/repo', command: 'x', outcome }).content[0]
+  return block?.type === 'text' ? block.text : ''
+}
+
 describe('! lines in the chat', () => {
   it('run the command, show its output, and hand it to the model with the next prompt', async () => {
     tree = await tempTree({ 'repo/.git/': null, 'repo/notes.txt': 'alpha\n', 'scripts/': null })
@@ -53,11 +59,7 @@ describe('! lines in the chat', () => {
   })
 
   it("the model's text for a command without output, one cut short, and one ended by a signal", () => {
-    const text = (outcome: Parameters<typeof shellContext>[0]['outcome']) => {
-      const block = shellContext({ cwd: '/repo', command: 'x', outcome }).content[0]
-      return block?.type === 'text' ? block.text : ''
-    }
-    expect(text({ output: '', exitCode: 0, truncated: false })).toBe('The user ran this shell command themselves in /repo (not a tool call of yours):\n$ x\n(no output)\n[exit code 0]')
-    expect(text({ output: 'a\nb\n', exitCode: null, signal: 'SIGINT', truncated: true })).toBe('The user ran this shell command themselves in /repo (not a tool call of yours):\n$ x\na\nb\n[output cut: only its beginning is shown]\n[ended by SIGINT]')
+    expect(modelText({ output: '', exitCode: 0, truncated: false })).toBe('The user ran this shell command themselves in /repo (not a tool call of yours):\n$ x\n(no output)\n[exit code 0]')
+    expect(modelText({ output: 'a\nb\n', exitCode: null, signal: 'SIGINT', truncated: true })).toBe('The user ran this shell command themselves in /repo (not a tool call of yours):\n$ x\na\nb\n[output cut: only its beginning is shown]\n[ended by SIGINT]')
   })
 })

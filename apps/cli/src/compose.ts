@@ -16,6 +16,7 @@ import { createMultiRootWorkspacePlugin } from '@dsh/multi-root-workspace'
 import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
 import { createSkillsPlugin } from '@dsh/skills'
+import { todoPlugin } from '@dsh/todo'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
 import { coreTools, createFileVersionsPlugin, FileVersions, type ToolProcesses } from '@dsh/tools'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
@@ -130,6 +131,8 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   if (multiRootEnabled(options.config)) await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => options.log(`warning: ${line}`) }), multiRootConfig(options.config, options.dshHome))
   // After the instruction plugins: the catalog follows their messages in the first request.
   await host.ctx.plugin(createSkillsPlugin({ warn: (line) => options.log(`warning: ${line}`) }), { ...options.config.skills, dshHome: options.dshHome })
+  // The task checklist: its tool, and its reminder after a compaction (after the catalog).
+  await host.ctx.plugin(todoPlugin, { enabled: options.config.agent?.todo !== false })
   await host.ctx.plugin(SettingsPlugin, { file: join(options.dshHome, 'settings.yaml'), logger: options.log })
   // Mounted before the permission guard, so the hooks' guard is outside it: it sees the policy's
   // verdict (a deny stands without running hooks) and can only tighten it.

@@ -43,6 +43,7 @@ const agentSchema = z.strictObject({
   maxSubagentDepth: z.number().int().min(0).max(8).optional().describe('How deep subagents may delegate (0 disables the subagent tool)'),
   runCodeTimeoutMs: z.number().int().positive().max(600_000).optional().describe('Default time limit of run_code snippets'),
   codeMode: z.boolean().optional().describe('Offer the run_code tool (default true)'),
+  todo: z.boolean().optional().describe('Offer the todo_write tool, the task checklist front ends show (default true)'),
 })
 
 const checkpointsSchema = z.strictObject({

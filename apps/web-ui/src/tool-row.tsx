@@ -1,7 +1,7 @@
 /**
  * One tool call as a collapsible row: name, a one-line summary and its state (running, waiting for
  * the person's answer, done, failed); opened, the arguments (an edit as a diff, a write as a file
- * preview: those rows start open) and the result. While the call runs, the last lines it printed
+ * preview, a `todo_write` as its checklist: those rows start open) and the result. While the call runs, the last lines it printed
  * show under the row; once a `bash` call ends they go and the row's summary says how it ended
  * (`exit 0 · 12 lines`) — opening the row shows everything its result kept.
  */
@@ -10,6 +10,7 @@ import { bashOutcome } from './bash-outcome.ts'
 import { useStrings } from './i18n.ts'
 import { toolLabel } from './tool-label.ts'
 import { fileChange, FileChangeView } from './tool-change.tsx'
+import { todoCounts, todoEntries, TodoListView } from './todo-list.tsx'
 
 function summary(name: string, args: string): string {
   try {
@@ -50,14 +51,17 @@ export function ToolRow(props: ToolRowProps): JSX.Element {
   const state = running ? (props.waiting ? t.toolWaiting : t.toolRunning) : outcome !== undefined ? t.bashEnded(outcome.status, outcome.lines) : failed ? t.toolFailed : t.toolDone
   const stateClass = running ? (props.waiting ? 'waiting' : 'running') : failed ? 'failed' : 'ok'
   const change = fileChange(props.name, props.arguments)
+  // A checklist that was accepted shows instead of its arguments and result (which repeat it).
+  const todos = failed ? undefined : todoEntries(props.name, props.arguments)
+  const args = change !== undefined ? <FileChangeView change={change} /> : todos !== undefined ? <TodoListView entries={todos} /> : <pre class="tool-args">{props.arguments}</pre>
   return (
     <>
-      <details class={`tool ${stateClass}`} open={change !== undefined}>
+      <details class={`tool ${stateClass}`} open={change !== undefined || todos !== undefined}>
         <summary>
-          <span class="tool-name" title={props.name}>{toolLabel(props.name)}</span> <span class="tool-summary">{summary(props.name, props.arguments)}</span> <span class="tool-state">{state}</span>
+          <span class="tool-name" title={props.name}>{toolLabel(props.name)}</span> <span class="tool-summary">{todos === undefined ? summary(props.name, props.arguments) : t.todoProgress(todoCounts(todos).done, todoCounts(todos).total)}</span> <span class="tool-state">{state}</span>
         </summary>
-        {change === undefined ? <pre class="tool-args">{props.arguments}</pre> : <FileChangeView change={change} />}
-        {props.result === undefined ? null : <pre class="tool-result">{props.result}</pre>}
+        {args}
+        {props.result === undefined || todos !== undefined ? null : <pre class="tool-result">{props.result}</pre>}
       </details>
       {running && props.output !== undefined ? <pre class="tool-live">{lastLines(props.output)}</pre> : null}
     </>

@@ -2,7 +2,7 @@
  * The visible history of a stored session as the `session/update`s `session/load` sends before
  * it answers: what a person typed as `user_message_chunk`, the model's reasoning and answers as
  * `agent_thought_chunk` / `agent_message_chunk`, each tool call as a `tool_call` followed by a
- * `tool_call_update` with its result. Messages the model saw that nobody typed (instruction files,
+ * `tool_call_update` with its result, and at the end the task checklist as an agent `plan`. Messages the model saw that nobody typed (instruction files,
  * plugin notices, a compaction checkpoint) are not replayed; events compaction replaced are not
  * visible and are not replayed either.
  */
@@ -10,6 +10,8 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import type { SessionView } from '@dsh/contracts'
 import { dataOf } from '@dsh/runtime'
 import type { PathSpelling } from './path-spelling.ts'
+import { todoListOf } from '@dsh/todo'
+import { planUpdate } from './plan-update.ts'
 import { resultContent } from './prompt-updates.ts'
 import { toolCallId } from './tool-call-id.ts'
 import { argumentsOf, presentTool } from './tool-presentation.ts'
@@ -44,5 +46,8 @@ export function replayHistory(session: SessionView, spelling: PathSpelling): Ses
       updates.push({ sessionUpdate: 'tool_call_update', toolCallId: toolCallId(result.turn, result.step, result.message.callId), status: result.message.isError ? 'failed' : 'completed', content: resultContent([], text) })
     }
   }
+  // The checklist as the session holds it now (also when compaction summarised its call away).
+  const todos = todoListOf(session).items
+  if (todos.length > 0) updates.push(planUpdate(todos))
   return updates
 }

@@ -12,6 +12,7 @@ import type { SessionUpdate, ToolCallContent, ToolCallLocation } from '@agentcli
 import type { AgentProgress } from '@dsh/runtime'
 import type { ToolFinalOutcome } from '@dsh/contracts'
 import { captureBefore, diffContent, type EditBefore } from './edit-diff.ts'
+import { planOfOutcome } from './plan-update.ts'
 import type { AcpSession } from './session-registry.ts'
 import { toolCallId } from './tool-call-id.ts'
 import { argumentsOf, presentTool } from './tool-presentation.ts'
@@ -91,6 +92,8 @@ export class PromptUpdates {
         const diffs = ok ? diffContent(event.name, this.#arguments.get(event.callId) ?? '{}', this.#before.get(event.callId), this.#session.spelling) : []
         const touched = touchedLocations(event.outcome, this.#session)
         this.#send({ sessionUpdate: 'tool_call_update', toolCallId: this.toolCallId(event.callId), status: ok ? 'completed' : 'failed', content: resultContent(diffs, event.outcome.content), ...(touched.length === 0 ? {} : { locations: touched }) })
+        const plan = planOfOutcome(event.name, event.outcome)
+        if (plan !== undefined) this.#send(plan)
         this.#before.delete(event.callId)
         this.#arguments.delete(event.callId)
         return

@@ -4,9 +4,9 @@ import { claudeToolName, claudeToolNames, dshToolName, parseRule } from '../src/
 
 describe("Claude Code's tool names", () => {
   it('map every current and former name to the dsh tool, and back to the current name', () => {
-    const pairs = [['Bash', 'bash'], ['Read', 'read'], ['Write', 'write'], ['Edit', 'edit'], ['MultiEdit', 'edit'], ['Glob', 'glob'], ['LS', 'glob'], ['Grep', 'grep'], ['Agent', 'subagent'], ['Task', 'subagent']]
+    const pairs = [['Bash', 'bash'], ['Read', 'read'], ['Write', 'write'], ['Edit', 'edit'], ['MultiEdit', 'edit'], ['Glob', 'glob'], ['LS', 'glob'], ['Grep', 'grep'], ['Agent', 'subagent'], ['Task', 'subagent'], ['TodoWrite', 'todo_write']]
     for (const [claude, dsh] of pairs) expect(dshToolName(claude ?? '')).toBe(dsh)
-    expect(['edit', 'glob', 'subagent', 'bash'].map(claudeToolName)).toEqual(['Edit', 'Glob', 'Agent', 'Bash'])
+    expect(['edit', 'glob', 'subagent', 'bash', 'todo_write'].map(claudeToolName)).toEqual(['Edit', 'Glob', 'Agent', 'Bash', 'TodoWrite'])
     expect(claudeToolNames('subagent')).toEqual(['Agent', 'Task'])
   })
 

@@ -11,6 +11,8 @@ import type { AgentProgress, TurnResult } from '@dsh/runtime'
 import type { ChatView, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText, sanitize } from '../text-safety.ts'
+import { progressText, todosOfData, TODO_TOOL } from '@dsh/todo'
+import { todoPlainLines } from '../screen/todo-block.ts'
 import { toolLabel } from '../tool-label.ts'
 import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
 
@@ -76,14 +78,17 @@ export class PlainView implements ChatView {
       case 'tool-start':
         this.#flush()
         this.#block = 'none'
-        this.#line(`→ ${toolLabel(sanitize(event.name))} ${argumentSummary(event.arguments)}`.trimEnd())
+        this.#line(`→ ${toolLabel(sanitize(event.name))} ${event.name === TODO_TOOL ? '' : argumentSummary(event.arguments)}`.trimEnd())
         return
       case 'tool-output':
         // The line mode prints a summary per call; live output is the full-screen UI's.
         return
       case 'tool-end': {
         const summary = outcomeSummary(event.outcome, { tool: event.name })
-        this.#line(`  ${summary.ok ? '✓' : '✗'} ${summary.text}`)
+        // A checklist says how far it got, then its items.
+        const todos = event.name === TODO_TOOL && !event.outcome.isError ? todosOfData({ todos: event.outcome.meta?.['todos'] }) : undefined
+        this.#line(`  ${summary.ok ? '✓' : '✗'} ${todos === undefined ? summary.text : progressText(todos)}`)
+        for (const line of todos === undefined ? [] : todoPlainLines(todos, '    ')) this.#line(line)
         return
       }
       case 'turn-end':

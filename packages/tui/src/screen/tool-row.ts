@@ -2,7 +2,7 @@
  * One tool call in the transcript: while it runs, a spinner, the tool, its most telling argument
  * and the elapsed time on one line, and below it the last lines the call has printed so far
  * (see live-output.ts); when done, the output collapses and the row shows `✓`/`✗` with a one-line result summary. Edits and
- * writes add a coloured diff below; `expand` shows the whole result (the chat's Ctrl-O).
+ * writes add a coloured diff below, a `todo_write` its checklist; `expand` shows the whole result (the chat's Ctrl-O).
  */
 import { truncateToWidth, type Component } from '@mariozechner/pi-tui'
 import type { ToolFinalOutcome } from '@dsh/contracts'
@@ -11,8 +11,10 @@ import { elapsed } from '../status/status-snapshot.ts'
 import { sanitize } from '../text-safety.ts'
 import { toolLabel } from '../tool-label.ts'
 import { argumentSummary, outcomeSummary } from '../tool-summary.ts'
+import { progressText, todosOfArguments, TODO_TOOL, type TodoItem } from '@dsh/todo'
 import { DiffBlock } from './diff-block.ts'
 import { LiveOutput } from './live-output.ts'
+import { TodoBlock } from './todo-block.ts'
 
 /** Spinner frames (braille dots). */
 export const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
@@ -39,6 +41,9 @@ export class ToolRow implements Component {
   #outcome: ToolFinalOutcome | undefined
   #finishedAt: number | undefined
   #diff: DiffBlock | undefined
+  /** The checklist of a `todo_write` call (its items as written; shown once it succeeded). */
+  readonly #todos: { readonly items: readonly TodoItem[]; readonly block: TodoBlock } | undefined
+  #todosShown = false
   #expanded = false
   readonly #output = new LiveOutput()
   /** Lines of a finished row at the last width (a running row changes every frame). */
@@ -48,7 +53,9 @@ export class ToolRow implements Component {
     this.callId = options.callId
     this.#name = sanitize(options.name)
     this.#label = toolLabel(this.#name)
-    this.#summary = argumentSummary(options.rawArguments, 200)
+    const todos = this.#name === TODO_TOOL ? todosOfArguments(options.rawArguments) : undefined
+    this.#todos = todos === undefined ? undefined : { items: todos, block: new TodoBlock(todos, options.theme) }
+    this.#summary = todos === undefined ? argumentSummary(options.rawArguments, 200) : ''
     this.#theme = options.theme
     this.#now = options.now
     this.#started = options.now()
@@ -69,6 +76,7 @@ export class ToolRow implements Component {
     this.#outcome = outcome
     this.#finishedAt = this.#now()
     this.#cache = undefined
+    this.#todosShown = !outcome.isError && this.#todos !== undefined
     if (diff !== undefined && diff.length > 0 && !outcome.isError) this.#diff = new DiffBlock({ lines: diff, theme: this.#theme, maxLines: 40, indent: '    ' })
   }
 
@@ -84,12 +92,14 @@ export class ToolRow implements Component {
     const head = `${t.bold(this.#label)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
     if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width), ...this.#liveLines(width)]
     if (this.#cache?.width === width) return this.#cache.lines
-    const result = outcomeSummary(this.#outcome, { tool: this.#name, max: 200 })
+    const checklist = this.#todosShown ? this.#todos : undefined
+    const result = checklist === undefined ? outcomeSummary(this.#outcome, { tool: this.#name, max: 200 }) : { ok: true, text: progressText(checklist.items) }
     const mark = result.ok ? t.green('✓') : t.red('✗')
     const took = (this.#finishedAt ?? this.#started) - this.#started >= 1000 ? t.dim(` ${elapsed((this.#finishedAt ?? this.#started) - this.#started)}`) : ''
     const lines = [truncateToWidth(`${mark} ${head}  ${result.ok ? t.dim(result.text) : t.red(result.text)}${took}`, width)]
     if (this.#diff !== undefined) lines.push(...this.#diff.render(width))
-    if (this.#expanded) lines.push(...this.#expandedLines(width))
+    if (checklist !== undefined) lines.push(...checklist.block.render(width))
+    if (this.#expanded && checklist === undefined) lines.push(...this.#expandedLines(width))
     this.#cache = { width, lines }
     return lines
   }

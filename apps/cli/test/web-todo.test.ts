@@ -1,0 +1,43 @@
+// The task checklist on the dsh web page, in headless Chromium against the built `dsh web`: a
+// successful todo_write row opens on its checklist (done struck through, the current item marked)
+// with its progress as the summary; a refused one stays closed and shows its arguments and error.
+import { describe, expect, it } from 'vitest'
+import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
+
+const tests = usePageTests()
+
+const todos = [
+  { content: 'Read the failing test', status: 'completed' },
+  { content: 'Fix the parser', status: 'in_progress' },
+  { content: 'Run the suite', status: 'pending' },
+]
+const refused = [
+  { content: 'A', status: 'in_progress' },
+  { content: 'B', status: 'in_progress' },
+]
+
+describe('dsh web page: the task checklist', () => {
+  it(
+    'opens a todo_write row on its checklist and keeps a refused one closed',
+    async () => {
+      tests.rig = await startRig([{ toolCalls: [{ id: 'c1', name: 'todo_write', arguments: { todos } }] }, { toolCalls: [{ id: 'c2', name: 'todo_write', arguments: { todos: refused } }] }, { text: 'Planned.' }])
+      const page = await openPage(tests.browser, tests.rig.web)
+      await ready(page)
+      await page.getByRole('textbox', { name: 'Message' }).fill('plan the fix')
+      await page.getByRole('textbox', { name: 'Message' }).press('Enter')
+      await page.getByText('Planned.').waitFor({ timeout: UI_WAIT_MS })
+      const [good, bad] = [page.locator('details.tool').nth(0), page.locator('details.tool').nth(1)]
+      expect(await good.evaluate((element) => (element instanceof HTMLDetailsElement ? element.open : undefined))).toBe(true)
+      expect(await good.locator('.tool-summary').textContent()).toBe('1 of 3 completed')
+      expect(await good.locator('.todo-list li').allTextContents()).toEqual(['✔ Read the failing test', '▸ Fix the parser', '○ Run the suite'])
+      expect(await good.locator('.todo-completed').evaluate((element) => getComputedStyle(element).textDecorationLine)).toBe('line-through')
+      expect(await good.locator('.tool-result').count()).toBe(0)
+      expect(await bad.evaluate((element) => (element instanceof HTMLDetailsElement ? element.open : undefined))).toBe(false)
+      expect(await bad.getAttribute('class')).toContain('failed')
+      expect(await bad.locator('.tool-result').textContent()).toContain('Only one item may be in_progress at a time')
+      await shoot(page, 'todo-checklist')
+      await page.context().close()
+    },
+    240_000,
+  )
+})

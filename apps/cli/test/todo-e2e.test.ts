@@ -33,11 +33,12 @@ describe('the todo list end to end', () => {
     tree = await tempTree({ 'repo/.git/': null, 'scripts/': null })
     const script = writeScript(tree.path('scripts'), 'chat.json', { responses: [write(first), { text: 'planned' }, write(second), { text: 'replanned' }, { text: 'Summary: a bug is being fixed.' }, { text: 'going on' }] })
     const log = tree.path('requests.jsonl')
-    const input = 'plan the fix\nchange the plan\n/rewind 2 yes\n/compact\ngo on\n/exit\n'
+    const input = 'plan the fix\nchange the plan\n/rewind 2 yes\n/compact\ngo on\n/todos\n/exit\n'
     const result = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', `scripted:${script}`, '--request-log', log], input, { cwd: tree.root })
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain('→ todo_write\n  ✓ 0 of 2 completed\n    ▸ Find the bug\n    ○ Fix it\n')
     expect(result.stdout).toContain('    ✔ Find the bug\n    ▸ Rewrite everything\n')
+    expect(result.stdout).toContain('todo list: 0 of 2 completed\n  ▸ Find the bug\n  ○ Fix it\n')
     const last = readRequests(log).at(-1)
     const users = (last?.messages ?? []).filter((message) => message.role === 'user').map((message) => message.content ?? '')
     expect(users.at(-2)).toBe('go on')

@@ -11,6 +11,7 @@ import type { SlashCommandSpec, SlashContext, SlashOutput, SlashRegistry } from 
 import { modeCommand, permissionsCommand } from './permission-commands.ts'
 import { mcpCommand } from './mcp-command.ts'
 import { newCommand, resumeCommand, sessionsCommand } from './session-commands.ts'
+import { todosCommand } from './todos-command.ts'
 
 async function compact(context: SlashContext, args: readonly string[]): Promise<SlashOutput> {
   const { controller, view, signal } = context
@@ -110,4 +111,5 @@ export function registerChatCommands(registry: SlashRegistry): void {
   registry.register(sessionsCommand)
   registry.register(resumeCommand)
   registry.register(newCommand)
+  registry.register(todosCommand)
 }

@@ -6,13 +6,14 @@
  * The history is read again after a rewind.
  */
 import type { JSX } from 'preact'
-import { useEffect, useReducer, useRef, useState } from 'preact/hooks'
+import { useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks'
 import { failure, get, post, sessionPath } from './api.ts'
 import type { HistoryAnswer, UsageView } from './api-types.ts'
 import type { Choice } from './approval-card.tsx'
 import { chatReducer, loadingChat, type NumberedEvent } from './chat-state.ts'
 import type { CommandItem } from './command-matches.ts'
 import { Composer } from './composer.tsx'
+import type { MentionItem } from './mention-complete.ts'
 import type { EventHub } from './event-hub.ts'
 import { useStrings } from './i18n.ts'
 import { ModeMenu } from './mode-menu.tsx'
@@ -119,6 +120,9 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       .catch(() => setCommands([]))
   }, [sessionId])
 
+  // One function per session, so the Message box asks again only when the typed token changes.
+  const mentions = useMemo(() => (prefix: string) => get<{ items: MentionItem[] }>(sessionPath(sessionId, `/mentions?prefix=${encodeURIComponent(prefix)}`)).then((found) => found.items), [sessionId])
+
   const send = (text: string): Promise<boolean> => {
     setProblem(undefined)
     setUndoable(false)
@@ -196,7 +200,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
       ) : null}
       {usage === undefined ? null : <UsageLine usage={usage} />}
       {state.mode === undefined ? null : <ModeMenu mode={state.mode} choose={chooseMode} />}
-      <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} commands={commands} restored={restored} />
+      <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} commands={commands} restored={restored} mentions={mentions} />
     </section>
   )
 }

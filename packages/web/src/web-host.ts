@@ -18,6 +18,7 @@ import { pageRoutes } from './page-assets.ts'
 import { refuse, requestGuard } from './request-guard.ts'
 import { modeRoutes } from './mode-routes.ts'
 import { rewindRoutes } from './rewind-routes.ts'
+import { mentionRoutes } from './mention-routes.ts'
 import { sessionRoutes } from './session-routes.ts'
 import { createWebAuth } from './web-auth.ts'
 import type { WebEnvironment } from './web-types.ts'
@@ -72,6 +73,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   api.route('/', docsRoutes(env.docs, sessions))
   api.route('/', rewindRoutes(env, sessions))
   api.route('/', modeRoutes(env, sessions))
+  api.route('/', mentionRoutes(sessions))
   const app = new Hono()
   app.use('*', requestGuard({ auth, port: () => port, privateHost: options.privateHost ?? true }))
   app.route('/api', api)

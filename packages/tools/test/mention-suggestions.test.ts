@@ -5,9 +5,9 @@
 import * as fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { mentionSuggestions } from '../src/input/completion.ts'
-import { FileIndex, FRESH_MS } from '../src/input/file-index.ts'
-import { fuzzyScore, rankPaths } from '../src/input/fuzzy-rank.ts'
+import { mentionSuggestions } from '../src/mention-suggestions.ts'
+import { FileIndex, FRESH_MS } from '../src/file-index.ts'
+import { fuzzyScore, rankPaths } from '../src/fuzzy-rank.ts'
 
 let tree: TempTree | undefined
 afterEach(async () => tree?.dispose())
@@ -81,5 +81,12 @@ describe('fuzzy ranking', () => {
     )
     expect(rankPaths('app', ['src/lib/app.ts', 'app.ts'], 2)).toEqual(['app.ts', 'src/lib/app.ts'])
     expect(rankPaths('', ['b', 'a'], 5)).toEqual(['a', 'b'])
+  })
+})
+
+describe('a typed directory', () => {
+  it('offers its entries and not itself again', async () => {
+    tree = await tempTree({ '.git/HEAD': '', 'src/services/user-service.ts': '' })
+    expect(values(await mentionSuggestions(tree.root, '@src/services/', new FileIndex({ cwd: tree.root })))).toEqual(['@src/services/user-service.ts'])
   })
 })

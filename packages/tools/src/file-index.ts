@@ -6,7 +6,8 @@
  * (a build directory would drown the rest), but typing their directory (`@dist/`) lists them from
  * the disk. Without ripgrep there is no index and completion lists directories only.
  */
-import { bundledRipgrepPath, ripgrepFiles } from '@dsh/tools'
+import { bundledRipgrepPath } from './ripgrep-binary.ts'
+import { ripgrepFiles } from './ripgrep-files.ts'
 
 /** Most paths indexed. */
 export const MAX_INDEXED = 100_000

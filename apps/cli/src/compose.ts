@@ -18,7 +18,8 @@ import { SettingsPlugin } from '@dsh/settings'
 import { createSkillsPlugin } from '@dsh/skills'
 import { todoPlugin } from '@dsh/todo'
 import { createChildStarter, createSubagentTool } from '@dsh/subagent'
-import { coreTools, createFileVersionsPlugin, FileVersions, type ToolProcesses } from '@dsh/tools'
+import { coreTools, createFileVersionsPlugin, createWebFetchTool, FileVersions, type ToolProcesses } from '@dsh/tools'
+import { version } from './version.ts'
 import { createWorkspaceContextPlugin } from '@dsh/workspace-context'
 import { createMaintainerDocGuard, judgeModelOf, operatorServiceFor, type OperatorService } from '@dsh/maintainer-doc-guard'
 import type { ConfigFile } from './config-file.ts'
@@ -115,7 +116,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath, secretsUnder }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher)],
+    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath, secretsUnder }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher), ...webFetchTools(options.config)],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
     // The session's private temp directory of shell commands goes with it.
@@ -170,6 +171,13 @@ function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOption
       useModel: settings.autoCompactUseModel,
     },
   }
+}
+
+/** `web_fetch`, unless the config turns it or the sandbox's network off. */
+function webFetchTools(config: ConfigFile): ToolDefinition[] {
+  const agent = config.agent
+  if (agent?.webFetch === false || config.sandbox?.network === false) return []
+  return [createWebFetchTool({ allowPrivateNetwork: agent?.webFetchPrivateNetwork === true, userAgent: `dsh/${version} (web_fetch)`, ...(agent?.webFetchTimeoutMs === undefined ? {} : { timeoutMs: agent.webFetchTimeoutMs }) })]
 }
 
 function codeModeTools(config: ConfigFile, processes: ToolProcesses, launcher: ProcessLauncher): ToolDefinition[] {

@@ -1,7 +1,8 @@
 /**
  * What a rule's pattern is matched against for each tool: the command of `bash`, the code of
  * `run_code`, the path of the file tools (`write`, `edit`, `read`; `glob` and `grep` search `path`,
- * default the working directory). Other tools have no subject: only a bare rule (`subagent`) matches them.
+ * default the working directory), the URL of `web_fetch`. Other tools have no subject: only a bare
+ * rule (`subagent`) matches them.
  */
 import { isAbsolute, resolve } from 'node:path'
 
@@ -10,6 +11,7 @@ export type CallSubject =
   | { readonly kind: 'command'; readonly command: string }
   | { readonly kind: 'code'; readonly code: string }
   | { readonly kind: 'path'; readonly path: string }
+  | { readonly kind: 'url'; readonly url: string }
   | { readonly kind: 'none' }
 
 function stringField(args: unknown, key: string): string | undefined {
@@ -29,6 +31,10 @@ export function callSubject(tool: string, args: unknown, cwd: string): CallSubje
   if (tool === 'run_code') {
     const code = stringField(args, 'code')
     return code === undefined ? { kind: 'none' } : { kind: 'code', code }
+  }
+  if (tool === 'web_fetch') {
+    const url = stringField(args, 'url')
+    return url === undefined ? { kind: 'none' } : { kind: 'url', url }
   }
   const field = Object.hasOwn(pathFields, tool) ? pathFields[tool] : undefined
   if (field === undefined) return { kind: 'none' }

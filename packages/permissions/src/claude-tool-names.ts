@@ -3,11 +3,11 @@
  * permission rules (`Bash(npm test*)` is `bash(npm test*)`), hook matchers and the `tool_name` a
  * hook reads on stdin, and a skill's `allowed-tools`. Claude Code's subagent tool is `Agent` (it
  * was `Task` before 2.1.63), `MultiEdit` is dsh's `edit` as well, and its former `LS` lists what
- * dsh's `glob` lists; its `TodoWrite` is dsh's `todo_write`. MCP tools (`mcp__server__tool`) and dsh's own names are the same in both.
+ * dsh's `glob` lists; its `TodoWrite` is dsh's `todo_write`, its `WebFetch` dsh's `web_fetch`. MCP tools (`mcp__server__tool`) and dsh's own names are the same in both.
  */
 
 /** Claude Code's current name of each dsh tool that has one. */
-const CURRENT: Readonly<Record<string, string>> = { bash: 'Bash', read: 'Read', write: 'Write', edit: 'Edit', glob: 'Glob', grep: 'Grep', subagent: 'Agent', todo_write: 'TodoWrite' }
+const CURRENT: Readonly<Record<string, string>> = { bash: 'Bash', read: 'Read', write: 'Write', edit: 'Edit', glob: 'Glob', grep: 'Grep', subagent: 'Agent', todo_write: 'TodoWrite', web_fetch: 'WebFetch' }
 
 /** Older or second names Claude Code files may still use, by dsh tool. */
 const FORMER: Readonly<Record<string, readonly string[]>> = { edit: ['MultiEdit'], glob: ['LS'], subagent: ['Task'] }

@@ -1,13 +1,14 @@
 /**
  * What each permission mode says about a tool call before rules are consulted (the mode × tool
- * table of the README). Tools fall in four classes: shell (`bash`, `run_code`), writes (`write`,
- * `edit`), MCP server tools (`mcp__<server>__<tool>`) not annotated read-only, and the rest
+ * table of the README). Tools fall in five classes: shell (`bash`, `run_code`), writes (`write`,
+ * `edit`), the network (`web_fetch`: what it sends leaves the machine, so every mode but
+ * full-auto asks), MCP server tools (`mcp__<server>__<tool>`) not annotated read-only, and the rest
  * (reads, searches, subagents, plugin tools, read-only MCP tools), which every mode allows.
  */
 import type { PermissionMode } from '@dsh/contracts'
 
 /** The class of a tool for the mode table. */
-export type ToolClass = 'shell' | 'write' | 'mcp' | 'other'
+export type ToolClass = 'shell' | 'write' | 'network' | 'mcp' | 'other'
 
 /** A mode's verdict kind. */
 export type ModeVerdict = 'allow' | 'ask' | 'deny'
@@ -25,6 +26,7 @@ export function toolClass(tool: string, readOnly = false): ToolClass {
   if (tool.startsWith('mcp__')) return readOnly ? 'other' : 'mcp'
   if (tool === 'bash' || tool === 'run_code') return 'shell'
   if (tool === 'write' || tool === 'edit') return 'write'
+  if (tool === 'web_fetch') return 'network'
   return 'other'
 }
 
@@ -32,6 +34,7 @@ export function toolClass(tool: string, readOnly = false): ToolClass {
 export function modeVerdict(mode: PermissionMode, tool: ToolClass, insideCwd: boolean): ModeVerdict {
   if (tool === 'other') return 'allow'
   if (tool === 'mcp') return mode === 'read-only' ? 'deny' : mode === 'full-auto' || mode === 'danger-full-access' ? 'allow' : 'ask'
+  if (tool === 'network') return mode === 'full-auto' || mode === 'danger-full-access' ? 'allow' : 'ask'
   switch (mode) {
     case 'read-only':
       return tool === 'shell' ? 'allow' : 'deny'

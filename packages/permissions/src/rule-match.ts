@@ -18,6 +18,9 @@
  * - Deny rules for bash also match by the command's shape (command-shape.ts): flag bundles and
  *   orders (`rm -fr`, `rm --recursive --force`) and global options before a subcommand
  *   (`git -C dir push`) count as the spelling the rule names.
+ * - `web_fetch(domain:HOST)` (Claude Code's `WebFetch(domain:…)`): the URL's host is HOST, or for
+ *   `domain:*.HOST` HOST or a name below it; any other pattern is matched against the whole URL
+ *   with `*`. A URL that does not parse matches no allow rule and every deny rule with a pattern.
  * - A bare tool name matches every call of the tool; `mcp__SERVER` and `mcp__SERVER__*` match every
  *   tool of an MCP server, `mcp__SERVER__TOOL` one tool.
  * - `write` and `edit` rules are one family: either name covers calls of both file-changing tools
@@ -102,6 +105,22 @@ function pathMatches(rulePattern: string, path: string, cwd: string, side: 'allo
   return spellingMatches(canonicalPattern(pattern), canonical, canonicalCwd)
 }
 
+/** Whether a `web_fetch` rule pattern covers `url` (see the module header). */
+function urlMatches(pattern: string, url: string, side: 'allow' | 'deny'): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '')
+  } catch {
+    // Not a URL: the tool refuses it anyway; no allow rule may let it through, a deny rule stops it.
+    return side === 'deny'
+  }
+  if (!pattern.startsWith('domain:')) return textPattern(pattern).test(url)
+  const domain = pattern.slice('domain:'.length).trim().toLowerCase().replace(/\.$/, '')
+  if (domain === '*') return true
+  if (domain.startsWith('*.')) return host === domain.slice(2) || host.endsWith(domain.slice(1))
+  return host === domain
+}
+
 function subjectMatches(rule: PermissionRule, subject: CallSubject, cwd: string, commandText: string | undefined, side: 'allow' | 'deny'): boolean {
   if (rule.pattern === undefined) return true
   switch (subject.kind) {
@@ -111,6 +130,8 @@ function subjectMatches(rule: PermissionRule, subject: CallSubject, cwd: string,
       return textPattern(rule.pattern).test(subject.code)
     case 'path':
       return pathMatches(rule.pattern, subject.path, cwd, side)
+    case 'url':
+      return urlMatches(rule.pattern, subject.url, side)
     case 'none':
       return false
     default: {

@@ -4,14 +4,14 @@ import { claudeToolName, claudeToolNames, dshToolName, parseRule } from '../src/
 
 describe("Claude Code's tool names", () => {
   it('map every current and former name to the dsh tool, and back to the current name', () => {
-    const pairs = [['Bash', 'bash'], ['Read', 'read'], ['Write', 'write'], ['Edit', 'edit'], ['MultiEdit', 'edit'], ['Glob', 'glob'], ['LS', 'glob'], ['Grep', 'grep'], ['Agent', 'subagent'], ['Task', 'subagent'], ['TodoWrite', 'todo_write']]
+    const pairs = [['Bash', 'bash'], ['Read', 'read'], ['Write', 'write'], ['Edit', 'edit'], ['MultiEdit', 'edit'], ['Glob', 'glob'], ['LS', 'glob'], ['Grep', 'grep'], ['Agent', 'subagent'], ['Task', 'subagent'], ['TodoWrite', 'todo_write'], ['WebFetch', 'web_fetch']]
     for (const [claude, dsh] of pairs) expect(dshToolName(claude ?? '')).toBe(dsh)
     expect(['edit', 'glob', 'subagent', 'bash', 'todo_write'].map(claudeToolName)).toEqual(['Edit', 'Glob', 'Agent', 'Bash', 'TodoWrite'])
     expect(claudeToolNames('subagent')).toEqual(['Agent', 'Task'])
   })
 
   it('leave dsh and MCP names as they are', () => {
-    expect(['run_code', 'mcp__github__create_issue', 'bash', 'WebFetch'].map(dshToolName)).toEqual(['run_code', 'mcp__github__create_issue', 'bash', 'WebFetch'])
+    expect(['run_code', 'mcp__github__create_issue', 'bash', 'NotebookEdit'].map(dshToolName)).toEqual(['run_code', 'mcp__github__create_issue', 'bash', 'NotebookEdit'])
     expect(claudeToolNames('run_code')).toEqual([])
     expect(claudeToolName('mcp__x__y')).toBe('mcp__x__y')
   })

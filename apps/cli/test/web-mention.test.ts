@@ -2,18 +2,27 @@
 // `dsh web`: typing `@serv` lists the project's matching paths (the ignored build directory left
 // out), Tab puts the first in place of the token with a space after it, a directory keeps
 // completing into itself, and the sent prompt names the file as completed; the route refuses a
-// prefix that is not one @ token.
+// prefix that is not one @ token. Frames are made late, so a completion that waited for one to
+// place the caret would lose the race with the next key.
 import { describe, expect, it } from 'vitest'
 import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
 
 const tests = usePageTests()
+
+/** Animation frames that arrive half a second late, installed before the page's scripts run. */
+function slowFrames(): void {
+  const frame = window.requestAnimationFrame.bind(window)
+  window.requestAnimationFrame = (callback) => window.setTimeout(() => frame(callback), 500)
+}
 
 describe('dsh web page: @ completion', () => {
   it(
     'lists fuzzy matches as you type, and Tab completes the first',
     async () => {
       tests.rig = await startRig([{ text: 'Looked.' }], { files: { 'repo/.gitignore': 'dist/\n', 'repo/src/server.ts': '', 'repo/src/services/user-service.ts': '', 'repo/dist/server.js': '' } })
-      const page = await openPage(tests.browser, tests.rig.web)
+      // A page whose frames come late (a busy machine, a background tab): nothing a completion
+      // does may wait for one, or the key typed right after Tab lands in the wrong place.
+      const page = await openPage(tests.browser, tests.rig.web, { init: slowFrames })
       await ready(page)
       const box = page.getByRole('textbox', { name: 'Message' })
       await box.pressSequentially('look at @serv')

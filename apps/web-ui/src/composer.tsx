@@ -53,7 +53,6 @@ export function Composer(props: ComposerProps): JSX.Element {
   const [draft, setDraft] = useState('')
   const [caret, setCaret] = useState(0)
   const box = useRef<HTMLTextAreaElement>(null)
-  const placed = useRef<number | undefined>(undefined)
   const restored = props.restored
   useEffect(() => {
     // What the person typed meanwhile is theirs: only an empty draft takes the rewound prompt.
@@ -67,20 +66,19 @@ export function Composer(props: ComposerProps): JSX.Element {
   const matches = commandMatches(draft, props.commands)
   const token = mentionToken(draft, caret)
   const paths = useMentions(token?.prefix, props.mentions)
-  useEffect(() => {
-    // After a completion: the caret goes after what was inserted.
-    const at = placed.current
-    if (at === undefined || box.current === null) return
-    placed.current = undefined
-    box.current.setSelectionRange(at, at)
-  }, [draft])
   const complete = (item: MentionItem): void => {
     if (token === undefined) return
     const next = applyMention(draft, token.start, caret, item.value)
-    placed.current = next.caret
+    // The box takes the text and the caret now, not in an effect after the next paint: a key
+    // typed in between would otherwise land where the caret was and be moved behind it.
+    const element = box.current
+    if (element !== null) {
+      element.value = next.text
+      element.setSelectionRange(next.caret, next.caret)
+      element.focus()
+    }
     setDraft(next.text)
     setCaret(next.caret)
-    box.current?.focus()
   }
   const onKeyDown = (event: KeyboardEvent): void => {
     const [first] = matches

@@ -13,6 +13,8 @@ export interface AcpProcess {
   readonly updates: SessionNotification[]
   /** Titles of the permission questions asked so far. */
   readonly questions: string[]
+  /** The option names of each permission question, in the order asked. */
+  readonly offered: string[][]
   /** Everything written to stdout so far. */
   stdout(): string
   /** Everything written to stderr so far. */
@@ -42,16 +44,18 @@ export function spawnAcp(args: readonly string[], options: { readonly cwd: strin
   })
   const updates: SessionNotification[] = []
   const questions: string[] = []
+  const offered: string[][] = []
   const connection = client({ name: 'test-editor' })
     .onNotification('session/update', ({ params }) => {
       updates.push(params)
     })
     .onRequest('session/request_permission', async ({ params }): Promise<RequestPermissionResponse> => {
       questions.push(params.toolCall.title ?? '')
+      offered.push(params.options.map((option) => option.name))
       return { outcome: { outcome: 'selected', optionId: (await options.answer?.()) ?? 'reject' } }
     })
     .connect(ndJsonStream(Writable.toWeb(child.stdin), input))
-  return { child, agent: connection.agent, updates, questions, stdout: () => stdout, stderr: () => stderr, exited }
+  return { child, agent: connection.agent, updates, questions, offered, stdout: () => stdout, stderr: () => stderr, exited }
 }
 
 /** Ends an agent a test started (SIGKILL) and waits for it to be gone; nothing when it already exited. */

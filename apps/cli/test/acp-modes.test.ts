@@ -20,8 +20,8 @@ afterEach(async () => {
 const shell = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })
 
 const picker = [
-  { id: 'ask', name: 'Ask', description: 'ask before bash, run_code' },
-  { id: 'auto-edit', name: 'Auto-edit', description: 'auto-edit (ask before bash, run_code)' },
+  { id: 'ask', name: 'Ask', description: 'ask before bash, run_code, web_fetch' },
+  { id: 'auto-edit', name: 'Auto-edit', description: 'auto-edit (ask before bash, run_code, web_fetch)' },
   { id: 'full-auto', name: 'Full auto', description: 'full-auto (shell sandboxed)' },
 ]
 

@@ -29,7 +29,7 @@ describe('permission controls in the chat', () => {
     const tmux = await chat.start(chatArgs(w, script), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await send(tmux, '/mode')
-    await tmux.waitFor(/mode: ask — ask before bash, run_code \(switch with \/mode auto-edit\|full-auto\)/)
+    await tmux.waitFor(/mode: ask — ask before bash, run_code, web_fetch \(switch with \/mode auto-edit\|full-auto\)/)
     await send(tmux, '/mode read-only')
     await tmux.waitFor(/mode unchanged: read-only needs a shell sandbox set up at start: start dsh again with --permission-mode read-only/)
     await send(tmux, '/mode full-auto')
@@ -48,8 +48,8 @@ describe('permission controls in the chat', () => {
     const tmux = await chat.start(chatArgs(w, script), { cwd: w.tree.root })
     await tmux.waitFor(/Ctrl-D exits/)
     await tmux.keys(['BTab'])
-    await tmux.waitFor(/mode: auto-edit — auto-edit \(ask before bash, run_code\) \(Shift\+Tab: next mode\)/)
-    await tmux.waitFor(/^scripted:\S+ · ~\/repo · auto-edit \(ask before bash, run_code\)/m)
+    await tmux.waitFor(/mode: auto-edit — auto-edit \(ask before bash, run_code, web_fetch\) \(Shift\+Tab: next mode\)/)
+    await tmux.waitFor(/^scripted:\S+ · ~\/repo · auto-edit \(ask before bash, run_code, web_fetch\)/m)
     await tmux.keys(['BTab'])
     await tmux.waitFor(/^scripted:\S+ · ~\/repo · full-auto \(shell sandboxed\)/m)
     await send(tmux, 'touch it')
@@ -57,7 +57,7 @@ describe('permission controls in the chat', () => {
     expect(existsSync(w.tree.path('repo/cycled'))).toBe(true)
     expect((await tmux.waitFor(/Cycled and touched\./)).join('\n')).not.toContain('Run bash: touch cycled?')
     await tmux.keys(['BTab'])
-    await tmux.waitFor(/^scripted:\S+ · ~\/repo · ask before bash, run_code/m)
+    await tmux.waitFor(/^scripted:\S+ · ~\/repo · ask before bash, run_code, web_fetch/m)
   }, 90_000)
 
   it('a Notification hook hears idle_prompt once when the prompt has waited after a turn (DSH_IDLE_NOTIFY_MS)', async () => {

@@ -27,7 +27,7 @@ describe('dsh web page: the permission-mode menu', () => {
       const menu = page.getByRole('combobox', { name: 'Permission mode' })
       expect(await menu.inputValue()).toBe('ask')
       expect(await menu.locator('option').allTextContents()).toEqual(['Ask', 'Auto-edit', 'Full auto'])
-      expect(await page.locator('.mode-note').textContent()).toBe('ask before bash, run_code')
+      expect(await page.locator('.mode-note').textContent()).toBe('ask before bash, run_code, web_fetch')
       // In ask, the first command waits for an answer.
       await page.getByRole('textbox', { name: 'Message' }).fill('write the first file')
       await page.getByRole('textbox', { name: 'Message' }).press('Enter')

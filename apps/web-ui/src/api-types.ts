@@ -32,7 +32,7 @@ export interface ApprovalView {
   readonly code: string
   readonly reason?: string
   /** What "always" covers; absent when only "once" (and maybe the whole tool) is on offer. */
-  readonly always?: { readonly kind: 'command-prefix'; readonly prefix: string } | { readonly kind: 'command-prefixes'; readonly prefixes: readonly string[] } | { readonly kind: 'tool' }
+  readonly always?: { readonly kind: 'command-prefix'; readonly prefix: string } | { readonly kind: 'command-prefixes'; readonly prefixes: readonly string[] } | { readonly kind: 'domain'; readonly host: string } | { readonly kind: 'tool' }
   /** True when "always allow the whole tool" is offered besides (a compound command asked about again). */
   readonly alwaysTool: boolean
 }

@@ -1,6 +1,6 @@
 /**
  * A permission question: why the policy asks, the code to run and its answers: allow once, the
- * "always" on offer (a command prefix, a compound command's part prefixes, or the whole tool),
+ * "always" on offer (a command prefix, a compound command's part prefixes, a fetch's host, or the whole tool),
  * the whole tool besides when the server offers it, and reject with an optional note for the model.
  */
 import type { JSX } from 'preact'
@@ -18,6 +18,8 @@ function alwaysLabel(t: Strings, approval: ApprovalView): string | undefined {
       return t.allowAlwaysPrefix(always.prefix)
     case 'command-prefixes':
       return t.allowAlwaysParts(always.prefixes)
+    case 'domain':
+      return t.allowAlwaysDomain(always.host)
     case 'tool':
       return t.allowAlwaysTool(approval.tool)
     default:

@@ -2,9 +2,10 @@
  * Permission questions through the editor: an `ask` verdict becomes `session/request_permission`
  * with allow-once, allow-always and reject options, sent to the client of the session the call
  * belongs to (a subagent's calls: its parent's). "Always" for a `bash` call covers its command
- * prefix, or a compound command's part prefixes together; the whole `bash` tool is offered for a
- * compound command only from the second question about `bash` in that session (an option of its
- * own), and a compound command whose parts cannot be read offers no "always" the first time.
+ * prefix, or a compound command's part prefixes together, and for a `web_fetch` call its URL's
+ * host; the whole tool is offered for a compound command or a fetch only from the second question
+ * about that tool in that session (an option of its own), and a compound command whose parts
+ * cannot be read offers no "always" the first time (runtime's `alwaysOffers`).
  * An "allow always" answer carries its scope to
  * the permission policy, which keeps it as a session rule (in the session's log, so it holds across
  * prompts and processes) and asks only about what no rule covers; whatever the policy asks about is
@@ -15,8 +16,8 @@
  * (`foreign-calls.ts`).
  */
 import type { PermissionOption, RequestPermissionResponse, ToolCall } from '@agentclientprotocol/sdk'
-import type { ApprovalScope, PermissionDecision, ToolExecution } from '@dsh/contracts'
-import { commandScope, scopeLabel, type AskPermission } from '@dsh/runtime'
+import type { PermissionDecision, ToolExecution } from '@dsh/contracts'
+import { alwaysOffers, scopeLabel, type AlwaysOffers, type AskPermission } from '@dsh/runtime'
 import type { AcpSessionRegistry } from './session-registry.ts'
 import { acpCallId, hasOwnCard } from './foreign-calls.ts'
 import { presentTool } from './tool-presentation.ts'
@@ -24,23 +25,9 @@ import { presentTool } from './tool-presentation.ts'
 /** The option ids offered, and what each one decides. */
 const optionIds = { once: 'allow-once', always: 'allow-always', alwaysTool: 'allow-always-tool', reject: 'reject' } as const
 
-/** The "always" scopes on offer for a call: the narrow one (when any) and the whole tool (when offered). */
-interface Offers {
-  readonly always?: ApprovalScope
-  readonly alwaysTool: boolean
-}
-
-function offersOf(execution: ToolExecution, askedBefore: number): Offers {
-  const command = execution.name === 'bash' && typeof execution.arguments === 'object' && execution.arguments !== null ? Object.getOwnPropertyDescriptor(execution.arguments, 'command')?.value : undefined
-  if (typeof command !== 'string') return { always: { kind: 'tool' }, alwaysTool: false }
-  const scope = commandScope(command)
-  if (scope?.kind === 'command-prefix') return { always: scope, alwaysTool: false }
-  return { ...(scope === undefined ? {} : { always: scope }), alwaysTool: askedBefore > 0 }
-}
-
 /** The options of one question (each allow-always label names what it covers); `askedBefore` counts earlier questions about the tool in the session. */
 export function permissionOptions(execution: ToolExecution, askedBefore = 0): PermissionOption[] {
-  const offers = offersOf(execution, askedBefore)
+  const offers = alwaysOffers(execution, askedBefore)
   return [
     { optionId: optionIds.once, name: 'Allow once', kind: 'allow_once' },
     ...(offers.always === undefined ? [] : [{ optionId: optionIds.always, name: `Always allow ${scopeLabel(offers.always, execution.name)} in this session`, kind: 'allow_always' as const }]),
@@ -49,7 +36,7 @@ export function permissionOptions(execution: ToolExecution, askedBefore = 0): Pe
   ]
 }
 
-function decisionOf(response: RequestPermissionResponse, offers: Offers): PermissionDecision {
+function decisionOf(response: RequestPermissionResponse, offers: AlwaysOffers): PermissionDecision {
   const outcome = response.outcome
   if (outcome.outcome === 'cancelled') return { kind: 'reject', note: 'the question was cancelled' }
   if (outcome.optionId === optionIds.once) return { kind: 'allow-once' }
@@ -69,7 +56,7 @@ export function askThroughClient(registry: AcpSessionRegistry): AskPermission {
     const key = `${session.id}\0${execution.name}`
     const askedBefore = asked.get(key) ?? 0
     asked.set(key, askedBefore + 1)
-    const offers = offersOf(execution, askedBefore)
+    const offers = alwaysOffers(execution, askedBefore)
     const toolCallId = acpCallId(session, running, execution)
     const shown = presentTool(execution.name, JSON.stringify(execution.arguments ?? {}), session.spelling)
     const toolCall: ToolCall = { toolCallId, title: shown.title, kind: shown.kind, locations: shown.locations, rawInput: execution.arguments, status: 'pending' }

@@ -1,7 +1,7 @@
 /**
  * Permission port: how a front end answers an `ask` verdict of the tool pipeline. The answer can
  * allow the one call, allow it and remember the approval for the rest of the session (a command
- * prefix of `bash`, or every call of the tool), or reject it with a note the model reads.
+ * prefix of `bash`, the host of a `web_fetch` URL, or every call of the tool), or reject it with a note the model reads.
  */
 
 /** What an "allow always" approval covers, for the rest of the session. */
@@ -23,6 +23,15 @@ export type ApprovalScope =
       readonly kind: 'command-prefixes'
       /** The command words of each part, distinct, in the order they appear (two or more). */
       readonly prefixes: readonly string[]
+    }
+  | {
+      /**
+       * Every later `web_fetch` call whose URL's host is `host` exactly (not the names below it):
+       * the rule `web_fetch(domain:HOST)`.
+       */
+      readonly kind: 'domain'
+      /** The host, in lower case, without a trailing dot (`docs.python.org`). */
+      readonly host: string
     }
   | {
       /** Every later call of the same tool (by name). */

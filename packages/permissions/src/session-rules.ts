@@ -27,6 +27,8 @@ export function rulesForScope(tool: string, scope: ApprovalScope): string[] {
       return [`${tool}(${scope.prefix.trim()}:*)`]
     case 'command-prefixes':
       return scope.prefixes.map((prefix) => `${tool}(${prefix.trim()}:*)`)
+    case 'domain':
+      return [`${tool}(domain:${scope.host.trim()})`]
     default: {
       const unreachable: never = scope
       throw new Error(`unknown approval scope ${JSON.stringify(unreachable)}`)

@@ -4,7 +4,7 @@
 // `WebFetch(domain:…)` reads the same.
 import { describe, expect, it } from 'vitest'
 import type { PermissionMode } from '@dsh/contracts'
-import { decide, parseRule } from '@dsh/permissions'
+import { decide, parseRule, rulesForScope } from '@dsh/permissions'
 
 const cwd = '/work/repo'
 const verdict = (mode: PermissionMode, url: string, options: { allow?: string[]; deny?: string[]; interactive?: boolean } = {}) =>
@@ -43,5 +43,15 @@ describe('rules naming hosts', () => {
     expect(verdict('full-auto', 'https://pastebin.com/raw/x', { deny: ['web_fetch(domain:pastebin.com)'] })).toBe('deny')
     expect(verdict('ask', 'https://pastebin.com/raw/x', { deny: ['WebFetch(domain:pastebin.com)'], allow: ['web_fetch'] })).toBe('deny')
     expect(verdict('full-auto', 'not a url', { deny: ['web_fetch(domain:example.com)'] })).toBe('deny')
+  })
+})
+
+describe('"always" for a host', () => {
+  it('becomes the rule web_fetch(domain:HOST), which allows that host only', () => {
+    const [text] = rulesForScope('web_fetch', { kind: 'domain', host: 'docs.python.org' })
+    expect(text).toBe('web_fetch(domain:docs.python.org)')
+    const session = [parseRule(text ?? '', 'allow always')]
+    const withSession = (url: string) => decide({ mode: 'ask', allow: [], deny: [], session, sandboxAvailable: true, interactive: true, call: { tool: 'web_fetch', args: { url }, cwd } }).verdict
+    expect(['https://docs.python.org/3/', 'http://DOCS.python.org./x', 'https://api.docs.python.org/', 'https://python.org/'].map(withSession)).toEqual(['allow', 'allow', 'ask', 'ask'])
   })
 })

@@ -1,5 +1,5 @@
 /**
- * The "allow always" approvals of one session: command prefixes of `bash` and whole tools that a
+ * The "allow always" approvals of one session: command prefixes of `bash`, hosts of `web_fetch` and whole tools that a
  * person approved for the rest of the session. The tool pipeline records what an `allow-always`
  * answer covers (the chat's `/status` shows it); it does not skip questions: the permission
  * policy's session rules allow what such an answer covers, and a call the policy still asks about
@@ -28,23 +28,40 @@ export function suggestedPrefix(command: string): string | undefined {
   return second !== undefined && /^[a-z][\w:.-]*$/i.test(second) ? `${program} ${second}` : program
 }
 
-function commandOf(execution: ToolExecution): string | undefined {
+function stringArgument(execution: ToolExecution, key: string): string | undefined {
   const args = execution.arguments
-  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, 'command')) return undefined
-  const value: unknown = Object.getOwnPropertyDescriptor(args, 'command')?.value
+  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, key)) return undefined
+  const value: unknown = Object.getOwnPropertyDescriptor(args, key)?.value
   return typeof value === 'string' ? value : undefined
+}
+
+/** The lower-case host of a `web_fetch` call's URL, or undefined. */
+function fetchHostOf(execution: ToolExecution): string | undefined {
+  const url = stringArgument(execution, 'url')
+  if (url === undefined) return undefined
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/\.$/, '')
+  } catch {
+    // Not a URL: no remembered host covers it.
+    return undefined
+  }
 }
 
 /** Approvals remembered for one session. */
 export class ApprovalMemory {
   readonly #tools = new Set<string>()
   readonly #prefixes = new Set<string>()
+  readonly #hosts = new Set<string>()
 
   /** True when an earlier "always" answer covers this call. */
   covers(execution: ToolExecution): boolean {
     if (this.#tools.has(execution.name)) return true
+    if (execution.name === 'web_fetch') {
+      const host = fetchHostOf(execution)
+      return host !== undefined && this.#hosts.has(host)
+    }
     if (execution.name !== 'bash') return false
-    const command = commandOf(execution)
+    const command = stringArgument(execution, 'command')
     if (command === undefined || !isSimpleCommand(command)) return false
     const trimmed = command.trim()
     for (const prefix of this.#prefixes) if (trimmed === prefix || trimmed.startsWith(`${prefix} `)) return true
@@ -63,6 +80,9 @@ export class ApprovalMemory {
       case 'command-prefixes':
         if (execution.name === 'bash') for (const prefix of scope.prefixes) if (prefix.trim() !== '') this.#prefixes.add(prefix.trim())
         return
+      case 'domain':
+        if (execution.name === 'web_fetch' && scope.host !== '') this.#hosts.add(scope.host.toLowerCase())
+        return
       default: {
         const unreachable: never = scope
         throw new Error(`unknown approval scope ${JSON.stringify(unreachable)}`)
@@ -72,6 +92,6 @@ export class ApprovalMemory {
 
   /** What is remembered, one line each (`bash: npm test …`, `tool: run_code`), for status displays. */
   describe(): string[] {
-    return [...[...this.#prefixes].map((prefix) => `bash: ${prefix} …`), ...[...this.#tools].map((tool) => `tool: ${tool}`)]
+    return [...[...this.#prefixes].map((prefix) => `bash: ${prefix} …`), ...[...this.#hosts].map((host) => `web_fetch: ${host}`), ...[...this.#tools].map((tool) => `tool: ${tool}`)]
   }
 }

@@ -4,9 +4,11 @@
  * parts together (`git status` and `npm test`), never the whole tool: the whole tool is only
  * offered once the same tool asked before in the session (the front ends count). A command whose
  * parts this plain reading cannot separate safely (quotes, escapes, substitution, redirection,
- * here-documents) offers no prefix at all; the permission rules would not allow it anyway.
+ * here-documents) offers no prefix at all; the permission rules would not allow it anyway. A
+ * `web_fetch` question offers its URL's host (`fetchScope`), and the whole tool only from its
+ * second question, as a compound command does.
  */
-import type { ApprovalScope } from '@dsh/contracts'
+import type { ApprovalScope, ToolExecution } from '@dsh/contracts'
 import { suggestedPrefix } from './approval-memory.ts'
 
 /** Syntax that makes a plain split at the control operators unsafe. */
@@ -42,7 +44,56 @@ export function commandScope(command: string): ApprovalScope | undefined {
   return { kind: 'command-prefixes', prefixes }
 }
 
-/** One line naming what a scope covers (`"git status …", "npm test …"`); `tool` for a whole-tool scope. */
+/**
+ * The host an "always" answer to a `web_fetch` question covers: the URL's host in lower case
+ * without a trailing dot; undefined for anything that is not an http(s) URL with a host.
+ */
+export function fetchScope(url: string): ApprovalScope | undefined {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    // Not a URL: the tool refuses it, so there is nothing to remember.
+    return undefined
+  }
+  const host = parsed.hostname.toLowerCase().replace(/\.$/, '')
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || host === '') return undefined
+  return { kind: 'domain', host }
+}
+
+/** What the "always" answers of one question cover: the narrow scope (when any) and whether the whole tool is offered besides. */
+export interface AlwaysOffers {
+  readonly always?: ApprovalScope
+  readonly alwaysTool: boolean
+}
+
+function stringArgument(execution: ToolExecution, key: string): string | undefined {
+  const args = execution.arguments
+  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, key)) return undefined
+  const value: unknown = Object.getOwnPropertyDescriptor(args, key)?.value
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * The "always" answers a question about `execution` offers (the web page's and the editor's; the
+ * chat words its own): a simple command's prefix alone; a compound command's part prefixes, or a
+ * fetch's host, with the whole tool besides once the tool asked before (`askedBefore` counts the
+ * session's earlier questions about it); any other tool whole.
+ */
+export function alwaysOffers(execution: ToolExecution, askedBefore: number): AlwaysOffers {
+  if (execution.name === 'web_fetch') {
+    const url = stringArgument(execution, 'url')
+    const host = url === undefined ? undefined : fetchScope(url)
+    if (host !== undefined) return { always: host, alwaysTool: askedBefore > 0 }
+  }
+  const command = execution.name === 'bash' ? stringArgument(execution, 'command') : undefined
+  if (command === undefined) return { always: { kind: 'tool' }, alwaysTool: false }
+  const scope = commandScope(command)
+  if (scope?.kind === 'command-prefix') return { always: scope, alwaysTool: false }
+  return { ...(scope === undefined ? {} : { always: scope }), alwaysTool: askedBefore > 0 }
+}
+
+/** One line naming what a scope covers (`"git status …", "npm test …"`, `fetches from HOST`); `tool` for a whole-tool scope. */
 export function scopeLabel(scope: ApprovalScope, tool: string): string {
   switch (scope.kind) {
     case 'tool':
@@ -51,6 +102,8 @@ export function scopeLabel(scope: ApprovalScope, tool: string): string {
       return `"${scope.prefix} …"`
     case 'command-prefixes':
       return scope.prefixes.map((prefix) => `"${prefix} …"`).join(', ')
+    case 'domain':
+      return `fetches from ${scope.host}`
     default: {
       const unreachable: never = scope
       throw new Error(`unknown approval scope ${JSON.stringify(unreachable)}`)

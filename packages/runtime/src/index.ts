@@ -2,7 +2,7 @@
 export { Agent, userPrompt, type AgentOptions, type PromptOptions } from './agent.ts'
 export type { AgentProgress, ProgressListener } from './agent-events.ts'
 export { ApprovalMemory, isSimpleCommand, suggestedPrefix } from './approval-memory.ts'
-export { commandScope, partPrefixes, scopeLabel } from './approval-scope.ts'
+export { alwaysOffers, commandScope, fetchScope, partPrefixes, scopeLabel, type AlwaysOffers } from './approval-scope.ts'
 export { ToolVisibility, type HiddenPrefix } from './tool-visibility.ts'
 export { estimateTokens, maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts'
 export { summarizeWithModel, transcriptOf, summarySystemPrompt } from './model-summary.ts'

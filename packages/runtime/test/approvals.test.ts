@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import * as fc from 'fast-check'
 import type { PermissionDecision, PreExecuteVerdict, ToolExecution } from '@dsh/contracts'
-import { ApprovalMemory, isSimpleCommand, runToolCall, suggestedPrefix, type PipelineDeps } from '../src/index.ts'
+import { ApprovalMemory, fetchScope, isSimpleCommand, runToolCall, suggestedPrefix, type PipelineDeps } from '../src/index.ts'
 import { fixture, type Fixture } from './helpers.ts'
 
 let f: Fixture
@@ -44,6 +44,20 @@ describe('suggested prefixes and simple commands', () => {
     expect(memory.covers(execution('run_code', { command: 'npm test' }))).toBe(false)
     expect(isSimpleCommand('npm test')).toBe(true)
     expect(memory.describe()).toEqual(['bash: npm test …'])
+  })
+
+  it('a remembered host covers fetches from that host only, in any spelling of it', () => {
+    const memory = new ApprovalMemory()
+    const scope = fetchScope('https://Docs.Python.org./3/')
+    expect(scope).toEqual({ kind: 'domain', host: 'docs.python.org' })
+    if (scope !== undefined) memory.remember(execution('web_fetch', { url: 'https://docs.python.org/3/' }), scope)
+    expect(memory.covers(execution('web_fetch', { url: 'http://DOCS.python.org/tutorial/' }))).toBe(true)
+    expect(memory.covers(execution('web_fetch', { url: 'https://python.org/' }))).toBe(false)
+    expect(memory.covers(execution('web_fetch', { url: 'https://api.docs.python.org/' }))).toBe(false)
+    expect(memory.covers(execution('web_fetch', { url: 'not a url' }))).toBe(false)
+    expect(memory.covers(execution('bash', { command: 'curl https://docs.python.org/' }))).toBe(false)
+    expect(memory.describe()).toEqual(['web_fetch: docs.python.org'])
+    expect([fetchScope('file:///etc/passwd'), fetchScope('nonsense')]).toEqual([undefined, undefined])
   })
 })
 

@@ -155,6 +155,15 @@ describe('permission question', () => {
     expect(titles('run_code', { code: 'return 1' }).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
   })
 
+  it('offers a fetch its host, and the whole tool only from the second question', () => {
+    const fetch = titles('web_fetch', { url: 'https://Docs.Python.org./3/library/' })
+    expect(fetch.options.map((option) => option.label)).toEqual(['Yes, run it once', 'Yes, and allow fetches from docs.python.org for the rest of this session', 'No, and tell the model what to do instead…', 'No'])
+    expect(plainAnswer(fetch, 'a')).toEqual({ kind: 'allow-always', scope: { kind: 'domain', host: 'docs.python.org' } })
+    expect(titles('web_fetch', { url: 'https://example.com/' }, 1).options.map((option) => option.key)).toEqual(['y', 'a', 't', 'm', 'n'])
+    // No host to name (not an http(s) URL): the whole tool, as for any other tool.
+    expect(titles('web_fetch', { url: 'file:///etc/passwd' }).options.map((option) => option.key)).toEqual(['y', 't', 'm', 'n'])
+  })
+
   it('plain answers: y once, a the prefix (else the tool), t the tool, "n: why" a note, anything else no', () => {
     const question = titles('bash', { command: 'git status' })
     expect(plainAnswer(question, 'y')).toEqual({ kind: 'allow-once' })

@@ -3,16 +3,17 @@
  * host exists) hands each question to the live session that owns the call, which shows it on the
  * page; the page answers with one of its choices (once, always, always for the whole tool, reject)
  * and the bridge turns it into the {@link PermissionDecision} the pipeline expects. "Always" covers
- * a simple command's prefix, a compound command's part prefixes together, or another tool whole;
- * the whole `bash` tool is on offer for a compound command only from the second question about
- * `bash` in the session. A call nobody can answer (no live
+ * a simple command's prefix, a compound command's part prefixes together, a fetched URL's host, or
+ * another tool whole; the whole `bash` tool is on offer for a compound command, and the whole
+ * `web_fetch` tool, only from the second question about that tool in the session (runtime's
+ * `alwaysOffers`). A call nobody can answer (no live
  * session owns it, e.g. a subagent's) is rejected with a note saying why. A question whose call is
  * cancelled first is withdrawn and answered "reject"; one cancelled before it is asked is rejected
  * without being shown.
  */
 import { randomUUID } from 'node:crypto'
 import type { ApprovalScope, PermissionDecision, ToolExecution } from '@dsh/contracts'
-import { commandScope, type AskPermission } from '@dsh/runtime'
+import { alwaysOffers, type AskPermission } from '@dsh/runtime'
 
 /** The answers on offer. */
 export type ApprovalChoice = 'once' | 'always' | 'always-tool' | 'reject'
@@ -74,14 +75,6 @@ function codeOf(execution: ToolExecution): string {
   return JSON.stringify(args, null, 2) ?? ''
 }
 
-/** The "always" answers on offer for a call, given how often its tool asked before in the session. */
-function alwaysOffers(execution: ToolExecution, code: string, askedBefore: number): Pick<ApprovalView, 'always' | 'alwaysTool'> {
-  if (execution.name !== 'bash') return { always: { kind: 'tool' }, alwaysTool: false }
-  const scope = commandScope(code)
-  if (scope?.kind === 'command-prefix') return { always: scope, alwaysTool: false }
-  return { ...(scope === undefined ? {} : { always: scope }), alwaysTool: askedBefore > 0 }
-}
-
 /** Turns a choice into the pipeline's decision; undefined for an "always" the question did not offer. */
 export function decisionOf(view: ApprovalView, choice: ApprovalChoice, note?: string): PermissionDecision | undefined {
   switch (choice) {
@@ -122,7 +115,7 @@ export function createApprovalBridge(): ApprovalBridge {
       const key = `${sessionId}\0${execution.name}`
       const askedBefore = asked.get(key) ?? 0
       asked.set(key, askedBefore + 1)
-      const view: ApprovalView = { id: randomUUID(), callId: execution.callId, tool: execution.name, code, ...alwaysOffers(execution, code, askedBefore), ...(reason === undefined ? {} : { reason }) }
+      const view: ApprovalView = { id: randomUUID(), callId: execution.callId, tool: execution.name, code, ...alwaysOffers(execution, askedBefore), ...(reason === undefined ? {} : { reason }) }
       return new Promise<PermissionDecision>((resolve) => {
         waiting.set(view.id, { sessionId, view, resolve })
         execution.signal.addEventListener('abort', () => settle(view.id, { kind: 'reject' }), { once: true })

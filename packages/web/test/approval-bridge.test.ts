@@ -55,6 +55,21 @@ describe('approval bridge', () => {
     expect(shown[2]).toMatchObject({ alwaysTool: false })
   })
 
+  it('offers a fetch its host, and the whole web_fetch tool from its second question', async () => {
+    const bridge = createApprovalBridge()
+    const shown: ApprovalView[] = []
+    bridge.attach('s1', { show: (view) => shown.push(view), withdraw: () => undefined })
+    const first = bridge.askPermission(execution('s1', 'web_fetch', { url: 'https://Example.COM/docs' }), undefined)
+    expect(shown[0]).toMatchObject({ tool: 'web_fetch', always: { kind: 'domain', host: 'example.com' }, alwaysTool: false })
+    expect(bridge.answer('s1', shown[0]?.id ?? '', 'always-tool')).toBe('not-offered')
+    expect(bridge.answer('s1', shown[0]?.id ?? '', 'always')).toBe('answered')
+    expect(await first).toEqual({ kind: 'allow-always', scope: { kind: 'domain', host: 'example.com' } })
+    const second = bridge.askPermission(execution('s1', 'web_fetch', { url: 'https://other.example/' }), undefined)
+    expect(shown[1]).toMatchObject({ always: { kind: 'domain', host: 'other.example' }, alwaysTool: true })
+    expect(bridge.answer('s1', shown[1]?.id ?? '', 'always-tool')).toBe('answered')
+    expect(await second).toEqual({ kind: 'allow-always', scope: { kind: 'tool' } })
+  })
+
   it('rejects, with a note for the model, a call no open session owns', async () => {
     const bridge = createApprovalBridge()
     expect(await bridge.askPermission(execution('child-session', 'bash', { command: 'ls' }), undefined)).toEqual({ kind: 'reject', note: 'nobody could be asked: only the sessions open on the dsh web page can approve calls' })

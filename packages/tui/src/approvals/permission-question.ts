@@ -6,10 +6,11 @@
  * together (`git status && npm test`), always for the tool, reject with a note for the model,
  * reject. For a compound command (`a && b`, `a; b`, pipes) "always for the tool" is offered only
  * from the second question of that tool in the session: one "always" must not silently cover
- * whatever else the next compound command chains on.
+ * whatever else the next compound command chains on. A `web_fetch` question offers its URL's host
+ * ("allow fetches from docs.python.org"), and the whole tool likewise only from its second question.
  */
 import type { PermissionDecision, ToolExecution } from '@dsh/contracts'
-import { commandScope } from '@dsh/runtime'
+import { commandScope, fetchScope } from '@dsh/runtime'
 import { oneLine, sanitize } from '../text-safety.ts'
 import { argumentSummary } from '../tool-summary.ts'
 
@@ -62,15 +63,18 @@ function stringArgument(execution: ToolExecution, key: string): string | undefin
 
 function options(execution: ToolExecution, code: string | undefined, askedBefore: number): PermissionOption[] {
   const tool = sanitize(execution.name)
-  const scope = execution.name === 'bash' && code !== undefined ? commandScope(code) : undefined
-  const compound = execution.name === 'bash' && code !== undefined && scope?.kind !== 'command-prefix'
+  const url = execution.name === 'web_fetch' ? stringArgument(execution, 'url') : undefined
+  const scope = execution.name === 'bash' && code !== undefined ? commandScope(code) : url === undefined ? undefined : fetchScope(url)
+  // A compound command and a fetch offer their narrow scope first; the whole tool only from the tool's second question.
+  const narrowFirst = (execution.name === 'bash' && code !== undefined && scope?.kind !== 'command-prefix') || scope?.kind === 'domain'
   const list: PermissionOption[] = [{ label: 'Yes, run it once', decision: { kind: 'allow-once' }, key: 'y' }]
+  if (scope?.kind === 'domain') list.push({ label: `Yes, and allow fetches from ${oneLine(sanitize(scope.host), 60)} for the rest of this session`, decision: { kind: 'allow-always', scope }, key: 'a' })
   if (scope?.kind === 'command-prefix') list.push({ label: `Yes, and allow "${oneLine(scope.prefix, 40)} …" for the rest of this session`, decision: { kind: 'allow-always', scope }, key: 'a' })
   if (scope?.kind === 'command-prefixes') {
     const named = scope.prefixes.map((prefix) => `"${oneLine(prefix, 40)} …"`).join(', ')
     list.push({ label: `Yes, and allow each part (${named}) for the rest of this session`, decision: { kind: 'allow-always', scope }, key: 'a' })
   }
-  if (!compound || askedBefore > 0) list.push({ label: `Yes, and allow every ${tool} call for the rest of this session`, decision: { kind: 'allow-always', scope: { kind: 'tool' } }, key: 't' })
+  if (!narrowFirst || askedBefore > 0) list.push({ label: `Yes, and allow every ${tool} call for the rest of this session`, decision: { kind: 'allow-always', scope: { kind: 'tool' } }, key: 't' })
   list.push({ label: 'No, and tell the model what to do instead…', decision: { kind: 'reject' }, withNote: true, key: 'm' })
   list.push({ label: 'No', decision: { kind: 'reject' }, key: 'n' })
   return list

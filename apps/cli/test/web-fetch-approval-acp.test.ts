@@ -5,31 +5,27 @@
 // server) asks again and now offers the whole tool besides; the session log keeps the answer as
 // the rule web_fetch(domain:127.0.0.1).
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { tempTree, type TempTree } from '@dsh/testkit'
+import { startPageServer, tempTree, type PageServer, type TempTree } from '@dsh/testkit'
 import { spawnAcp, type AcpProcess } from './acp-driver.ts'
 import { writeScript } from './run-dsh.ts'
 
 let tree: TempTree | undefined
-let server: Server | undefined
+let server: PageServer | undefined
 let acp: AcpProcess | undefined
 
 afterEach(async () => {
   acp?.child.kill('SIGKILL')
   acp = undefined
-  server?.closeAllConnections()
-  await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)))
+  await server?.close()
   server = undefined
   await tree?.dispose()
 })
 
 /** Serves every path as a small HTML page naming it; resolves with the port. */
 async function start(): Promise<number> {
-  server = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>page ${request.url ?? ''}</p></body></html>`))
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  return typeof address === 'object' && address !== null ? address.port : 0
+  server = await startPageServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>page ${request.url ?? ''}</p></body></html>`))
+  return server.port
 }
 
 const fetchCall = (url: string) => ({ toolCalls: [{ name: 'web_fetch', arguments: { url } }] })

@@ -2,25 +2,22 @@
 // mode, the page's default) and a real HTTP server on loopback (reachable with
 // agent.webFetchPrivateNetwork: true): the card offers "always" for the URL's host, not the whole
 // tool; after it, a second fetch from that host runs without a card and both pages reach the model.
-import { createServer, type Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { startPageServer, type PageServer } from '@dsh/testkit'
 import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
 
 const tests = usePageTests()
-let server: Server | undefined
+let server: PageServer | undefined
 
 afterEach(async () => {
-  server?.closeAllConnections()
-  await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)))
+  await server?.close()
   server = undefined
 })
 
 /** Serves every path as a page naming it; resolves with the port. */
 async function start(): Promise<number> {
-  server = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>page ${request.url ?? ''}</p></body></html>`))
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  return typeof address === 'object' && address !== null ? address.port : 0
+  server = await startPageServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>page ${request.url ?? ''}</p></body></html>`))
+  return server.port
 }
 
 const fetchCall = (id: string, url: string) => ({ toolCalls: [{ id, name: 'web_fetch', arguments: { url } }] })

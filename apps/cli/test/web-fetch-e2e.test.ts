@@ -4,27 +4,22 @@
 // denied unless a rule names the host (Claude Code's WebFetch(domain:…) spelling included); with
 // the default guard the loopback server is refused; with sandbox.network: false there is no tool.
 import { writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { tempTree, type TempTree } from '@dsh/testkit'
+import { startPageServer, tempTree, type PageServer, type TempTree } from '@dsh/testkit'
 import { readRequests, runDsh, writeScript } from './run-dsh.ts'
 
 let tree: TempTree | undefined
-let server: Server | undefined
+let server: PageServer | undefined
 
-/** The port of a listening server's address. */
-const portOf = (address: ReturnType<Server['address']> | undefined): number => (typeof address === 'object' && address !== null ? address.port : 0)
 afterEach(async () => {
-  server?.closeAllConnections()
-  await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)))
+  await server?.close()
   server = undefined
   await tree?.dispose()
 })
 
 async function start(): Promise<string> {
-  server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Docs</title></head><body><h2>Usage</h2><p>Call <code>go()</code>.</p></body></html>'))
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${portOf(server?.address())}/docs`
+  server = await startPageServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Docs</title></head><body><h2>Usage</h2><p>Call <code>go()</code>.</p></body></html>'))
+  return server.url('/docs')
 }
 
 const toolResults = (log: string): string[] =>

@@ -3,20 +3,12 @@
 // a server (`mcp__github`, `mcp__github__*`) or one tool (`mcp__github__create_issue`).
 import { describe, expect, it } from 'vitest'
 import type { PermissionMode } from '@dsh/contracts'
-import { decide, parseRule } from '@dsh/permissions'
+import { decide } from '@dsh/permissions'
+import { verdictOf } from './verdict-of.ts'
 
 const cwd = '/work/repo'
 const call = (tool: string, readOnly = false) => ({ tool, args: {}, cwd, ...(readOnly ? { readOnly: true } : {}) })
-const verdict = (mode: PermissionMode, tool: string, options: { readOnly?: boolean; allow?: string[]; deny?: string[]; interactive?: boolean } = {}) =>
-  decide({
-    mode,
-    allow: (options.allow ?? []).map((rule) => parseRule(rule, '--allow')),
-    deny: (options.deny ?? []).map((rule) => parseRule(rule, '--deny')),
-    session: [],
-    sandboxAvailable: true,
-    interactive: options.interactive ?? true,
-    call: call(tool, options.readOnly),
-  }).verdict
+const verdict = (mode: PermissionMode, tool: string, options: { readOnly?: boolean; allow?: string[]; deny?: string[]; interactive?: boolean } = {}) => verdictOf(mode, call(tool, options.readOnly), options)
 
 describe('MCP tools and permission modes', () => {
   it('follows the mode table, read-only tools allowed everywhere', () => {

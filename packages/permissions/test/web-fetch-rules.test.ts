@@ -4,19 +4,11 @@
 // `WebFetch(domain:…)` reads the same.
 import { describe, expect, it } from 'vitest'
 import type { PermissionMode } from '@dsh/contracts'
-import { decide, parseRule, rulesForScope } from '@dsh/permissions'
+import { rulesForScope } from '@dsh/permissions'
+import { verdictOf, type VerdictOptions } from './verdict-of.ts'
 
 const cwd = '/work/repo'
-const verdict = (mode: PermissionMode, url: string, options: { allow?: string[]; deny?: string[]; interactive?: boolean } = {}) =>
-  decide({
-    mode,
-    allow: (options.allow ?? []).map((rule) => parseRule(rule, '--allow')),
-    deny: (options.deny ?? []).map((rule) => parseRule(rule, '--deny')),
-    session: [],
-    sandboxAvailable: true,
-    interactive: options.interactive ?? true,
-    call: { tool: 'web_fetch', args: { url }, cwd },
-  }).verdict
+const verdict = (mode: PermissionMode, url: string, options: VerdictOptions = {}) => verdictOf(mode, { tool: 'web_fetch', args: { url }, cwd }, options)
 
 describe('web_fetch and permission modes', () => {
   it('asks in every mode but full-auto, and is denied when nobody can be asked', () => {
@@ -50,8 +42,7 @@ describe('"always" for a host', () => {
   it('becomes the rule web_fetch(domain:HOST), which allows that host only', () => {
     const [text] = rulesForScope('web_fetch', { kind: 'domain', host: 'docs.python.org' })
     expect(text).toBe('web_fetch(domain:docs.python.org)')
-    const session = [parseRule(text ?? '', 'allow always')]
-    const withSession = (url: string) => decide({ mode: 'ask', allow: [], deny: [], session, sandboxAvailable: true, interactive: true, call: { tool: 'web_fetch', args: { url }, cwd } }).verdict
+    const withSession = (url: string) => verdict('ask', url, { session: [text ?? ''] })
     expect(['https://docs.python.org/3/', 'http://DOCS.python.org./x', 'https://api.docs.python.org/', 'https://python.org/'].map(withSession)).toEqual(['allow', 'allow', 'ask', 'ask'])
   })
 })

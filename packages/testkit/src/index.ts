@@ -1,6 +1,7 @@
 /** Public surface of the testkit. */
 export { tempTree, type TempTree, type TreeSpec } from './temp-tree.ts'
 export { composeTestHost, type TestHost, type TestHostOptions } from './compose-test-host.ts'
+export { startPageServer, type PageServer } from './page-server.ts'
 export { startSseServer, type Reply, type RecordedRequest, type SseServer } from './sse-server.ts'
 export { deltaChunk, text, reasoning, finish, toolPiece, usage } from './sse-chunks.ts'
 export { isProcessAlive } from './process-alive.ts'

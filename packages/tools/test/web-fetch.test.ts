@@ -3,28 +3,24 @@
 // on the same host followed and one to another host reported, error pages, binary bodies, gzip,
 // another charset, the size cap and the deadline; and, with the default guard, loopback and
 // private addresses refused before anything is sent.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
+import { startPageServer, type PageServer } from '@dsh/testkit'
 import { addressKind } from '../src/web-address.ts'
 import { createWebFetchTool } from '../src/web-fetch-tool.ts'
 import { call, runContext, seen } from './helpers.ts'
 
-let server: Server | undefined
-
-/** The port of a listening server's address. */
-const portOf = (address: ReturnType<Server['address']> | undefined): number => (typeof address === 'object' && address !== null ? address.port : 0)
+let server: PageServer | undefined
 afterEach(async () => {
-  server?.closeAllConnections()
-  await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)))
+  await server?.close()
   server = undefined
 })
 
 /** Serves `handler` on 127.0.0.1; resolves its port. */
 async function serve(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<number> {
-  server = createServer(handler)
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
-  return portOf(server?.address())
+  server = await startPageServer(handler)
+  return server.port
 }
 
 const run = runContext({ cwd: '/' })

@@ -107,6 +107,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
       layout.tui.requestRender()
     },
     queueChanged: (queued) => layout.setQueued(queued),
+    todosChanged: (items) => layout.setTodos(items),
     restoreDraft: (text) => {
       // What the person typed meanwhile is theirs: only an empty prompt takes the rewound one.
       if (layout.editor.getText().trim() !== '') return

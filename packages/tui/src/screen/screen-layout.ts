@@ -1,13 +1,15 @@
 /**
- * The screen's layout on pi-tui: banner, transcript, the queued-messages and hint area, the status
+ * The screen's layout on pi-tui: banner, transcript, the pinned checklist, the queued-messages and hint area, the status
  * line, and a bottom slot that holds the editor or, while one is open, a modal (the permission
  * question, the session picker) that takes the keyboard until it closes.
  */
 import { Container, Editor, ProcessTerminal, TUI, truncateToWidth, type Component, type Terminal } from '@mariozechner/pi-tui'
+import type { TodoItem } from '@dsh/todo'
 import type { Theme } from '../theme.ts'
 import { oneLine } from '../text-safety.ts'
 import type { StatusSnapshot } from '../status/status-snapshot.ts'
 import { Banner, type BannerFacts } from './banner.ts'
+import { PinnedTodos } from './pinned-todos.ts'
 import { StatusLine } from './status-line.ts'
 
 /** Queued messages and a transient hint, between the transcript and the status line. */
@@ -38,6 +40,7 @@ export class ScreenLayout {
   readonly editor: Editor
   readonly status: StatusLine
   readonly #queue: QueueArea
+  readonly #todos: PinnedTodos
   readonly #slot = new Container()
   #modal: Component | undefined
 
@@ -46,8 +49,10 @@ export class ScreenLayout {
     this.editor = new Editor(this.tui, options.theme.editor, { paddingX: 0, autocompleteMaxVisible: 8 })
     this.status = new StatusLine({ theme: options.theme, now: options.now, status: options.status })
     this.#queue = new QueueArea(options.theme)
+    this.#todos = new PinnedTodos(options.theme)
     this.tui.addChild(new Banner(options.banner, options.theme))
     this.tui.addChild(this.transcript)
+    this.tui.addChild(this.#todos)
     this.tui.addChild(this.#queue)
     this.tui.addChild(this.status)
     this.tui.addChild(this.#slot)
@@ -76,6 +81,12 @@ export class ScreenLayout {
     this.#slot.clear()
     this.#slot.addChild(this.editor)
     this.tui.setFocus(this.editor)
+    this.tui.requestRender()
+  }
+
+  /** The checklist pinned above the queue area (empty: none). */
+  setTodos(items: readonly TodoItem[]): void {
+    this.#todos.set(items)
     this.tui.requestRender()
   }
 

@@ -7,6 +7,7 @@
 import { Spacer, type Component, type Container } from '@mariozechner/pi-tui'
 import type { Message } from '@dsh/contracts'
 import type { AgentProgress, TurnResult } from '@dsh/runtime'
+import { TODO_TOOL, todosOfArguments, type TodoItem } from '@dsh/todo'
 import type { ChatView, ChoiceRequest, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText } from '../text-safety.ts'
@@ -17,6 +18,7 @@ import { ReasoningBlock } from './reasoning-block.ts'
 import { replayBlocks } from './replay-blocks.ts'
 import { StreamingMarkdown } from './streaming-markdown.ts'
 import { LinesBlock, PromptBlock } from './text-block.ts'
+import { lastTodos } from './pinned-todos.ts'
 import { ToolRow } from './tool-row.ts'
 
 /** Kinds of transcript content, for spacing. */
@@ -32,6 +34,8 @@ export interface ScreenViewHost {
   readonly requestRender: () => void
   readonly statusChanged: () => void
   readonly queueChanged: (queued: readonly string[]) => void
+  /** The checklist to pin above the status line (empty: none); absent: nothing is pinned. */
+  readonly todosChanged?: (items: readonly TodoItem[]) => void
   readonly restoreDraft: (text: string) => void
   readonly pickSession: (rows: readonly SessionRow[], signal?: AbortSignal) => Promise<string | undefined>
   readonly choose: (request: ChoiceRequest, signal?: AbortSignal) => Promise<string | undefined>
@@ -51,6 +55,9 @@ export class ScreenView implements ChatView {
   #last: BlockKind = 'other'
   /** Answer and reasoning blocks (with their spacers) of the model call now streaming: a discarding retry removes them. */
   #attempt: Component[] = []
+  /** The last checklist `todo_write` set in this view, and whether a turn is running (it is pinned only then). */
+  #todos: readonly TodoItem[] = []
+  #running = false
 
   constructor(host: ScreenViewHost) {
     this.#host = host
@@ -60,6 +67,7 @@ export class ScreenView implements ChatView {
     const { theme } = this.#host
     switch (event.type) {
       case 'step-start':
+        this.#pin(true)
         this.#endReasoning()
         this.#answer = undefined
         this.#attempt = []
@@ -104,9 +112,15 @@ export class ScreenView implements ChatView {
         const call = this.#before.get(event.callId)
         this.#before.delete(event.callId)
         this.#tools.get(event.callId)?.finish(event.outcome, call === undefined ? undefined : editDiff(call.name, call.args, call.before))
+        const todos = call?.name === TODO_TOOL && !event.outcome.isError ? todosOfArguments(call.args) : undefined
+        if (todos !== undefined) {
+          this.#todos = todos
+          this.#pin(true)
+        }
         break
       }
       case 'turn-end':
+        this.#pin(false)
         this.#endReasoning()
         this.#answer = undefined
         this.#tools = new Map()
@@ -117,6 +131,13 @@ export class ScreenView implements ChatView {
       }
     }
     this.#host.requestRender()
+  }
+
+  /** Tells the host what to pin: the checklist while a turn runs, nothing between turns. */
+  #pin(running: boolean): void {
+    if (running === this.#running && !running) return
+    this.#running = running
+    this.#host.todosChanged?.(running ? this.#todos : [])
   }
 
   promptStarted(text: string): void {
@@ -148,6 +169,7 @@ export class ScreenView implements ChatView {
     this.#last = 'other'
     this.#reasoning.length = 0
     this.#lastTool = undefined
+    this.#todos = lastTodos(messages) ?? []
     for (const block of replayBlocks(messages, this.#host.theme, this.#host.now)) this.#host.transcript.addChild(block)
     this.#host.requestRender()
   }

@@ -40,6 +40,7 @@ describe('web_fetch approvals in the editor', () => {
     await acp.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
     const { sessionId } = await acp.agent.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
     expect(await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read the pages' }] })).toEqual({ stopReason: 'end_turn' })
+    expect(acp.questions).toEqual([`Fetch http://127.0.0.1:${port}/a`, `Fetch http://localhost:${port}/c`])
     expect(acp.offered).toEqual([
       ['Allow once', 'Always allow fetches from 127.0.0.1 in this session', 'Reject'],
       ['Allow once', 'Always allow fetches from localhost in this session', 'Always allow every web_fetch call in this session', 'Reject'],

@@ -60,6 +60,11 @@ export function presentTool(name: string, rawArguments: string, spelling: PathSp
       return { kind: 'execute', title: 'Run JavaScript (run_code)', locations: [] }
     case 'subagent':
       return { kind: 'think', title: cut(`Delegate: ${text(args['description']) ?? text(args['prompt']) ?? ''}`), locations: [] }
+    case 'web_fetch':
+      return { kind: 'fetch', title: cut(`Fetch ${text(args['url']) ?? ''}`), locations: [] }
+    case 'todo_write':
+      // The list itself reaches the editor as the agent plan (`session/update` `plan`).
+      return { kind: 'think', title: 'Update the plan', locations: [] }
     default:
       return { kind: 'other', title: cut(name), locations: [] }
   }

@@ -33,6 +33,8 @@ describe('tool presentation', () => {
     ['bash', { command: 'npm test' }, { kind: 'execute', title: 'Run npm test', locations: [] }],
     ['run_code', { code: 'return 1' }, { kind: 'execute', title: 'Run JavaScript (run_code)', locations: [] }],
     ['subagent', { prompt: 'find the bug', description: 'Find the bug' }, { kind: 'think', title: 'Delegate: Find the bug', locations: [] }],
+    ['web_fetch', { url: 'https://docs.python.org/3/' }, { kind: 'fetch', title: 'Fetch https://docs.python.org/3/', locations: [] }],
+    ['todo_write', { todos: [] }, { kind: 'think', title: 'Update the plan', locations: [] }],
     ['mystery', {}, { kind: 'other', title: 'mystery', locations: [] }],
   ])('%s', (name, args, expected) => {
     expect(presentTool(name, JSON.stringify(args), spelling)).toEqual(expected)

@@ -1,6 +1,9 @@
 // The task checklist on the dsh web page, in headless Chromium against the built `dsh web`: a
 // successful todo_write row opens on its checklist (done struck through, the current item marked)
-// with its progress as the summary; a refused one stays closed and shows its arguments and error.
+// with its progress as the summary; a refused one stays closed and shows its arguments and error;
+// while the turn goes on (the answer holds until a file exists) the open items are pinned above
+// the Message box, and the pin goes when the turn ends.
+import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
 
@@ -36,6 +39,29 @@ describe('dsh web page: the task checklist', () => {
       expect(await bad.getAttribute('class')).toContain('failed')
       expect(await bad.locator('.tool-result').textContent()).toContain('Only one item may be in_progress at a time')
       await shoot(page, 'todo-checklist')
+      await page.context().close()
+    },
+    240_000,
+  )
+
+  it(
+    'pins the open items above the Message box while the turn runs, and nothing after it',
+    async () => {
+      const many = [...todos, ...Array.from({ length: 5 }, (_, index) => ({ content: `Check case ${index + 1}`, status: 'pending' }))]
+      tests.rig = await startRig((path) => [{ toolCalls: [{ id: 'c1', name: 'todo_write', arguments: { todos: many } }] }, { text: 'Working on the parser. Done.', holdAfter: 1, releaseFile: path('release') }])
+      const page = await openPage(tests.browser, tests.rig.web)
+      await ready(page)
+      await page.getByRole('textbox', { name: 'Message' }).fill('fix the parser')
+      await page.getByRole('textbox', { name: 'Message' }).press('Enter')
+      const pinned = page.getByRole('complementary', { name: 'Checklist' })
+      await pinned.waitFor({ timeout: UI_WAIT_MS })
+      expect(await pinned.locator('.pinned-progress').textContent()).toBe('Checklist: 1 of 8 completed')
+      expect(await pinned.locator('li').allTextContents()).toEqual(['▸ Fix the parser', '○ Run the suite', '○ Check case 1', '○ Check case 2', '○ Check case 3'])
+      expect(await pinned.locator('.pinned-more').textContent()).toBe('… 2 more')
+      await shoot(page, 'todo-pinned')
+      writeFileSync(tests.rig.tree.path('release'), '')
+      await page.getByText('Working on the parser. Done.').waitFor({ timeout: UI_WAIT_MS })
+      await expect.poll(() => pinned.count(), { timeout: UI_WAIT_MS }).toBe(0)
       await page.context().close()
     },
     240_000,

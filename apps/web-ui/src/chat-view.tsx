@@ -13,6 +13,7 @@ import type { Choice } from './approval-card.tsx'
 import { chatReducer, loadingChat, type NumberedEvent } from './chat-state.ts'
 import type { CommandItem } from './command-matches.ts'
 import { Composer } from './composer.tsx'
+import { PinnedTodos } from './pinned-todos.tsx'
 import type { MentionItem } from './mention-complete.ts'
 import type { EventHub } from './event-hub.ts'
 import { useStrings } from './i18n.ts'
@@ -198,6 +199,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           {t.connectionLost}
         </p>
       ) : null}
+      <PinnedTodos items={state.items} busy={state.busy} />
       {usage === undefined ? null : <UsageLine usage={usage} />}
       {state.mode === undefined ? null : <ModeMenu mode={state.mode} choose={chooseMode} />}
       <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} commands={commands} restored={restored} mentions={mentions} />

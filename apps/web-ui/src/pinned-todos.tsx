@@ -1,0 +1,44 @@
+/**
+ * The model's checklist pinned above the usage line and the Message box while a turn runs and
+ * something on it is open, as the chat pins it: the progress, then the open items in order (at
+ * most {@link PINNED_ITEMS}, then a count of the rest). The list is the last successful
+ * `todo_write` among the transcript's rows; between turns nothing is pinned (the rows show it).
+ */
+import type { JSX } from 'preact'
+import { useMemo } from 'preact/hooks'
+import type { ChatItem } from './chat-state.ts'
+import { useStrings } from './i18n.ts'
+import { todoCounts, todoEntries, TodoListView, type TodoEntry } from './todo-list.tsx'
+
+/** How many open items are pinned. */
+export const PINNED_ITEMS = 5
+
+/** The items of the last `todo_write` row that succeeded (a running one does not count yet). */
+export function lastTodoEntries(items: readonly ChatItem[]): readonly TodoEntry[] | undefined {
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index]
+    if (item?.kind !== 'tool' || item.name !== 'todo_write' || item.result === undefined || item.isError === true) continue
+    const entries = todoEntries(item.name, item.arguments)
+    if (entries !== undefined) return entries
+  }
+  return undefined
+}
+
+export function PinnedTodos(props: { readonly items: readonly ChatItem[]; readonly busy: boolean }): JSX.Element | null {
+  const t = useStrings()
+  const entries = useMemo(() => lastTodoEntries(props.items), [props.items])
+  if (!props.busy || entries === undefined) return null
+  const open = entries.filter((entry) => entry.status !== 'completed')
+  if (open.length === 0) return null
+  const counts = todoCounts(entries)
+  const more = open.length - PINNED_ITEMS
+  return (
+    <aside class="pinned-todos" aria-label={t.checklist}>
+      <p class="pinned-progress">
+        {t.checklist}: {t.todoProgress(counts.done, counts.total)}
+      </p>
+      <TodoListView entries={open.slice(0, PINNED_ITEMS)} />
+      {more > 0 ? <p class="pinned-more">{t.todoMore(more)}</p> : null}
+    </aside>
+  )
+}

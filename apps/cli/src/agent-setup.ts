@@ -136,7 +136,7 @@ export async function prepareAgentSetup(io: CliIo, options: AgentSetupOptions, e
     processes,
     env: io.env,
     permissions,
-    agents: { maxSteps: options.maxSteps, onRequest, autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare, autoCompactUseModel: spec.kind !== 'scripted' },
+    agents: { maxSteps: options.maxSteps, onRequest, attachMentions: config.agent?.attachMentions ?? true, autoCompactShare: config.model?.autoCompactShare ?? defaultAutoCompactShare, autoCompactUseModel: spec.kind !== 'scripted' },
     ...(extras.askPermission === undefined ? {} : { askPermission: extras.askPermission }),
     mcp: { env: io.env, configFiles: (options.mcpConfig ?? []).map((file) => resolve(io.cwd, file)) },
   })

@@ -42,10 +42,12 @@ export interface AgentRunSettings {
   readonly autoCompactShare: number
   /** Ask the model for compaction summaries (else the deterministic one). */
   readonly autoCompactUseModel: boolean
+  /** Send the contents of `@`-mentioned files with a prompt (`agent.attachMentions`). */
+  readonly attachMentions?: boolean | undefined
 }
 
 /** The `startAgent` options shared by top-level agents and subagents. */
-export type AgentRunOptions = Pick<StartAgentOptions, 'maxSteps' | 'onRequest' | 'autoCompact'>
+export type AgentRunOptions = Pick<StartAgentOptions, 'maxSteps' | 'onRequest' | 'autoCompact' | 'attachMentions'>
 
 /** A composed host and the options its agents start with. */
 export interface Composition {
@@ -163,6 +165,7 @@ function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOption
   return {
     ...(settings.maxSteps === undefined ? {} : { maxSteps: settings.maxSteps }),
     ...(settings.onRequest === undefined ? {} : { onRequest: settings.onRequest }),
+    ...(settings.attachMentions === undefined ? {} : { attachMentions: settings.attachMentions }),
     autoCompact: {
       // Read at every step, so an edit of settings.yaml applies to running agents.
       get share() {

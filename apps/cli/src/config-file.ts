@@ -44,6 +44,7 @@ const agentSchema = z.strictObject({
   runCodeTimeoutMs: z.number().int().positive().max(600_000).optional().describe('Default time limit of run_code snippets'),
   codeMode: z.boolean().optional().describe('Offer the run_code tool (default true)'),
   todo: z.boolean().optional().describe('Offer the todo_write tool, the task checklist front ends show (default true)'),
+  attachMentions: z.boolean().optional().describe('Send the contents of the files a prompt @-mentions with it, read through the read tool (default true)'),
   webFetch: z.boolean().optional().describe('Offer the web_fetch tool (default true; never with sandbox.network: false)'),
   webFetchTimeoutMs: z.number().int().positive().max(300_000).optional().describe('Deadline of one web_fetch download'),
   webFetchPrivateNetwork: z.boolean().optional().describe('Let web_fetch reach loopback and private addresses (default false)'),

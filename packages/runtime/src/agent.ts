@@ -46,6 +46,8 @@ export interface AgentOptions {
   readonly fs: FileSystemPort | undefined
   readonly log: (line: string) => void
   readonly maxSteps?: number | undefined
+  /** Send the contents of the files a prompt `@`-mentions with it. */
+  readonly attachMentions?: boolean | undefined
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
   readonly askPermission?: AskPermission | undefined
   readonly autoCompact?: AutoCompactSettings | undefined
@@ -258,6 +260,7 @@ export class Agent {
       systemPrompt: options.systemPrompt,
       pipeline: { ctx: options.ctx, registry: options.registry, fs: options.fs, cwd: this.handle.cwd, agent: this.handle, askPermission: options.askPermission, approvals: this.approvals, visibility: this.toolVisibility, log: options.log },
       maxSteps: options.maxSteps ?? 200,
+      attachMentions: options.attachMentions,
       autoCompact: options.autoCompact,
       log: options.log,
       notice: (line: string) => {

@@ -53,6 +53,8 @@ export interface StartAgentOptions {
   readonly onRequest?: (body: ChatRequestBody) => void
   /** Step limit per turn. */
   readonly maxSteps?: number
+  /** Send the contents of the files a prompt `@`-mentions with it (read through the tool pipeline). Default: off. */
+  readonly attachMentions?: boolean
   /** Automatic compaction; absent disables it. */
   readonly autoCompact?: AutoCompactSettings
   /**
@@ -139,6 +141,7 @@ export function createHost(options: HostOptions): Promise<Host> {
       fs: grant.fs === undefined || start.toolFs === undefined ? grant.fs : start.toolFs(grant.fs),
       log,
       maxSteps: start.maxSteps,
+      attachMentions: start.attachMentions,
       onRequest: start.onRequest,
       askPermission: options.askPermission,
       autoCompact: start.autoCompact,

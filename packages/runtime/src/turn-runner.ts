@@ -23,6 +23,7 @@ import { deepFreeze, messageText } from './message-factory.ts'
 import { buildChatRequestBody, requestJsonLength, type RequestBodyInput } from './request-body.ts'
 import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
+import { mentionAttachments } from './mention-attachments.ts'
 import { runToolCall, type PipelineDeps } from './tool-pipeline.ts'
 import type { ToolRegistry } from './tool-registry.ts'
 import type { ToolVisibility } from './tool-visibility.ts'
@@ -43,6 +44,8 @@ export interface TurnDeps {
   readonly systemPrompt: SystemPrompt
   readonly pipeline: PipelineDeps
   readonly maxSteps: number
+  /** Send the contents of the files a prompt `@`-mentions with it (mention-attachments.ts). */
+  readonly attachMentions?: boolean | undefined
   readonly onRequest?: ((body: ChatRequestBody) => void) | undefined
   readonly progress: (event: AgentProgress) => void
   /** Returns true once per loop instance (the first pre-step). */
@@ -128,6 +131,10 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
   let aborted = true
   try {
     for (const message of decision.messages) appendUser(session, message, turn, step)
+    if (step === 1 && deps.attachMentions === true) {
+      const attachment = await mentionAttachments(deps.pipeline, decision.messages, signal)
+      if (attachment !== undefined) appendUser(session, attachment, turn, step)
+    }
     deps.progress({ type: 'step-start', turn, step })
     const calls = await callModelCompactingOnce(deps, turn, step, signal)
     contexts = await runCalls(deps, turn, step, calls.toolCalls, signal)

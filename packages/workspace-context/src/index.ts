@@ -6,7 +6,7 @@ export { PLUGIN_NAME, instructionMessage, type InstructionMessageInput } from '.
 
 // Discovery and rendering building blocks (reused by multi-root-workspace for additional roots).
 export { findProjectRoot, type ProjectRoot } from './project-root.ts'
-export { mentionedPaths, mentionTokens } from './mentions.ts'
+export { mentionedPaths } from './mentions.ts'
 export { chainDirs, descendantDirs, relKey, absOf, displayPath, type DirRef } from './directories.ts'
 export { discover, orderDirs, type DiscoveryPlan, type DiscoveryResult, type PassOptions } from './discovery.ts'
 export { examineDirectory, fileIdentity, type Claim, type Claims, type DirectoryExamination, type DirectorySpec, type ExamineOptions } from './directory-examiner.ts'

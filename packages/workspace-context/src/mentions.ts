@@ -6,36 +6,12 @@
  * add the CLAUDE.md files of the file's directories). A mention is a word that starts with `@`
  * after the start of the text or whitespace (an address such as `me@example.com` is not one);
  * closing punctuation after it is not part of the path. Only paths that exist count; the rules of
- * a touch decide which directories join (below the cwd, inside the project root). Nothing of the
- * mentioned file itself is read here: the model still reads it with its tools.
+ * a touch decide which directories join (below the cwd, inside the project root). What a mention
+ * is (`mentionTokens`) is runtime's, whose turn runner also sends a mentioned file's contents.
  */
 import { sep } from 'node:path'
 import type { FileSystemPort, UserMessage } from '@dsh/contracts'
-
-/** At most this many mentions of one prompt are looked at. */
-export const MAX_MENTIONS = 20
-
-const MENTION = /(?:^|\s)@(?:"([^"\n]+)"|([^\s"]+))/g
-const TRAILING = /[.,;:!?)\]}'`]+$/
-
-/** The mentioned paths of `text`, as written, in order, without repeats. */
-export function mentionTokens(text: string): string[] {
-  const tokens: string[] = []
-  for (const match of text.matchAll(MENTION)) {
-    const token = match[1] ?? (match[2] ?? '').replace(TRAILING, '')
-    if (token !== '' && !tokens.includes(token)) tokens.push(token)
-    if (tokens.length === MAX_MENTIONS) break
-  }
-  return tokens
-}
-
-/** The text the person typed in `messages` (their own prompts; instruction files, notices and hooks' context are not theirs). */
-function typedText(messages: readonly UserMessage[]): string {
-  return messages
-    .filter((message) => message.source.kind === 'user')
-    .flatMap((message) => message.content.map((block) => (block.type === 'text' ? block.text : '')))
-    .join('\n')
-}
+import { mentionTokens, typedText } from '@dsh/runtime'
 
 /**
  * The touch paths of the mentions in `messages`: a file's canonical path, and for a directory a

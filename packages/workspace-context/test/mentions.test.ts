@@ -3,7 +3,7 @@
 // with the prompt; a later read of the file adds nothing; mentions of missing paths, of paths
 // outside the cwd, in addresses or in messages nobody typed join nothing.
 import { describe, expect, it } from 'vitest'
-import { mentionTokens } from '../src/mentions.ts'
+import { mentionTokens } from '@dsh/runtime'
 import { instructionMessages, REPO, textOf } from './support/fixtures.ts'
 import { message, Rig } from './support/rig.ts'
 

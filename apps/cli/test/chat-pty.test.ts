@@ -163,7 +163,10 @@ describe('dsh chat on the terminal UI', () => {
       [ready, { sleep: 0.3 }, { send: '/hel' }, { sleep: 0.3 }, { send: '\t' }, { sleep: 0.2 }, enter, { expect: '/compact \\[TEXT\\] +replace the history' }, { sleep: 0.2 }, { send: 'look at @no' }, { sleep: 0.2 }, { send: '\t' }, { sleep: 0.3 }, enter, { expect: 'Reading the reference\\.' }, { sleep: 0.2 }, ctrlD, { exit: 0 }],
       { cwd: tree.root },
     )
-    expect(readRequests(w.log)[0]?.messages.at(-1)?.content).toBe('look at @notes.txt')
+    // The prompt as completed, then the mentioned file's contents.
+    const messages = readRequests(w.log)[0]?.messages ?? []
+    expect(messages.at(-2)?.content).toBe('look at @notes.txt')
+    expect(messages.at(-1)?.content).toMatch(/^Files the user attached with @[^\n]*\n\n<file path="notes\.txt">\n {5}1\t/)
   })
 
   it('a message typed while an answer streams is queued, leaves the streamed text intact, and runs next', async () => {

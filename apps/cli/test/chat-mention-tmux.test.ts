@@ -23,6 +23,8 @@ describe('@ completion in the chat', () => {
     await tmux.keys(['Tab'])
     await tmux.waitFor(/look at @src\/server\.ts/)
     await tmux.keys(['Enter'])
+    // The file went with the prompt, and the chat says so under it.
+    await tmux.waitFor(/› look at @src\/server\.ts\n +attached: src\/server\.ts\n/)
     await tmux.waitFor(/Looked\./)
     const users = (readRequests(w.log)[0]?.messages ?? []).filter((message) => message.role === 'user').map((message) => message.content)
     expect(users[0]).toBe('look at @src/server.ts')

@@ -40,6 +40,13 @@ describe('dsh web page: @ completion', () => {
       expect(await box.inputValue()).toBe('look at @src/server.ts and @src/services/user-service.ts ')
       await box.press('Enter')
       await page.getByText('Looked.').waitFor({ timeout: UI_WAIT_MS })
+      // Both files went with the prompt; the note stays after a reload (it is in the history).
+      const note = 'Attached: src/server.ts, src/services/user-service.ts'
+      expect(await page.locator('.attached-note').textContent()).toBe(note)
+      await page.reload()
+      await ready(page)
+      await page.getByText(note).waitFor({ timeout: UI_WAIT_MS })
+      await shoot(page, 'attached-note')
       const statuses = await page.evaluate(async () => {
         const listed: unknown = await (await fetch('/api/sessions')).json()
         const rows: unknown = typeof listed === 'object' && listed !== null ? Reflect.get(listed, 'sessions') : undefined

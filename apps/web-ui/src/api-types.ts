@@ -18,11 +18,18 @@ export interface SessionRow {
   readonly waiting: boolean
 }
 
+/** One @-mentioned file of a prompt, and why it was not sent (absent: it was). */
+export interface AttachedFile {
+  readonly path: string
+  readonly refused?: string
+}
+
 export type HistoryItem =
   | { readonly kind: 'user'; readonly text: string; readonly turn?: number }
   | { readonly kind: 'reasoning'; readonly text: string }
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean; /** The last of what the running call printed (live only). */ readonly output?: string }
+  | { readonly kind: 'attached'; readonly files: readonly AttachedFile[] }
 
 export interface ApprovalView {
   readonly id: string
@@ -45,6 +52,8 @@ export type Progress =
   | { readonly type: 'tool-output'; readonly callId: string; readonly text: string }
   | { readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: { readonly isError: boolean; readonly content: string; readonly status: string } }
   | { readonly type: 'turn-end'; readonly turn: number; readonly reason: string }
+  /** The files the prompt @-mentioned went with it (a `refused` one was named instead). */
+  | { readonly type: 'attached'; readonly files: readonly AttachedFile[] }
   /** A retried model call; with `discarded`, the text streamed since `step-start` is void. */
   | { readonly type: 'retry'; readonly attempt: number; readonly maxAttempts: number; readonly detail: string; readonly discarded: boolean }
 

@@ -109,6 +109,8 @@ function withEvent(state: ChatState, event: WebEvent, cancelledText: string): Ch
         }
         case 'tool-end':
           return { ...state, items: state.items.map((item) => (item.kind === 'tool' && item.callId === progress.callId ? { ...item, result: progress.outcome.content, isError: progress.outcome.isError } : item)) }
+        case 'attached':
+          return progress.files.length === 0 ? state : add(state, { kind: 'attached', files: progress.files }, false)
         case 'turn-end':
           return progress.reason === 'cancelled' ? add(state, { kind: 'notice', text: cancelledText }, false) : { ...state, streaming: false }
         case 'step-start':

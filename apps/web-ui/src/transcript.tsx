@@ -10,6 +10,7 @@ import type { JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalView } from './api-types.ts'
 import { ApprovalCard, type Choice } from './approval-card.tsx'
+import { AttachedNote } from './attached-note.tsx'
 import type { ChatItem } from './chat-state.ts'
 import { CopyButton } from './copy-button.tsx'
 import { useFollowBottom } from './follow-bottom.ts'
@@ -61,6 +62,8 @@ function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean;
       )
     case 'notice':
       return <p class="notice">{item.text}</p>
+    case 'attached':
+      return <AttachedNote files={item.files} />
     default:
       return item satisfies never
   }

@@ -105,6 +105,9 @@ export class PromptUpdates {
         this.#send({ sessionUpdate: 'agent_message_chunk', messageId: this.#ids.answer, content: { type: 'text', text: `\n\n[dsh: the answer broke off (${event.detail}); retrying, attempt ${event.attempt} of ${event.maxAttempts}: the partial answer above is discarded]\n\n` } })
         this.#ids = { answer: randomUUID(), thought: randomUUID() }
         return
+      case 'attached':
+        // The editor shows the prompt with its mentions (resource links); nothing more to say.
+        return
       case 'turn-end':
         return
       default: {

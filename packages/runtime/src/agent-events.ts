@@ -4,6 +4,12 @@
  */
 import type { ToolFinalOutcome, TurnEndReason } from '@dsh/contracts'
 
+/** What front ends show of one `@` attachment: the path as typed, and why it was not sent (absent: it was). */
+export interface AttachedFile {
+  readonly path: string
+  readonly refused?: string
+}
+
 /** A progress event. */
 export type AgentProgress =
   | { /** A model call starts. */ readonly type: 'step-start'; readonly turn: number; readonly step: number }
@@ -21,6 +27,7 @@ export type AgentProgress =
   | { /** A tool call is about to run. */ readonly type: 'tool-start'; readonly callId: string; readonly name: string; readonly arguments: string }
   | { /** Output of a running tool call (front ends only; the model sees the result). */ readonly type: 'tool-output'; readonly callId: string; readonly text: string }
   | { /** A tool call finished. */ readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: ToolFinalOutcome }
+  | { /** The files the prompt `@`-mentioned went with it (a `refused` one was named instead, with why). */ readonly type: 'attached'; readonly files: readonly AttachedFile[] }
   | { /** The turn ended. */ readonly type: 'turn-end'; readonly turn: number; readonly reason: TurnEndReason }
 
 /** Receives progress events; must not throw. */

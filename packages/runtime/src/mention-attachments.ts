@@ -9,6 +9,7 @@
  * tool. The message is an ordinary part of the turn: logged, resumed, compacted and rewound with it.
  */
 import type { FileSystemPort, ToolFinalOutcome, UserMessage } from '@dsh/contracts'
+import type { AttachedFile } from './agent-events.ts'
 import { createUserMessage } from './message-factory.ts'
 import { mentionTokens, typedText } from './mention-tokens.ts'
 import { runToolCall, type PipelineDeps } from './tool-pipeline.ts'
@@ -24,6 +25,21 @@ export const ATTACHED_HEADER = 'Files the user attached with @ (as the read tool
 
 /** One mention's fate. */
 type Attached = { readonly kind: 'file'; readonly token: string; readonly text: string } | { readonly kind: 'refused'; readonly token: string; readonly why: string }
+
+/** The files an attachment message names (its `source.data`), or undefined for any other message. */
+export function attachedFilesOf(message: UserMessage): readonly AttachedFile[] | undefined {
+  const { source } = message
+  if (source.kind !== 'plugin' || source.plugin !== MENTIONS_SOURCE || typeof source.data !== 'object' || source.data === null) return undefined
+  const files: unknown = Reflect.get(source.data, 'files')
+  if (!Array.isArray(files)) return undefined
+  const out: AttachedFile[] = []
+  for (const file of files) {
+    const path: unknown = typeof file === 'object' && file !== null ? Reflect.get(file, 'path') : undefined
+    const refused: unknown = typeof file === 'object' && file !== null ? Reflect.get(file, 'refused') : undefined
+    if (typeof path === 'string') out.push({ path, ...(typeof refused === 'string' ? { refused } : {}) })
+  }
+  return out
+}
 
 async function isFile(fs: FileSystemPort, token: string, cwd: string, signal: AbortSignal): Promise<boolean> {
   try {
@@ -76,5 +92,6 @@ export async function mentionAttachments(pipeline: PipelineDeps, messages: reado
     attached.push({ kind: 'file', token, text: outcome.content })
   }
   if (attached.length === 0) return undefined
-  return createUserMessage({ text: attachmentText(attached), source: { kind: 'plugin', plugin: MENTIONS_SOURCE, form: 'notice' } })
+  const files: AttachedFile[] = attached.map((item) => (item.kind === 'file' ? { path: item.token } : { path: item.token, refused: item.why }))
+  return createUserMessage({ text: attachmentText(attached), source: { kind: 'plugin', plugin: MENTIONS_SOURCE, form: 'notice', data: { files } } })
 }

@@ -23,7 +23,7 @@ import { deepFreeze, messageText } from './message-factory.ts'
 import { buildChatRequestBody, requestJsonLength, type RequestBodyInput } from './request-body.ts'
 import type { Session } from './session.ts'
 import type { SystemPrompt } from './system-prompt.ts'
-import { mentionAttachments } from './mention-attachments.ts'
+import { attachedFilesOf, mentionAttachments } from './mention-attachments.ts'
 import { runToolCall, type PipelineDeps } from './tool-pipeline.ts'
 import type { ToolRegistry } from './tool-registry.ts'
 import type { ToolVisibility } from './tool-visibility.ts'
@@ -133,7 +133,10 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
     for (const message of decision.messages) appendUser(session, message, turn, step)
     if (step === 1 && deps.attachMentions === true) {
       const attachment = await mentionAttachments(deps.pipeline, decision.messages, signal)
-      if (attachment !== undefined) appendUser(session, attachment, turn, step)
+      if (attachment !== undefined) {
+        appendUser(session, attachment, turn, step)
+        deps.progress({ type: 'attached', files: attachedFilesOf(attachment) ?? [] })
+      }
     }
     deps.progress({ type: 'step-start', turn, step })
     const calls = await callModelCompactingOnce(deps, turn, step, signal)

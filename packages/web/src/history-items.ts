@@ -1,10 +1,11 @@
 /**
  * A session's visible history as the page shows it: what people typed, the model's reasoning (as
  * recorded with its answer, so a reloaded page still has it), the model's answers, and each tool
- * call with its result. Plugin and compaction messages are left out (the Context tab
- * explains the instruction files).
+ * call with its result, and which `@`-mentioned files went with a prompt. Other plugin and
+ * compaction messages are left out (the Context tab explains the instruction files).
  */
 import type { Message } from '@dsh/contracts'
+import { attachedFilesOf, type AttachedFile } from '@dsh/runtime'
 
 /** One shown item. */
 export type HistoryItem =
@@ -12,6 +13,8 @@ export type HistoryItem =
   | { readonly kind: 'reasoning'; readonly text: string }
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean }
+  /** The files a prompt `@`-mentioned, as they went with it (`refused`: named instead, with why). */
+  | { readonly kind: 'attached'; readonly files: readonly AttachedFile[] }
 
 const textOf = (blocks: readonly { readonly type: string; readonly text?: string }[], type: 'text' | 'reasoning' = 'text'): string =>
   blocks
@@ -30,6 +33,8 @@ export function historyItems(messages: readonly Message[], turnOf: (message: Mes
           const turn = turnOf(message)
           items.push({ kind: 'user', text: textOf(message.content), ...(turn === undefined ? {} : { turn }) })
         }
+        const attached = attachedFilesOf(message)
+        if (attached !== undefined && attached.length > 0) items.push({ kind: 'attached', files: attached })
         break
       case 'assistant': {
         const reasoning = textOf(message.content, 'reasoning')

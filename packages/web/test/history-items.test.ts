@@ -1,5 +1,5 @@
 // A session's visible history as the page shows it: typed prompts and answers, tool calls with
-// their results attached; plugin context stays out.
+// their results attached, the files a prompt @-mentioned; other plugin context stays out.
 import { describe, expect, it } from 'vitest'
 import type { Message } from '@dsh/contracts'
 import { historyItems } from '../src/history-items.ts'
@@ -20,6 +20,17 @@ describe('historyItems', () => {
       { kind: 'assistant', text: 'Looking.' },
       { kind: 'tool', callId: 'c1', name: 'bash', arguments: '{"command":"ls"}', result: 'a.txt', isError: false },
       { kind: 'assistant', text: 'One file: a.txt.' },
+    ])
+  })
+
+  it('names the @-mentioned files that went with a prompt, after it', () => {
+    const messages: Message[] = [
+      { id: '1', role: 'user', content: text('explain @a.ts and @b.key'), source: { kind: 'user' } },
+      { id: '2', role: 'user', content: text('Files the user attached …'), source: { kind: 'plugin', plugin: 'mentions', form: 'notice', data: { files: [{ path: 'a.ts' }, { path: 'b.key', refused: 'denied' }] } } },
+    ]
+    expect(historyItems(messages)).toEqual([
+      { kind: 'user', text: 'explain @a.ts and @b.key' },
+      { kind: 'attached', files: [{ path: 'a.ts' }, { path: 'b.key', refused: 'denied' }] },
     ])
   })
 

@@ -8,6 +8,7 @@
  */
 import type { Message } from '@dsh/contracts'
 import type { AgentProgress, TurnResult } from '@dsh/runtime'
+import { attachedLines } from '../attached-lines.ts'
 import type { ChatView, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText, sanitize } from '../text-safety.ts'
@@ -91,6 +92,9 @@ export class PlainView implements ChatView {
         for (const line of todos === undefined ? [] : todoPlainLines(todos, '    ')) this.#line(line)
         return
       }
+      case 'attached':
+        for (const line of attachedLines(event.files)) this.#line(line)
+        return
       case 'turn-end':
         this.#block = 'none'
         this.newline()

@@ -12,6 +12,7 @@ import type { ChatView, ChoiceRequest, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText } from '../text-safety.ts'
 import type { Theme } from '../theme.ts'
+import { attachedLines } from '../attached-lines.ts'
 import { DiffBlock } from './diff-block.ts'
 import { contentBefore, editDiff } from './edit-preview.ts'
 import { ReasoningBlock } from './reasoning-block.ts'
@@ -119,6 +120,9 @@ export class ScreenView implements ChatView {
         }
         break
       }
+      case 'attached':
+        this.#add(new LinesBlock(attachedLines(event.files), 'notice', theme))
+        break
       case 'turn-end':
         this.#pin(false)
         this.#endReasoning()

@@ -6,6 +6,7 @@
  * (a shell command with no sandbox) is asked about every time. It lives in memory with its agent.
  */
 import type { ApprovalScope, ToolExecution } from '@dsh/contracts'
+import { fetchHost, stringArgument } from './call-arguments.ts'
 
 /** Shell syntax that chains, redirects or substitutes: such a command never matches a prefix. */
 const compound = /[;&|<>`\n\r]|\$\(/
@@ -28,25 +29,6 @@ export function suggestedPrefix(command: string): string | undefined {
   return second !== undefined && /^[a-z][\w:.-]*$/i.test(second) ? `${program} ${second}` : program
 }
 
-function stringArgument(execution: ToolExecution, key: string): string | undefined {
-  const args = execution.arguments
-  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, key)) return undefined
-  const value: unknown = Object.getOwnPropertyDescriptor(args, key)?.value
-  return typeof value === 'string' ? value : undefined
-}
-
-/** The lower-case host of a `web_fetch` call's URL, or undefined. */
-function fetchHostOf(execution: ToolExecution): string | undefined {
-  const url = stringArgument(execution, 'url')
-  if (url === undefined) return undefined
-  try {
-    return new URL(url).hostname.toLowerCase().replace(/\.$/, '')
-  } catch {
-    // Not a URL: no remembered host covers it.
-    return undefined
-  }
-}
-
 /** Approvals remembered for one session. */
 export class ApprovalMemory {
   readonly #tools = new Set<string>()
@@ -57,7 +39,8 @@ export class ApprovalMemory {
   covers(execution: ToolExecution): boolean {
     if (this.#tools.has(execution.name)) return true
     if (execution.name === 'web_fetch') {
-      const host = fetchHostOf(execution)
+      const url = stringArgument(execution, 'url')
+      const host = url === undefined ? undefined : fetchHost(url)
       return host !== undefined && this.#hosts.has(host)
     }
     if (execution.name !== 'bash') return false

@@ -10,6 +10,7 @@
  */
 import type { ApprovalScope, ToolExecution } from '@dsh/contracts'
 import { suggestedPrefix } from './approval-memory.ts'
+import { fetchHost, stringArgument } from './call-arguments.ts'
 
 /** Syntax that makes a plain split at the control operators unsafe. */
 const unreadable = /["'\\`<>(){}]|\$\(/
@@ -49,29 +50,14 @@ export function commandScope(command: string): ApprovalScope | undefined {
  * without a trailing dot; undefined for anything that is not an http(s) URL with a host.
  */
 export function fetchScope(url: string): ApprovalScope | undefined {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    // Not a URL: the tool refuses it, so there is nothing to remember.
-    return undefined
-  }
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, '')
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || host === '') return undefined
-  return { kind: 'domain', host }
+  const host = fetchHost(url)
+  return host === undefined ? undefined : { kind: 'domain', host }
 }
 
 /** What the "always" answers of one question cover: the narrow scope (when any) and whether the whole tool is offered besides. */
 export interface AlwaysOffers {
   readonly always?: ApprovalScope
   readonly alwaysTool: boolean
-}
-
-function stringArgument(execution: ToolExecution, key: string): string | undefined {
-  const args = execution.arguments
-  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, key)) return undefined
-  const value: unknown = Object.getOwnPropertyDescriptor(args, key)?.value
-  return typeof value === 'string' ? value : undefined
 }
 
 /**

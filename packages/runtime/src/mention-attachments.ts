@@ -56,7 +56,7 @@ async function isFile(fs: FileSystemPort, token: string, cwd: string, signal: Ab
 const reasonOf = (outcome: ToolFinalOutcome): string => outcome.content.split('\n')[0] ?? 'the read failed'
 
 /** The message text for `attached` (at least one). */
-export function attachmentText(attached: readonly Attached[]): string {
+function attachmentText(attached: readonly Attached[]): string {
   const parts = attached.map((item) => (item.kind === 'file' ? `<file path="${item.token}">\n${item.text}\n</file>` : `@${item.token} was not attached: ${item.why}`))
   return [ATTACHED_HEADER, ...parts].join('\n\n')
 }

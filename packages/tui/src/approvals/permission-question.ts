@@ -10,7 +10,7 @@
  * ("allow fetches from docs.python.org"), and the whole tool likewise only from its second question.
  */
 import type { PermissionDecision, ToolExecution } from '@dsh/contracts'
-import { commandScope, fetchScope } from '@dsh/runtime'
+import { commandScope, fetchScope, stringArgument } from '@dsh/runtime'
 import { oneLine, sanitize } from '../text-safety.ts'
 import { argumentSummary } from '../tool-summary.ts'
 
@@ -52,13 +52,6 @@ export interface QuestionContext {
 export const codeRunners: Readonly<Record<string, { readonly argument: string; readonly label: string }>> = {
   bash: { argument: 'command', label: 'Run bash' },
   run_code: { argument: 'code', label: 'Run JavaScript (run_code)' },
-}
-
-function stringArgument(execution: ToolExecution, key: string): string | undefined {
-  const args = execution.arguments
-  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, key)) return undefined
-  const value: unknown = Object.getOwnPropertyDescriptor(args, key)?.value
-  return typeof value === 'string' ? value : undefined
 }
 
 function options(execution: ToolExecution, code: string | undefined, askedBefore: number): PermissionOption[] {

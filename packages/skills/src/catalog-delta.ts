@@ -40,12 +40,34 @@ export function catalogDelta(items: readonly CatalogItem[], delivered: ReadonlyM
       changes.push({ action: 'remove', key })
     } else if (!entry.omitted && entry.digest === item.digest) used += entry.bytes
   }
+  const offered: CatalogItem[] = []
+  for (const item of items) {
+    const entry = delivered.get(item.key)
+    if (entry === undefined || entry.digest !== item.digest) offered.push(item)
+  }
+  return offer({ items: offered, delivered, used, maxBytes, changes, removed })
+}
+
+/**
+ * The catalog message for `appended`, skills new to a catalog the model holds exactly (every
+ * earlier item delivered or named as left out, nothing else on the surface), whose lines in
+ * effect take `listedBytes`: what {@link catalogDelta} gives for the earlier items followed by
+ * `appended` against that surface, computed from the new items alone (a join costs its own
+ * skills, not the whole catalog).
+ */
+export function appendedDelta(appended: readonly CatalogItem[], delivered: ReadonlyMap<string, DeliveredEntry>, listedBytes: number, maxBytes: number): CatalogDelta {
+  return offer({ items: appended, delivered, used: listedBytes, maxBytes, changes: [], removed: [] })
+}
+
+/** Lists each of `items` (new or changed against `delivered`) while the budget allows, naming the rest as left out. */
+function offer(input: { readonly items: readonly CatalogItem[]; readonly delivered: ReadonlyMap<string, DeliveredEntry>; readonly used: number; readonly maxBytes: number; readonly changes: CatalogChange[]; readonly removed: readonly string[] }): CatalogDelta {
+  const { delivered, maxBytes, changes } = input
+  let used = input.used
   const added: string[] = []
   const changed: string[] = []
   const omitted: string[] = []
-  for (const item of items) {
+  for (const item of input.items) {
     const entry = delivered.get(item.key)
-    if (entry !== undefined && entry.digest === item.digest) continue
     const nested = item.nestedDir === undefined ? {} : { nestedDir: item.nestedDir }
     if (used + item.bytes > maxBytes) {
       omitted.push(item.key)
@@ -56,5 +78,5 @@ export function catalogDelta(items: readonly CatalogItem[], delivered: ReadonlyM
     ;(entry === undefined || entry.omitted ? added : changed).push(item.line)
     changes.push({ action: 'set', key: item.key, digest: item.digest, bytes: item.bytes, ...nested })
   }
-  return { parts: { first: delivered.size === 0, added, changed, removed, omitted, maxBytes }, changes }
+  return { parts: { first: delivered.size === 0, added, changed, removed: input.removed, omitted, maxBytes }, changes }
 }

@@ -7,14 +7,22 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { PreStepDecision, SessionView, UserMessage } from '@dsh/contracts'
-import { catalogDelta, type CatalogItem } from './catalog-delta.ts'
+import { appendedDelta, catalogDelta, type CatalogDelta, type CatalogItem } from './catalog-delta.ts'
 import { renderCatalog } from './catalog-text.ts'
 import { catalogSource, type DeliveredEntry } from './delivered.ts'
 import type { SessionSkills } from './session-skills.ts'
 
 /** The catalog message for `items` against the session's delivered state, if any. */
 export function catalogMessage(items: readonly CatalogItem[], delivered: ReadonlyMap<string, DeliveredEntry>, maxBytes: number): UserMessage | undefined {
-  const delta = catalogDelta(items, delivered, maxBytes)
+  return messageOf(catalogDelta(items, delivered, maxBytes))
+}
+
+/** The same for `appended`, skills new to a catalog the model holds exactly, whose lines in effect take `listedBytes` (catalog-delta.ts `appendedDelta`). */
+export function appendedMessage(appended: readonly CatalogItem[], delivered: ReadonlyMap<string, DeliveredEntry>, listedBytes: number, maxBytes: number): UserMessage | undefined {
+  return messageOf(appendedDelta(appended, delivered, listedBytes, maxBytes))
+}
+
+function messageOf(delta: CatalogDelta): UserMessage | undefined {
   const text = renderCatalog(delta.parts)
   if (text === '') return undefined
   return { id: randomUUID(), role: 'user', content: [{ type: 'text', text }], source: catalogSource(delta.changes) }

@@ -11,20 +11,22 @@ import type { LoadedSkill, SkillSet } from './types.ts'
 export function catalogItems(set: SkillSet, memo?: WeakMap<LoadedSkill, CatalogItem>): CatalogItem[] {
   const items: CatalogItem[] = []
   for (const [key, skill] of set.skills) {
-    if (skill.meta.disableModelInvocation) continue
-    const known = memo?.get(skill)
-    if (known !== undefined && known.key === key) {
-      items.push(known)
-      continue
-    }
-    const line = catalogLine(key, skill, set.projectRoot)
-    const item = { key, line, digest: contentDigest(line), bytes: Buffer.byteLength(line) + 1, nestedDir: skill.source.scope === 'nested' ? folderBase(skill.source.dir) : undefined }
-    memo?.set(skill, item)
-    items.push(item)
+    const item = catalogItem(key, skill, set.projectRoot, memo)
+    if (item !== undefined) items.push(item)
   }
   return items
 }
 
+/** The item of one skill listed under `key`; `undefined` for a skill the model may not invoke. */
+export function catalogItem(key: string, skill: LoadedSkill, projectRoot: string, memo?: WeakMap<LoadedSkill, CatalogItem>): CatalogItem | undefined {
+  if (skill.meta.disableModelInvocation) return undefined
+  const known = memo?.get(skill)
+  if (known !== undefined && known.key === key) return known
+  const line = catalogLine(key, skill, projectRoot)
+  const item = { key, line, digest: contentDigest(line), bytes: Buffer.byteLength(line) + 1, nestedDir: skill.source.scope === 'nested' ? folderBase(skill.source.dir) : undefined }
+  memo?.set(skill, item)
+  return item
+}
+
 /** The directory a nested `…/<family>/skills` folder belongs to. */
 const folderBase = (skillsDir: string): string => skillsDir.replace(/[/\\][^/\\]+[/\\]skills$/, '')
-

@@ -3,7 +3,9 @@
  * plugin's catalog messages on the session's visible surface (never from prose, never from
  * memory): a resumed session continues where it was, and a compaction that drops those messages
  * makes the plugin send the catalog again. The fold is incremental between compactions (the
- * surface only grows by appends then), so a quiet step costs a look at the new entries only.
+ * surface only grows by appends then), so a quiet step costs a look at the new entries only. It
+ * also keeps the bytes of the lines in effect and the id of the message folded last, which let the
+ * plugin tell that the model holds exactly what its last message said.
  */
 import type { MessageSource, SessionEvent, SessionView, UserMessage } from '@dsh/contracts'
 
@@ -58,12 +60,21 @@ export function catalogChanges(message: UserMessage): readonly CatalogChange[] |
   return Array.isArray(changes) ? changes.filter(validChange) : undefined
 }
 
-/** Applies `changes` to `state` (mutating). */
-export function applyChanges(state: Map<string, DeliveredEntry>, changes: readonly CatalogChange[]): void {
+/** Applies `changes` to `state` (mutating); returns how much the bytes of the listed (not omitted) entries grew. */
+export function applyChanges(state: Map<string, DeliveredEntry>, changes: readonly CatalogChange[]): number {
+  let grown = 0
   for (const change of changes) {
-    if (change.action === 'remove') state.delete(change.key)
-    else state.set(change.key, { digest: change.digest ?? '', bytes: change.action === 'set' ? (change.bytes ?? 0) : 0, omitted: change.action === 'omit', nestedDir: change.nestedDir })
+    const before = state.get(change.key)
+    if (before !== undefined && !before.omitted) grown -= before.bytes
+    if (change.action === 'remove') {
+      state.delete(change.key)
+      continue
+    }
+    const bytes = change.action === 'set' ? (change.bytes ?? 0) : 0
+    grown += bytes
+    state.set(change.key, { digest: change.digest ?? '', bytes, omitted: change.action === 'omit', nestedDir: change.nestedDir })
   }
+  return grown
 }
 
 const isUserMessage = (value: unknown): value is UserMessage => typeof value === 'object' && value !== null && typeof Reflect.get(value, 'source') === 'object' && Reflect.get(value, 'role') === 'user'
@@ -93,12 +104,24 @@ export class DeliveredFold {
   #folded = 0
   #state = new Map<string, DeliveredEntry>()
   #revision = 0
+  #listedBytes = 0
+  #lastId: string | undefined
   /** Nested directories named by changes folded since the last {@link takeNestedDirs}. */
   #nestedDirs = new Set<string>()
 
   /** Changes with every catalog message folded and every reset: an equal revision is an equal state. */
   get revision(): number {
     return this.#revision
+  }
+
+  /** UTF-8 bytes of the catalog lines in effect (entries listed, not omitted), as the budget counts them. */
+  get listedBytes(): number {
+    return this.#listedBytes
+  }
+
+  /** The id of the catalog message folded last; `undefined` when none was folded since the last reset. */
+  get lastFoldedId(): string | undefined {
+    return this.#lastId
   }
 
   /** The nested directories the changes folded since the last call name (each once), and forgets them. */
@@ -115,6 +138,8 @@ export class DeliveredFold {
       this.#generation = session.replaceGeneration
       this.#folded = 0
       this.#state = new Map()
+      this.#listedBytes = 0
+      this.#lastId = undefined
       this.#revision++
     }
     for (; this.#folded < surface.length; this.#folded++) {
@@ -122,7 +147,8 @@ export class DeliveredFold {
       const message = seq === undefined ? undefined : messageOf(session.eventBySeq(seq))
       const changes = message === undefined ? undefined : catalogChanges(message)
       if (changes === undefined) continue
-      applyChanges(this.#state, changes)
+      this.#listedBytes += applyChanges(this.#state, changes)
+      this.#lastId = message?.id
       this.#revision++
       for (const change of changes) if (change.action !== 'remove' && change.nestedDir !== undefined) this.#nestedDirs.add(change.nestedDir)
     }

@@ -27,8 +27,14 @@ function isUntrusted(skill: LoadedSkill, trusted: Readonly<Record<string, string
   return skill.source.scope !== 'user' && skill.meta.allowedTools.length > 0 && trusted[skill.file] !== skill.digest
 }
 
+/** A resolved set as {@link resolveSkills} builds it: its map and entries are its own, so {@link appendNested} may extend them. */
+export interface ResolvedSkills extends SkillSet {
+  readonly skills: Map<string, LoadedSkill>
+  readonly entries: SkillEntry[]
+}
+
 /** The skill set of one discovery. */
-export function resolveSkills(input: ResolveInput): SkillSet {
+export function resolveSkills(input: ResolveInput): ResolvedSkills {
   const entries: SkillEntry[] = []
   const winners = new Map<string, LoadedSkill>()
   const nested: LoadedSkill[] = []
@@ -76,4 +82,38 @@ export function resolveSkills(input: ResolveInput): SkillSet {
     add(clash ? `${skill.source.rel ?? ''}:${skill.meta.name}` : skill.meta.name, skill)
   }
   return { skills, entries, projectRoot: input.projectRoot, problems, linkRoots: input.linkRoots }
+}
+
+/**
+ * Extends `set` in place with `joined`, the skills of nested sources that just joined (in source
+ * order), when none of them needs a precedence decision: each loaded, read without a problem line,
+ * under a name no skill of the set or of `joined` has (`names`: the names in use, extended too).
+ * {@link resolveSkills} over everything would then give the same keys, states and problems, with
+ * the new skills placed among the nested ones. Returns the new skills with their keys; `undefined`
+ * (nothing changed) when any of them needs the full pass.
+ */
+export function appendNested(set: ResolvedSkills, names: Set<string>, joined: readonly (LoadedSkill | BrokenSkill)[], trusted: Readonly<Record<string, string>>): [string, LoadedSkill][] | undefined {
+  const fresh = new Set<string>()
+  for (const skill of joined) {
+    if (skill.kind === 'broken' || skill.source.scope !== 'nested' || skill.meta.quotedFields !== undefined) return undefined
+    if (names.has(skill.meta.name) || fresh.has(skill.meta.name)) return undefined
+    fresh.add(skill.meta.name)
+  }
+  const added: [string, LoadedSkill][] = []
+  for (const skill of joined) {
+    if (skill.kind === 'broken') continue
+    const key = skill.meta.name
+    names.add(key)
+    set.skills.set(key, skill)
+    set.entries.push({ key, state: isUntrusted(skill, trusted) ? 'untrusted' : 'active', skill })
+    added.push([key, skill])
+  }
+  return added
+}
+
+/** The names a set's skills go by in precedence decisions (their front matter names). */
+export function namesInUse(set: SkillSet): Set<string> {
+  const names = new Set<string>()
+  for (const skill of set.skills.values()) names.add(skill.meta.name)
+  return names
 }

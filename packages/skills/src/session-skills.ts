@@ -12,22 +12,43 @@
  * the folders it holds become sources. It is probed again at a full look and when a `write`/`edit`
  * lands below it. Sources, and the folders of a source, are
  * scanned concurrently. Parsed files are reused while their version stands (scan.ts), so a rescan
- * reads changed files only.
+ * reads changed files only. A join whose skills need no precedence decision (new names, nothing
+ * broken) extends the set in place and says which items it appended, so neither precedence nor
+ * the catalog delta (plugin.ts) goes over the skills that were already there.
  */
 import { join } from 'node:path'
 import type { FileSystemPort, SessionView, ToolExecution, ToolFinalOutcome } from '@dsh/contracts'
 import { descendantDirs, isInsideRoot } from '@dsh/workspace-context'
-import { catalogItems } from './catalog-items.ts'
+import { catalogItem, catalogItems } from './catalog-items.ts'
 import type { CatalogItem } from './catalog-delta.ts'
 import { DeliveredFold } from './delivered.ts'
 import { discoveryPlan } from './discover.ts'
 import { FAMILIES, nestedSources, sameFamilies, type SourcesInput } from './sources.ts'
-import { resolveSkills } from './precedence.ts'
+import { appendNested, namesInUse, resolveSkills, type ResolvedSkills } from './precedence.ts'
 import { scanSource, type ScanFact } from './scan.ts'
 import type { BrokenSkill, LoadedSkill, SkillFamily, SkillSet, SkillSource } from './types.ts'
 
 /** Tools whose changes have no paths: every directory is looked at again after them. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'run_code'])
+
+/**
+ * The session's skills as of one look: a live view, whose map and items a later look may extend
+ * in place (a join); hold it within one call only.
+ */
+export interface CurrentSkills {
+  readonly skills: SkillSet
+  readonly items: readonly CatalogItem[]
+  /** Grows with every change of `skills` or `items`. */
+  readonly version: number
+  /** Set when this version only appended skills to version `from`: the catalog items appended. */
+  readonly appended: { readonly from: number; readonly items: readonly CatalogItem[] } | undefined
+}
+
+/** {@link CurrentSkills} as the session holds it. */
+interface SessionSet extends CurrentSkills {
+  readonly skills: ResolvedSkills
+  readonly items: CatalogItem[]
+}
 
 /** What discovery of one session needs from the host. */
 export interface SessionDiscoveryHost {
@@ -88,8 +109,10 @@ function staleSources(sources: readonly SkillSource[], scanned: ReadonlyMap<stri
 /** The skill state of one session. */
 export class SessionSkills {
   readonly fold = new DeliveredFold()
-  /** The items and fold revision of the last step whose catalog delta was empty (plugin.ts). */
-  saidNothing: { readonly items: readonly CatalogItem[]; readonly revision: number } | undefined
+  /** The set version the model's catalog matches exactly, and the fold revision at which that held (plugin.ts). */
+  settled: { readonly version: number; readonly revision: number } | undefined
+  /** The catalog message of the last step, the set version it brings the model to, and the fold revision it was computed against. */
+  pending: { readonly id: string; readonly version: number; readonly revision: number } | undefined
   readonly #nested = new Set<string>()
   /** Joined directory → the families it holds (undefined: could not be listed); absent until listed. */
   readonly #families = new Map<string, readonly SkillFamily[] | undefined>()
@@ -100,7 +123,9 @@ export class SessionSkills {
   readonly #bySource = new Map<string, (LoadedSkill | BrokenSkill)[]>()
   readonly #files = new Map<string, ScanFact>()
   readonly #items = new WeakMap<LoadedSkill, CatalogItem>()
-  #set: { readonly skills: SkillSet; readonly items: readonly CatalogItem[] } | undefined
+  #set: SessionSet | undefined
+  /** The names in use in {@link #set} (precedence.ts `namesInUse`), built at the first append after a full pass. */
+  #names: Set<string> | undefined
   #everything = true
   #written: string[] = []
   #projectRoot: string | undefined
@@ -173,7 +198,7 @@ export class SessionSkills {
   }
 
   /** The current set and its catalog items, looked at again where needed. Rethrows only cancellation. */
-  async current(signal?: AbortSignal): Promise<{ readonly skills: SkillSet; readonly items: readonly CatalogItem[] } | undefined> {
+  async current(signal?: AbortSignal): Promise<CurrentSkills | undefined> {
     const fs = this.#host.fs()
     if (fs === undefined) return undefined
     const everything = this.#everything || this.#set === undefined
@@ -189,6 +214,8 @@ export class SessionSkills {
     }
     const key = `${rootsKey}\u0001${this.#familiesVersion}`
     const previous = this.#plan
+    // Whether the sources can only have grown since the last look (joined directories alone).
+    let grewOnly = !everything
     if (!everything && previous !== undefined && previous.key !== key && previous.rootsKey === rootsKey && this.#projectRoot === previous.plan.projectRoot) {
       // Only the joined directories changed: the sources up to the nested ones stay, the nested ones are rebuilt from the memo.
       const fixed = previous.plan.sources.filter((source) => source.scope !== 'nested')
@@ -197,18 +224,22 @@ export class SessionSkills {
     } else if (everything || this.#plan?.key !== key) {
       // A join changes the sources only: the link roots of the same roots are reused until the next full look.
       const linkRoots = !everything && this.#plan?.rootsKey === rootsKey ? { linkRoots: this.#plan.plan.linkRoots } : {}
+      grewOnly = false
       const plan = await discoveryPlan({ fs, cwd: this.#session.header.cwd, dshHome: this.#host.dshHome, home: this.#host.home, additionalRoots, nestedDirs: this.#withFamilies(), nestedFamilies: this.#families, ...linkRoots, ...(this.#projectRoot === undefined ? {} : { projectRoot: this.#projectRoot, nestedMemo: this.#nestedMemo }), ...(signal === undefined ? {} : { signal }) })
       this.#plan = { key, rootsKey, plan }
     }
     const { plan } = this.#plan
     const stale = staleSources(plan.sources, this.#bySource, everything, written)
     if (this.#set !== undefined && stale.length === 0 && plan.sources.length === this.#bySource.size) return this.#set
+    // Joins alone: every stale source is a new nested one, and nothing else can have changed.
+    const joinsOnly = grewOnly && written.length === 0 && stale.every((source) => source.scope === 'nested' && !this.#bySource.has(source.dir))
     this.#everything = false
     this.#written = []
     // Whether this look can change the set: something was or is found in a stale source, or a source went away.
     let changed = this.#set === undefined
+    let scans: (LoadedSkill | BrokenSkill)[][]
     try {
-      const scans = await Promise.all(stale.map((source) => scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files })))
+      scans = await Promise.all(stale.map((source) => scanSource(source, { fs, policy: plan.policy, maxSkillBytes: this.#host.maxSkillBytes, signal, cache: this.#files })))
       stale.forEach((source, index) => {
         const scanned = scans[index] ?? []
         if (scanned.length > 0 || (this.#bySource.get(source.dir)?.length ?? 0) > 0) changed = true
@@ -219,25 +250,57 @@ export class SessionSkills {
       this.#everything = true
       throw error
     }
-    const known = new Set<string>()
-    for (const source of plan.sources) known.add(source.dir)
-    for (const dir of this.#bySource.keys()) {
-      if (known.has(dir)) continue
-      this.#bySource.delete(dir)
-      changed = true
-    }
+    // Sources that only grew lost none (the look at each one's directories costs a join nothing).
+    if (!joinsOnly) changed = this.#dropGone(plan.sources) || changed
     if (everything || this.#trust === undefined) this.#trust = this.#host.trust()
     if (!changed && !everything && this.#set !== undefined) return this.#set
+    if (joinsOnly && this.#set !== undefined) {
+      const appended = this.#append(this.#set, scans.flat(), this.#trust[plan.projectRoot] ?? {})
+      if (appended !== undefined) return appended
+    }
     const found: (LoadedSkill | BrokenSkill)[] = []
     for (const source of plan.sources) for (const skill of this.#bySource.get(source.dir) ?? []) found.push(skill)
     const skills = resolveSkills({ found, projectRoot: plan.projectRoot, trusted: this.#trust[plan.projectRoot] ?? {}, linkRoots: plan.linkRoots })
     this.#projectRoot = plan.projectRoot
-    this.#set = { skills, items: catalogItems(skills, this.#items) }
+    this.#names = undefined
+    this.#set = { skills, items: catalogItems(skills, this.#items), version: (this.#set?.version ?? 0) + 1, appended: undefined }
     for (const line of skills.problems) {
       if (this.#warned.has(line)) continue
       this.#warned.add(line)
       this.#host.warn(line)
     }
+    return this.#set
+  }
+
+  /** Forgets the scans of sources no longer in `sources`; true when there were any. */
+  #dropGone(sources: readonly SkillSource[]): boolean {
+    const known = new Set<string>()
+    for (const source of sources) known.add(source.dir)
+    let dropped = false
+    for (const dir of this.#bySource.keys()) {
+      if (known.has(dir)) continue
+      this.#bySource.delete(dir)
+      dropped = true
+    }
+    return dropped
+  }
+
+  /**
+   * The set extended in place by `joined` (the skills of newly joined nested sources, in source
+   * order) when none needs a precedence decision (precedence.ts `appendNested`); `undefined`
+   * when the full pass must decide.
+   */
+  #append(set: SessionSet, joined: readonly (LoadedSkill | BrokenSkill)[], trusted: Readonly<Record<string, string>>): SessionSet | undefined {
+    this.#names ??= namesInUse(set.skills)
+    const added = appendNested(set.skills, this.#names, joined, trusted)
+    if (added === undefined) return undefined
+    const items: CatalogItem[] = []
+    for (const [key, skill] of added) {
+      const item = catalogItem(key, skill, set.skills.projectRoot, this.#items)
+      if (item !== undefined) items.push(item)
+    }
+    set.items.push(...items)
+    this.#set = { skills: set.skills, items: set.items, version: set.version + 1, appended: { from: set.version, items } }
     return this.#set
   }
 }

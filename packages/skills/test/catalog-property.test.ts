@@ -3,12 +3,13 @@
 // current skill is listed or named as left out; every gone one is withdrawn), and keeps the
 // listed lines within the byte budget. The delivered state is folded from a fake session surface
 // by the real DeliveredFold, so resume (a new fold) and compaction (a replaced surface) are real;
-// the fold's revision changes whenever its state does.
+// the fold's revision changes whenever its state does. A skill added to a catalog the model holds
+// exactly gives the same message from itself alone (appendedDelta) as from the whole catalog.
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent, SessionView, UserMessage } from '@dsh/contracts'
 import { contentDigest } from '@dsh/workspace-context'
-import { catalogDelta, type CatalogItem } from '../src/catalog-delta.ts'
+import { appendedDelta, catalogDelta, type CatalogItem } from '../src/catalog-delta.ts'
 import { renderCatalog } from '../src/catalog-text.ts'
 import { catalogChanges, catalogSource, DeliveredFold } from '../src/delivered.ts'
 
@@ -65,16 +66,25 @@ describe('catalog deltas (property)', () => {
           seen = { fold, revision: fold.revision, state }
         }
         for (const step of ops) {
+          // After every step the model holds the catalog exactly; a skill added now is appended to it.
+          let appended: CatalogItem | undefined
           if (step.kind === 'add' || step.kind === 'touch') {
-            if (!current.has(step.key)) current.set(step.key, item(step.key, 'x'.repeat(step.size)))
+            if (!current.has(step.key)) current.set(step.key, (appended = item(step.key, 'x'.repeat(step.size))))
           } else if (step.kind === 'edit') current.set(step.key, item(step.key, `${'y'.repeat(step.size)}${++version}`))
           else if (step.kind === 'remove') current.delete(step.key)
           else if (step.kind === 'resume') fold = new DeliveredFold()
           else session.compact()
           checkRevision()
+          if (step.kind === 'compact') expect(fold.lastFoldedId).toBeUndefined()
           const before = fold.current(session)
           const items = [...current.values()]
           const delta = catalogDelta(items, before, maxBytes)
+          // The fold keeps the bytes of the lines in effect, as the budget counts them.
+          let inEffect = 0
+          for (const entry of before.values()) if (!entry.omitted) inEffect += entry.bytes
+          expect(fold.listedBytes).toBe(inEffect)
+          // A skill appended to a catalog the model holds exactly costs itself alone, with the same message.
+          if (appended !== undefined) expect(appendedDelta([appended], before, fold.listedBytes, maxBytes)).toEqual(delta)
           const text = renderCatalog(delta.parts)
           expect(text === '').toBe(delta.changes.length === 0)
           // At most once while visible: nothing already delivered with the same digest is sent again.
@@ -84,6 +94,8 @@ describe('catalog deltas (property)', () => {
             const message: UserMessage = { id: `m${session.events.length}`, role: 'user', content: [{ type: 'text', text }], source: catalogSource(delta.changes) }
             expect(catalogChanges(message)).toEqual(delta.changes)
             session.append(message)
+            fold.current(session)
+            expect(fold.lastFoldedId).toBe(message.id)
             for (const change of delta.changes) {
               if (change.action === 'set') expect(text).toContain(current.get(change.key)?.line)
               else expect(text).toContain(change.key)

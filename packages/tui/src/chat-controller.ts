@@ -7,6 +7,7 @@
 import type { PromptEvent } from '@dsh/contracts'
 import type { Agent, TurnResult } from '@dsh/runtime'
 import { deriveMessages } from '@dsh/runtime'
+import { todoListOf } from '@dsh/todo'
 import type { ChatEnvironment, ModelChoice } from './chat-environment.ts'
 import type { ChatView } from './chat-view.ts'
 import { outcomeWords, shellCommand, shellContext, type ShellRunner } from './shell-line.ts'
@@ -153,7 +154,7 @@ export class ChatController {
     this.#agent = next
     this.#unsubscribe = this.#subscribe(next)
     this.#options.onSession?.(next.session.id)
-    this.#options.view.replay(deriveMessages(next.session))
+    this.#options.view.replay(deriveMessages(next.session), todoListOf(next.session).items)
     this.#options.view.statusChanged()
   }
 

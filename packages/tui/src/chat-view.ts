@@ -4,6 +4,7 @@
  */
 import type { Message } from '@dsh/contracts'
 import type { AgentProgress, TurnResult } from '@dsh/runtime'
+import type { TodoItem } from '@dsh/todo'
 import type { SessionRow } from './sessions/session-rows.ts'
 
 /** How an output block reads. */
@@ -40,8 +41,12 @@ export interface ChatView {
   diff(text: string): void
   /** A failure of a turn or a command. */
   error(problem: unknown): void
-  /** Another session became current: show its visible conversation (`messages` as the model sees them). */
-  replay(messages: readonly Message[]): void
+  /**
+   * Another session became current: show its visible conversation (`messages` as the model sees
+   * them); `todos` is its checklist (the todo plugin's fold, which a compaction or a rewind keeps
+   * right where the visible calls no longer show it), pinned while its next turn runs.
+   */
+  replay(messages: readonly Message[], todos: readonly TodoItem[]): void
   /** Lets the person choose a stored session; undefined when cancelled (or `signal` aborts) or when the view cannot ask. */
   pickSession(rows: readonly SessionRow[], signal?: AbortSignal): Promise<string | undefined>
   /**

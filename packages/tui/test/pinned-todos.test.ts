@@ -1,11 +1,11 @@
 // The pinned checklist's text: the progress line and the unfinished items (five at most, then a
-// count of the rest), nothing once everything is done; and the list a replayed history ends with
-// (a failed todo_write does not count).
-import { visibleWidth } from '@mariozechner/pi-tui'
+// count of the rest), nothing once everything is done; and a replayed session pins the list it holds.
+import { Container, visibleWidth } from '@mariozechner/pi-tui'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '@dsh/contracts'
 import type { TodoItem } from '@dsh/todo'
-import { lastTodos, PinnedTodos } from '../src/screen/pinned-todos.ts'
+import { PinnedTodos } from '../src/screen/pinned-todos.ts'
+import { ScreenView } from '../src/screen/screen-view.ts'
 import { createTheme } from '../src/theme.ts'
 
 const theme = createTheme({ color: false, attributes: false })
@@ -33,14 +33,17 @@ describe('the pinned checklist', () => {
   })
 })
 
-const call = (id: string, todos: readonly TodoItem[]): Message => ({ id: `a${id}`, role: 'assistant', content: [{ type: 'tool-call', callId: id, name: 'todo_write', arguments: JSON.stringify({ todos }) }], source: { kind: 'model' } })
-const result = (id: string, isError: boolean): Message => ({ id: `t${id}`, role: 'tool', callId: id, toolName: 'todo_write', isError, content: [{ type: 'text', text: isError ? 'refused' : 'Todo list updated' }], source: { kind: 'tool' } })
-
-describe('the checklist of a replayed history', () => {
-  it('is the last todo_write that succeeded', () => {
-    const first = [item('One', 'in_progress')]
-    const refused = [item('Two', 'in_progress'), item('Three', 'in_progress')]
-    expect(lastTodos([call('c1', first), result('c1', false), call('c2', refused), result('c2', true)])).toEqual(first)
-    expect(lastTodos([{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } }])).toBeUndefined()
+describe('the checklist of a replayed session', () => {
+  it('is the list the session holds (even when no todo_write is visible any more), pinned while the next turn runs', () => {
+    const list = [item('Find the bug', 'in_progress'), item('Fix it', 'pending')]
+    const shown: (readonly TodoItem[])[] = []
+    const view = new ScreenView({ transcript: new Container(), theme, now: () => 0, cwd: () => '/', requestRender: () => undefined, statusChanged: () => undefined, queueChanged: () => undefined, restoreDraft: () => undefined, pickSession: () => Promise.resolve(undefined), choose: () => Promise.resolve(undefined), todosChanged: (items) => shown.push(items) })
+    // A compacted history: the summary only, the checklist in the session's todo fold.
+    const summary: Message = { id: 'c', role: 'user', content: [{ type: 'text', text: 'Summary of the conversation so far.' }], source: { kind: 'compaction', checkpointId: 'k1', summarizer: 'model' } }
+    view.replay([summary], list)
+    expect(shown).toEqual([])
+    view.progress({ type: 'step-start', turn: 2, step: 1 })
+    view.progress({ type: 'turn-end', turn: 2, reason: 'completed' })
+    expect(shown).toEqual([list, []])
   })
 })

@@ -3,29 +3,16 @@
  * unfinished, so the plan stays in sight after its `todo_write` row has scrolled away: one line of
  * progress (`checklist: 2 of 5 completed`), then the unfinished items in order (the one in progress
  * bold cyan), at most {@link PINNED_ITEMS} of them and a line counting the rest. Between turns it
- * is empty (the transcript's rows and `/todos` show the list). `lastTodos` finds the list a
- * replayed history ends with.
+ * is empty (the transcript's rows and `/todos` show the list). A replayed session pins the list
+ * the todo plugin folds from it (`todoListOf`), which a compaction keeps.
  */
 import { truncateToWidth, type Component } from '@mariozechner/pi-tui'
-import type { Message } from '@dsh/contracts'
-import { progressText, TODO_TOOL, todosOfArguments, type TodoItem } from '@dsh/todo'
+import { progressText, type TodoItem } from '@dsh/todo'
 import type { Theme } from '../theme.ts'
 import { oneLine } from '../text-safety.ts'
 
 /** How many unfinished items the pinned list shows. */
 export const PINNED_ITEMS = 5
-
-/** The items of the last successful `todo_write` in `messages`; undefined when there is none. */
-export function lastTodos(messages: readonly Message[]): readonly TodoItem[] | undefined {
-  const failed = new Set<string>()
-  for (const message of messages) if (message.role === 'tool' && message.isError) failed.add(message.callId)
-  let items: readonly TodoItem[] | undefined
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue
-    for (const block of message.content) if (block.type === 'tool-call' && block.name === TODO_TOOL && !failed.has(block.callId)) items = todosOfArguments(block.arguments) ?? items
-  }
-  return items
-}
 
 /** The pinned lines, unstyled (`checklist: 1 of 3 completed`, `  ▸ Run the tests`, …); none when everything is done. */
 export function pinnedLines(items: readonly TodoItem[]): { readonly text: string; readonly current: boolean }[] {

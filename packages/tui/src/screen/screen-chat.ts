@@ -7,6 +7,7 @@
 import type { Component, Terminal } from '@mariozechner/pi-tui'
 import type { PermissionDecision } from '@dsh/contracts'
 import { deriveMessages, userHome, type Agent } from '@dsh/runtime'
+import { todoListOf } from '@dsh/todo'
 import type { Asker } from '../approvals/approval-broker.ts'
 import { ChatController } from '../chat-controller.ts'
 import type { ChatEnvironment } from '../chat-environment.ts'
@@ -148,7 +149,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     const chat = controller
     options.onSession?.(agent.session.id)
     if (agent.session.surface.length > 0) {
-      view.replay(deriveMessages(agent.session))
+      view.replay(deriveMessages(agent.session), todoListOf(agent.session).items)
       notices.push(resumedSessionLine(agent, env.cwd))
     }
     if (notices.length > 0) view.lines(notices, 'notice')

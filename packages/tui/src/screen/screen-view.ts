@@ -19,7 +19,6 @@ import { ReasoningBlock } from './reasoning-block.ts'
 import { replayBlocks } from './replay-blocks.ts'
 import { StreamingMarkdown } from './streaming-markdown.ts'
 import { LinesBlock, PromptBlock } from './text-block.ts'
-import { lastTodos } from './pinned-todos.ts'
 import { ToolRow } from './tool-row.ts'
 
 /** Kinds of transcript content, for spacing. */
@@ -168,12 +167,12 @@ export class ScreenView implements ChatView {
     this.#add(new LinesBlock([`error: ${problemText(problem)}`], 'error', this.#host.theme))
   }
 
-  replay(messages: readonly Message[]): void {
+  replay(messages: readonly Message[], todos: readonly TodoItem[]): void {
     this.#host.transcript.clear()
     this.#last = 'other'
     this.#reasoning.length = 0
     this.#lastTool = undefined
-    this.#todos = lastTodos(messages) ?? []
+    this.#todos = todos
     for (const block of replayBlocks(messages, this.#host.theme, this.#host.now)) this.#host.transcript.addChild(block)
     this.#host.requestRender()
   }

@@ -10,7 +10,7 @@ import type { PreStepDecision, SessionView, UserMessage } from '@dsh/contracts'
 import { appendedDelta, catalogDelta, type CatalogDelta, type CatalogItem } from './catalog-delta.ts'
 import { renderCatalog } from './catalog-text.ts'
 import { catalogSource, type DeliveredEntry } from './delivered.ts'
-import type { SessionSkills } from './session-skills.ts'
+import type { CurrentSkills, SessionSkills } from './session-skills.ts'
 
 /** The catalog message for `items` against the session's delivered state, if any. */
 export function catalogMessage(items: readonly CatalogItem[], delivered: ReadonlyMap<string, DeliveredEntry>, maxBytes: number): UserMessage | undefined {
@@ -26,6 +26,25 @@ function messageOf(delta: CatalogDelta): UserMessage | undefined {
   const text = renderCatalog(delta.parts)
   if (text === '') return undefined
   return { id: randomUUID(), role: 'user', content: [{ type: 'text', text }], source: catalogSource(delta.changes) }
+}
+
+/**
+ * The catalog message of this step for `set`, if any, and the bookkeeping that lets the next step
+ * skip work: the last step's message, folded alone since, brought the model to exactly its set
+ * version (`settled`); nothing is said while the model holds the current version, and a version
+ * that only appended skills to the one it holds costs those skills alone.
+ */
+export function nextCatalogMessage(skills: SessionSkills, set: CurrentSkills, session: SessionView, maxBytes: number): UserMessage | undefined {
+  const delivered = skills.fold.current(session)
+  const { fold } = skills
+  if (skills.pending !== undefined && fold.revision === skills.pending.revision + 1 && fold.lastFoldedId === skills.pending.id) skills.settled = { version: skills.pending.version, revision: fold.revision }
+  skills.pending = undefined
+  const settled = skills.settled?.revision === fold.revision ? skills.settled.version : undefined
+  if (settled === set.version) return undefined
+  const message = settled !== undefined && set.appended?.from === settled && delivered.size > 0 ? appendedMessage(set.appended.items, delivered, fold.listedBytes, maxBytes) : catalogMessage(set.items, delivered, maxBytes)
+  if (message === undefined) skills.settled = { version: set.version, revision: fold.revision }
+  else skills.pending = { id: message.id, version: set.version, revision: fold.revision }
+  return message
 }
 
 /** Inserts `message` after the claimed prompt and any workspace instruction messages following it. */

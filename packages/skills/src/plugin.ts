@@ -8,7 +8,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { FileSystemPort, SessionView } from '@dsh/contracts'
 import { errorMessage, resolveDshHome, userHome } from '@dsh/runtime'
 import { mentionedPaths, terminalLine } from '@dsh/workspace-context'
-import { afterInstructions, appendedMessage, catalogMessage, rejoinNested } from './catalog-injector.ts'
+import { afterInstructions, nextCatalogMessage, rejoinNested } from './catalog-injector.ts'
 import { Config, resolveSkillsConfig } from './config.ts'
 import { SessionSkills } from './session-skills.ts'
 import { createSkillTool } from './skill-tool.ts'
@@ -79,19 +79,7 @@ function apply(ctx: Context, input: unknown, hooks: SkillsHooks): void {
       rejoinNested(skills, payload.agent.session)
       const set = await skills.current(payload.signal)
       if (set === undefined) return decision
-      const delivered = skills.fold.current(payload.agent.session)
-      const { fold } = skills
-      // The last step's message, folded alone since, brought the model to exactly its set version.
-      if (skills.pending !== undefined && fold.revision === skills.pending.revision + 1 && fold.lastFoldedId === skills.pending.id) skills.settled = { version: skills.pending.version, revision: fold.revision }
-      skills.pending = undefined
-      const settled = skills.settled?.revision === fold.revision ? skills.settled.version : undefined
-      // The delta is a function of the items and the delivered state alone: nothing to say while
-      // the model holds this version; a version that only appended skills to the one it holds
-      // costs those skills alone.
-      if (settled === set.version) return decision
-      const message = settled !== undefined && set.appended?.from === settled && delivered.size > 0 ? appendedMessage(set.appended.items, delivered, fold.listedBytes, config.maxCatalogBytes) : catalogMessage(set.items, delivered, config.maxCatalogBytes)
-      if (message === undefined) skills.settled = { version: set.version, revision: fold.revision }
-      else skills.pending = { id: message.id, version: set.version, revision: fold.revision }
+      const message = nextCatalogMessage(skills, set, payload.agent.session, config.maxCatalogBytes)
       payload.signal.throwIfAborted()
       return message === undefined ? decision : afterInstructions(decision, payload.messages, message)
     } catch (error) {

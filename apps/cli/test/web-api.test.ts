@@ -298,7 +298,7 @@ describe('dsh web: every route works on a live session, never on a client-named 
     const storedId = /session: (\S+)/.exec(stored.stderr)?.[1] ?? ''
     expect(stored.code).toBe(0)
     expect(await w.api('POST', '/api/sessions', { resume: storedId })).toEqual({ status: 200, body: { id: storedId } })
-    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, seq: 0, approvals: [], usage: { contextWindow: 128_000 }, mode: expect.objectContaining({ current: 'ask' }), items: [{ kind: 'user', text: 'an earlier prompt', turn: 1 }, { kind: 'assistant', text: 'stored answer' }] })
+    expect((await w.api('GET', `/api/sessions/${storedId}/history`)).body).toEqual({ id: storedId, busy: false, seq: 0, approvals: [], usage: { contextWindow: 128_000 }, mode: expect.objectContaining({ current: 'ask' }), todos: [], items: [{ kind: 'user', text: 'an earlier prompt', turn: 1 }, { kind: 'assistant', text: 'stored answer' }] })
     const rows = (await w.api<{ sessions: { id: string; title: string; live: boolean }[] }>('GET', '/api/sessions')).body.sessions
     expect(rows[0]).toMatchObject({ id: storedId, title: 'an earlier prompt', live: true })
   })

@@ -2,9 +2,13 @@
 // successful todo_write row opens on its checklist (done struck through, the current item marked)
 // with its progress as the summary; a refused one stays closed and shows its arguments and error;
 // while the turn goes on (the answer holds until a file exists) the open items are pinned above
-// the Message box, and the pin goes when the turn ends.
+// the Message box, and the pin goes when the turn ends. A session compacted in dsh chat and opened
+// on the page (its todo_write rows summarised away) shows where the compaction was, with the
+// summary, and still pins the list its log keeps.
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { runDshPiped } from './chat-harness.ts'
+import { writeScript } from './run-dsh.ts'
 import { openPage, ready, shoot, startRig, UI_WAIT_MS, usePageTests } from './web-page.ts'
 
 const tests = usePageTests()
@@ -61,6 +65,41 @@ describe('dsh web page: the task checklist', () => {
       await shoot(page, 'todo-pinned')
       writeFileSync(tests.rig.tree.path('release'), '')
       await page.getByText('Working on the parser. Done.').waitFor({ timeout: UI_WAIT_MS })
+      await expect.poll(() => pinned.count(), { timeout: UI_WAIT_MS }).toBe(0)
+      await page.context().close()
+    },
+    240_000,
+  )
+
+  it(
+    'pins the list of a compacted session it opens, which shows no todo_write row',
+    async () => {
+      tests.rig = await startRig((path) => [{ text: 'Still on the parser. Done.', holdAfter: 1, releaseFile: path('release') }])
+      const { tree } = tests.rig
+      const chatScript = writeScript(tree.path('.'), 'chat.json', { responses: [{ toolCalls: [{ name: 'todo_write', arguments: { todos } }] }, { text: 'Planned.' }] })
+      const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--cwd', tree.path('repo'), '--model', `scripted:${chatScript}`], 'plan the fix\n/compact\n/exit\n', { cwd: tree.root })
+      expect(chat.code, chat.stderr).toBe(0)
+      const page = await openPage(tests.browser, tests.rig.web)
+      await ready(page)
+      await page.getByRole('button', { name: /^plan the fix/ }).click()
+      // The history is the compaction's note, which opens on the summary; no todo_write row is left.
+      const note = page.locator('details.compacted')
+      await note.waitFor({ timeout: UI_WAIT_MS })
+      await ready(page)
+      expect(await note.locator('summary').textContent()).toBe('Earlier history was compacted into a summary')
+      await note.locator('summary').click()
+      // /compact in dsh chat summarises without the model: the checkpoint text names the earlier prompt.
+      expect(await note.locator('.compacted-summary').textContent()).toContain('The earlier part of this session was compacted. Summary of what happened before:\n\nUser: plan the fix\n')
+      expect(await page.locator('details.tool').count()).toBe(0)
+      await page.getByRole('textbox', { name: 'Message' }).fill('go on')
+      await page.getByRole('textbox', { name: 'Message' }).press('Enter')
+      const pinned = page.getByRole('complementary', { name: 'Checklist' })
+      await pinned.waitFor({ timeout: UI_WAIT_MS })
+      expect(await pinned.locator('.pinned-progress').textContent()).toBe('Checklist: 1 of 3 completed')
+      expect(await pinned.locator('li').allTextContents()).toEqual(['▸ Fix the parser', '○ Run the suite'])
+      await shoot(page, 'todo-pinned-compacted')
+      writeFileSync(tree.path('release'), '')
+      await page.getByText('Still on the parser. Done.').waitFor({ timeout: UI_WAIT_MS })
       await expect.poll(() => pinned.count(), { timeout: UI_WAIT_MS }).toBe(0)
       await page.context().close()
     },

@@ -1,4 +1,5 @@
 /** Shapes of the server's answers the page reads (mirrors of `@dsh/web`'s JSON). Types only. */
+import type { TodoEntry } from './todo-list.tsx'
 
 export interface ServerState {
   readonly cwd: string
@@ -30,6 +31,8 @@ export type HistoryItem =
   | { readonly kind: 'assistant'; readonly text: string }
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean; /** The last of what the running call printed (live only). */ readonly output?: string }
   | { readonly kind: 'attached'; readonly files: readonly AttachedFile[] }
+  /** Where a compaction summarised the history before it; `summary` is what the model has instead. */
+  | { readonly kind: 'compacted'; readonly summary: string }
 
 export interface ApprovalView {
   readonly id: string
@@ -90,6 +93,8 @@ export interface HistoryAnswer {
   readonly usage: UsageView
   /** Absent or null: this dsh web offers no mode menu. */
   readonly mode?: ModeView | null
+  /** The session's checklist as the log holds it (kept through a compaction); absent from an older dsh web. */
+  readonly todos?: readonly TodoEntry[]
 }
 
 /** Usage figures of a session (`/sessions/:id/usage`); absent fields are unknown. */

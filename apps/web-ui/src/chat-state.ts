@@ -8,6 +8,7 @@
  * arrive before the first history read are kept until it comes.
  */
 import type { ApprovalView, HistoryAnswer, HistoryItem, ModeView, WebEvent } from './api-types.ts'
+import type { TodoEntry } from './todo-list.tsx'
 
 type Shown = HistoryItem | { readonly kind: 'error'; readonly text: string } | { readonly kind: 'notice'; readonly text: string }
 /** One shown item with its id. */
@@ -33,6 +34,11 @@ export interface ChatState {
   readonly next: number
   /** The session's permission mode and the modes it can switch to (undefined: no mode menu). */
   readonly mode: ModeView | undefined
+  /**
+   * The checklist the last history read carried (the log's, which a compaction keeps); a
+   * `todo_write` row the stream adds after it is newer (pinned-todos.tsx).
+   */
+  readonly todos: readonly TodoEntry[]
 }
 
 export type ChatAction =
@@ -42,7 +48,7 @@ export type ChatAction =
   | { /** The stream (re)connected: events wait for the history read that follows. */ readonly kind: 'reload' }
 
 /** A chat that applies events at once. */
-export const emptyChat: ChatState = { items: [], approvals: [], busy: false, streaming: false, seq: 0, early: undefined, next: 0, mode: undefined }
+export const emptyChat: ChatState = { items: [], approvals: [], busy: false, streaming: false, seq: 0, early: undefined, next: 0, mode: undefined, todos: [] }
 
 /** A chat whose history is still being read: events wait for it. */
 export const loadingChat: ChatState = { ...emptyChat, early: [] }
@@ -154,7 +160,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         const old = state.items[index]
         return old !== undefined && old.id === item.id && JSON.stringify(old) === JSON.stringify(item) ? old : item
       })
-      const base: ChatState = { ...state, items: [...kept, ...latestNotes(state.items)], approvals: history.approvals, busy: history.busy, streaming: false, seq: history.seq, early: undefined, mode: history.mode ?? undefined }
+      const base: ChatState = { ...state, items: [...kept, ...latestNotes(state.items)], approvals: history.approvals, busy: history.busy, streaming: false, seq: history.seq, early: undefined, mode: history.mode ?? undefined, todos: history.todos ?? [] }
       return applyAll(base, state.early ?? [], action.cancelledText)
     }
     case 'events':

@@ -199,7 +199,7 @@ export function ChatView(props: { readonly sessionId: string; readonly cwd: stri
           {t.connectionLost}
         </p>
       ) : null}
-      <PinnedTodos items={state.items} busy={state.busy} />
+      <PinnedTodos items={state.items} todos={state.todos} busy={state.busy} />
       {usage === undefined ? null : <UsageLine usage={usage} />}
       {state.mode === undefined ? null : <ModeMenu mode={state.mode} choose={chooseMode} />}
       <Composer busy={state.busy} connected={connected && !lost} send={send} cancel={cancel} commands={commands} restored={restored} mentions={mentions} />

@@ -2,7 +2,9 @@
  * The model's checklist pinned above the usage line and the Message box while a turn runs and
  * something on it is open, as the chat pins it: the progress, then the open items in order (at
  * most {@link PINNED_ITEMS}, then a count of the rest). The list is the last successful
- * `todo_write` among the transcript's rows; between turns nothing is pinned (the rows show it).
+ * `todo_write` row the stream added since the history was read, else the list that history read
+ * carried (the log's, so a compacted or reloaded session still pins its list); between turns
+ * nothing is pinned (the rows show it).
  */
 import type { JSX } from 'preact'
 import { useMemo } from 'preact/hooks'
@@ -24,10 +26,19 @@ export function lastTodoEntries(items: readonly ChatItem[]): readonly TodoEntry[
   return undefined
 }
 
-export function PinnedTodos(props: { readonly items: readonly ChatItem[]; readonly busy: boolean }): JSX.Element | null {
+/**
+ * The list to pin: the last successful `todo_write` row the stream added (ids `s…`; rows read
+ * with the history are `h…` and already folded into `fromHistory`), else `fromHistory`.
+ */
+export function pinnedEntries(items: readonly ChatItem[], fromHistory: readonly TodoEntry[]): readonly TodoEntry[] {
+  const streamed = items.filter((item) => !item.id.startsWith('h'))
+  return lastTodoEntries(streamed) ?? fromHistory
+}
+
+export function PinnedTodos(props: { readonly items: readonly ChatItem[]; readonly todos: readonly TodoEntry[]; readonly busy: boolean }): JSX.Element | null {
   const t = useStrings()
-  const entries = useMemo(() => lastTodoEntries(props.items), [props.items])
-  if (!props.busy || entries === undefined) return null
+  const entries = useMemo(() => pinnedEntries(props.items, props.todos), [props.items, props.todos])
+  if (!props.busy) return null
   const open = entries.filter((entry) => entry.status !== 'completed')
   if (open.length === 0) return null
   const counts = todoCounts(entries)

@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalView } from './api-types.ts'
 import { ApprovalCard, type Choice } from './approval-card.tsx'
 import { AttachedNote } from './attached-note.tsx'
+import { CompactedNote } from './compacted-note.tsx'
 import type { ChatItem } from './chat-state.ts'
 import { CopyButton } from './copy-button.tsx'
 import { useFollowBottom } from './follow-bottom.ts'
@@ -64,6 +65,8 @@ function ItemView(props: { readonly item: ChatItem; readonly streaming: boolean;
       return <p class="notice">{item.text}</p>
     case 'attached':
       return <AttachedNote files={item.files} />
+    case 'compacted':
+      return <CompactedNote summary={item.summary} />
     default:
       return item satisfies never
   }

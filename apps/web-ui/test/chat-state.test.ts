@@ -74,6 +74,13 @@ describe('chat state', () => {
     expect(reread.busy).toBe(false)
   })
 
+  it('carries the checklist of each history read, and a history without one carries none', () => {
+    const todos = [{ content: 'Fix the parser', status: 'in_progress' }] as const
+    const read = chatReducer(emptyChat, { kind: 'history', history: { ...history([{ kind: 'compacted', summary: 'before' }], true), todos }, cancelledText: '' })
+    expect(read.todos).toEqual(todos)
+    expect(chatReducer(read, { kind: 'history', history: history([], false), cancelledText: '' }).todos).toEqual([])
+  })
+
   it('keeps the object of every item an event did not change (so the page re-renders only the streamed one)', () => {
     const before = run([{ kind: 'prompt', text: 'a' }, { kind: 'progress', event: { type: 'text', text: 'x' } }])
     const after = run([{ kind: 'progress', event: { type: 'text', text: 'y' } }], before)

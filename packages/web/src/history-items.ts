@@ -1,8 +1,9 @@
 /**
  * A session's visible history as the page shows it: what people typed, the model's reasoning (as
  * recorded with its answer, so a reloaded page still has it), the model's answers, and each tool
- * call with its result, and which `@`-mentioned files went with a prompt. Other plugin and
- * compaction messages are left out (the Context tab explains the instruction files).
+ * call with its result, which `@`-mentioned files went with a prompt, and where a compaction
+ * summarised what came before (with the summary the model now has). Other plugin messages are left
+ * out (the Context tab explains the instruction files).
  */
 import type { Message } from '@dsh/contracts'
 import { attachedFilesOf, type AttachedFile } from '@dsh/runtime'
@@ -15,6 +16,8 @@ export type HistoryItem =
   | { readonly kind: 'tool'; readonly callId: string; readonly name: string; readonly arguments: string; readonly result?: string; readonly isError?: boolean }
   /** The files a prompt `@`-mentioned, as they went with it (`refused`: named instead, with why). */
   | { readonly kind: 'attached'; readonly files: readonly AttachedFile[] }
+  /** A compaction checkpoint: the history before it was summarised into `summary`, which the model sees instead. */
+  | { readonly kind: 'compacted'; readonly summary: string }
 
 const textOf = (blocks: readonly { readonly type: string; readonly text?: string }[], type: 'text' | 'reasoning' = 'text'): string =>
   blocks
@@ -32,7 +35,7 @@ export function historyItems(messages: readonly Message[], turnOf: (message: Mes
         if (message.source.kind === 'user') {
           const turn = turnOf(message)
           items.push({ kind: 'user', text: textOf(message.content), ...(turn === undefined ? {} : { turn }) })
-        }
+        } else if (message.source.kind === 'compaction') items.push({ kind: 'compacted', summary: textOf(message.content) })
         const attached = attachedFilesOf(message)
         if (attached !== undefined && attached.length > 0) items.push({ kind: 'attached', files: attached })
         break

@@ -7,6 +7,7 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { SessionView } from '@dsh/contracts'
 import { dataOf, deriveMessages, isDshError } from '@dsh/runtime'
+import { todoListOf } from '@dsh/todo'
 import { historyItems } from './history-items.ts'
 import { jsonBody } from './json-body.ts'
 import type { LiveSession } from './live-session.ts'
@@ -71,7 +72,9 @@ export function sessionRoutes(env: WebEnvironment, sessions: LiveSessions, strea
       if (data?.turn !== undefined) turns.set(data.message.id, data.turn)
     }
     // Read in one go with the event number: the page applies only the browser-wide stream's events after `seq`.
-    return c.json({ id: live.id, busy: live.busy, seq: live.seq, approvals: env.approvals.pending(live.id), usage: usageOf(live), mode: modeViewOf(env, live.id) ?? null, items: historyItems(deriveMessages(live.agent.session), (message) => turns.get(message.id)) })
+    // `todos`: the list the todo plugin folds from the log, which a compaction keeps though it takes the todo_write rows away.
+    const todos = todoListOf(live.agent.session).items.map(({ content, status }) => ({ content, status }))
+    return c.json({ id: live.id, busy: live.busy, seq: live.seq, approvals: env.approvals.pending(live.id), usage: usageOf(live), mode: modeViewOf(env, live.id) ?? null, todos, items: historyItems(deriveMessages(live.agent.session), (message) => turns.get(message.id)) })
   })
   app.get('/sessions/:id/usage', (c) => {
     const live = liveSessionOf(c, sessions)

@@ -1,5 +1,6 @@
 // A session's visible history as the page shows it: typed prompts and answers, tool calls with
-// their results attached, the files a prompt @-mentioned; other plugin context stays out.
+// their results attached, the files a prompt @-mentioned, where a compaction summarised the
+// history; other plugin context stays out.
 import { describe, expect, it } from 'vitest'
 import type { Message } from '@dsh/contracts'
 import { historyItems } from '../src/history-items.ts'
@@ -39,6 +40,17 @@ describe('historyItems', () => {
     expect(historyItems(messages)).toEqual([
       { kind: 'reasoning', text: 'think more' },
       { kind: 'assistant', text: 'Done.' },
+    ])
+  })
+
+  it('marks where a compaction summarised the history, with the summary the model has instead', () => {
+    const messages: Message[] = [
+      { id: '1', role: 'user', content: text('Summary: the parser is being fixed.'), source: { kind: 'compaction', checkpointId: 'k1', summarizer: 'model' } },
+      { id: '2', role: 'user', content: text('go on'), source: { kind: 'user' } },
+    ]
+    expect(historyItems(messages)).toEqual([
+      { kind: 'compacted', summary: 'Summary: the parser is being fixed.' },
+      { kind: 'user', text: 'go on' },
     ])
   })
 })

@@ -2,12 +2,18 @@
  * The contents of the files a prompt `@`-mentions go with it, as Claude Code attaches them: at the
  * first step of a turn each mentioned path that is a file is read with the session's own `read`
  * tool, through the whole tool pipeline (permission policy, hooks, secret locations), and what
- * the read returned follows the prompt in one user message. A mention that is a directory, or
- * names nothing, stays text (workspace-context still joins its directories). A read the pipeline
- * refuses or that fails (binary, denied) is named with its reason instead of the contents; so is
- * a file past the prompt's attachment budget. Nothing is attached when the session has no `read`
- * tool. The message is an ordinary part of the turn: logged, resumed, compacted and rewound with it.
+ * the read returned follows the prompt in one user message. A mentioned directory inside the
+ * working directory goes with it as the session's `glob` tool lists its files (`*`: every file
+ * below it, ignore files honoured, one page), through the same pipeline, as Claude Code lists a
+ * mentioned folder; one outside the working directory is named as not listed (a listing of `/`
+ * would walk the whole disk before the turn starts). A mention that names nothing stays text
+ * (workspace-context still joins the directories of every mention). A read or listing the
+ * pipeline refuses or that fails (binary, denied) is named with its reason instead; so is one past
+ * the prompt's attachment budget. Nothing is attached when the session has no `read` tool; a
+ * directory stays text when it has no `glob` tool. The message is an ordinary part of the turn:
+ * logged, resumed, compacted and rewound with it.
  */
+import { isAbsolute, relative } from 'node:path'
 import type { FileSystemPort, ToolFinalOutcome, UserMessage } from '@dsh/contracts'
 import type { AttachedFile } from './agent-events.ts'
 import { createUserMessage } from './message-factory.ts'
@@ -21,10 +27,13 @@ export const MENTIONS_SOURCE = 'mentions'
 export const ATTACH_MAX_BYTES = 256 * 1024
 
 /** The first line of the attachment message. */
-export const ATTACHED_HEADER = 'Files the user attached with @ (as the read tool shows them; read again for any part left out):'
+export const ATTACHED_HEADER = 'Files the user attached with @ (files as the read tool shows them, directories as glob lists them; read or glob again for any part left out):'
 
 /** One mention's fate. */
-type Attached = { readonly kind: 'file'; readonly token: string; readonly text: string } | { readonly kind: 'refused'; readonly token: string; readonly why: string }
+type Attached =
+  | { readonly kind: 'file'; readonly token: string; readonly text: string }
+  | { readonly kind: 'directory'; readonly token: string; readonly text: string }
+  | { readonly kind: 'refused'; readonly token: string; readonly why: string }
 
 /** The files an attachment message names (its `source.data`), or undefined for any other message. */
 export function attachedFilesOf(message: UserMessage): readonly AttachedFile[] | undefined {
@@ -41,14 +50,36 @@ export function attachedFilesOf(message: UserMessage): readonly AttachedFile[] |
   return out
 }
 
-async function isFile(fs: FileSystemPort, token: string, cwd: string, signal: AbortSignal): Promise<boolean> {
+/** What a mention names: a file, a directory (with its resolved path), or nothing to attach. */
+type Named = { readonly kind: 'file' } | { readonly kind: 'directory'; readonly path: string } | undefined
+
+async function named(fs: FileSystemPort, token: string, cwd: string, signal: AbortSignal): Promise<Named> {
   try {
     const target = await fs.resolve(token, { cwd, signal })
-    return (await fs.stat(target.path, signal))?.type === 'file'
+    const type = (await fs.stat(target.path, signal))?.type
+    if (type === 'file') return { kind: 'file' }
+    return type === 'directory' ? { kind: 'directory', path: target.path } : undefined
   } catch (error) {
     // A path that cannot be examined is no attachment: the mention stays text for the model.
     if (signal.aborted) throw error
-    return false
+    return undefined
+  }
+}
+
+/** Whether `path` is the directory `cwd` or below it (both resolved). */
+function insideCwd(path: string, cwd: string): boolean {
+  const rel = relative(cwd, path)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/** The working directory resolved (links and all), as mentioned directories are; as given when it cannot be resolved. */
+async function resolvedCwd(fs: FileSystemPort, cwd: string, signal: AbortSignal): Promise<string> {
+  try {
+    return (await fs.resolve(cwd, { cwd, signal })).path
+  } catch (error) {
+    // An unresolvable cwd: compare with it as given (a mention below it then still counts as inside).
+    if (signal.aborted) throw error
+    return cwd
   }
 }
 
@@ -57,7 +88,18 @@ const reasonOf = (outcome: ToolFinalOutcome): string => outcome.content.split('\
 
 /** The message text for `attached` (at least one). */
 function attachmentText(attached: readonly Attached[]): string {
-  const parts = attached.map((item) => (item.kind === 'file' ? `<file path="${item.token}">\n${item.text}\n</file>` : `@${item.token} was not attached: ${item.why}`))
+  const parts = attached.map((item) => {
+    switch (item.kind) {
+      case 'file':
+        return `<file path="${item.token}">\n${item.text}\n</file>`
+      case 'directory':
+        return `<directory path="${item.token}">\n${item.text}\n</directory>`
+      case 'refused':
+        return `@${item.token} was not attached: ${item.why}`
+      default:
+        return item satisfies never
+    }
+  })
   return [ATTACHED_HEADER, ...parts].join('\n\n')
 }
 
@@ -68,15 +110,24 @@ function attachmentText(attached: readonly Attached[]): string {
 export async function mentionAttachments(pipeline: PipelineDeps, messages: readonly UserMessage[], signal: AbortSignal): Promise<UserMessage | undefined> {
   const { fs } = pipeline
   if (fs === undefined || pipeline.registry.get('read') === undefined || pipeline.visibility?.hiding('read') !== undefined) return undefined
+  const canList = pipeline.registry.get('glob') !== undefined && pipeline.visibility?.hiding('glob') === undefined
+  const cwd = canList ? await resolvedCwd(fs, pipeline.cwd, signal) : pipeline.cwd
   const attached: Attached[] = []
   let bytes = 0
   for (const token of mentionTokens(typedText(messages))) {
-    if (!(await isFile(fs, token, pipeline.cwd, signal))) continue
-    if (bytes >= ATTACH_MAX_BYTES) {
-      attached.push({ kind: 'refused', token, why: `the files attached to one prompt are limited to ${ATTACH_MAX_BYTES / 1024} KiB; read it with the read tool` })
+    const what = await named(fs, token, pipeline.cwd, signal)
+    if (what === undefined || (what.kind === 'directory' && !canList)) continue
+    const tool = what.kind === 'file' ? 'read' : 'glob'
+    if (what.kind === 'directory' && !insideCwd(what.path, cwd)) {
+      attached.push({ kind: 'refused', token, why: 'only directories inside the working directory are listed with the prompt; list it with the glob tool' })
       continue
     }
-    const outcome = await runToolCall(pipeline, { callId: `mention-${attached.length + 1}`, name: 'read', rawArguments: JSON.stringify({ file_path: token }), signal })
+    if (bytes >= ATTACH_MAX_BYTES) {
+      attached.push({ kind: 'refused', token, why: `the files attached to one prompt are limited to ${ATTACH_MAX_BYTES / 1024} KiB; ${tool === 'read' ? 'read it with the read tool' : 'list it with the glob tool'}` })
+      continue
+    }
+    const rawArguments = what.kind === 'file' ? JSON.stringify({ file_path: token }) : JSON.stringify({ pattern: '*', path: token })
+    const outcome = await runToolCall(pipeline, { callId: `mention-${attached.length + 1}`, name: tool, rawArguments, signal })
     signal.throwIfAborted()
     if (outcome.isError) {
       attached.push({ kind: 'refused', token, why: reasonOf(outcome) })
@@ -84,14 +135,14 @@ export async function mentionAttachments(pipeline: PipelineDeps, messages: reado
     }
     const size = Buffer.byteLength(outcome.content, 'utf8')
     if (bytes + size > ATTACH_MAX_BYTES) {
-      attached.push({ kind: 'refused', token, why: `it would take the files attached to one prompt past ${ATTACH_MAX_BYTES / 1024} KiB; read it with the read tool` })
+      attached.push({ kind: 'refused', token, why: `it would take the files attached to one prompt past ${ATTACH_MAX_BYTES / 1024} KiB; ${tool === 'read' ? 'read it with the read tool' : 'list it with the glob tool'}` })
       bytes = ATTACH_MAX_BYTES
       continue
     }
     bytes += size
-    attached.push({ kind: 'file', token, text: outcome.content })
+    attached.push({ kind: what.kind, token, text: outcome.content })
   }
   if (attached.length === 0) return undefined
-  const files: AttachedFile[] = attached.map((item) => (item.kind === 'file' ? { path: item.token } : { path: item.token, refused: item.why }))
+  const files: AttachedFile[] = attached.map((item) => (item.kind === 'refused' ? { path: item.token, refused: item.why } : { path: item.token }))
   return createUserMessage({ text: attachmentText(attached), source: { kind: 'plugin', plugin: MENTIONS_SOURCE, form: 'notice', data: { files } } })
 }

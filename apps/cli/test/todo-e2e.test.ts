@@ -1,12 +1,12 @@
 // The todo list through the built binary with the scripted model: dsh chat (piped) prints each
 // list under its call; a rewind takes the later list back and a compaction brings the earlier one
 // back to the model as a reminder; an editor on dsh acp gets each list as an agent plan, live and
-// when it loads the session.
+// when it loads the session (a compacted one replays its checkpoint as a thought, then the list).
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { spawnAcp, type AcpProcess } from './acp-driver.ts'
 import { runDshPiped } from './chat-harness.ts'
-import { readRequests, writeScript } from './run-dsh.ts'
+import { readRequests, runDsh, writeScript } from './run-dsh.ts'
 
 let tree: TempTree | undefined
 let acp: AcpProcess[] = []
@@ -64,5 +64,18 @@ describe('the todo list end to end', () => {
     await two.agent.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })
     const replayed = two.updates.map((note) => note.update).filter((update) => update.sessionUpdate === 'plan')
     expect(replayed).toEqual([entries(second)])
+    two.child.kill('SIGKILL')
+    // Compacted at rest: the replay is the checkpoint (as a thought, not as something the person
+    // typed), then the list the log keeps although its todo_write calls are summarised away.
+    const compacted = await runDsh(['--dsh-home', tree.path('home'), 'compact', sessionId], { cwd: tree.path('work') })
+    expect(compacted.code, compacted.stderr).toBe(0)
+    const three = spawnAcp(['--dsh-home', tree.path('home'), '--model', `scripted:${writeScript(tree.root, 'three.json', { responses: [] })}`], { cwd: tree.path('work'), home: tree.root })
+    acp.push(three)
+    await three.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })
+    await three.agent.request('session/load', { sessionId, cwd: tree.path('work'), mcpServers: [] })
+    const afterCompaction = three.updates.map((note) => note.update).filter((update) => update.sessionUpdate !== 'available_commands_update')
+    expect(afterCompaction.map((update) => update.sessionUpdate)).toEqual(['agent_thought_chunk', 'plan'])
+    expect(afterCompaction[0]).toMatchObject({ content: { type: 'text', text: expect.stringMatching(/^\[Conversation checkpoint\] The earlier part of this session was compacted\. Summary of what happened before:\n\nUser: plan\n/) } })
+    expect(afterCompaction[1]).toEqual(entries(second))
   })
 })

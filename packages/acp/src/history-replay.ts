@@ -2,9 +2,10 @@
  * The visible history of a stored session as the `session/update`s `session/load` sends before
  * it answers: what a person typed as `user_message_chunk`, the model's reasoning and answers as
  * `agent_thought_chunk` / `agent_message_chunk`, each tool call as a `tool_call` followed by a
- * `tool_call_update` with its result, and at the end the task checklist as an agent `plan`. Messages the model saw that nobody typed (instruction files,
- * plugin notices, a compaction checkpoint) are not replayed; events compaction replaced are not
- * visible and are not replayed either.
+ * `tool_call_update` with its result, a compaction checkpoint (the summary the model has instead
+ * of the history before it) as an `agent_thought_chunk`, and at the end the task checklist as an
+ * agent `plan`. Other messages the model saw that nobody typed (instruction files, plugin notices)
+ * are not replayed; events compaction replaced are not visible and are not replayed either.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import type { SessionView } from '@dsh/contracts'
@@ -24,8 +25,12 @@ export function replayHistory(session: SessionView, spelling: PathSpelling): Ses
     if (event === undefined) continue
     const user = dataOf(event, 'user/message')
     if (user !== undefined) {
-      if (user.message.source.kind !== 'user') continue
-      for (const block of user.message.content) updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: block.text } })
+      const { kind } = user.message.source
+      // A compaction checkpoint is what the model has in place of the history before it: replayed
+      // as a thought (editors fold it away), so the loaded session neither looks empty nor shows
+      // the summary as if the person had typed it.
+      if (kind !== 'user' && kind !== 'compaction') continue
+      for (const block of user.message.content) updates.push({ sessionUpdate: kind === 'user' ? 'user_message_chunk' : 'agent_thought_chunk', content: { type: 'text', text: block.text } })
       continue
     }
     const assistant = dataOf(event, 'assistant/message')

@@ -13,7 +13,7 @@
  * directory stays text when it has no `glob` tool. The message is an ordinary part of the turn:
  * logged, resumed, compacted and rewound with it.
  */
-import { isAbsolute, relative } from 'node:path'
+import { isAbsolute, relative, sep } from 'node:path'
 import type { FileSystemPort, ToolFinalOutcome, UserMessage } from '@dsh/contracts'
 import type { AttachedFile } from './agent-events.ts'
 import { createUserMessage } from './message-factory.ts'
@@ -69,7 +69,7 @@ async function named(fs: FileSystemPort, token: string, cwd: string, signal: Abo
 /** Whether `path` is the directory `cwd` or below it (both resolved). */
 function insideCwd(path: string, cwd: string): boolean {
   const rel = relative(cwd, path)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
 
 /** The working directory resolved (links and all), as mentioned directories are; as given when it cannot be resolved. */
@@ -118,12 +118,13 @@ export async function mentionAttachments(pipeline: PipelineDeps, messages: reado
     const what = await named(fs, token, pipeline.cwd, signal)
     if (what === undefined || (what.kind === 'directory' && !canList)) continue
     const tool = what.kind === 'file' ? 'read' : 'glob'
+    const instead = tool === 'read' ? 'read it with the read tool' : 'list it with the glob tool'
     if (what.kind === 'directory' && !insideCwd(what.path, cwd)) {
       attached.push({ kind: 'refused', token, why: 'only directories inside the working directory are listed with the prompt; list it with the glob tool' })
       continue
     }
     if (bytes >= ATTACH_MAX_BYTES) {
-      attached.push({ kind: 'refused', token, why: `the files attached to one prompt are limited to ${ATTACH_MAX_BYTES / 1024} KiB; ${tool === 'read' ? 'read it with the read tool' : 'list it with the glob tool'}` })
+      attached.push({ kind: 'refused', token, why: `the files attached to one prompt are limited to ${ATTACH_MAX_BYTES / 1024} KiB; ${instead}` })
       continue
     }
     const rawArguments = what.kind === 'file' ? JSON.stringify({ file_path: token }) : JSON.stringify({ pattern: '*', path: token })
@@ -135,7 +136,7 @@ export async function mentionAttachments(pipeline: PipelineDeps, messages: reado
     }
     const size = Buffer.byteLength(outcome.content, 'utf8')
     if (bytes + size > ATTACH_MAX_BYTES) {
-      attached.push({ kind: 'refused', token, why: `it would take the files attached to one prompt past ${ATTACH_MAX_BYTES / 1024} KiB; ${tool === 'read' ? 'read it with the read tool' : 'list it with the glob tool'}` })
+      attached.push({ kind: 'refused', token, why: `it would take the files attached to one prompt past ${ATTACH_MAX_BYTES / 1024} KiB; ${instead}` })
       bytes = ATTACH_MAX_BYTES
       continue
     }

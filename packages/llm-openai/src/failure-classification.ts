@@ -50,6 +50,8 @@ export interface FailureContext {
   readonly baseUrl: string
   /** How to name the key in hints (its variable, and where it is configured). */
   readonly keyHint: string
+  /** The proxy the requests go through (credentials masked), when one does. */
+  readonly proxy?: string | undefined
 }
 
 /** The SDK's error classes, from the loaded SDK (`sdk-loader.ts`). */
@@ -99,6 +101,7 @@ export function toModelError(failure: Failure, context: FailureContext, retries:
   const http = failure.status === undefined ? '' : ` (HTTP ${failure.status})`
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : ''
   const { provider, baseUrl, keyHint } = context
+  const via = context.proxy === undefined ? '' : ` through the proxy ${context.proxy}`
   const text = ((): string => {
     if (failure.deadline === true) return `${provider} call stopped${after}: ${failure.detail}`
     if (failure.malformed === true) return `${provider} sent a malformed stream chunk${after}: ${failure.detail}`
@@ -115,7 +118,7 @@ export function toModelError(failure: Failure, context: FailureContext, retries:
       case 'MODEL_SERVER':
         return `${provider} server error${http}${after}: ${failure.detail}`
       case 'MODEL_NETWORK':
-        return `cannot reach ${baseUrl}${http}${after}: ${failure.detail}`
+        return `cannot reach ${baseUrl}${via}${http}${after}: ${failure.detail}`
       default:
         // 402 is DeepSeek's "Insufficient Balance": another attempt cannot help, money can.
         if (failure.status === 402) return `${provider} refused the request${http}: ${failure.detail}; top up the account balance (for DeepSeek: https://platform.deepseek.com/top_up), then run again`

@@ -6,6 +6,8 @@
 import type OpenAI from 'openai'
 import { resolveConnection, type ConnectionOptions } from './connection-config.ts'
 import { classifyFailure, toModelError } from './failure-classification.ts'
+import { proxyFor, proxySettings } from './proxy-fetch.ts'
+import { createClient } from './sdk-client.ts'
 import { loadSdk } from './sdk-loader.ts'
 
 /** Names of the models `client`'s endpoint lists, sorted; throws what the SDK throws. */
@@ -45,11 +47,12 @@ export interface ListModelsOptions extends ConnectionOptions {
 export async function listEndpointModels(options: ListModelsOptions): Promise<{ readonly baseUrl: string; readonly names: readonly string[] }> {
   const connection = resolveConnection(options)
   const sdk = await loadSdk()
-  const client = new sdk.default({ apiKey: connection.apiKey, baseURL: connection.baseUrl, organization: null, project: null, maxRetries: 1, timeout: options.timeoutMs ?? 30_000, logLevel: 'off' })
+  const proxy = proxySettings(options.env)
+  const client = await createClient(sdk, { connection, maxRetries: 1, timeoutMs: options.timeoutMs ?? 30_000, proxy })
   try {
     return { baseUrl: connection.baseUrl, names: await fetchModelNames(client, options.signal) }
   } catch (error) {
     // Swallows the SDK's error: rethrown as the same one-line ModelError a chat request gives.
-    throw toModelError(classifyFailure(error, sdk), { provider: options.provider, baseUrl: connection.baseUrl, keyHint: connection.keyHint }, 0, error)
+    throw toModelError(classifyFailure(error, sdk), { provider: options.provider, baseUrl: connection.baseUrl, keyHint: connection.keyHint, proxy: proxyFor(proxy, connection.baseUrl) }, 0, error)
   }
 }

@@ -11,6 +11,8 @@ import type { ModelProvider, ModelRequest, ModelStreamEvent } from '@dsh/contrac
 import { ChunkMapper } from './chunk-mapping.ts'
 import { resolveConnection } from './connection-config.ts'
 import { ChunkReader } from './chunk-reader.ts'
+import { proxyFor, proxySettings } from './proxy-fetch.ts'
+import { createClient } from './sdk-client.ts'
 import { linkSignal, sleepUnlessAborted } from './cancellation.ts'
 import { createAbortError } from './errors.ts'
 import { classifyFailure, toModelError, type Failure, type FailureContext } from './failure-classification.ts'
@@ -85,27 +87,15 @@ export interface ThinkingModes {
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
   const connection = resolveConnection(options)
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+  const proxy = proxySettings(options.env)
   let connected: Promise<Connected> | undefined
   const connect = (): Promise<Connected> =>
-    (connected ??= loadSdk().then((sdk) => ({
-      sdk,
-      client: new sdk.default({
-        apiKey: connection.apiKey,
-        baseURL: connection.baseUrl,
-        // Explicit nulls stop the SDK from reading OPENAI_ORG_ID / OPENAI_PROJECT_ID behind our back.
-        organization: null,
-        project: null,
-        maxRetries: 0,
-        timeout: connectTimeoutMs,
-        // Failures surface as ModelErrors and retries through `logger`; SDK console output would garble a TUI.
-        logLevel: 'off',
-      }),
-    })))
+    (connected ??= loadSdk().then(async (sdk) => ({ sdk, client: await createClient(sdk, { connection, maxRetries: 0, timeoutMs: connectTimeoutMs, proxy }) })))
   const fixedModes: ThinkingModes = { thinking: options.thinking, reasoningEffort: options.reasoningEffort }
   const modesOf = options.modes ?? ((): ThinkingModes => fixedModes)
   const settings: StreamSettings = {
     connect,
-    context: { provider: options.provider, baseUrl: connection.baseUrl, keyHint: connection.keyHint },
+    context: { provider: options.provider, baseUrl: connection.baseUrl, keyHint: connection.keyHint, proxy: proxyFor(proxy, connection.baseUrl) },
     maxRetries: Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES)),
     log: options.logger ?? (() => undefined),
     sleep: options.sleep ?? abortableSleep,

@@ -1,0 +1,75 @@
+// dsh behind an HTTP proxy, through the built binary, with Debian's tinyproxy (a real proxy) in
+// front of the testkit's DeepSeek imitation on loopback: with HTTP_PROXY set every model request
+// goes through the proxy (tunnelled with CONNECT, as undici sends every proxied request, which
+// tinyproxy logs); the lowercase variable wins; NO_PROXY naming the host
+// sends it direct; dsh models asks through it too; a proxy that is down is one error line naming
+// the proxy, its credentials masked.
+import { createServer } from 'node:net'
+import { once } from 'node:events'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startDeepSeekServer, startTinyproxy, tempTree, type DeepSeekServer, type TempTree, type Tinyproxy } from '@dsh/testkit'
+import { runDsh } from './run-dsh.ts'
+
+let tree: TempTree | undefined
+let server: DeepSeekServer | undefined
+let proxy: Tinyproxy | undefined
+afterEach(async () => {
+  await proxy?.close()
+  await server?.close()
+  await tree?.dispose()
+  proxy = undefined
+  server = undefined
+})
+
+const key = { DEEPSEEK_API_KEY: 'sk-test-key-1234' }
+
+/** A loopback port nothing listens on (bound by the kernel's choice, then closed). */
+async function closedPort(): Promise<number> {
+  const socket = createServer().listen(0, '127.0.0.1')
+  await once(socket, 'listening')
+  const address = socket.address()
+  socket.close()
+  await once(socket, 'close')
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+describe('dsh behind an HTTP proxy', { timeout: 120_000 }, () => {
+  it('sends model requests through HTTP_PROXY, and direct to a host NO_PROXY names', async () => {
+    tree = await tempTree({ 'repo/.git/': null })
+    server = await startDeepSeekServer({ answers: [{ text: 'Through the proxy.' }], apiKey: key.DEEPSEEK_API_KEY })
+    proxy = await startTinyproxy()
+    const run = (env: Record<string, string>) => runDsh(['--dsh-home', tree?.path('home') ?? '', 'run', '--cwd', tree?.path('repo') ?? '', '--base-url', server?.baseUrl ?? '', 'hi'], { cwd: tree?.root ?? '', env: { ...key, ...env } })
+    // The lowercase name wins, as with curl (the uppercase one names a port nothing listens on).
+    const proxied = await run({ http_proxy: proxy.url, HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` })
+    expect(proxied, proxied.stderr).toMatchObject({ code: 0, stdout: 'Through the proxy.\n' })
+    expect(server.records).toHaveLength(1)
+    // tinyproxy logs the tunnel it opened to the server (its log arrives through a pipe: poll).
+    const tunnel = `CONNECT ${new URL(server.baseUrl).host} HTTP/1.1`
+    await expect.poll(() => proxy?.log().includes(tunnel), { timeout: 20_000 }).toBe(true)
+    // NO_PROXY naming the host sends the request direct: the proxy named is not even listening.
+    const direct = await run({ HTTP_PROXY: `http://127.0.0.1:${await closedPort()}`, NO_PROXY: 'localhost,127.0.0.1' })
+    expect(direct, direct.stderr).toMatchObject({ code: 0, stdout: 'Through the proxy.\n' })
+    expect(server.records).toHaveLength(2)
+    // dsh models asks through the same proxy: a proxy that is not listening fails it, naming the proxy.
+    const models = await runDsh(['--dsh-home', tree.path('home'), 'models', '--base-url', server.baseUrl], { cwd: tree.root, env: { ...key, HTTP_PROXY: proxy.url } })
+    expect(models, models.stderr).toMatchObject({ code: 0 })
+    expect(models.stdout).toContain('deepseek-v4-pro')
+    const port = await closedPort()
+    const refused = await runDsh(['--dsh-home', tree.path('home'), 'models', '--base-url', server.baseUrl], { cwd: tree.root, env: { ...key, HTTP_PROXY: `http://127.0.0.1:${port}` } })
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain(`cannot reach ${server.baseUrl} through the proxy http://127.0.0.1:${port}`)
+    expect(server.records).toHaveLength(3)
+  })
+
+  it('names the proxy, without its password, when the proxy cannot be reached', async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'once.yaml': 'model:\n  maxRetries: 0\n' })
+    server = await startDeepSeekServer({ answers: [{ text: 'unreachable' }], apiKey: key.DEEPSEEK_API_KEY })
+    const port = await closedPort()
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--config', tree.path('once.yaml'), '--base-url', server.baseUrl, 'hi'], { cwd: tree.root, env: { ...key, HTTPS_PROXY: 'http://nobody:s3cret@127.0.0.1:1', HTTP_PROXY: `http://nobody:s3cret@127.0.0.1:${port}` } })
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain(`cannot reach ${server.baseUrl} through the proxy http://***@127.0.0.1:${port}: `)
+    expect(result.stderr).not.toContain('s3cret')
+    expect(server.records).toHaveLength(0)
+  })
+})

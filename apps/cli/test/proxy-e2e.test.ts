@@ -2,10 +2,13 @@
 // front of the testkit's DeepSeek imitation on loopback: with HTTP_PROXY set every model request
 // goes through the proxy (tunnelled with CONNECT, as undici sends every proxied request, which
 // tinyproxy logs); the lowercase variable wins; NO_PROXY naming the host
-// sends it direct; dsh models asks through it too; a proxy that is down is one error line naming
+// sends it direct; an https endpoint is reached through the proxy's tunnel with TLS end to end
+// (a certificate made with openssl, trusted through NODE_EXTRA_CA_CERTS); dsh models asks through it too; a proxy that is down is one error line naming
 // the proxy, its credentials masked.
-import { createServer } from 'node:net'
+import { execFileSync } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDeepSeekServer, startTinyproxy, tempTree, type DeepSeekServer, type TempTree, type Tinyproxy } from '@dsh/testkit'
 import { runDsh } from './run-dsh.ts'
@@ -60,6 +63,23 @@ describe('dsh behind an HTTP proxy', { timeout: 120_000 }, () => {
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toContain(`cannot reach ${server.baseUrl} through the proxy http://127.0.0.1:${port}`)
     expect(server.records).toHaveLength(3)
+  })
+
+  it('reaches an https endpoint through the tunnel, TLS end to end', async () => {
+    tree = await tempTree({ 'repo/.git/': null, 'tls/': null })
+    // A certificate for 127.0.0.1, made as an operator would; dsh trusts it through NODE_EXTRA_CA_CERTS.
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', tree.path('tls/key.pem'), '-out', tree.path('tls/cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' })
+    server = await startDeepSeekServer({ answers: [{ text: 'Over TLS.' }], apiKey: key.DEEPSEEK_API_KEY, tls: { key: readFileSync(tree.path('tls/key.pem'), 'utf8'), cert: readFileSync(tree.path('tls/cert.pem'), 'utf8') } })
+    expect(server.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:/)
+    proxy = await startTinyproxy()
+    const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--base-url', server.baseUrl, 'hi'], { cwd: tree.root, env: { ...key, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: tree.path('tls/cert.pem') } })
+    expect(result, result.stderr).toMatchObject({ code: 0, stdout: 'Over TLS.\n' })
+    expect(server.records.map((record) => record.authorization)).toEqual([`Bearer ${key.DEEPSEEK_API_KEY}`])
+    const tunnel = `CONNECT ${new URL(server.baseUrl).host} HTTP/1.1`
+    await expect.poll(() => proxy?.log().includes(tunnel), { timeout: 20_000 }).toBe(true)
+    // The proxy saw a tunnel, never the request inside it: no path, no key in its log.
+    expect(proxy.log()).not.toContain('/chat/completions')
+    expect(proxy.log()).not.toContain(key.DEEPSEEK_API_KEY)
   })
 
   it('names the proxy, without its password, when the proxy cannot be reached', async () => {

@@ -6,7 +6,8 @@
  * and reports prompt-cache hits from a model of the documented cache units (`prefix-cache.ts`);
  * `GET /models` lists the served names. Every request is recorded.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { realDelay } from '../driven-clock.ts'
 import { answerChunks } from './deepseek-chunks.ts'
 import { concurrencyExceeded, insufficientBalance, serverFailure, authenticationFails, type DeepSeekError } from './deepseek-errors.ts'
@@ -41,7 +42,7 @@ export async function startDeepSeekServer(options: DeepSeekServerOptions): Promi
     if (answer === undefined) throw new Error('deepseek-server: no answers scripted')
     return answer
   }
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const parts: Buffer[] = []
     req.on('data', (part: Buffer) => parts.push(part))
     req.on('end', () => {
@@ -93,7 +94,9 @@ export async function startDeepSeekServer(options: DeepSeekServerOptions): Promi
       })
       return undefined
     })
-  })
+  }
+  // With `tls`, HTTPS on the certificate given (the client must trust it, e.g. NODE_EXTRA_CA_CERTS).
+  const server = options.tls === undefined ? createHttpServer(listener) : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('deepseek-server: not listening on TCP')
@@ -101,7 +104,7 @@ export async function startDeepSeekServer(options: DeepSeekServerOptions): Promi
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
-  return { baseUrl: `http://127.0.0.1:${address.port}`, records, close, [Symbol.asyncDispose]: close }
+  return { baseUrl: `${options.tls === undefined ? 'http' : 'https'}://${options.tls?.host ?? '127.0.0.1'}:${address.port}`, records, close, [Symbol.asyncDispose]: close }
 }
 
 function statusError(status: NonNullable<DeepSeekAnswer['status']>, req: IncomingMessage): DeepSeekError {

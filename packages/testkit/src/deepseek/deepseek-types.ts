@@ -57,6 +57,11 @@ export interface DeepSeekRequestView {
 
 /** Options of `startDeepSeekServer`. */
 export interface DeepSeekServerOptions {
+  /**
+   * Serve HTTPS with this key and certificate (PEM) instead of HTTP; `host` is the name the base
+   * URL uses (default `127.0.0.1`; the certificate must name it, and it must resolve to loopback).
+   */
+  readonly tls?: { readonly key: string; readonly cert: string; readonly host?: string } | undefined
   /** Answers by accepted request (the last repeats), or a function choosing one. */
   readonly answers: readonly DeepSeekAnswer[] | ((request: DeepSeekRequestView) => DeepSeekAnswer)
   /**

@@ -13,7 +13,7 @@ import type { ChatRequestBody, ModelProvider, ProcessLauncher, ToolDefinition } 
 import { createCheckpointsPlugin } from '@dsh/checkpoints'
 import { createRunCodeTool } from '@dsh/code-mode'
 import { createMultiRootWorkspacePlugin } from '@dsh/multi-root-workspace'
-import { createHost, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
+import { createHost, proxySettings, type AskPermission, type Host, type StartAgentOptions } from '@dsh/runtime'
 import { SettingsPlugin } from '@dsh/settings'
 import { createSkillsPlugin } from '@dsh/skills'
 import { todoPlugin } from '@dsh/todo'
@@ -118,7 +118,7 @@ export async function composeHost(options: ComposeOptions): Promise<Composition>
   const host = await createHost({
     dshHome: options.dshHome,
     fs,
-    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath, secretsUnder }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher), ...webFetchTools(options.config)],
+    tools: [...coreTools({ processes: options.processes, launcher: sandbox.launcher, search: { isSecretPath, secretsUnder }, versions }), ...codeModeTools(options.config, options.processes, sandbox.launcher), ...webFetchTools(options.config, options.env ?? {})],
     log: options.log,
     sharedWritableRoots: [tmpdir()],
     // The session's private temp directory of shell commands goes with it.
@@ -176,11 +176,11 @@ function agentRunOptions(host: Host, settings: AgentRunSettings): AgentRunOption
   }
 }
 
-/** `web_fetch`, unless the config turns it or the sandbox's network off. */
-function webFetchTools(config: ConfigFile): ToolDefinition[] {
+/** `web_fetch`, unless the config turns it or the sandbox's network off; through the proxy `env` names. */
+function webFetchTools(config: ConfigFile, env: Readonly<Record<string, string | undefined>>): ToolDefinition[] {
   const agent = config.agent
   if (agent?.webFetch === false || config.sandbox?.network === false) return []
-  return [createWebFetchTool({ allowPrivateNetwork: agent?.webFetchPrivateNetwork === true, userAgent: `dsh/${version} (web_fetch)`, ...(agent?.webFetchTimeoutMs === undefined ? {} : { timeoutMs: agent.webFetchTimeoutMs }) })]
+  return [createWebFetchTool({ allowPrivateNetwork: agent?.webFetchPrivateNetwork === true, userAgent: `dsh/${version} (web_fetch)`, proxy: proxySettings(env), ...(agent?.webFetchTimeoutMs === undefined ? {} : { timeoutMs: agent.webFetchTimeoutMs }) })]
 }
 
 function codeModeTools(config: ConfigFile, processes: ToolProcesses, launcher: ProcessLauncher): ToolDefinition[] {

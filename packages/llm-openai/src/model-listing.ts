@@ -4,9 +4,9 @@
  * serves and how to pick one.
  */
 import type OpenAI from 'openai'
+import { proxyFor, proxySettings } from '@dsh/runtime'
 import { resolveConnection, type ConnectionOptions } from './connection-config.ts'
 import { classifyFailure, toModelError } from './failure-classification.ts'
-import { proxyFor, proxySettings } from './proxy-fetch.ts'
 import { createClient } from './sdk-client.ts'
 import { loadSdk } from './sdk-loader.ts'
 

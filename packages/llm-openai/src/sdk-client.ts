@@ -6,7 +6,8 @@
  */
 import type OpenAI from 'openai'
 import type { Connection } from './connection-config.ts'
-import { proxiedFetch, type ProxySettings } from './proxy-fetch.ts'
+import type { ProxySettings } from '@dsh/runtime'
+import { proxiedFetch } from './proxy-fetch.ts'
 import type { OpenAiSdk } from './sdk-loader.ts'
 
 /** How the client behaves. */

@@ -1,6 +1,7 @@
 /**
  * A real HTTP proxy for tests: Debian's `tinyproxy` in the foreground on a loopback port, allowed
- * for loopback clients only (with no `ConnectPort` line, `CONNECT` may reach any port). It logs
+ * for loopback clients only; `CONNECT` may reach any port, or only `connectPorts` when given (as a
+ * proxy that allows tunnels to 443 alone refuses the others with 403). It logs
  * each request it handles (`Request (file descriptor N): CONNECT host:port HTTP/1.1`), which is
  * how a test sees that a request went through it. `close()` stops it.
  */
@@ -36,9 +37,9 @@ async function freePort(): Promise<number> {
   return address.port
 }
 
-function attempt(port: number, dir: string): Promise<{ child: ChildProcess; output: () => string } | undefined> {
+function attempt(port: number, dir: string, connectPorts: readonly number[]): Promise<{ child: ChildProcess; output: () => string } | undefined> {
   const config = join(dir, `tinyproxy-${port}.conf`)
-  writeFileSync(config, [`Port ${port}`, 'Listen 127.0.0.1', 'Timeout 60', 'MaxClients 50', 'Allow 127.0.0.1', 'LogLevel Info', ''].join('\n'))
+  writeFileSync(config, [`Port ${port}`, 'Listen 127.0.0.1', 'Timeout 60', 'MaxClients 50', 'Allow 127.0.0.1', 'LogLevel Info', ...connectPorts.map((each) => `ConnectPort ${each}`), ''].join('\n'))
   const child = spawn('tinyproxy', ['-d', '-c', config], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const collect = (chunk: Buffer): void => {
@@ -70,13 +71,13 @@ function attempt(port: number, dir: string): Promise<{ child: ChildProcess; outp
   })
 }
 
-/** Starts tinyproxy. */
-export async function startTinyproxy(): Promise<Tinyproxy> {
+/** Starts tinyproxy; `connectPorts`: the only ports `CONNECT` may reach (default: any). */
+export async function startTinyproxy(options: { readonly connectPorts?: readonly number[] } = {}): Promise<Tinyproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-tinyproxy-'))
   try {
     for (let tries = 0; tries < 5; tries++) {
       const port = await freePort()
-      const started = await attempt(port, dir)
+      const started = await attempt(port, dir, options.connectPorts ?? [])
       if (started === undefined) continue
       const exited = new Promise<void>((resolve) => started.child.on('exit', () => resolve()))
       return {

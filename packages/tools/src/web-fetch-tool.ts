@@ -1,12 +1,13 @@
 /**
  * `web_fetch`: a public web page as Markdown, a window of it per call. Downloads go through
  * web-request.ts (public addresses only, unless the composition allows private ones; a deadline;
- * a 10 MB cap), conversion through html-markdown.ts. Converted pages are kept 15 minutes (at most
+ * a 10 MB cap; through the environment's proxy when it names one), conversion through html-markdown.ts. Converted pages are kept 15 minutes (at most
  * 20), so paging with `start_char` does not download again. Failures are error results that say
  * what to do instead; nothing is written anywhere.
  */
 import { z } from 'zod'
 import type { ToolDefinition } from '@dsh/contracts'
+import type { ProxySettings } from '@dsh/runtime'
 import { pageText } from './html-markdown.ts'
 import { webGet } from './web-request.ts'
 import { credentialsInUrl, failed, httpError, notAUrl, notText, otherHost, pageHeading, refusedAddress, startPastEnd, timedOut, truncatedNote, WEB_DEFAULT_CHARS, WEB_FETCH_DESCRIPTION, WEB_MAX_CHARS, windowNote } from './web-fetch-text.ts'
@@ -39,6 +40,8 @@ export interface WebFetchOptions {
   readonly userAgent?: string
   /** Clock (tests). */
   readonly now?: () => number
+  /** The environment's proxy variables (`proxySettings` of `@dsh/runtime`); undefined: downloads go direct. */
+  readonly proxy?: ProxySettings | undefined
 }
 
 interface Kept {
@@ -83,7 +86,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): ToolDefinitio
       if (typeof url === 'string') return { isError: true, content: url }
       let page = kept.get(url.href)
       if (page === undefined || now() - page.at >= KEPT_MS) {
-        const answer = await webGet(url, { timeoutMs, maxBytes: WEB_MAX_BYTES, allowPrivate: options.allowPrivateNetwork === true, signal: run.signal, userAgent: options.userAgent ?? 'dsh (web_fetch)' })
+        const answer = await webGet(url, { timeoutMs, maxBytes: WEB_MAX_BYTES, allowPrivate: options.allowPrivateNetwork === true, signal: run.signal, userAgent: options.userAgent ?? 'dsh (web_fetch)', proxy: options.proxy })
         switch (answer.kind) {
           case 'refused':
             return { isError: true, content: refusedAddress(answer.host, answer.address, answer.addressKind) }

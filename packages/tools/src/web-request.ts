@@ -5,14 +5,17 @@
  * without a lookup, is checked before the request), so a name cannot resolve to a public
  * address for the check and a private one for the connection. Redirects on the same host are
  * followed (at most five); one to another host is returned, not followed. gzip, deflate and brotli
- * bodies are decoded; the body stops at `maxBytes` (decoded) with `truncated` set.
+ * bodies are decoded; the body stops at `maxBytes` (decoded) with `truncated` set. Where the
+ * environment names a proxy for the URL, the download goes through it (web-proxy.ts).
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { proxyDisplay, proxyUrlFor, type ProxySettings } from '@dsh/runtime'
 import { addressKind, type AddressKind } from './web-address.ts'
+import { ProxyFailure, proxiedRequest, refusedResolution } from './web-proxy.ts'
 
 /** What one download gave. */
 export type WebResponse =
@@ -29,6 +32,8 @@ export interface WebRequestOptions {
   readonly allowPrivate: boolean
   readonly signal: AbortSignal
   readonly userAgent: string
+  /** The environment's proxy variables (web-proxy.ts); undefined: every download goes direct. */
+  readonly proxy?: ProxySettings | undefined
 }
 
 /** Redirects followed on one host. */
@@ -67,20 +72,41 @@ function decoded(response: IncomingMessage): NodeJS.ReadableStream {
   return response
 }
 
-/** One GET of `url`, no redirect followed. */
-function getOnce(url: URL, options: WebRequestOptions, signal: AbortSignal): Promise<WebResponse> {
+/** One GET of `url`, no redirect followed: direct, or through the environment's proxy when it names one for `url`. */
+async function getOnce(url: URL, options: WebRequestOptions, signal: AbortSignal): Promise<WebResponse> {
   // An IP literal is connected to without a lookup: it is checked here.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1')
   const literalKind = isIP(literal) === 0 || options.allowPrivate ? undefined : addressKind(literal)
-  if (literalKind !== undefined) return Promise.resolve({ kind: 'refused', host: literal, address: literal, addressKind: literalKind })
-  return new Promise((resolve) => {
+  if (literalKind !== undefined) return { kind: 'refused', host: literal, address: literal, addressKind: literalKind }
+  const headers = { 'user-agent': options.userAgent, accept: 'text/html, text/markdown, text/plain;q=0.9, application/json;q=0.9, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' }
+  const via = proxyUrlFor(options.proxy, url.href)
+  if (via === undefined) {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    const request = send(url, {
-      method: 'GET',
-      signal,
-      lookup: checkedLookup(options.allowPrivate),
-      headers: { 'user-agent': options.userAgent, accept: 'text/html, text/markdown, text/plain;q=0.9, application/json;q=0.9, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
-    })
+    return collect(send(url, { method: 'GET', signal, lookup: checkedLookup(options.allowPrivate), headers }), url, options, signal)
+  }
+  let proxy: URL
+  try {
+    proxy = new URL(via)
+  } catch {
+    // A proxy variable that is no URL: named as given (cut short), with what to fix.
+    return { kind: 'failed', reason: `the proxy ${proxyDisplay(via)} is not a URL (check HTTPS_PROXY / HTTP_PROXY)` }
+  }
+  try {
+    if (!options.allowPrivate && isIP(literal) === 0) {
+      const refused = await refusedResolution(literal, signal)
+      if (refused !== undefined) return { kind: 'refused', host: literal, address: refused.address, addressKind: refused.kind }
+    }
+    return await collect(await proxiedRequest(url, proxy, headers, signal), url, options, signal)
+  } catch (error) {
+    if (signal.aborted) return options.signal.aborted ? { kind: 'failed', reason: 'cancelled' } : { kind: 'timed-out' }
+    if (error instanceof ProxyFailure) return { kind: 'failed', reason: error.message }
+    throw error
+  }
+}
+
+/** Sends `request` (not yet ended) and collects its answer. */
+function collect(request: ClientRequest, url: URL, options: WebRequestOptions, signal: AbortSignal): Promise<WebResponse> {
+  return new Promise((resolve) => {
     request.on('error', (error) => {
       if (error instanceof RefusedAddress) return resolve({ kind: 'refused', host: error.host, address: error.address, addressKind: error.kind })
       if (signal.aborted) return resolve(options.signal.aborted ? { kind: 'failed', reason: 'cancelled' } : { kind: 'timed-out' })

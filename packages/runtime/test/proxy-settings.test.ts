@@ -3,7 +3,7 @@
 // matches it (hosts with their subdomains, a leading dot or "*." dropped, ":port", "*" alone), and
 // credentials never shown.
 import { describe, expect, it } from 'vitest'
-import { proxyDisplay, proxyFor, proxySettings } from '../src/proxy-fetch.ts'
+import { proxyDisplay, proxyFor, proxySettings, proxyUrlFor } from '../src/proxy-settings.ts'
 
 /** Whether a request to `url` goes through the proxy under `noProxy`. */
 const through = (noProxy: string, url: string): boolean => proxyFor(proxySettings({ HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy }), url) !== undefined
@@ -38,9 +38,18 @@ describe('proxy settings', () => {
     expect(through('API.DeepSeek.com', 'https://api.deepseek.com')).toBe(false)
   })
 
+  it('give the proxy URL itself to the code that connects, credentials and all', () => {
+    expect(proxyUrlFor(proxySettings({ HTTPS_PROXY: 'http://user:pa55@proxy.corp:3128' }), 'https://api.deepseek.com')).toBe('http://user:pa55@proxy.corp:3128')
+    expect(proxyUrlFor(proxySettings({ HTTPS_PROXY: 'http://proxy.corp:3128', NO_PROXY: 'deepseek.com' }), 'https://api.deepseek.com')).toBeUndefined()
+    expect(proxyUrlFor(proxySettings({ HTTPS_PROXY: 'http://proxy.corp:3128' }), 'not a url')).toBeUndefined()
+  })
+
   it('never show credentials', () => {
     expect(proxyDisplay('http://user:pa55@proxy.corp:3128')).toBe('http://***@proxy.corp:3128')
     expect(proxyDisplay('http://proxy.corp:3128/')).toBe('http://proxy.corp:3128')
     expect(proxyDisplay('not a url')).toBe('not a url')
+    // No scheme: "proxy.corp:" parses as one, with no origin to show.
+    expect(proxyDisplay('proxy.corp:3128')).toBe('proxy.corp:3128')
+    expect(proxyDisplay('socks5://u:p@h:1')).toBe('***')
   })
 })

@@ -1,0 +1,85 @@
+/**
+ * A `web_fetch` download through an HTTP proxy (the environment's, `@dsh/runtime`
+ * proxy-settings.ts). An https page goes through a `CONNECT` tunnel opened first, with TLS end to
+ * end and the certificate checked against the page's host; an http page is asked of the proxy
+ * with its absolute URL, as forward proxies take it. Credentials in the proxy URL go as
+ * `Proxy-Authorization: Basic`. Only `http://` proxy URLs are used. The address guard cannot see
+ * where the proxy connects: the page's name is checked as it resolves here first (a name that
+ * resolves to a private address is refused; one that does not resolve here is left to the proxy,
+ * as a locked-down network resolves outside names only there).
+ */
+import { lookup } from 'node:dns/promises'
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { isIP, type Socket } from 'node:net'
+import { connect as tlsConnect } from 'node:tls'
+import { proxyDisplay } from '@dsh/runtime'
+import { addressKind, type AddressKind } from './web-address.ts'
+
+/** Why a download through the proxy could not start. */
+export class ProxyFailure extends Error {}
+
+/** A page name that resolves here to an address the guard refuses. */
+export interface RefusedName {
+  readonly address: string
+  readonly kind: AddressKind
+}
+
+/** The first refused address `host` resolves to here; undefined when all are public or it does not resolve here. */
+export async function refusedResolution(host: string, signal: AbortSignal): Promise<RefusedName | undefined> {
+  let addresses: { readonly address: string }[]
+  try {
+    addresses = await lookup(host, { all: true })
+  } catch (error) {
+    // No answer here (ENOTFOUND, EAI_AGAIN): the proxy resolves outside names in such networks.
+    if (signal.aborted) throw error
+    return undefined
+  }
+  for (const { address } of addresses) {
+    const kind = addressKind(address)
+    if (kind !== undefined) return { address, kind }
+  }
+  return undefined
+}
+
+const proxyHeaders = (proxy: URL): Record<string, string> =>
+  proxy.username === '' && proxy.password === '' ? {} : { 'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` }
+
+const portOf = (url: URL): number => Number(url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : url.port)
+
+/** A socket tunnelled by `proxy` to the page's host and port. */
+function tunnel(proxy: URL, url: URL, signal: AbortSignal): Promise<Socket> {
+  const target = `${url.hostname}:${portOf(url)}`
+  return new Promise((resolve, reject) => {
+    const asked = httpRequest({ host: proxy.hostname, port: portOf(proxy), method: 'CONNECT', path: target, headers: { host: target, ...proxyHeaders(proxy) }, signal })
+    asked.on('connect', (answer: IncomingMessage, socket: Socket) => {
+      if (answer.statusCode === 200) return resolve(socket)
+      socket.destroy()
+      reject(new ProxyFailure(`the proxy ${proxyDisplay(proxy.href)} refused the tunnel to ${target} (HTTP ${answer.statusCode ?? 0})`))
+    })
+    asked.on('error', (error) => reject(signal.aborted ? error : new ProxyFailure(`cannot reach the proxy ${proxyDisplay(proxy.href)}: ${error.message}`)))
+    asked.end()
+  })
+}
+
+/** The GET request of `url` through `proxy` (not yet ended); rejects with {@link ProxyFailure} when the tunnel cannot be opened. */
+export async function proxiedRequest(url: URL, proxy: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ClientRequest> {
+  if (proxy.protocol !== 'http:') throw new ProxyFailure(`the proxy ${proxyDisplay(proxy.href)} is not an http:// proxy, which is all web_fetch can use`)
+  if (url.protocol === 'http:') {
+    return httpRequest({ host: proxy.hostname, port: portOf(proxy), method: 'GET', path: url.href, headers: { ...headers, host: url.host, ...proxyHeaders(proxy) }, signal })
+  }
+  const socket = await tunnel(proxy, url, signal)
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const secure = tlsConnect({ socket, host, ...(isIP(host) === 0 ? { servername: host } : {}), ALPNProtocols: ['http/1.1'] })
+  const request = httpsRequest({ host, port: portOf(url), method: 'GET', path: `${url.pathname}${url.search}`, headers: { ...headers, host: url.host, connection: 'close' }, signal, agent: false, createConnection: () => secure })
+  // The tunnel is this download's alone: closed once the answer is read, or the request fails or is
+  // abandoned (a server that keeps the connection open would otherwise keep dsh from exiting).
+  const release = (): void => {
+    secure.destroy()
+    socket.destroy()
+  }
+  request.on('response', (answer: IncomingMessage) => answer.on('end', release))
+  request.on('close', release)
+  request.on('error', release)
+  return request
+}

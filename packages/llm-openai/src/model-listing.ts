@@ -48,7 +48,7 @@ export async function listEndpointModels(options: ListModelsOptions): Promise<{ 
   const connection = resolveConnection(options)
   const sdk = await loadSdk()
   const proxy = proxySettings(options.env)
-  const client = await createClient(sdk, { connection, maxRetries: 1, timeoutMs: options.timeoutMs ?? 30_000, proxy })
+  const client = createClient(sdk, { connection, maxRetries: 1, timeoutMs: options.timeoutMs ?? 30_000, proxy })
   try {
     return { baseUrl: connection.baseUrl, names: await fetchModelNames(client, options.signal) }
   } catch (error) {

@@ -90,7 +90,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   const proxy = proxySettings(options.env)
   let connected: Promise<Connected> | undefined
   const connect = (): Promise<Connected> =>
-    (connected ??= loadSdk().then(async (sdk) => ({ sdk, client: await createClient(sdk, { connection, maxRetries: 0, timeoutMs: connectTimeoutMs, proxy }) })))
+    (connected ??= loadSdk().then((sdk) => ({ sdk, client: createClient(sdk, { connection, maxRetries: 0, timeoutMs: connectTimeoutMs, proxy }) })))
   const fixedModes: ThinkingModes = { thinking: options.thinking, reasoningEffort: options.reasoningEffort }
   const modesOf = options.modes ?? ((): ThinkingModes => fixedModes)
   const settings: StreamSettings = {

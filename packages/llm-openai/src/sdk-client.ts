@@ -6,8 +6,7 @@
  */
 import type OpenAI from 'openai'
 import type { Connection } from './connection-config.ts'
-import type { ProxySettings } from '@dsh/runtime'
-import { proxiedFetch } from './proxy-fetch.ts'
+import { proxiedFetch, type ProxySettings } from '@dsh/runtime'
 import type { OpenAiSdk } from './sdk-loader.ts'
 
 /** How the client behaves. */
@@ -21,8 +20,8 @@ export interface ClientOptions {
 }
 
 /** A client of `sdk` for `options`. */
-export async function createClient(sdk: OpenAiSdk, options: ClientOptions): Promise<OpenAI> {
-  const fetch = options.proxy === undefined ? undefined : await proxiedFetch(options.proxy)
+export function createClient(sdk: OpenAiSdk, options: ClientOptions): OpenAI {
+  const fetch = options.proxy === undefined ? undefined : proxiedFetch(options.proxy)
   return new sdk.default({
     apiKey: options.connection.apiKey,
     baseURL: options.connection.baseUrl,

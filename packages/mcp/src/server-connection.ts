@@ -8,7 +8,7 @@
  * with the SDK's errors, which the tool adapter turns into error results.
  */
 import { Client, SSEClientTransport, StreamableHTTPClientTransport, type CallToolResult, type GetPromptResult, type Prompt, type Tool, type Transport } from '@modelcontextprotocol/client'
-import { errorMessage } from '@dsh/runtime'
+import { errorMessage, proxiedFetch, proxySettings, proxyUrlFor, type ProxiedFetch } from '@dsh/runtime'
 import { serverEnvironment } from './child-env.ts'
 import { guardToolLists } from './list-guard.ts'
 import { StderrTail } from './stderr-tail.ts'
@@ -163,7 +163,7 @@ export class ServerConnection {
       await client.connect(transport)
     } catch (error) {
       // A server of the old HTTP+SSE transport answers the Streamable HTTP POST with 4xx: try SSE once.
-      const fallback = guardToolLists(new SSEClientTransport(new URL(this.entry.config.url), { requestInit: { headers: { ...this.entry.config.headers } } }))
+      const fallback = guardToolLists(new SSEClientTransport(new URL(this.entry.config.url), { requestInit: { headers: { ...this.entry.config.headers } }, ...this.#viaProxy(this.entry.config.url) }))
       this.#transport = fallback
       await transport.close().catch(() => undefined)
       try {
@@ -177,9 +177,15 @@ export class ServerConnection {
 
   #newTransport(): Transport {
     const config = this.entry.config
-    if (config.transport === 'http') return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } })
+    if (config.transport === 'http') return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...this.#viaProxy(config.url) })
     const env = serverEnvironment(this.#deps.env, config.env, this.#deps.marker())
     return new GroupStdioTransport({ command: config.command, args: config.args, cwd: config.cwd ?? this.#deps.cwd, env, stderr: this.stderr })
+  }
+
+  /** The `fetch` option that sends a remote server's requests through the proxy dsh's environment names for `url` (none: direct). */
+  #viaProxy(url: string): { readonly fetch?: ProxiedFetch } {
+    const settings = proxySettings(this.#deps.env)
+    return proxyUrlFor(settings, url) === undefined || settings === undefined ? {} : { fetch: proxiedFetch(settings) }
   }
 
   #reason(error: unknown): string {

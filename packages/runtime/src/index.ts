@@ -37,3 +37,4 @@ export { runToolCall, type AskPermission, type PipelineCall, type PipelineDeps }
 export { ToolRegistry, wireTool } from './tool-registry.ts'
 export type { TurnResult } from './turn-runner.ts'
 export { proxyDisplay, proxyFor, proxySettings, proxyUrlFor, type ProxySettings } from './proxy-settings.ts'
+export { proxiedFetch, type ProxiedFetch } from './proxy-fetch.ts'

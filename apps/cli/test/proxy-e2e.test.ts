@@ -97,6 +97,8 @@ describe('dsh behind an HTTP proxy', { timeout: 120_000 }, () => {
     tree = await tempTree({ 'repo/.git/': null, 'tls/': null, 'private.yaml': 'agent:\n  webFetchPrivateNetwork: true\n' })
     const tls = certificate(tree.path('tls'))
     pages = createHttpsServer({ key: tls.key, cert: tls.cert }, (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('Release notes: all green.'))
+    let connections = 0
+    pages.on('connection', () => (connections += 1))
     await new Promise<void>((resolve) => pages?.listen(0, '127.0.0.1', resolve))
     const address = pages.address()
     const url = `https://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/notes.txt`
@@ -111,6 +113,8 @@ describe('dsh behind an HTTP proxy', { timeout: 120_000 }, () => {
     }
     expect(await fetchOnce('trusted', { NODE_EXTRA_CA_CERTS: tls.file })).toBe(`URL: ${url}\nStatus: 200 (text/plain)\n\nRelease notes: all green.`)
     await expect.poll(() => proxy?.log().includes(`CONNECT ${new URL(url).host} HTTP/1.1`), { timeout: 20_000 }).toBe(true)
+    // The one connection the page server saw was the tunnel's: nothing went to it directly.
+    expect(connections).toBe(1)
     // Without trusting the certificate the tunnel carries TLS that fails its check: no page.
     expect(await fetchOnce('untrusted', {})).toMatch(/^web_fetch of https:\/\/127\.0\.0\.1:\d+\/notes\.txt failed: self[- ]signed certificate/)
   })

@@ -71,7 +71,16 @@ export async function proxiedRequest(url: URL, proxy: URL, headers: Record<strin
   const socket = await tunnel(proxy, url, signal)
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   const secure = tlsConnect({ socket, host, ...(isIP(host) === 0 ? { servername: host } : {}), ALPNProtocols: ['http/1.1'] })
-  const request = httpsRequest({ host, port: portOf(url), method: 'GET', path: `${url.pathname}${url.search}`, headers: { ...headers, host: url.host, connection: 'close' }, signal, agent: false, createConnection: () => secure })
+  // The handshake may fail (an untrusted certificate) before the request listens on its socket:
+  // the failure is the request's from the start, never an unhandled 'error' that ends dsh.
+  const failed = (error: Error): void => {
+    request.destroy(error)
+  }
+  secure.on('error', failed)
+  socket.on('error', (error) => secure.destroy(error))
+  // No `agent` option: with `agent: false` Node makes a new Agent, which ignores `createConnection`
+  // and would connect to the page directly, past the proxy.
+  const request = httpsRequest({ host, port: portOf(url), method: 'GET', path: `${url.pathname}${url.search}`, headers: { ...headers, host: url.host, connection: 'close' }, signal, createConnection: () => secure })
   // The tunnel is this download's alone: closed once the answer is read, or the request fails or is
   // abandoned (a server that keeps the connection open would otherwise keep dsh from exiting).
   const release = (): void => {

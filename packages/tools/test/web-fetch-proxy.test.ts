@@ -1,8 +1,14 @@
 // web_fetch behind an HTTP proxy, in process with Debian's tinyproxy and a page server on loopback:
 // an http page is asked of the proxy with its absolute URL; a tunnel the proxy refuses, a proxy
 // that is down and a proxy variable that is no URL are error results naming the proxy (its password
-// masked); a name that resolves here to a private address is refused before the proxy is asked;
+// masked); a certificate this process does not trust fails the download, never the process;
+// a name that resolves here to a private address is refused before the proxy is asked;
 // NO_PROXY sends a host direct.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { proxySettings } from '@dsh/runtime'
 import { startPageServer, startTinyproxy, type PageServer, type Tinyproxy } from '@dsh/testkit'
@@ -11,7 +17,11 @@ import { call, runContext, seen } from './helpers.ts'
 
 let page: PageServer | undefined
 let proxy: Tinyproxy | undefined
+let secure: Server | undefined
 afterEach(async () => {
+  secure?.closeAllConnections()
+  await new Promise<void>((resolve) => (secure === undefined ? resolve() : secure.close(() => resolve())))
+  secure = undefined
   await proxy?.close()
   await page?.close()
   proxy = undefined
@@ -55,6 +65,30 @@ describe('web_fetch through an HTTP proxy', () => {
     expect(down.content).toContain(`cannot reach the proxy http://127.0.0.1:${port}: connect ECONNREFUSED`)
     const notUrl = await fetchWith({ HTTP_PROXY: 'proxy.corp:3128' }, page.url('/'))
     expect(notUrl.content).toContain('the proxy proxy.corp:3128 is not an http:// proxy')
+  }, 60_000)
+
+  it("fails the download, not the process, when the page's certificate is not trusted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-cert-'))
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' })
+      secure = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_request, response) => response.end('never seen'))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    let connections = 0
+    secure.on('connection', () => (connections += 1))
+    await new Promise<void>((resolve) => secure?.listen(0, '127.0.0.1', resolve))
+    const address = secure.address()
+    const port = typeof address === 'object' && address !== null ? address.port : 0
+    proxy = await startTinyproxy()
+    for (let round = 0; round < 5; round++) {
+      const answer = await fetchWith({ HTTPS_PROXY: proxy.url }, `https://127.0.0.1:${port}/`)
+      expect(answer.isError).toBe(true)
+      expect(answer.content).toContain('failed: self-signed certificate')
+    }
+    // One connection per download, the tunnel's: none went to the page directly, past the proxy.
+    expect(connections).toBe(5)
+    await expect.poll(() => proxy?.log().split(`CONNECT 127.0.0.1:${port} HTTP/1.1`).length, { timeout: 20_000 }).toBe(6)
   }, 60_000)
 
   it('refuses a name that resolves here to a private address before asking the proxy', async () => {

@@ -45,13 +45,16 @@ export async function refusedResolution(host: string, signal: AbortSignal): Prom
 const proxyHeaders = (proxy: URL): Record<string, string> =>
   proxy.username === '' && proxy.password === '' ? {} : { 'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` }
 
+/** A URL's host name as sockets take it (an IPv6 literal without its brackets). */
+const bare = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1')
+
 const portOf = (url: URL): number => Number(url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : url.port)
 
 /** A socket tunnelled by `proxy` to the page's host and port. */
 function tunnel(proxy: URL, url: URL, signal: AbortSignal): Promise<Socket> {
   const target = `${url.hostname}:${portOf(url)}`
   return new Promise((resolve, reject) => {
-    const asked = httpRequest({ host: proxy.hostname, port: portOf(proxy), method: 'CONNECT', path: target, headers: { host: target, ...proxyHeaders(proxy) }, signal })
+    const asked = httpRequest({ host: bare(proxy), port: portOf(proxy), method: 'CONNECT', path: target, headers: { host: target, ...proxyHeaders(proxy) }, signal })
     asked.on('connect', (answer: IncomingMessage, socket: Socket) => {
       if (answer.statusCode === 200) return resolve(socket)
       socket.destroy()
@@ -66,10 +69,10 @@ function tunnel(proxy: URL, url: URL, signal: AbortSignal): Promise<Socket> {
 export async function proxiedRequest(url: URL, proxy: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ClientRequest> {
   if (proxy.protocol !== 'http:') throw new ProxyFailure(`the proxy ${proxyDisplay(proxy.href)} is not an http:// proxy, which is all web_fetch can use`)
   if (url.protocol === 'http:') {
-    return httpRequest({ host: proxy.hostname, port: portOf(proxy), method: 'GET', path: url.href, headers: { ...headers, host: url.host, ...proxyHeaders(proxy) }, signal })
+    return httpRequest({ host: bare(proxy), port: portOf(proxy), method: 'GET', path: url.href, headers: { ...headers, host: url.host, ...proxyHeaders(proxy) }, signal })
   }
   const socket = await tunnel(proxy, url, signal)
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const host = bare(url)
   const secure = tlsConnect({ socket, host, ...(isIP(host) === 0 ? { servername: host } : {}), ALPNProtocols: ['http/1.1'] })
   // The handshake may fail (an untrusted certificate) before the request listens on its socket:
   // the failure is the request's from the start, never an unhandled 'error' that ends dsh.

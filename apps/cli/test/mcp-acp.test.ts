@@ -5,10 +5,10 @@
 // after SIGTERM, SIGHUP or stdin EOF (found by a marker unique to the test in their environment).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import type { McpServer } from '@agentclientprotocol/sdk'
 import { afterEach, describe, expect, it } from 'vitest'
-import { tempTree, type TempTree } from '@dsh/testkit'
+import { freePort, tempTree, type TempTree } from '@dsh/testkit'
 import { spawnAcp, waitFor, type AcpProcess } from './acp-driver.ts'
 import { serverScript } from './mcp-servers.ts'
 import { readRequests, writeScript, type RequestBody } from './run-dsh.ts'
@@ -38,18 +38,6 @@ function launch(args: readonly string[], options: Parameters<typeof spawnAcp>[1]
   const acp = spawnAcp(args, options)
   running.push(acp)
   return acp
-}
-
-/** A port free on 127.0.0.1 now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
 }
 
 /** True once something accepts connections on 127.0.0.1:`port`. */

@@ -7,12 +7,10 @@
 // reads, whose certificate is checked through the tunnel; dsh models asks through it too; a proxy that is down is one error line naming
 // the proxy, its credentials masked.
 import { execFileSync } from 'node:child_process'
-import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { createServer as createHttpsServer, type Server } from 'node:https'
-import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startDeepSeekServer, startTinyproxy, tempTree, type DeepSeekServer, type TempTree, type Tinyproxy } from '@dsh/testkit'
+import { freePort, startDeepSeekServer, startTinyproxy, tempTree, type DeepSeekServer, type TempTree, type Tinyproxy } from '@dsh/testkit'
 import { readRequests, runDsh, writeScript } from './run-dsh.ts'
 
 let tree: TempTree | undefined
@@ -38,17 +36,6 @@ function certificate(dir: string): { key: string; cert: string; file: string } {
   return { key: readFileSync(`${dir}/key.pem`, 'utf8'), cert: readFileSync(`${dir}/cert.pem`, 'utf8'), file: `${dir}/cert.pem` }
 }
 
-/** A loopback port nothing listens on (bound by the kernel's choice, then closed). */
-async function closedPort(): Promise<number> {
-  const socket = createServer().listen(0, '127.0.0.1')
-  await once(socket, 'listening')
-  const address = socket.address()
-  socket.close()
-  await once(socket, 'close')
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
-
 describe('dsh behind an HTTP proxy', { timeout: 120_000 }, () => {
   it('sends model requests through HTTP_PROXY, and direct to a host NO_PROXY names', async () => {
     tree = await tempTree({ 'repo/.git/': null })
@@ -56,21 +43,21 @@ describe('dsh behind an HTTP proxy', { timeout: 120_000 }, () => {
     proxy = await startTinyproxy()
     const run = (env: Record<string, string>) => runDsh(['--dsh-home', tree?.path('home') ?? '', 'run', '--cwd', tree?.path('repo') ?? '', '--base-url', server?.baseUrl ?? '', 'hi'], { cwd: tree?.root ?? '', env: { ...key, ...env } })
     // The lowercase name wins, as with curl (the uppercase one names a port nothing listens on).
-    const proxied = await run({ http_proxy: proxy.url, HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` })
+    const proxied = await run({ http_proxy: proxy.url, HTTP_PROXY: `http://127.0.0.1:${await freePort()}` })
     expect(proxied, proxied.stderr).toMatchObject({ code: 0, stdout: 'Through the proxy.\n' })
     expect(server.records).toHaveLength(1)
     // tinyproxy logs the tunnel it opened to the server (its log arrives through a pipe: poll).
     const tunnel = `CONNECT ${new URL(server.baseUrl).host} HTTP/1.1`
     await expect.poll(() => proxy?.log().includes(tunnel), { timeout: 20_000 }).toBe(true)
     // NO_PROXY naming the host sends the request direct: the proxy named is not even listening.
-    const direct = await run({ HTTP_PROXY: `http://127.0.0.1:${await closedPort()}`, NO_PROXY: 'localhost,127.0.0.1' })
+    const direct = await run({ HTTP_PROXY: `http://127.0.0.1:${await freePort()}`, NO_PROXY: 'localhost,127.0.0.1' })
     expect(direct, direct.stderr).toMatchObject({ code: 0, stdout: 'Through the proxy.\n' })
     expect(server.records).toHaveLength(2)
     // dsh models asks through the same proxy: a proxy that is not listening fails it, naming the proxy.
     const models = await runDsh(['--dsh-home', tree.path('home'), 'models', '--base-url', server.baseUrl], { cwd: tree.root, env: { ...key, HTTP_PROXY: proxy.url } })
     expect(models, models.stderr).toMatchObject({ code: 0 })
     expect(models.stdout).toContain('deepseek-v4-pro')
-    const port = await closedPort()
+    const port = await freePort()
     const refused = await runDsh(['--dsh-home', tree.path('home'), 'models', '--base-url', server.baseUrl], { cwd: tree.root, env: { ...key, HTTP_PROXY: `http://127.0.0.1:${port}` } })
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toContain(`cannot reach ${server.baseUrl} through the proxy http://127.0.0.1:${port}`)
@@ -122,7 +109,7 @@ describe('dsh behind an HTTP proxy', { timeout: 120_000 }, () => {
   it('names the proxy, without its password, when the proxy cannot be reached', async () => {
     tree = await tempTree({ 'repo/.git/': null, 'once.yaml': 'model:\n  maxRetries: 0\n' })
     server = await startDeepSeekServer({ answers: [{ text: 'unreachable' }], apiKey: key.DEEPSEEK_API_KEY })
-    const port = await closedPort()
+    const port = await freePort()
     const result = await runDsh(['--dsh-home', tree.path('home'), 'run', '--cwd', tree.path('repo'), '--config', tree.path('once.yaml'), '--base-url', server.baseUrl, 'hi'], { cwd: tree.root, env: { ...key, HTTPS_PROXY: 'http://nobody:s3cret@127.0.0.1:1', HTTP_PROXY: `http://nobody:s3cret@127.0.0.1:${port}` } })
     expect(result.code).not.toBe(0)
     expect(result.stderr).toContain(`cannot reach ${server.baseUrl} through the proxy http://***@127.0.0.1:${port}: `)

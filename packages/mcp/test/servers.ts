@@ -4,7 +4,6 @@
  */
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import type { ToolRunContext } from '@dsh/contracts'
 import { createLocalFileSystem } from '@dsh/fs-local'
@@ -56,14 +55,5 @@ export function runContext(cwd: string, signal = new AbortController().signal): 
   }
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
+/** A free TCP port on 127.0.0.1 (the testkit's). */
+export { freePort } from '@dsh/testkit'

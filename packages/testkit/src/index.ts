@@ -6,6 +6,7 @@ export { startSseServer, type Reply, type RecordedRequest, type SseServer } from
 export { deltaChunk, text, reasoning, finish, toolPiece, usage } from './sse-chunks.ts'
 export { isProcessAlive } from './process-alive.ts'
 export { startTinyproxy, type Tinyproxy } from './tinyproxy.ts'
+export { freePort } from './free-port.ts'
 export { driveClock, realDelay, realWaitFor } from './driven-clock.ts'
 export { startDeepSeekServer, type DeepSeekServer } from './deepseek/deepseek-server.ts'
 export type { DeepSeekAnswer, DeepSeekRequestView, DeepSeekFinishReason, DeepSeekRecord, DeepSeekServerOptions, DeepSeekStreamFault, DeepSeekCacheReport } from './deepseek/deepseek-types.ts'

@@ -6,11 +6,10 @@
  * how a test sees that a request went through it. `close()` stops it.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './free-port.ts'
 
 /** A running tinyproxy. */
 export interface Tinyproxy {
@@ -24,18 +23,6 @@ export interface Tinyproxy {
 
 /** How long the proxy may take to listen before the start counts as failed. */
 const START_GUARD_MS = 20_000
-
-/** A port free at the time of asking (the kernel's choice for a socket bound to 0, closed again). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  server.close()
-  await once(server, 'close')
-  if (address === null || typeof address === 'string') throw new Error('tinyproxy: no port from the kernel')
-  return address.port
-}
 
 function attempt(port: number, dir: string, connectPorts: readonly number[]): Promise<{ child: ChildProcess; output: () => string } | undefined> {
   const config = join(dir, `tinyproxy-${port}.conf`)

@@ -24,9 +24,9 @@ export interface Tinyproxy {
 /** How long the proxy may take to listen before the start counts as failed. */
 const START_GUARD_MS = 20_000
 
-function attempt(port: number, dir: string, connectPorts: readonly number[]): Promise<{ child: ChildProcess; output: () => string } | undefined> {
+function attempt(port: number, dir: string, options: TinyproxyOptions): Promise<{ child: ChildProcess; output: () => string } | undefined> {
   const config = join(dir, `tinyproxy-${port}.conf`)
-  writeFileSync(config, [`Port ${port}`, 'Listen 127.0.0.1', 'Timeout 60', 'MaxClients 50', 'Allow 127.0.0.1', 'LogLevel Info', ...connectPorts.map((each) => `ConnectPort ${each}`), ''].join('\n'))
+  writeFileSync(config, [`Port ${port}`, 'Listen 127.0.0.1', 'Timeout 60', 'MaxClients 50', 'Allow 127.0.0.1', 'LogLevel Info', ...(options.connectPorts ?? []).map((each) => `ConnectPort ${each}`), ...(options.basicAuth === undefined ? [] : [`BasicAuth ${options.basicAuth.user} ${options.basicAuth.password}`]), ''].join('\n'))
   const child = spawn('tinyproxy', ['-d', '-c', config], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const collect = (chunk: Buffer): void => {
@@ -50,21 +50,31 @@ function attempt(port: number, dir: string, connectPorts: readonly number[]): Pr
       clearTimeout(timer)
       reject(new Error(`tinyproxy could not start (install Debian's tinyproxy): ${error.message}`))
     })
-    // Exiting before it listens: the port was taken meanwhile; the caller tries another.
+    // Exiting before it listens: the port was taken meanwhile (the caller tries another), unless
+    // it could not read its configuration, which another port does not mend.
     child.on('exit', () => {
       clearTimeout(timer)
-      resolve(undefined)
+      if (/Unable to parse config file|Syntax error/.test(output)) reject(new Error(`tinyproxy refused its configuration:\n${output}`))
+      else resolve(undefined)
     })
   })
 }
 
-/** Starts tinyproxy; `connectPorts`: the only ports `CONNECT` may reach (default: any). */
-export async function startTinyproxy(options: { readonly connectPorts?: readonly number[] } = {}): Promise<Tinyproxy> {
+/** How the proxy is configured. */
+export interface TinyproxyOptions {
+  /** The only ports `CONNECT` may reach (default: any). */
+  readonly connectPorts?: readonly number[]
+  /** Require these credentials (`Proxy-Authorization: Basic`); others get 407. tinyproxy's configuration takes letters, digits, `.`, `-` and `_` in them. */
+  readonly basicAuth?: { readonly user: string; readonly password: string }
+}
+
+/** Starts tinyproxy. */
+export async function startTinyproxy(options: TinyproxyOptions = {}): Promise<Tinyproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-tinyproxy-'))
   try {
     for (let tries = 0; tries < 5; tries++) {
       const port = await freePort()
-      const started = await attempt(port, dir, options.connectPorts ?? [])
+      const started = await attempt(port, dir, options)
       if (started === undefined) continue
       const exited = new Promise<void>((resolve) => started.child.on('exit', () => resolve()))
       return {

@@ -42,23 +42,44 @@ export async function refusedResolution(host: string, signal: AbortSignal): Prom
   return undefined
 }
 
+/** A URL component percent-decoded; as written when it is no valid encoding (`%zz`). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    // Not valid percent-encoding: the credentials are sent as written, for the proxy to judge.
+    return part
+  }
+}
+
 const proxyHeaders = (proxy: URL): Record<string, string> =>
-  proxy.username === '' && proxy.password === '' ? {} : { 'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` }
+  proxy.username === '' && proxy.password === '' ? {} : { 'proxy-authorization': `Basic ${Buffer.from(`${decoded(proxy.username)}:${decoded(proxy.password)}`).toString('base64')}` }
 
 /** A URL's host name as sockets take it (an IPv6 literal without its brackets). */
 const bare = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1')
 
 const portOf = (url: URL): number => Number(url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : url.port)
 
-/** A socket tunnelled by `proxy` to the page's host and port. */
+/**
+ * A socket tunnelled by `proxy` to the page's host and port. Each request to the proxy (this
+ * `CONNECT`, and an http page's GET) opens a connection of its own (`agent: false`): a connection
+ * kept alive from an earlier download may already be closed by the proxy, and a request sent on
+ * it fails with "socket hang up".
+ */
 function tunnel(proxy: URL, url: URL, signal: AbortSignal): Promise<Socket> {
   const target = `${url.hostname}:${portOf(url)}`
   return new Promise((resolve, reject) => {
-    const asked = httpRequest({ host: bare(proxy), port: portOf(proxy), method: 'CONNECT', path: target, headers: { host: target, ...proxyHeaders(proxy) }, signal })
+    const asked = httpRequest({ host: bare(proxy), port: portOf(proxy), method: 'CONNECT', path: target, headers: { host: target, ...proxyHeaders(proxy) }, signal, agent: false })
+    const refused = (status: number | undefined): ProxyFailure => new ProxyFailure(`the proxy ${proxyDisplay(proxy.href)} refused the tunnel to ${target} (HTTP ${status ?? 0})`)
     asked.on('connect', (answer: IncomingMessage, socket: Socket) => {
       if (answer.statusCode === 200) return resolve(socket)
       socket.destroy()
-      reject(new ProxyFailure(`the proxy ${proxyDisplay(proxy.href)} refused the tunnel to ${target} (HTTP ${answer.statusCode ?? 0})`))
+      reject(refused(answer.statusCode))
+    })
+    // A refusal with a body (407 asking for credentials) arrives as an ordinary response.
+    asked.on('response', (answer: IncomingMessage) => {
+      answer.resume()
+      reject(refused(answer.statusCode))
     })
     asked.on('error', (error) => reject(signal.aborted ? error : new ProxyFailure(`cannot reach the proxy ${proxyDisplay(proxy.href)}: ${error.message}`)))
     asked.end()
@@ -69,7 +90,7 @@ function tunnel(proxy: URL, url: URL, signal: AbortSignal): Promise<Socket> {
 export async function proxiedRequest(url: URL, proxy: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ClientRequest> {
   if (proxy.protocol !== 'http:') throw new ProxyFailure(`the proxy ${proxyDisplay(proxy.href)} is not an http:// proxy, which is all web_fetch can use`)
   if (url.protocol === 'http:') {
-    return httpRequest({ host: bare(proxy), port: portOf(proxy), method: 'GET', path: url.href, headers: { ...headers, host: url.host, ...proxyHeaders(proxy) }, signal })
+    return httpRequest({ host: bare(proxy), port: portOf(proxy), method: 'GET', path: url.href, headers: { ...headers, host: url.host, ...proxyHeaders(proxy) }, signal, agent: false })
   }
   const socket = await tunnel(proxy, url, signal)
   const host = bare(url)

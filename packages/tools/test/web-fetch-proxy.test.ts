@@ -1,7 +1,7 @@
 // web_fetch behind an HTTP proxy, in process with Debian's tinyproxy and a page server on loopback:
 // an http page is asked of the proxy with its absolute URL; a tunnel the proxy refuses, a proxy
 // that is down and a proxy variable that is no URL are error results naming the proxy (its password
-// masked); a certificate this process does not trust fails the download, never the process;
+// masked); credentials in the proxy URL are sent; a certificate this process does not trust fails the download, never the process;
 // a name that resolves here to a private address is refused before the proxy is asked;
 // NO_PROXY sends a host direct.
 import { execFileSync } from 'node:child_process'
@@ -89,6 +89,20 @@ describe('web_fetch through an HTTP proxy', () => {
     // One connection per download, the tunnel's: none went to the page directly, past the proxy.
     expect(connections).toBe(5)
     await expect.poll(() => proxy?.log().split(`CONNECT 127.0.0.1:${port} HTTP/1.1`).length, { timeout: 20_000 }).toBe(6)
+  }, 60_000)
+
+  it('sends the credentials of the proxy URL, percent-decoded, and names a proxy that wants others', async () => {
+    page = await startPageServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('members only'))
+    proxy = await startTinyproxy({ basicAuth: { user: 'dev', password: 'p.ss' } })
+    const allowed = await fetchWith({ HTTP_PROXY: `http://dev:p%2Ess@127.0.0.1:${proxy.port}` }, page.url('/m.txt'))
+    expect(allowed.content).toContain('members only')
+    const tunnelled = await fetchWith({ HTTPS_PROXY: `http://dev:wrong@127.0.0.1:${proxy.port}` }, `https://127.0.0.1:${page.port}/`)
+    // tinyproxy answers wrong credentials with 401 (none at all with 407).
+    expect(tunnelled.content).toContain(`the proxy http://***@127.0.0.1:${proxy.port} refused the tunnel to 127.0.0.1:${page.port} (HTTP 401)`)
+    // A user name that is no valid percent-encoding is sent as written (and refused), never a crash.
+    const odd = await fetchWith({ HTTP_PROXY: `http://d%zz:x@127.0.0.1:${proxy.port}` }, page.url('/m.txt'))
+    expect(odd.isError).toBe(true)
+    expect(odd.content).toMatch(/HTTP 40[17]/)
   }, 60_000)
 
   it('refuses a name that resolves here to a private address before asking the proxy', async () => {

@@ -1,7 +1,9 @@
 /**
  * The todo list a session's visible history holds, folded from typed data only: the effective
  * list each successful `todo_write` recorded (`todo/list` events, by call id; the call's own
- * arguments where none was recorded), the plugin's reminders (`source.data`), and compaction
+ * arguments where none was recorded), including one a composite tool dispatched (a `run_code`
+ * snippet's `tools.todo_write`, call id `<parent>:code:<n>`), which counts where its parent's
+ * result is, failed or not (nested calls take effect as they run), the plugin's reminders (`source.data`), and compaction
  * checkpoints, which inherit the list of the nodes they replaced (their `sourceEventSeqs`) without
  * showing it. A rewind takes nodes off the surface like a compaction but leaves no checkpoint
  * message, so what it undid is undone here too. Incremental while the surface only grows.
@@ -15,6 +17,9 @@ import type { TodoItem, TodoView } from './types.ts'
 export const TODO_PLUGIN = 'todo'
 /** The event a successful call records with the list it ran with (after any hook's argument update). */
 export const TODO_LIST_EVENT = 'todo/list'
+
+/** What a sub-dispatch's call id holds between its parent's id and its own number (`<parent>:code:<n>`). */
+const NESTED_MARK = ':code:'
 
 /** The persisted data of a `todo/list` event and of a reminder's source. */
 export interface TodoData {
@@ -53,6 +58,8 @@ export class TodoFold {
   #state: Folded = NOTHING
   #eventsSeen = 0
   readonly #effective = new Map<string, readonly TodoItem[]>()
+  /** The last list a nested `todo_write` recorded, by the call id of the composite call that dispatched it. */
+  readonly #nested = new Map<string, readonly TodoItem[]>()
   readonly #calls = new Map<string, string>()
   readonly #inherited = new Map<number, Folded>()
 
@@ -75,13 +82,17 @@ export class TodoFold {
     if (events.length < this.#eventsSeen) {
       this.#eventsSeen = 0
       this.#effective.clear()
+      this.#nested.clear()
     }
     for (; this.#eventsSeen < events.length; this.#eventsSeen++) {
       const event = events[this.#eventsSeen]
       if (event?.type !== TODO_LIST_EVENT) continue
       const callId = get(event.data, 'callId')
       const todos = todosOfData({ todos: get(event.data, 'todos') })
-      if (typeof callId === 'string' && todos !== undefined) this.#effective.set(callId, todos)
+      if (typeof callId !== 'string' || todos === undefined) continue
+      this.#effective.set(callId, todos)
+      const nested = callId.lastIndexOf(NESTED_MARK)
+      if (nested > 0) this.#nested.set(callId.slice(0, nested), todos)
     }
   }
 
@@ -96,8 +107,12 @@ export class TodoFold {
         return state
       }
       case 'tool/result': {
-        if (get(message, 'toolName') !== TODO_TOOL || get(message, 'isError') !== false) return state
         const callId = String(get(message, 'callId'))
+        if (get(message, 'toolName') !== TODO_TOOL) {
+          const nested = this.#nested.get(callId)
+          return nested === undefined ? state : { items: nested, shown: true, found: true }
+        }
+        if (get(message, 'isError') !== false) return state
         const raw = this.#calls.get(callId)
         const items = this.#effective.get(callId) ?? (raw === undefined ? undefined : todosOfArguments(raw))
         return items === undefined ? state : { items, shown: true, found: true }

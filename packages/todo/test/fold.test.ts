@@ -1,5 +1,6 @@
 // The fold's sources of truth: a resumed session keeps its list without a reminder, a hook's
-// replacement of the arguments is the list that counts, and a failed call changes nothing.
+// replacement of the arguments is the list that counts, a failed call changes nothing, and a list
+// a run_code snippet wrote counts where the run_code result is (also when the snippet then failed).
 import { afterEach, describe, expect, it } from 'vitest'
 import { todoListOf } from '../src/index.ts'
 import { todoRig, userTexts, write, type Rig } from './rig.ts'
@@ -39,4 +40,16 @@ describe('the fold', () => {
     await agent.prompt('go')
     expect(todoListOf(agent.session).items).toEqual([{ content: 'A', status: 'pending' }])
   })
+
+  it('takes the list a run_code snippet wrote with tools.todo_write, also when the snippet fails after it', async () => {
+    rig = await todoRig({}, { runCode: true })
+    const snippet = (status: string, fail: boolean): string => `await tools.todo_write({ todos: [{ content: 'From the snippet', status: '${status}' }] })${fail ? "\nthrow new Error('later step broke')" : ''}\nreturn 'ok'`
+    const agent = await rig.start({ responses: [write([{ content: 'Direct', status: 'pending' }]), { toolCalls: [{ name: 'run_code', arguments: { code: snippet('in_progress', false) } }] }, { text: 'ok' }] })
+    await agent.prompt('go')
+    expect(todoListOf(agent.session).items).toEqual([{ content: 'From the snippet', status: 'in_progress' }])
+    agent.dispose()
+    const failing = await rig.start({ responses: [{ toolCalls: [{ name: 'run_code', arguments: { code: snippet('completed', true) } }] }, { text: 'ok' }] }, { resume: agent.session.id })
+    await failing.prompt('again')
+    expect(todoListOf(failing.session).items).toEqual([{ content: 'From the snippet', status: 'completed' }])
+  }, 60_000)
 })

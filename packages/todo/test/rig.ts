@@ -5,6 +5,7 @@ import { createLocalFileSystem } from '@dsh/fs-local'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
 import { createHost, type Agent, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
+import { createRunCodeTool } from '@dsh/code-mode'
 import { coreTools } from '@dsh/tools'
 import { todoPlugin, type TodoItem } from '../src/index.ts'
 
@@ -16,9 +17,10 @@ export interface Rig {
   dispose(): Promise<void>
 }
 
-export async function todoRig(config: { readonly enabled?: boolean } = {}): Promise<Rig> {
+/** `runCode`: run_code besides the core tools (its snippets call tools.todo_write). */
+export async function todoRig(config: { readonly enabled?: boolean } = {}, options: { readonly runCode?: boolean } = {}): Promise<Rig> {
   const tree = await tempTree({ 'home/': null, 'repo/.git/': null })
-  const host = await createHost({ dshHome: tree.path('home'), fs: createLocalFileSystem({ writableRoots: [tree.root] }), tools: coreTools(), log: () => undefined })
+  const host = await createHost({ dshHome: tree.path('home'), fs: createLocalFileSystem({ writableRoots: [tree.root] }), tools: options.runCode === true ? [...coreTools(), createRunCodeTool()] : coreTools(), log: () => undefined })
   await host.ctx.plugin(todoPlugin, config)
   const requests: ChatRequestBody[] = []
   return {

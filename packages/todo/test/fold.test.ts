@@ -6,6 +6,9 @@ import { todoListOf } from '../src/index.ts'
 import { todoRig, userTexts, write, type Rig } from './rig.ts'
 
 let rig: Rig
+
+/** A run_code snippet that writes one item with `status`, and then throws when `fail`. */
+const snippet = (status: string, fail: boolean): string => `await tools.todo_write({ todos: [{ content: 'From the snippet', status: '${status}' }] })${fail ? "\nthrow new Error('later step broke')" : ''}\nreturn 'ok'`
 afterEach(async () => rig?.dispose())
 
 describe('the fold', () => {
@@ -43,7 +46,6 @@ describe('the fold', () => {
 
   it('takes the list a run_code snippet wrote with tools.todo_write, also when the snippet fails after it', async () => {
     rig = await todoRig({}, { runCode: true })
-    const snippet = (status: string, fail: boolean): string => `await tools.todo_write({ todos: [{ content: 'From the snippet', status: '${status}' }] })${fail ? "\nthrow new Error('later step broke')" : ''}\nreturn 'ok'`
     const agent = await rig.start({ responses: [write([{ content: 'Direct', status: 'pending' }]), { toolCalls: [{ name: 'run_code', arguments: { code: snippet('in_progress', false) } }] }, { text: 'ok' }] })
     await agent.prompt('go')
     expect(todoListOf(agent.session).items).toEqual([{ content: 'From the snippet', status: 'in_progress' }])

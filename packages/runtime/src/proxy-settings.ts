@@ -29,7 +29,10 @@ export function proxySettings(env: Readonly<Record<string, string | undefined>>)
 
 /** A proxy URL as messages name it: user and password replaced by `***`; the text as given when it is no URL. */
 export function proxyDisplay(proxy: string): string {
-  const asGiven = proxy.length > 80 ? `${proxy.slice(0, 80)}…` : proxy
+  // As written, but never what comes before an "@" (user:password@host without a scheme).
+  const at = proxy.lastIndexOf('@')
+  const masked = at < 0 ? proxy : `***${proxy.slice(at)}`
+  const asGiven = masked.length > 80 ? `${masked.slice(0, 80)}…` : masked
   let url: URL
   try {
     url = new URL(proxy)

@@ -51,5 +51,8 @@ describe('proxy settings', () => {
     // No scheme: "proxy.corp:" parses as one, with no origin to show.
     expect(proxyDisplay('proxy.corp:3128')).toBe('proxy.corp:3128')
     expect(proxyDisplay('socks5://u:p@h:1')).toBe('***')
+    // Credentials without a scheme are not shown either.
+    expect(proxyDisplay('dev:s3cret@proxy.corp:3128')).toBe('***@proxy.corp:3128')
+    expect(proxyDisplay('dev:s3cret@not a url')).toBe('***@not a url')
   })
 })

@@ -185,7 +185,8 @@ export class ServerConnection {
   /** The `fetch` option that sends a remote server's requests through the proxy dsh's environment names for `url` (none: direct). */
   #viaProxy(url: string): { readonly fetch?: ProxiedFetch } {
     const settings = proxySettings(this.#deps.env)
-    return proxyUrlFor(settings, url) === undefined || settings === undefined ? {} : { fetch: proxiedFetch(settings) }
+    if (settings === undefined || proxyUrlFor(settings, url) === undefined) return {}
+    return { fetch: proxiedFetch(settings) }
   }
 
   #reason(error: unknown): string {

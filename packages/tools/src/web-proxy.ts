@@ -6,7 +6,9 @@
  * `Proxy-Authorization: Basic`. Only `http://` proxy URLs are used. The address guard cannot see
  * where the proxy connects: the page's name is checked as it resolves here first (a name that
  * resolves to a private address is refused; one that does not resolve here is left to the proxy,
- * as a locked-down network resolves outside names only there).
+ * as a locked-down network resolves outside names only there). It is built on `node:http` like a
+ * direct download, not on undici's proxied fetch (model requests, MCP), so both kinds of download
+ * share one response path (size cap, decoding, redirects) in web-request.ts.
  */
 import { lookup } from 'node:dns/promises'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'

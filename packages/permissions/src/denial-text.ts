@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path'
 import type { PermissionMode, PermissionRule } from '@dsh/contracts'
-import { suggestedPrefix } from '@dsh/runtime'
+import { isSimpleCommand, suggestedPrefix } from '@dsh/runtime'
 import { callSubject } from './call-subject.ts'
 import type { RuleCall } from './rule-match.ts'
 
@@ -17,12 +17,16 @@ export interface DenialText {
 
 const quoteArg = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
-/** The `--allow` rule that would allow this call (a command prefix, the path, or the tool). */
+/** The `--allow` rule that would allow this call (a command prefix, the exact command, the path, or the tool). */
 export function suggestedRule(call: RuleCall): string {
   const subject = callSubject(call.tool, call.args, call.cwd)
   if (subject.kind === 'command') {
     const prefix = suggestedPrefix(subject.command)
-    return prefix === undefined ? call.tool : `${call.tool}(${prefix}:*)`
+    if (prefix !== undefined) return `${call.tool}(${prefix}:*)`
+    // A program that runs other commands (`timeout 60 npm test`) gets no prefix: the command
+    // itself, exactly, when a rule can spell it; else the tool.
+    const exact = subject.command.trim().replace(/\s+/g, ' ')
+    return isSimpleCommand(exact) && !/[*()]/.test(exact) && exact !== '' ? `${call.tool}(${exact})` : call.tool
   }
   if (subject.kind === 'path') {
     const inside = relative(call.cwd, subject.path)

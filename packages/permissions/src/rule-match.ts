@@ -4,7 +4,9 @@
  * - `bash(PATTERN)`: PATTERN is matched against each simple command of the command line
  *   (shell-segments.ts), whole, with runs of whitespace as one space; `*` matches any characters
  *   and a final `:*` matches the words before it alone or followed by a space and anything.
- *   Allowing needs every simple command to be matched by an allow rule, and a command line with
+ *   Allowing needs every simple command to be matched by an allow rule (reserved words before its
+ *   program left out: `then cat x` as `cat x`; `fi`, `done` and a `for i in …` header need none;
+ *   `case`, `function` and `[[` are never allowed by rules), and a command line with
  *   substitution (`$(…)`, backticks, `<(…)`) is never allowed by rules. A deny rule matches when
  *   any simple command matches, substitution contents and the program after assignments and
  *   keywords (`FOO=1 rm -rf x`) included.
@@ -32,7 +34,7 @@ import type { PermissionRule } from '@dsh/contracts'
 import { callSubject, type CallSubject } from './call-subject.ts'
 import { shapeMatches } from './command-shape.ts'
 import { denyCandidates } from './deny-candidates.ts'
-import { expandTilde } from '@dsh/runtime'
+import { commandPart, expandTilde } from '@dsh/runtime'
 import { canonicalTarget } from './root-check.ts'
 import { readShell } from './shell-segments.ts'
 
@@ -167,9 +169,14 @@ export function allowingRules(rules: readonly PermissionRule[], call: RuleCall):
   if (reading.substitutes || reading.opaque || reading.commands.length === 0) return undefined
   const used: PermissionRule[] = []
   for (const command of reading.commands) {
-    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, command, 'allow'))
+    // Reserved words are no program: `then cat x` is matched as `cat x`, `fi` needs no rule, and a
+    // rule written for a reserved word (`if:*`) allows nothing after it.
+    const part = commandPart(command)
+    if (part.kind === 'nothing') continue
+    if (part.kind === 'opaque') return undefined
+    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, part.text, 'allow'))
     if (found === undefined) return undefined
     if (!used.includes(found)) used.push(found)
   }
-  return used
+  return used.length === 0 ? undefined : used
 }

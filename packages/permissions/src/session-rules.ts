@@ -5,7 +5,7 @@
  * log order — so a resumed session keeps exactly the rules still in force; later answers add to them.
  */
 import type { ApprovalScope, PermissionRule, SessionView } from '@dsh/contracts'
-import { dataOf } from '@dsh/runtime'
+import { dataOf, suggestedPrefix } from '@dsh/runtime'
 import { parseRule } from './rule-parse.ts'
 
 /** The plugin event a removal of a session rule is recorded as (`data: { rule }`). */
@@ -18,15 +18,22 @@ function forgotten(type: string, data: unknown): string | undefined {
   return typeof rule === 'string' ? rule : undefined
 }
 
+/**
+ * True for a prefix dsh offers (runtime's `suggestedPrefix` of it is itself). Others — a reserved
+ * word (`if`), a program that runs other commands (`timeout`, `sudo`), what an older dsh offered or
+ * a front end sent — add no rule: "allow `timeout …`" would allow `timeout 5 rm -rf src`.
+ */
+const offered = (prefix: string): boolean => suggestedPrefix(prefix.trim()) === prefix.trim()
+
 /** The rule texts an "allow always" answer for `tool` adds (one, or one per part of a compound command). */
 export function rulesForScope(tool: string, scope: ApprovalScope): string[] {
   switch (scope.kind) {
     case 'tool':
       return [tool]
     case 'command-prefix':
-      return [`${tool}(${scope.prefix.trim()}:*)`]
+      return offered(scope.prefix) ? [`${tool}(${scope.prefix.trim()}:*)`] : []
     case 'command-prefixes':
-      return scope.prefixes.map((prefix) => `${tool}(${prefix.trim()}:*)`)
+      return scope.prefixes.filter(offered).map((prefix) => `${tool}(${prefix.trim()}:*)`)
     case 'domain':
       return [`${tool}(domain:${scope.host.trim()})`]
     default: {
@@ -51,6 +58,9 @@ function remembered(view: SessionView): PermissionRule[] {
     for (const text of [data.remember, ...(data.rememberAlso ?? [])]) {
       try {
         const rule = parseRule(text, `session ${view.header.id}`)
+        // A prefix an older dsh offered that this one would not (`bash(timeout:*)`) is not restored.
+        const prefix = rule.tool === 'bash' && rule.pattern?.endsWith(':*') === true ? rule.pattern.slice(0, -2) : undefined
+        if (prefix !== undefined && !offered(prefix)) continue
         if (!rules.some((known) => known.text === rule.text)) rules.push(rule)
       } catch {
         // A hand-edited rule that no longer parses is dropped: it only ever widened permissions.

@@ -2,13 +2,13 @@
 // "allow always" adds a session rule that survives a resume (read back from the log), a reject's
 // note is recorded, a front end that cannot ask gets the denial with the way out, and settings
 // layers are read at every call.
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { PermissionDecision, PermissionRule, ToolDefinition } from '@dsh/contracts'
 import { createScriptedProvider, type ModelScript } from '@dsh/llm-scripted'
-import { createHost, dataOf, type AskPermission, type Host } from '@dsh/runtime'
+import { commandScope, createHost, dataOf, type AskPermission, type Host } from '@dsh/runtime'
 import { tempTree, type TempTree } from '@dsh/testkit'
 import { installPermissionGuard, parseRule } from '../src/index.ts'
 
@@ -144,6 +144,33 @@ describe('the permission guard on a host', () => {
     await second.run(bashCalls('git status', 'npm test'), id)
     expect(second.asked).toEqual([])
     expect(second.ran).toEqual(['git status', 'npm test'])
+  })
+
+  it('"allow always" for a shell loop approves the commands in its body: another body asks, and so does one behind a reserved word', async () => {
+    const loop = 'for i in 1 2 3; do echo line $i; sleep 0.3; done'
+    const scope = commandScope(loop)
+    expect(scope).toEqual({ kind: 'command-prefixes', prefixes: ['echo line', 'sleep'] })
+    const r = await rig({ answers: scope === undefined ? [] : [{ kind: 'allow-always', scope }] })
+    const { id } = await r.run(bashCalls(loop, 'for f in a b; do sleep 1; done', 'sleep 2 && echo line done', 'for i in 1; do rm -rf src; done', 'if true; then rm -rf src; fi', 'done'))
+    expect(r.ran).toEqual([loop, 'for f in a b; do sleep 1; done', 'sleep 2 && echo line done'])
+    expect(r.asked.map((line) => line.replace(/ \(permission mode.*$/, ''))).toEqual([loop, 'for i in 1; do rm -rf src; done', 'if true; then rm -rf src; fi', 'done'])
+    expect(permissionEvents(id)[0]).toEqual({ callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: 'bash(echo line:*)', rememberAlso: ['bash(sleep:*)'] })
+  })
+
+  it('a prefix rule of a reserved word or a command runner, from an older dsh or a front end, allows nothing', async () => {
+    const r = await rig({ answers: [{ kind: 'allow-always', scope: { kind: 'command-prefixes', prefixes: ['if', 'timeout', 'then cat', 'npm test'] } }] })
+    const { id } = await r.run(bashCalls('if [ -f x ]; then cat x; fi', 'if rm -rf src; then cat x; fi', 'timeout 5 rm -rf src', 'npm test'))
+    expect(r.ran).toEqual(['if [ -f x ]; then cat x; fi', 'npm test'])
+    expect(permissionEvents(id)[0]).toMatchObject({ decision: 'allow', by: 'answer', remember: 'bash(npm test:*)' })
+    await host?.dispose()
+    host = undefined
+    // A log that holds such rules (hand-edited, or written by an older dsh) restores none of them.
+    const file = join(tree?.path('home') ?? '', 'sessions', `${id}.jsonl`)
+    const lines = readFileSync(file, 'utf8').replace('"remember":"bash(npm test:*)"', '"remember":"bash(timeout:*)","rememberAlso":["bash(if:*)","bash(env:*)","bash(git status:*)"]')
+    writeFileSync(file, lines)
+    const second = await rig({ allow: [parseRule('bash(cat:*)', 'test')] })
+    await second.run(bashCalls('timeout 5 rm -rf src', 'if rm -rf src; then cat x; fi', 'env rm -rf src', 'git status', 'then cat x'), id)
+    expect(second.ran).toEqual(['git status', 'then cat x'])
   })
 
   it('a rejection with a note is recorded with the note, and the model reads it', async () => {

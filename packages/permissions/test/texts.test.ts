@@ -39,6 +39,10 @@ describe('denials', () => {
   it('suggested rules: a command prefix, a path inside the cwd, or the tool', () => {
     expect(suggestedRule({ tool: 'bash', args: { command: 'git push origin main' }, cwd })).toBe('bash(git push:*)')
     expect(suggestedRule({ tool: 'bash', args: { command: 'ls | wc -l' }, cwd })).toBe('bash')
+    // A command runner gets the command itself, never its prefix (`bash(timeout:*)` would allow `timeout 5 rm -rf src`).
+    expect(suggestedRule({ tool: 'bash', args: { command: 'timeout  60 npm test' }, cwd })).toBe('bash(timeout 60 npm test)')
+    expect(suggestedRule({ tool: 'bash', args: { command: 'xargs rm *.tmp' }, cwd })).toBe('bash')
+    expect(suggestedRule({ tool: 'bash', args: { command: 'time npm test' }, cwd })).toBe('bash(npm test:*)')
     expect(suggestedRule({ tool: 'edit', args: { file_path: 'src/a.ts' }, cwd })).toBe('edit(src/a.ts)')
   })
 })

@@ -7,6 +7,7 @@
  */
 import type { ApprovalScope, ToolExecution } from '@dsh/contracts'
 import { fetchHost, stringArgument } from './call-arguments.ts'
+import { commandPart, isReservedWord, runsOtherCommands } from './command-words.ts'
 
 /** Shell syntax that chains, redirects or substitutes: such a command never matches a prefix. */
 const compound = /[;&|<>`\n\r]|\$\(/
@@ -18,15 +19,25 @@ export function isSimpleCommand(command: string): boolean {
 
 /**
  * The prefix an "always" approval of `command` would cover: the program and, when the second word
- * looks like a subcommand (`git status`, `npm test`), that word too. `undefined` for commands that
- * are not simple, which are only ever approved once.
+ * looks like a subcommand (`git status`, `npm test`), that word too; reserved words before the
+ * program are not part of it (`time npm test` → `npm test`, as allow rules read it). `undefined`
+ * for commands that are not simple, that run nothing, whose program is quoted or escaped, or whose
+ * program runs other commands (`timeout`, `env`, `sudo`, `xargs`, `bash -c`, …: command-words.ts),
+ * which are only ever approved once.
  */
 export function suggestedPrefix(command: string): string | undefined {
   if (!isSimpleCommand(command)) return undefined
-  const words = command.trim().split(/\s+/)
-  const [program, second] = words
-  if (program === undefined || program === '') return undefined
-  return second !== undefined && /^[a-z][\w:.-]*$/i.test(second) ? `${program} ${second}` : program
+  const part = commandPart(command)
+  if (part.kind !== 'command') return undefined
+  const words = part.text.split(' ')
+  // Assignments before the program stay in the prefix (`FOO=1 npm test`): they change what runs.
+  let at = 0
+  while (at < words.length - 1 && /^[A-Za-z_]\w*=\S*$/.test(words[at] ?? '')) at += 1
+  const program = words[at]
+  const second = words[at + 1]
+  if (program === undefined || program === '' || /["'\\$=]/.test(program) || runsOtherCommands(program) || isReservedWord(program)) return undefined
+  const head = words.slice(0, at + 1).join(' ')
+  return second !== undefined && /^[a-z][\w:.-]*$/i.test(second) ? `${head} ${second}` : head
 }
 
 /** Approvals remembered for one session. */

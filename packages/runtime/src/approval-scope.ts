@@ -2,7 +2,9 @@
  * What an "allow always" answer to a `bash` question may cover. A simple command offers its own
  * prefix (`git status`); a compound one (`a && b`, `a | b`, `a; b`) offers the prefixes of its
  * parts together (`git status` and `npm test`), never the whole tool: the whole tool is only
- * offered once the same tool asked before in the session (the front ends count). A command whose
+ * offered once the same tool asked before in the session (the front ends count). Shell syntax
+ * around the parts is no part (`if a; then b; fi` offers the prefixes of `a` and `b`), and a part
+ * whose program runs other commands (`timeout`, `sudo`, `xargs`, …) has none. A command whose
  * parts this plain reading cannot separate safely (quotes, escapes, substitution, redirection,
  * here-documents) offers no prefix at all; the permission rules would not allow it anyway. A
  * `web_fetch` question offers its URL's host (`fetchScope`), and the whole tool only from its
@@ -11,6 +13,7 @@
 import type { ApprovalScope, ToolExecution } from '@dsh/contracts'
 import { suggestedPrefix } from './approval-memory.ts'
 import { fetchHost, stringArgument } from './call-arguments.ts'
+import { commandPart } from './command-words.ts'
 
 /** Syntax that makes a plain split at the control operators unsafe. */
 const unreadable = /["'\\`<>(){}]|\$\(/
@@ -18,18 +21,24 @@ const unreadable = /["'\\`<>(){}]|\$\(/
 /** The control operators a compound command is split at (longest first). */
 const operators = /\|\||&&|\|&|[;|&\n\r]/
 
-/** The distinct prefixes of a compound command's parts, or undefined when one part has none. */
+/**
+ * The distinct prefixes of a compound command's parts, or undefined when one part has none. Parts
+ * that run nothing (`fi`, `done`, a `for i in 1 2 3` header: command-words.ts) need no prefix;
+ * the reserved words before a part's program are not in its prefix (`then cat x` → `cat`).
+ */
 export function partPrefixes(command: string): string[] | undefined {
   if (unreadable.test(command)) return undefined
   const parts = command.split(operators).map((part) => part.trim()).filter((part) => part !== '')
   if (parts.length < 2) return undefined
   const prefixes: string[] = []
   for (const part of parts) {
-    const prefix = suggestedPrefix(part)
+    const read = commandPart(part)
+    if (read.kind === 'nothing') continue
+    const prefix = read.kind === 'command' ? suggestedPrefix(read.text) : undefined
     if (prefix === undefined) return undefined
     if (!prefixes.includes(prefix)) prefixes.push(prefix)
   }
-  return prefixes
+  return prefixes.length === 0 ? undefined : prefixes
 }
 
 /**

@@ -2,6 +2,7 @@
 export { Agent, userPrompt, type AgentOptions, type PromptOptions } from './agent.ts'
 export type { AgentProgress, AttachedFile, ProgressListener } from './agent-events.ts'
 export { ApprovalMemory, isSimpleCommand, suggestedPrefix } from './approval-memory.ts'
+export { COMMAND_RUNNERS, commandPart, isReservedWord, programName, runsOtherCommands, type CommandPart } from './command-words.ts'
 export { alwaysOffers, commandScope, fetchScope, partPrefixes, scopeLabel, type AlwaysOffers } from './approval-scope.ts'
 export { stringArgument } from './call-arguments.ts'
 export { ToolVisibility, type HiddenPrefix } from './tool-visibility.ts'

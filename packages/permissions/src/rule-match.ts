@@ -6,7 +6,8 @@
  *   and a final `:*` matches the words before it alone or followed by a space and anything.
  *   Allowing needs every simple command to be matched by an allow rule (reserved words before its
  *   program left out: `then cat x` as `cat x`; `fi`, `done` and a `for i in …` header need none;
- *   `case`, `function` and `[[` are never allowed by rules), and a command line with
+ *   `case`, `function`, `[[` and unquoted parentheses are never allowed by rules; output
+ *   redirected into a file only by a rule whose pattern has a `>`), and a command line with
  *   substitution (`$(…)`, backticks, `<(…)`) is never allowed by rules. A deny rule matches when
  *   any simple command matches, substitution contents and the program after assignments and
  *   keywords (`FOO=1 rm -rf x`) included.
@@ -174,7 +175,8 @@ export function allowingRules(rules: readonly PermissionRule[], call: RuleCall):
     const part = commandPart(command)
     if (part.kind === 'nothing') continue
     if (part.kind === 'opaque') return undefined
-    const found = mine.find((rule) => subjectMatches(rule, subject, call.cwd, part.text, 'allow'))
+    // Output into a file (`echo x > src/a.ts`) is allowed only by a rule that spells a redirection.
+    const found = mine.find((rule) => (!part.writesFile || (rule.pattern ?? '').includes('>')) && subjectMatches(rule, subject, call.cwd, part.text, 'allow'))
     if (found === undefined) return undefined
     if (!used.includes(found)) used.push(found)
   }

@@ -173,6 +173,13 @@ describe('the permission guard on a host', () => {
     expect(second.ran).toEqual(['git status', 'then cat x'])
   })
 
+  it('an approved prefix writes no file through a redirection, and defines no function', async () => {
+    const r = await rig({ allow: [parseRule('bash(echo:*)', 'test'), parseRule('bash(ls:*)', 'test'), parseRule('bash(echo * > notes.txt)', 'test')] })
+    await r.run(bashCalls('echo hi > src/index.ts', 'ls >> .bashrc', 'ls &> out', 'echo hi 2>&1', 'ls > /dev/null 2>&1', 'echo "a > b"', 'echo all > notes.txt', 'ls () { rm -rf src; }; ls', '(rm -rf src)', '{ ls; }'))
+    expect(r.ran).toEqual(['echo hi 2>&1', 'ls > /dev/null 2>&1', 'echo "a > b"', 'echo all > notes.txt', '{ ls; }'])
+    expect(r.asked.map((line) => line.replace(/ \(permission mode.*$/, ''))).toEqual(['echo hi > src/index.ts', 'ls >> .bashrc', 'ls &> out', 'ls () { rm -rf src; }; ls', '(rm -rf src)'])
+  })
+
   it('a rejection with a note is recorded with the note, and the model reads it', async () => {
     const r = await rig({ answers: [{ kind: 'reject', note: 'use make check instead' }] })
     const { id, results } = await r.run(bashCalls('npm run lint'))

@@ -6,12 +6,24 @@ import { COMMAND_RUNNERS, commandPart, commandScope, partPrefixes, suggestedPref
 
 describe('reading one simple command', () => {
   it('leaves out reserved words before the program and knows parts that run nothing', () => {
-    expect(commandPart('then cat notes.md')).toEqual({ kind: 'command', text: 'cat notes.md', program: 'cat' })
-    expect(commandPart('if ! grep -q x f')).toEqual({ kind: 'command', text: 'grep -q x f', program: 'grep' })
-    expect(commandPart('do /usr/bin/echo line $i')).toEqual({ kind: 'command', text: '/usr/bin/echo line $i', program: 'echo' })
-    expect(commandPart('time npm test')).toEqual({ kind: 'command', text: 'npm test', program: 'npm' })
+    expect(commandPart('then cat notes.md')).toEqual({ kind: 'command', text: 'cat notes.md', program: 'cat', writesFile: false })
+    expect(commandPart('if ! grep -q x f')).toEqual({ kind: 'command', text: 'grep -q x f', program: 'grep', writesFile: false })
+    expect(commandPart('do /usr/bin/echo line $i')).toEqual({ kind: 'command', text: '/usr/bin/echo line $i', program: 'echo', writesFile: false })
+    expect(commandPart('time npm test')).toEqual({ kind: 'command', text: 'npm test', program: 'npm', writesFile: false })
     expect(['fi', 'done', 'else', 'then', '}', 'for i in 1 2 3', 'for name', '  '].map((part) => commandPart(part).kind)).toEqual(Array(8).fill('nothing'))
-    expect(['case $x in', 'function f', 'for ((i=0; i<3; i++))', 'for a b c', '[[ -f x ]]', 'f() {', 'esac x'].map((part) => commandPart(part).kind)).toEqual(Array(7).fill('opaque'))
+    expect(['case $x in', 'function f', 'for ((i=0; i<3; i++))', 'for a b c', '[[ -f x ]]', 'f() {', 'esac x', 'ls () { rm -rf src', '(cd src', 'npm test)'].map((part) => commandPart(part).kind)).toEqual(Array(10).fill('opaque'))
+    expect(commandPart('echo "(not a subshell)" \\(')).toMatchObject({ kind: 'command', program: 'echo' })
+  })
+})
+
+describe('output into a file', () => {
+  it('is told apart from descriptors, /dev/null and quoted text', () => {
+    const writes = (command: string): boolean => {
+      const part = commandPart(command)
+      return part.kind === 'command' && part.writesFile
+    }
+    expect(['echo x > src/a.ts', 'echo x >>log', 'ls &> out', 'ls >| out', 'cat <> f', 'ls 2> err.txt', 'ls >&out', 'ls > "/dev/null"'].map(writes)).toEqual(Array(8).fill(true))
+    expect(['ls 2>&1', 'ls >&2', 'ls > /dev/null 2>&1', 'ls &>/dev/null', 'ls 2>/dev/null', 'echo "a > b"', "echo 'x>y'", 'echo a\\>b', 'ls >&-', 'sort < in.txt'].map(writes)).toEqual(Array(10).fill(false))
   })
 })
 

@@ -16,12 +16,13 @@ describe('reading one simple command', () => {
   })
 })
 
+function writes(command: string): boolean {
+  const part = commandPart(command)
+  return part.kind === 'command' && part.writesFile
+}
+
 describe('output into a file', () => {
   it('is told apart from descriptors, /dev/null and quoted text', () => {
-    const writes = (command: string): boolean => {
-      const part = commandPart(command)
-      return part.kind === 'command' && part.writesFile
-    }
     expect(['echo x > src/a.ts', 'echo x >>log', 'ls &> out', 'ls >| out', 'cat <> f', 'ls 2> err.txt', 'ls >&out', 'ls > "/dev/null"'].map(writes)).toEqual(Array(8).fill(true))
     expect(['ls 2>&1', 'ls >&2', 'ls > /dev/null 2>&1', 'ls &>/dev/null', 'ls 2>/dev/null', 'echo "a > b"', "echo 'x>y'", 'echo a\\>b', 'ls >&-', 'sort < in.txt'].map(writes)).toEqual(Array(10).fill(false))
   })

@@ -47,14 +47,14 @@ export function nextCatalogMessage(skills: SessionSkills, set: CurrentSkills, se
   return message
 }
 
-/** Inserts `message` after the claimed prompt and any workspace instruction messages following it. */
-export function afterInstructions(decision: PreStepDecision & { kind: 'enter' }, claimed: readonly UserMessage[], message: UserMessage): PreStepDecision {
+/** Inserts `messages` (in order) after the claimed prompt and any workspace instruction messages following it. */
+export function afterInstructions(decision: PreStepDecision & { kind: 'enter' }, claimed: readonly UserMessage[], ...messages: UserMessage[]): PreStepDecision {
   const ids = new Set(claimed.map((item) => item.id))
   let at = 0
   decision.messages.forEach((item, index) => {
     if (ids.has(item.id) || item.source.kind === 'workspace-instructions') at = index + 1
   })
-  return { kind: 'enter', messages: decision.messages.toSpliced(at, 0, message) }
+  return { kind: 'enter', messages: decision.messages.toSpliced(at, 0, ...messages) }
 }
 
 /** Resumed sessions: nested directories a delivered catalog names join again (those of newly folded messages only). */

@@ -1,5 +1,6 @@
 /** The plugin's configuration (the CLI's `skills` config section) and its defaults. */
 import { z } from 'zod'
+import { DEFAULT_MAX_IN_USE_BYTES } from './in-use-delivery.ts'
 
 /** Schema of the `skills` section. */
 export const SkillsSectionSchema = z.strictObject({
@@ -7,6 +8,7 @@ export const SkillsSectionSchema = z.strictObject({
   maxCatalogBytes: z.number().int().min(0).optional().describe('UTF-8 bytes of catalog lines in effect at once; skills beyond it are named in a notice; default 8192'),
   maxSkillBytes: z.number().int().positive().optional().describe('largest SKILL.md or command file read, in bytes; default 262144'),
   maxListedFiles: z.number().int().positive().optional().describe('files of a skill folder the skill tool lists; default 100'),
+  maxInUseBytes: z.number().int().min(0).optional().describe('UTF-8 bytes of instructions of skills in use that come back after a compaction; skills beyond it are named; default 16384'),
 })
 
 /** A validated section. */
@@ -21,11 +23,12 @@ export interface ResolvedSkillsConfig {
   readonly maxCatalogBytes: number
   readonly maxSkillBytes: number
   readonly maxListedFiles: number
+  readonly maxInUseBytes: number
   readonly dshHome?: string | undefined
 }
 
 /** Validates raw options and applies the defaults. Throws a zod error for invalid input. */
 export function resolveSkillsConfig(input: unknown): ResolvedSkillsConfig {
   const parsed = Config.parse(input ?? {})
-  return { enabled: parsed.enabled ?? true, maxCatalogBytes: parsed.maxCatalogBytes ?? 8192, maxSkillBytes: parsed.maxSkillBytes ?? 256 * 1024, maxListedFiles: parsed.maxListedFiles ?? 100, dshHome: parsed.dshHome }
+  return { enabled: parsed.enabled ?? true, maxCatalogBytes: parsed.maxCatalogBytes ?? 8192, maxSkillBytes: parsed.maxSkillBytes ?? 256 * 1024, maxListedFiles: parsed.maxListedFiles ?? 100, maxInUseBytes: parsed.maxInUseBytes ?? DEFAULT_MAX_IN_USE_BYTES, dshHome: parsed.dshHome }
 }

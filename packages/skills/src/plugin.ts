@@ -1,17 +1,20 @@
 /**
- * The cordis plugin: registers the `skill` tool and wires `agent/pre-step` (the catalog message)
+ * The cordis plugin: registers the `skill` tool and wires `agent/pre-step` (the catalog message,
+ * and after a compaction the instructions of the skills in use)
  * and `tools/result` (nested directories on touch, rescans after changing tools). With
  * `enabled: false` it does nothing at all. The filesystem is read lazily, so a composition
  * without one still boots; every listener and the tool go away with the plugin.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { FileSystemPort, SessionView } from '@dsh/contracts'
+import type { FileSystemPort, SessionView, UserMessage } from '@dsh/contracts'
 import { errorMessage, resolveDshHome, userHome } from '@dsh/runtime'
 import { mentionedPaths, terminalLine } from '@dsh/workspace-context'
 import { afterInstructions, nextCatalogMessage, rejoinNested } from './catalog-injector.ts'
 import { Config, resolveSkillsConfig } from './config.ts'
 import { SessionSkills } from './session-skills.ts'
 import { createSkillTool } from './skill-tool.ts'
+import { inUseMessage } from './in-use-delivery.ts'
+import type { SkillSet } from './types.ts'
 import { readTrust } from './trust-store.ts'
 
 /** Options only programmatic compositions and tests pass. */
@@ -59,6 +62,15 @@ function apply(ctx: Context, input: unknown, hooks: SkillsHooks): void {
     return skills
   }
 
+  /** The in-use message once per compaction (in-use-delivery.ts); a generation is settled when none is due. */
+  const inUseStep = async (skills: SessionSkills, set: SkillSet, session: SessionView, signal: AbortSignal): Promise<UserMessage | undefined> => {
+    const fs = lookup('fs')
+    if (fs === undefined || skills.inUseGeneration === session.replaceGeneration) return undefined
+    const message = await inUseMessage({ session, set, fs, maxSkillBytes: config.maxSkillBytes, maxBytes: config.maxInUseBytes, signal })
+    if (message === undefined) skills.inUseGeneration = session.replaceGeneration
+    return message
+  }
+
   const tools = ctx.get('tools')
   if (tools !== undefined) {
     const dispose = tools.register(createSkillTool({ skillsOf, maxSkillBytes: config.maxSkillBytes, maxListedFiles: config.maxListedFiles }))
@@ -79,9 +91,12 @@ function apply(ctx: Context, input: unknown, hooks: SkillsHooks): void {
       rejoinNested(skills, payload.agent.session)
       const set = await skills.current(payload.signal)
       if (set === undefined) return decision
-      const message = nextCatalogMessage(skills, set, payload.agent.session, config.maxCatalogBytes)
+      const session = payload.agent.session
+      const message = nextCatalogMessage(skills, set, session, config.maxCatalogBytes)
+      const inUse = await inUseStep(skills, set.skills, session, payload.signal)
       payload.signal.throwIfAborted()
-      return message === undefined ? decision : afterInstructions(decision, payload.messages, message)
+      const messages = [message, inUse].filter((item) => item !== undefined)
+      return messages.length === 0 ? decision : afterInstructions(decision, payload.messages, ...messages)
     } catch (error) {
       // Cancellation must reach the loop; any other failure costs this step its catalog only
       // (nothing was committed, the next step tries again).

@@ -113,6 +113,8 @@ export class SessionSkills {
   settled: { readonly version: number; readonly revision: number } | undefined
   /** The catalog message of the last step, the set version it brings the model to, and the fold revision it was computed against. */
   pending: { readonly id: string; readonly version: number; readonly revision: number } | undefined
+  /** The surface generation (`replaceGeneration`) whose compactions took no skill from the model, or whose in-use message is on the surface (plugin.ts). */
+  inUseGeneration: number | undefined
   readonly #nested = new Set<string>()
   /** Joined directory → the families it holds (undefined: could not be listed); absent until listed. */
   readonly #families = new Map<string, readonly SkillFamily[] | undefined>()

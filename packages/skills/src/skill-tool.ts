@@ -5,11 +5,10 @@
  * `disable-model-invocation: true`, an unknown name or a file broken since discovery is an error
  * result saying what to do instead.
  */
-import { basename } from 'node:path'
 import { z } from 'zod'
-import type { FileSystemPort, SessionView, ToolDefinition } from '@dsh/contracts'
+import type { SessionView, ToolDefinition } from '@dsh/contracts'
 import { listFolder } from './folder-listing.ts'
-import { scanFolder } from './scan.ts'
+import { readAgain } from './read-again.ts'
 import type { SessionSkills } from './session-skills.ts'
 import { skillGrant } from './skill-grant.ts'
 import { substitute } from './substitute.ts'
@@ -42,7 +41,7 @@ export function createSkillTool(host: SkillToolHost): ToolDefinition<z.infer<typ
       const invocable = [...set.skills].filter(([, item]) => !item.meta.disableModelInvocation).map(([key]) => key)
       if (skill === undefined) return { isError: true, content: unknownSkill(args.name, invocable) }
       if (skill.meta.disableModelInvocation) return { isError: true, content: userOnlySkill(args.name) }
-      const fresh = await readAgain(run.fs, skill.source, basename(skill.folder), set.linkRoots, host.maxSkillBytes, run.signal)
+      const fresh = await readAgain({ fs: run.fs, skill, linkRoots: set.linkRoots, maxSkillBytes: host.maxSkillBytes, signal: run.signal })
       if (fresh.kind === 'broken') return { isError: true, content: unreadableSkill(args.name, fresh.problem) }
       const listing = await listFolder(run.fs, skill.folder, host.maxListedFiles, run.signal)
       const body = substitute(fresh.body, { arguments: args.arguments ?? '', skillDir: skill.folder })
@@ -58,9 +57,4 @@ export function createSkillTool(host: SkillToolHost): ToolDefinition<z.infer<typ
       return { content: skillResult({ key: args.name, folder: skill.folder, files: listing.files, more: listing.more, body, ...(note === undefined ? {} : { grant: note }) }), meta: { skill: args.name, file: skill.file, sha256: fresh.digest } }
     },
   }
-}
-
-async function readAgain(fs: FileSystemPort, source: Parameters<typeof scanFolder>[0], name: string, roots: readonly string[], maxSkillBytes: number, signal: AbortSignal) {
-  const found = await scanFolder(source, name, { fs, policy: { followSymlinks: true, trustedRoots: { fixed: roots, extra: () => [] } }, maxSkillBytes, signal })
-  return found ?? { kind: 'broken' as const, problem: 'SKILL.md is gone' }
 }

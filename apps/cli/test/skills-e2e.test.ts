@@ -65,6 +65,21 @@ describe('skills end to end', () => {
     expect(run.stderr.match(/^warning: .*broken.*$/gm)).toEqual([`warning: skill ${tree.path('repo/.claude/skills/broken/SKILL.md')}: missing description; it is not loaded`])
   })
 
+  it('after dsh compact, the next run gets the instructions of the skill the model had called, once; a later resume repeats nothing', async () => {
+    await repo()
+    const one = await dsh({ responses: [{ toolCalls: [{ name: 'skill', arguments: { name: 'deploy', arguments: 'staging' } }] }, { text: 'deployed' }] }, 'ship it')
+    expect(one.code).toBe(0)
+    const id = sessionIdOf(one.stderr)
+    expect((await runDsh(['--dsh-home', tree.path('home'), 'compact', id], { cwd: tree.root })).code).toBe(0)
+    const two = await dsh({ responses: [{ text: 'watching' }] }, 'now watch it', ['--resume', id])
+    expect(two.code).toBe(0)
+    const inUse = `<system-reminder>\nThe conversation was compacted. You had called these skills before that point, most recent first; their instructions, read again now, still apply where the task needs them (call the \`skill\` tool again for the files in a folder):\n\nSkill: deploy (arguments: staging)\nFolder: .dsh/skills/deploy\n\nDeploy to staging with ${tree.path('repo/.dsh/skills/deploy')}/scripts/go.sh.\n</system-reminder>`
+    expect(users(two.requests[0]).at(-1)).toBe(inUse)
+    const three = await dsh({ responses: [{ text: 'still' }] }, 'and now', ['--resume', id])
+    expect(three.code).toBe(0)
+    expect(users(three.requests[0]).filter((text) => text === inUse)).toHaveLength(1)
+  })
+
   it('a skill written for a laxer parser (an unquoted ": ") loads with its text and one warning; a YAML tag prints nothing', async () => {
     await repo({ 'repo/.claude/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ship it: tag, push.\n---\nShip $0 to $1 with ${CLAUDE_SKILL_DIR}/ship.sh.\n', 'repo/.claude/skills/tagged/SKILL.md': '---\nname: tagged\ndescription: !weird Tagged.\n---\nTag.\n', 'repo/.claude/commands/tag.md': '---\ndescription: Tag it: now\n---\nTag $1.\n' })
     const run = await dsh({ responses: [{ text: 'ok' }] }, 'hi')

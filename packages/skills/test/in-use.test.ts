@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as fc from 'fast-check'
 import type { ChatRequestBody, SessionView } from '@dsh/contracts'
+import { createScriptedProvider } from '@dsh/llm-scripted'
 import { IN_USE_INTRO } from '../src/in-use-text.ts'
 import { call, skillFile, skillsRig, type Rig } from './support/rig.ts'
 
@@ -91,6 +92,22 @@ describe('skills in use across a compaction', () => {
     // The review the model called again after the compaction is visible: the next compaction's message leaves it to that result.
     await agent.prompt('later')
     expect(inUseTexts(agent.session)).toHaveLength(1)
+  })
+})
+
+describe('skills in use across an automatic compaction', () => {
+  it('a long turn that compacts itself gets the instructions back at its next step', async () => {
+    rig = await skillsRig({ ...spec, 'repo/big.txt': `${'a line of a large file\n'.repeat(400)}` })
+    const script = { responses: [call('skill', { name: 'deploy', arguments: 'staging' }), call('read', { file_path: rig.tree.path('repo/big.txt') }), call('read', { file_path: rig.tree.path('repo/big.txt') }), { text: 'done' }] }
+    const agent = await rig.host.startAgent({ cwd: rig.tree.path('repo'), provider: createScriptedProvider(script, { contextWindow: 8000 }), autoCompact: { share: 0.5, useModel: false }, onRequest: (body) => rig.requests.push(body) })
+    const result = await agent.prompt('deploy, then read the file twice')
+    expect(result.reason).toBe('completed')
+    const compactions = agent.session.events.filter((event) => event.type === 'user/message' && Reflect.get(Object(Reflect.get(Object(Reflect.get(Object(event.data), 'message')), 'source')), 'kind') === 'compaction')
+    expect(compactions.length).toBeGreaterThan(0)
+    const texts = inUseTexts(agent.session)
+    expect(texts).toHaveLength(compactions.length)
+    expect(texts[0]).toContain('Skill: deploy (arguments: staging)')
+    expect(userTexts(rig.requests.at(-1)).some((text) => text === texts.at(-1))).toBe(true)
   })
 })
 

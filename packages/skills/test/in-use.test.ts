@@ -97,7 +97,7 @@ describe('skills in use across a compaction', () => {
 
 describe('skills in use across an automatic compaction', () => {
   it('a long turn that compacts itself gets the instructions back at its next step', async () => {
-    rig = await skillsRig({ ...spec, 'repo/big.txt': `${'a line of a large file\n'.repeat(400)}` })
+    rig = await skillsRig({ ...spec, 'repo/big.txt': 'a line of a large file\n'.repeat(400) })
     const script = { responses: [call('skill', { name: 'deploy', arguments: 'staging' }), call('read', { file_path: rig.tree.path('repo/big.txt') }), call('read', { file_path: rig.tree.path('repo/big.txt') }), { text: 'done' }] }
     const agent = await rig.host.startAgent({ cwd: rig.tree.path('repo'), provider: createScriptedProvider(script, { contextWindow: 8000 }), autoCompact: { share: 0.5, useModel: false }, onRequest: (body) => rig.requests.push(body) })
     const result = await agent.prompt('deploy, then read the file twice')

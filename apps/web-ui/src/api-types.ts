@@ -59,6 +59,8 @@ export type Progress =
   | { readonly type: 'attached'; readonly files: readonly AttachedFile[] }
   /** A retried model call; with `discarded`, the text streamed since `step-start` is void. */
   | { readonly type: 'retry'; readonly attempt: number; readonly maxAttempts: number; readonly detail: string; readonly discarded: boolean }
+  /** An automatic compaction replaced the history before this point; `summary` is what the model has instead. */
+  | { readonly type: 'compacted'; readonly summary: string }
 
 export type WebEvent =
   | { readonly kind: 'progress'; readonly event: Progress }

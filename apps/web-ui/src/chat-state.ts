@@ -121,8 +121,13 @@ function withEvent(state: ChatState, event: WebEvent, cancelledText: string): Ch
           return progress.reason === 'cancelled' ? add(state, { kind: 'notice', text: cancelledText }, false) : { ...state, streaming: false }
         case 'step-start':
           return { ...numberPrompt(state, progress.turn), streaming: false }
+        case 'compacted':
+          // Where it happened in the live turn; the items above stay (a history read shows the same note).
+          return add(state, { kind: 'compacted', summary: progress.summary }, false)
         default:
-          return progress satisfies never
+          // A kind a newer host sends: nothing to show (the history read shows what it left).
+          progress satisfies never
+          return state
       }
     }
     default:

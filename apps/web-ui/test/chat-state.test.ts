@@ -27,6 +27,26 @@ describe('chat state', () => {
     ])
   })
 
+  it('an automatic compaction in a live turn leaves a note where it happened; a kind the page does not know changes nothing', () => {
+    const state = run([
+      { kind: 'prompt', text: 'hi' },
+      { kind: 'progress', event: { type: 'step-start', turn: 1, step: 1 } },
+      { kind: 'progress', event: { type: 'text', text: 'Reading.' } },
+      { kind: 'progress', event: { type: 'compacted', summary: 'the summary' } },
+      { kind: 'progress', event: { type: 'step-start', turn: 1, step: 2 } },
+      { kind: 'progress', event: { type: 'text', text: 'Done.' } },
+    ])
+    expect(withoutIds(state.items)).toEqual([
+      { kind: 'user', text: 'hi', turn: 1 },
+      { kind: 'assistant', text: 'Reading.' },
+      { kind: 'compacted', summary: 'the summary' },
+      { kind: 'assistant', text: 'Done.' },
+    ])
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- a progress kind from a newer host, which the type does not know.
+    const unknown = { kind: 'progress', event: { type: 'from-the-future' } } as unknown as WebEvent
+    expect(run([unknown], state)).toBe(state)
+  })
+
   it('builds the transcript of a turn from its events', () => {
     const state = run([
       { kind: 'prompt', text: 'list files' },

@@ -108,6 +108,10 @@ export class PromptUpdates {
       case 'attached':
         // The editor shows the prompt with its mentions (resource links); nothing more to say.
         return
+      case 'compacted':
+        // As session/load replays a checkpoint: a thought of its own, which editors fold away.
+        this.#send({ sessionUpdate: 'agent_thought_chunk', messageId: randomUUID(), content: { type: 'text', text: event.summary } })
+        return
       case 'turn-end':
         return
       default: {

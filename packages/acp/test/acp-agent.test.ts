@@ -63,6 +63,20 @@ describe('session/prompt', () => {
     expect(JSON.stringify(side.requests[0]?.messages)).not.toContain('nested rule')
   })
 
+  it('an automatic compaction in the middle of a prompt streams its checkpoint as a thought of its own', async () => {
+    tree = await tempTree({ 'work/big.txt': 'a line of a large file\n'.repeat(400) })
+    const read = { toolCalls: [{ name: 'read', arguments: { file_path: 'big.txt' } }] }
+    side = await agentSide({ dshHome: tree.path('home'), autoCompact: { contextWindow: 8000, share: 0.5 }, scripts: { [tree.path('work')]: { responses: [read, read, read, { text: 'Read it.' }] } } })
+    const { value: sessionId, seen } = await withClient(side.app, {}, async (ctx) => {
+      const created = await ctx.request('session/new', { cwd: tree.path('work'), mcpServers: [] })
+      await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'read the big file' }] })
+      return created.sessionId
+    })
+    const thoughts = updatesOf(seen, sessionId).filter((update) => update.sessionUpdate === 'agent_thought_chunk').map((update) => JSON.stringify(update))
+    expect(thoughts.some((text) => text.includes('[Conversation checkpoint] The earlier part of this session was compacted.'))).toBe(true)
+    expect(answerOf(seen, sessionId)).toBe('Read it.')
+  })
+
   it('ends with max_turn_requests at the step limit', async () => {
     tree = await tempTree({ 'work/a.txt': 'a\n' })
     side = await agentSide({ dshHome: tree.path('home'), maxSteps: 1, scripts: { [tree.path('work')]: { responses: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'a.txt' } }] }] } } })

@@ -24,7 +24,7 @@ export interface AcpSide {
 }
 
 /** Composes the host and the agent app; `scripts` maps a canonical working directory to its script. */
-export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number; readonly subagents?: boolean; readonly sandbox?: boolean; readonly codeMode?: boolean }): Promise<AcpSide> {
+export async function agentSide(options: { readonly dshHome: string; readonly scripts: Readonly<Record<string, ModelScript>>; readonly maxSteps?: number; readonly subagents?: boolean; readonly sandbox?: boolean; readonly codeMode?: boolean; readonly autoCompact?: { readonly contextWindow: number; readonly share: number } }): Promise<AcpSide> {
   const logs: string[] = []
   const requests: ChatRequestBody[] = []
   const registry = new AcpSessionRegistry()
@@ -37,7 +37,7 @@ export async function agentSide(options: { readonly dshHome: string; readonly sc
   asker = installPermissionGuard(host.ctx, { mode: 'ask', rules: () => ({ allow: [], deny: [] }), sandboxAvailable: () => options.sandbox ?? true, ask: askThroughClient(registry), cwd: options.dshHome }).askPermission
   await host.ctx.plugin(createWorkspaceContextPlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome, maxBytes: 65_536 })
   await host.ctx.plugin(createMultiRootWorkspacePlugin({ warn: (line) => logs.push(line) }), { dshHome: options.dshHome })
-  const providers = new Map(Object.entries(options.scripts).map(([cwd, script]) => [cwd, createScriptedProvider(script)]))
+  const providers = new Map(Object.entries(options.scripts).map(([cwd, script]) => [cwd, createScriptedProvider(script, options.autoCompact === undefined ? {} : { contextWindow: options.autoCompact.contextWindow })]))
   // Subagents share the script of the (single) working directory, consumed in call order.
   const first = [...providers.values()][0]
   if (options.subagents === true && first !== undefined) host.tools.register(createSubagentTool({ maxDepth: 2, startChild: createChildStarter(host, { provider: first, onRequest: (body) => requests.push(body) }) }))
@@ -47,7 +47,7 @@ export async function agentSide(options: { readonly dshHome: string; readonly sc
     startOptions: (cwd) => {
       const provider = providers.get(cwd)
       if (provider === undefined) throw new Error(`no script for ${cwd}`)
-      return { cwd, provider, onRequest: (body) => requests.push(body), ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }) }
+      return { cwd, provider, onRequest: (body) => requests.push(body), ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }), ...(options.autoCompact === undefined ? {} : { autoCompact: { share: options.autoCompact.share, useModel: false } }) }
     },
     // The CLI's check (apps/cli/src/add-dirs.ts): a directory already a root is accepted.
     checkDirectories: (primary, dirs) => refusedSessionDirectory({ dshHome: options.dshHome, primary, dirs }),

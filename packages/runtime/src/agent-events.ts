@@ -28,6 +28,11 @@ export type AgentProgress =
   | { /** Output of a running tool call (front ends only; the model sees the result). */ readonly type: 'tool-output'; readonly callId: string; readonly text: string }
   | { /** A tool call finished. */ readonly type: 'tool-end'; readonly callId: string; readonly name: string; readonly outcome: ToolFinalOutcome }
   | { /** The files the prompt `@`-mentioned went with it (a `refused` one was named instead, with why). */ readonly type: 'attached'; readonly files: readonly AttachedFile[] }
+  | {
+      /** An automatic compaction replaced earlier history (the request would not fit): `summary` is the checkpoint text the model has instead. */
+      readonly type: 'compacted'
+      readonly summary: string
+    }
   | { /** The turn ended. */ readonly type: 'turn-end'; readonly turn: number; readonly reason: TurnEndReason }
 
 /** Receives progress events; must not throw. */

@@ -17,6 +17,7 @@ import { maybeAutoCompact, type AutoCompactSettings } from './auto-compaction.ts
 import { firePreCompact } from './pre-compact.ts'
 import { answerUnansweredCalls } from './interrupted-turn.ts'
 import { deriveMessages } from './derive-history.ts'
+import { dataOf } from './event-data.ts'
 import { isAbortError, errorMessage } from './errors.ts'
 import type { Inbox } from './inbox.ts'
 import { deepFreeze, messageText } from './message-factory.ts'
@@ -107,6 +108,13 @@ export async function runTurn(deps: TurnDeps, turn: number, signal: AbortSignal)
   }
 }
 
+/** Tells the front ends that an automatic compaction just appended its checkpoint (the session's last event). */
+function reportCompaction(deps: TurnDeps): void {
+  const last = deps.session.events.at(-1)
+  const message = last === undefined ? undefined : dataOf(last, 'user/message')?.message
+  if (message?.source.kind === 'compaction') deps.progress({ type: 'compacted', summary: messageText(message) })
+}
+
 /** `agent/pre-compact` for an automatic compaction of this agent. */
 function beforeAutoCompact(deps: TurnDeps, signal: AbortSignal): () => Promise<string | undefined> {
   return () => firePreCompact(deps.ctx, { agent: deps.handle, trigger: 'auto', instructions: '', signal }, deps.log)
@@ -117,7 +125,8 @@ async function runStep(deps: TurnDeps, turn: number, step: number, signal: Abort
   // Claim first: a cancel during the summary call below must not leave this turn's prompt queued.
   const claimed = inbox.claim(step === 1)
   if (deps.autoCompact !== undefined) {
-    await maybeAutoCompact({ session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, beforeCompact: beforeAutoCompact(deps, signal) })
+    const compacted = await maybeAutoCompact({ session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings: deps.autoCompact, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, beforeCompact: beforeAutoCompact(deps, signal) })
+    if (compacted) reportCompaction(deps)
   }
   const decision: PreStepDecision = await ctx.waterfall(
     'agent/pre-step',
@@ -191,6 +200,7 @@ async function callModelCompactingOnce(deps: TurnDeps, turn: number, step: numbe
     const settings = deps.autoCompact ?? { share: 1, useModel: false }
     const compacted = await maybeAutoCompact({ session: deps.session, provider: deps.provider, jsonLength: requestJsonLength(requestInput(deps)), settings, signal, log: deps.log, notice: deps.notice, onRequest: deps.onRequest, overflow: true, beforeCompact: beforeAutoCompact(deps, signal) })
     if (!compacted) throw new ContextOverflowError(`${errorMessage(error)} (nothing earlier in the session could be compacted: shorten the prompt, or start a new session)`, error)
+    reportCompaction(deps)
     try {
       return await callModel(deps, turn, step, signal)
     } catch (again) {

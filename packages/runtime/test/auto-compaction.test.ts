@@ -14,9 +14,16 @@ describe('automatic compaction', () => {
     f = await fixture()
     const provider = createScriptedProvider({ responses: [{ text: `first ${long}` }, { text: 'SUMMARY: the user asked twice' }, { text: 'second' }] }, { contextWindow: 1000 })
     const agent = await f.host.startAgent({ cwd: f.tree.path('work'), provider, autoCompact: { share: 0.5, useModel: true }, onRequest: (body) => f.requests.push(body) })
+    const seen: string[] = []
+    agent.onProgress((event) => seen.push(event.type === 'compacted' ? `compacted: ${event.summary}` : event.type))
     await agent.prompt('one')
     const result = await agent.prompt('two')
     expect(result.finalText).toBe('second')
+    // The front ends hear of it where it happened: before the step that no longer carries the history.
+    const compacted = seen.findIndex((line) => line.startsWith('compacted: '))
+    expect(seen.slice(compacted - 1, compacted + 2).map((line) => line.split('\n')[0])).toEqual(['turn-end', expect.stringMatching(/^compacted: /), 'step-start'])
+    expect(seen[compacted]).toContain('SUMMARY: the user asked twice')
+    expect(seen.filter((line) => line.startsWith('compacted'))).toHaveLength(1)
     const history = deriveMessages(agent.session).map(messageText)
     expect(history[0]).toContain('SUMMARY: the user asked twice')
     expect(history.slice(1)).toEqual(['two', 'second'])

@@ -8,6 +8,7 @@
  */
 import type { Message } from '@dsh/contracts'
 import type { AgentProgress, TurnResult } from '@dsh/runtime'
+import { COMPACTED_NOTE } from '../compacted-note.ts'
 import { attachedLines } from '../attached-lines.ts'
 import type { ChatView, Tone } from '../chat-view.ts'
 import type { SessionRow } from '../sessions/session-rows.ts'
@@ -94,6 +95,11 @@ export class PlainView implements ChatView {
       }
       case 'attached':
         for (const line of attachedLines(event.files)) this.#line(line)
+        return
+      case 'compacted':
+        this.#flush()
+        this.#block = 'none'
+        this.#line(COMPACTED_NOTE)
         return
       case 'turn-end':
         this.#block = 'none'

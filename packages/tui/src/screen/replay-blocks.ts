@@ -9,6 +9,7 @@ import type { Component } from '@mariozechner/pi-tui'
 import type { Message, ToolFinalOutcome } from '@dsh/contracts'
 import { attachedFilesOf, messageText } from '@dsh/runtime'
 import { attachedLines } from '../attached-lines.ts'
+import { COMPACTED_NOTE } from '../compacted-note.ts'
 import type { Theme } from '../theme.ts'
 import { editDiff } from './edit-preview.ts'
 import { StreamingMarkdown } from './streaming-markdown.ts'
@@ -30,7 +31,7 @@ export function replayBlocks(messages: readonly Message[], theme: Theme, now: ()
       const attached = attachedFilesOf(message)
       if (message.source.kind === 'user') blocks.push(new PromptBlock(messageText(message), theme))
       else if (attached !== undefined && attached.length > 0) blocks.push(new LinesBlock(attachedLines(attached), 'notice', theme))
-      else if (message.source.kind === 'compaction') blocks.push(new LinesBlock(['(earlier history was compacted into a summary)'], 'notice', theme))
+      else if (message.source.kind === 'compaction') blocks.push(new LinesBlock([COMPACTED_NOTE], 'notice', theme))
       continue
     }
     if (message.role !== 'assistant') continue

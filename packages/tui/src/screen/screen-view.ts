@@ -13,6 +13,7 @@ import type { SessionRow } from '../sessions/session-rows.ts'
 import { problemText } from '../text-safety.ts'
 import type { Theme } from '../theme.ts'
 import { attachedLines } from '../attached-lines.ts'
+import { COMPACTED_NOTE } from '../compacted-note.ts'
 import { DiffBlock } from './diff-block.ts'
 import { contentBefore, editDiff } from './edit-preview.ts'
 import { ReasoningBlock } from './reasoning-block.ts'
@@ -121,6 +122,12 @@ export class ScreenView implements ChatView {
       }
       case 'attached':
         this.#add(new LinesBlock(attachedLines(event.files), 'notice', theme))
+        break
+      case 'compacted':
+        // The transcript above stays on screen; the model has the summary in its place from here.
+        this.#endReasoning()
+        this.#answer = undefined
+        this.#add(new LinesBlock([COMPACTED_NOTE], 'notice', theme))
         break
       case 'turn-end':
         this.#pin(false)

@@ -21,7 +21,8 @@ export function isSimpleCommand(command: string): boolean {
  * The prefix an "always" approval of `command` would cover: the program and, when the second word
  * looks like a subcommand (`git status`, `npm test`), that word too; reserved words before the
  * program are not part of it (`time npm test` → `npm test`, as allow rules read it). `undefined`
- * for commands that are not simple, that run nothing, whose program is quoted or escaped, or whose
+ * for commands that are not simple, that run nothing, whose program is quoted, escaped or an option
+ * left by a reserved word (`time -p …`), or whose
  * program runs other commands (`timeout`, `env`, `sudo`, `xargs`, `bash -c`, …: command-words.ts),
  * which are only ever approved once.
  */
@@ -35,7 +36,7 @@ export function suggestedPrefix(command: string): string | undefined {
   while (at < words.length - 1 && /^[A-Za-z_]\w*=\S*$/.test(words[at] ?? '')) at += 1
   const program = words[at]
   const second = words[at + 1]
-  if (program === undefined || program === '' || /["'\\$=]/.test(program) || runsOtherCommands(program) || isReservedWord(program)) return undefined
+  if (program === undefined || program === '' || /["'\\$=]/.test(program) || program.startsWith('-') || runsOtherCommands(program) || isReservedWord(program)) return undefined
   const head = words.slice(0, at + 1).join(' ')
   return second !== undefined && /^[a-z][\w:.-]*$/i.test(second) ? `${head} ${second}` : head
 }

@@ -46,7 +46,7 @@ describe('prefixes offered for an "allow always" answer', () => {
   })
 
   it('a quoted or escaped program gets no prefix (the runner check cannot be spelled past)', () => {
-    expect(['"timeout" 5 rm -rf src', "'sudo' rm x", 't\\imeout 5 rm', '$CMD rm x'].map(suggestedPrefix)).toEqual([undefined, undefined, undefined, undefined])
+    expect(['"timeout" 5 rm -rf src', "'sudo' rm x", 't\\imeout 5 rm', '$CMD rm x', 'time -p rm -rf src'].map(suggestedPrefix)).toEqual([undefined, undefined, undefined, undefined, undefined])
   })
 
   it('assignments stay in the prefix with the program after them', () => {

@@ -3,11 +3,14 @@
  * new `.git/hooks`, `.envrc`, `.mcp.json`, `.vscode/`, `.dsh/`, a `.git` at the top of a root):
  * bubblewrap can only bind what exists, so their creation cannot be prevented without leaving
  * empty mount points in the user's tree. Instead every launch records what was absent
- * (`observe`), and each sweep — before a launch, after one ends, when the launcher is disposed,
- * and at once when the parent directory reports a new entry (`fs.watch`) — moves what appeared
- * to `$DSH_HOME/quarantine/<stamp>/…` (removes it when there is no quarantine) unless dsh's own
+ * (`observe`), and each sweep — after a launch ends, and before a launch, when the launcher is
+ * disposed and at once when the parent directory reports a new entry (`fs.watch`) while a
+ * sandboxed command may have run since the last look — moves what appeared to
+ * `$DSH_HOME/quarantine/<stamp>/…` (removes it when there is no quarantine) unless dsh's own
  * filesystem port wrote there (`exempt`: the `write`/`edit` tools after the policy's question,
- * maintainer-doc-guard's operator saves). What was reverted is told to the model with the next
+ * maintainer-doc-guard's operator saves). When no sandboxed command can have run since the last
+ * look, what appeared is the user's own (made in their editor while the chat waited) and is kept
+ * (`settle`). What was reverted is told to the model with the next
  * finished command (`notice`) and to the user on stderr. After a command ends and when the watch
  * is disposed, the repositories it created below the top of a root are looked into as well
  * (new-repositories.ts): a new `.git` holding a hook or a program-running config key is moved
@@ -29,6 +32,27 @@ export interface CreationWatchOptions {
   readonly quarantine?: string
   /** Tells the user (stderr). */
   readonly warn: (line: string) => void
+  /**
+   * Whether a sandboxed command may have made what a look finds now: one runs, or one ran since
+   * the last full look after a command (the launcher's). When none may have run, a directory event
+   * or the last look at disposal takes what appeared as the user's ({@link CreationWatch.settle})
+   * instead of reverting it. Default: every look reverts.
+   */
+  readonly sandboxMayHaveRun?: () => boolean
+  /** Runs after a directory event's reverting sweep (the launcher may then end its doubt: none runs, none is in flight). */
+  readonly afterSweep?: () => void
+}
+
+/** The `.dsh*` entries of `root`, sorted; none when it is gone or unreadable (nothing new can be found there). */
+function dshNamesIn(root: string): string[] {
+  try {
+    return readdirSync(root)
+      .filter((name) => name.startsWith(DSH_PREFIX))
+      .toSorted()
+  } catch {
+    // The root is gone or unreadable: nothing new can be found there.
+    return []
+  }
 }
 
 const isWithin = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
@@ -95,10 +119,9 @@ export class CreationWatch {
    * (executable-guard.ts) a command changed, and moves away what it created among the hook files;
    * returns the paths. Cheap: called before each launch too.
    */
-  sweepGuarded(options: { readonly executables?: boolean } = {}): string[] {
+  sweepGuarded(): string[] {
     const reverted: string[] = []
-    // Just settled (settleExecutables): every stamp is as the disk is, nothing to find there.
-    for (const path of options.executables === false ? [] : this.#executables.check()) {
+    for (const path of this.#executables.check()) {
       const root = this.#roots.find((candidate) => isWithin(path, candidate)) ?? dirname(path)
       if (present(path)) this.#revert(path, root, 'changed')
       else this.#pending.push({ path })
@@ -137,24 +160,28 @@ export class CreationWatch {
     return this.#executables.observe(found.filter((path) => !this.#hooks.guards(path)))
   }
 
-  /** No sandbox ran since the last check: changes of guarded executables since are the user's (executable-guard.ts). */
-  settleExecutables(): void {
-    this.#executables.settle()
-  }
-
   /** Whether `path` is a guarded executable already (executable-files.ts need not look at it again). */
   guardsExecutable(path: string): boolean {
     return this.#executables.has(path)
   }
 
-  /** Whether executables are guarded by content (then whether a sandbox still runs decides whose a change is). */
-  get guardsExecutables(): boolean {
-    return this.#executables.size > 0
-  }
-
   #exempted(path: string): boolean {
     for (const written of this.#exempt) if (isWithin(written, path)) return true
     return false
+  }
+
+  /**
+   * No sandboxed command ran since the last look: what appeared or changed since was made by the
+   * user (their editor, their terminal) and is taken as it is — protected paths that appeared are
+   * no longer watched as absent, new `.dsh*` names, hook files, executables and repositories
+   * become what is known. Nothing is reverted.
+   */
+  settle(): void {
+    for (const path of this.#absent.keys()) if (present(path)) this.#absent.delete(path)
+    for (const [root, known] of this.#dshNames) for (const name of dshNamesIn(root)) known.add(name)
+    this.#hooks.settle()
+    this.#executables.settle()
+    this.#repositories.settle()
   }
 
   /** Reverts what appeared; returns the paths reverted now. */
@@ -167,16 +194,7 @@ export class CreationWatch {
       else reverted.push(this.#revert(path, root))
     }
     for (const [root, known] of this.#dshNames) {
-      let names: string[]
-      try {
-        names = readdirSync(root)
-          .filter((name) => name.startsWith(DSH_PREFIX))
-          .toSorted()
-      } catch {
-        // The root is gone or unreadable: nothing new can be found there.
-        continue
-      }
-      for (const name of names) {
+      for (const name of dshNamesIn(root)) {
         if (known.has(name)) continue
         const path = join(root, name)
         if (this.#exempted(path)) known.add(name)
@@ -248,7 +266,7 @@ export class CreationWatch {
         this.#sweepQueued = true
         setImmediate(() => {
           this.#sweepQueued = false
-          this.sweep()
+          this.#look()
         })
       })
       // A watched directory that disappears (a removed nested repository): the next launch observes again.
@@ -274,10 +292,20 @@ export class CreationWatch {
     return `[dsh reverted what a sandboxed command ${what}: ${items.join(', ')}. Shell commands may not create git hooks or config, .dsh* files, .claude, .vscode, .idea, .envrc or .mcp.json, nor a .git at the top of a root, and may not change hook files (.husky, the core.hooksPath directory, pre-commit and lefthook config) or the executable files of the repository: programs outside the sandbox run them later. To create or change one, use the write or edit tool (it asks the user), or ask the user to do it.]`
   }
 
-  /** Last sweep, then stops watching (the host ends). */
+  /** A look between launches: reverts what appeared while a sandboxed command may have made it, else takes it as the user's. */
+  #look(): void {
+    if (this.#options.sandboxMayHaveRun?.() ?? true) {
+      this.sweep()
+      this.#options.afterSweep?.()
+    } else this.settle()
+  }
+
+  /** Last look, then stops watching (the host ends). */
   dispose(): void {
-    this.sweep()
-    this.sweepRepositories()
+    if (this.#options.sandboxMayHaveRun?.() ?? true) {
+      this.sweep()
+      this.sweepRepositories()
+    } else this.settle()
     for (const { watcher } of this.#watchers.values()) watcher.close()
     this.#watchers.clear()
   }

@@ -117,6 +117,12 @@ export class HookFiles {
     putBack(path, kept)
   }
 
+  /** No sandbox ran since the last check: every change and creation since is the user's and becomes the kept copy. */
+  settle(): void {
+    for (const found of this.check()) this.allow(found.path)
+    this.check()
+  }
+
   /** The kept files changed or removed and the paths created in a guarded place since; dsh's own writes ({@link allow}) are taken as they are. */
   check(): HookRevert[] {
     const found: HookRevert[] = []

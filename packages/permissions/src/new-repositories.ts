@@ -144,6 +144,11 @@ export class NewRepositories {
     this.#known.set(root, new Set(dirs))
   }
 
+  /** No sandbox ran since the last check: the repositories there now are the user's, known from now on. */
+  settle(): void {
+    for (const [root, known] of this.#known) for (const found of this.#current(root)) for (const dir of found.dirs) known.add(dir)
+  }
+
   /**
    * The new repositories of the known roots holding a plant. A new one without a plant becomes
    * known (its files are bound read-only from the next launch on).

@@ -112,31 +112,47 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
     temps.set(session ?? '', made)
     return made
   }
-  const watch = new CreationWatch({ ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }), warn: options.warn })
   const reaper = new SandboxReaper()
+  // True from a sandboxed launch until a full look (hook files, executables and repositories too)
+  // finds none of this launcher's sandboxes running (their init holds the owner id): until then
+  // what appears or changes may be a sandbox's, a background process's included. A directory
+  // event's look ends it only with no launch in flight (planned, its end not yet explained): a
+  // command that just ended is looked at whole when its end is explained.
+  let owed = false
+  const inFlight = new Set<LaunchPlan>()
+  const mayHaveRun = (): boolean => owed || reaper.anyAlive()
+  const looked = (): void => {
+    if (!reaper.anyAlive()) owed = false
+  }
+  const watch: CreationWatch = new CreationWatch({
+    ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }),
+    warn: options.warn,
+    sandboxMayHaveRun: mayHaveRun,
+    afterSweep: () => {
+      if (inFlight.size > 0 || reaper.anyAlive()) return
+      watch.sweepRepositories()
+      owed = false
+    },
+  })
   const executables = new ExecutableFiles()
-  // True when the last command ended with no sandbox of this launcher left running and none was launched since.
-  let quiet = true
-  const noSandboxRuns = (): boolean => !watch.guardsExecutables || !reaper.anyAlive()
   // What each plan kept read-only inside its roots, for the note on a refused change.
   const refusals = new WeakMap<LaunchPlan, RefusalContext>()
   const shapeOf = (request: LaunchRequest): { shape: SandboxShape; writable: string[]; inside: string[] } => {
     const roots = kind === 'read-only' ? [] : [...new Set([...request.writableRoots, ...(options.extraWritable ?? [])])]
     const writable = roots.filter((root) => root !== options.tempDir)
     const searched = request.writableRoots.filter((root) => root !== options.tempDir)
-    // What commands planted since the last look is reverted before it could be taken as known.
+    // What commands planted since the last look is reverted before it could be taken as known; when
+    // no sandbox can have run since, what changed is the user's and is kept as it is.
     if (weakened !== 'no-file-protection') {
-      // No sandbox ran since the last command ended with none left (quiet): a change of a guarded
-      // executable since is the user's. Every launch clears it, so one running in parallel keeps it clear.
-      const settled = quiet
-      if (settled) watch.settleExecutables()
-      watch.sweep()
-      watch.sweepGuarded({ executables: !settled })
+      if (mayHaveRun()) {
+        watch.sweep()
+        watch.sweepGuarded()
+        looked()
+      } else watch.settle()
     }
     const inside = weakened === 'no-file-protection' ? { pinned: [], readOnly: [], absent: [], dshNames: [], repositories: [], worktrees: [] } : protectedInsideRoots(writable, { searched })
     watch.observe(inside, writable)
     const bound = weakened === 'no-file-protection' ? [] : watch.guardExecutables(executables.find(writable, inside.worktrees, (path) => watch.guardsExecutable(path)))
-    quiet = false
     if (request.outlivesCall === true && weakened !== 'no-reaper') reaper.ensure()
     const masks = sandboxMasks({ env: options.env, home: options.home ?? '/nonexistent', dshHome: options.dshHome ?? '/nonexistent', uid: options.uid ?? -1, tempDir: options.tempDir, keep: [request.cwd, ...writable] })
     const shape: SandboxShape = {
@@ -164,15 +180,16 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       const { shape, writable, inside } = shapeOf(request)
       const plan: LaunchPlan = { file: 'bwrap', args: bwrapArguments(shape, request.cwd, request.file, request.args), env, sandboxed: true, writable }
       refusals.set(plan, { writable, cwd: request.cwd, protectedInside: inside })
+      owed = true
+      inFlight.add(plan)
       return plan
     },
     explain(output, plan) {
       if (!plan.sandboxed) return undefined
       watch.sweep()
-      if (weakened !== 'no-file-protection') {
-        watch.sweepRepositories()
-        quiet = noSandboxRuns()
-      }
+      if (weakened !== 'no-file-protection') watch.sweepRepositories()
+      inFlight.delete(plan)
+      looked()
       const notes = [sandboxRefusalNote(output, refusals.get(plan) ?? { writable: plan.writable }), watch.notice()].filter((note) => note !== undefined)
       return notes.length === 0 ? undefined : notes.join('\n')
     },
@@ -182,7 +199,6 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       temps.delete(session)
     },
     dispose() {
-      if (quiet && noSandboxRuns()) watch.settleExecutables()
       watch.dispose()
       reaper.dispose()
       for (const temp of temps.values()) temp.dispose()

@@ -139,7 +139,9 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
         session: launchSessionOf(run),
       })
       const output = bashResult(result, timeoutMs, keepsBackground)
-      const note = result.ended === 'spawn-error' ? undefined : launcher?.explain(result.output, result.plan)
+      // Explained also when it never started: the launcher then knows the launch is over.
+      const explained = launcher?.explain(result.output, result.plan)
+      const note = result.ended === 'spawn-error' ? undefined : explained
       return note === undefined ? output : { ...output, content: `${output.content}\n${note}` }
     },
   }

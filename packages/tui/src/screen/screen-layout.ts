@@ -47,7 +47,7 @@ export class ScreenLayout {
   constructor(options: { readonly theme: Theme; readonly banner: BannerFacts; readonly status: StatusSnapshot; readonly now: () => number; readonly terminal?: Terminal }) {
     this.tui = new TUI(options.terminal ?? new ProcessTerminal())
     this.editor = new Editor(this.tui, options.theme.editor, { paddingX: 0, autocompleteMaxVisible: 8 })
-    this.status = new StatusLine({ theme: options.theme, now: options.now, status: options.status })
+    this.status = new StatusLine({ theme: options.theme, now: options.now, status: options.status, waiting: () => this.#modal !== undefined })
     this.#queue = new QueueArea(options.theme)
     this.#todos = new PinnedTodos(options.theme)
     this.tui.addChild(new Banner(options.banner, options.theme))

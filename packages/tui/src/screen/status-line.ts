@@ -1,7 +1,8 @@
 /**
  * The status line above the editor: model, working directory, additional roots, approval mode,
  * context in use, the session's cache-hit share (when the provider reports it), session cost (when
- * prices are known) and, while a step runs, a spinner with the elapsed time. One line: when it is
+ * prices are known) and, while a step runs, a spinner with the elapsed time — or "waiting for you"
+ * while a question or picker waits for the person (nothing is being worked on). One line: when it is
  * too wide, the context, cache and cost figures stay and the
  * rest gives way (the model label is shortened, then the approval mode, the directory, the roots
  * and finally the model are left out; the banner and `/status` still show them).
@@ -37,16 +38,22 @@ export function fittedStatusParts(status: StatusSnapshot, width: number): string
   return candidates.find((parts) => visibleWidth(parts.join(separator)) <= width) ?? [model, ...figures]
 }
 
+/** What the status line says instead of the spinner while a question or picker is open. */
+export const WAITING = 'waiting for you'
+
 /** The status line component; `update` sets a new reading. */
 export class StatusLine implements Component {
   readonly #theme: Theme
   readonly #now: () => number
   #status: StatusSnapshot
 
-  constructor(options: { readonly theme: Theme; readonly now: () => number; readonly status: StatusSnapshot }) {
+  readonly #waiting: () => boolean
+
+  constructor(options: { readonly theme: Theme; readonly now: () => number; readonly status: StatusSnapshot; readonly waiting?: () => boolean }) {
     this.#theme = options.theme
     this.#now = options.now
     this.#status = options.status
+    this.#waiting = options.waiting ?? (() => false)
   }
 
   update(status: StatusSnapshot): void {
@@ -56,7 +63,7 @@ export class StatusLine implements Component {
   render(width: number): string[] {
     const t = this.#theme
     const since = this.#status.runningSince
-    const running = since === undefined ? '' : `${t.cyan(spinnerAt(this.#now()))} ${elapsed(this.#now() - since)}${separator}`
+    const running = since === undefined ? '' : this.#waiting() ? `${t.yellow(WAITING)}${separator}` : `${t.cyan(spinnerAt(this.#now()))} ${elapsed(this.#now() - since)}${separator}`
     const parts = fittedStatusParts(this.#status, Math.max(1, width - visibleWidth(running)))
     return [truncateToWidth(`${running}${t.dim(parts.join(separator))}`, width)]
   }

@@ -143,7 +143,7 @@ export function App(): JSX.Element {
           ) : undefined}
         </SessionList>
         {state === undefined || opening ? <p class="loading">{t.loading}</p> : shown === undefined ? <SessionGone closed={current} open={open} /> : <ChatView key={shown} sessionId={shown} cwd={state.cwd} hub={hub} />}
-        {shown === undefined || state === undefined || opening ? null : <SidePanel key={shown} sessionId={shown} docsOff={state.docsOff} drafts={draftsOf(drafts.current, shown)} onHide={hide} />}
+        {shown === undefined || state === undefined || opening ? null : <SidePanel key={shown} sessionId={shown} docsOff={state.docsOff} drafts={draftsOf(drafts.current, shown)} hub={hub} onHide={hide} />}
         {narrow && drawer !== undefined ? <div class="drawer-backdrop" onClick={() => setDrawer(undefined)} /> : null}
       </main>
       {folders && shown !== undefined ? <FoldersDialog sessionId={shown} onClose={() => setFolders(false)} /> : null}

@@ -1,11 +1,12 @@
-/** The Context tab: the instruction files active in the session (and why), the cwd's inspection, then the MCP servers with their states. */
+/** The Context tab: the instruction files active in the session (and why), the cwd's inspection, then the MCP servers with their states; read when shown and again after each turn. */
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { failure, get, sessionPath } from './api.ts'
 import type { ContextView } from './api-types.ts'
+import type { EventHub } from './event-hub.ts'
 import { useStrings } from './i18n.ts'
 
-export function ContextPanel(props: { readonly sessionId: string }): JSX.Element {
+export function ContextPanel(props: { readonly sessionId: string; /** The page's event stream: the panel reads again when a turn of the session ends (it loads nested instruction files, connects servers). */ readonly hub: EventHub }): JSX.Element {
   const t = useStrings()
   const [view, setView] = useState<ContextView | undefined>()
   const [problem, setProblem] = useState<string | undefined>()
@@ -15,6 +16,13 @@ export function ContextPanel(props: { readonly sessionId: string }): JSX.Element
       .catch((error: unknown) => setProblem(failure(error)))
   }
   useEffect(load, [props.sessionId])
+  useEffect(
+    () =>
+      props.hub.listen((message) => {
+        if (message.kind === 'session' && message.session === props.sessionId && message.event.kind === 'busy' && !message.event.busy) load()
+      }),
+    [props.hub, props.sessionId],
+  )
   return (
     <div class="context-panel">
       <button type="button" onClick={load}>

@@ -7,6 +7,7 @@ import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
 import { ContextPanel } from './context-panel.tsx'
 import type { DocDrafts } from './doc-drafts.ts'
+import type { EventHub } from './event-hub.ts'
 import { DocumentsPane } from './docs-documents.tsx'
 import { SettingsPane } from './docs-settings.tsx'
 import { TemplatesPane } from './docs-templates.tsx'
@@ -39,7 +40,7 @@ function DocsPanel(props: { readonly sessionId: string; readonly off: string | n
   )
 }
 
-export function SidePanel(props: { readonly sessionId: string; readonly docsOff: string | null; readonly drafts: DocDrafts; /** Narrow window: the panel is a drawer; this hides it. */ readonly onHide?: (() => void) | undefined }): JSX.Element {
+export function SidePanel(props: { readonly sessionId: string; readonly docsOff: string | null; readonly drafts: DocDrafts; readonly hub: EventHub; /** Narrow window: the panel is a drawer; this hides it. */ readonly onHide?: (() => void) | undefined }): JSX.Element {
   const t = useStrings()
   const [tab, setTab] = useState<Tab>(props.docsOff === null ? 'docs' : 'context')
   const tabs: readonly [Tab, string][] = [
@@ -61,7 +62,7 @@ export function SidePanel(props: { readonly sessionId: string; readonly docsOff:
         ))}
       </div>
       <div role="tabpanel" id={`side-panel-${tab}`} aria-labelledby={`side-${tab}`} class="side-body">
-        {tab === 'docs' ? <DocsPanel sessionId={props.sessionId} off={props.docsOff} drafts={props.drafts} /> : <ContextPanel sessionId={props.sessionId} />}
+        {tab === 'docs' ? <DocsPanel sessionId={props.sessionId} off={props.docsOff} drafts={props.drafts} /> : <ContextPanel sessionId={props.sessionId} hub={props.hub} />}
       </div>
     </aside>
   )

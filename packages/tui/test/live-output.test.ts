@@ -54,4 +54,16 @@ describe('a running tool row', () => {
     expect(done).toHaveLength(1)
     expect(done[0]).toMatch(/^✓ bash \.\/ticks\.sh/)
   })
+
+  it('says it waits for the person while its question is open, and runs on with the spinner once answered', () => {
+    let asking = true
+    const row = new ToolRow({ callId: 'c1', name: 'bash', rawArguments: '{"command":"npm test"}', theme, now: () => 4200, waiting: () => asking })
+    expect(row.render(80)).toEqual(['? bash npm test waiting for you'])
+    asking = false
+    expect(row.render(80)[0]).toMatch(/^⠹ bash npm test 0s$|^⠹ bash npm test/)
+    // A row that already printed is running, whatever else asks meanwhile.
+    row.appendOutput('tick\n')
+    asking = true
+    expect(row.render(80)[0]).toMatch(/^⠹ bash npm test/)
+  })
 })

@@ -117,6 +117,7 @@ export async function runScreenChat(options: ScreenChatOptions): Promise<ScreenC
     },
     pickSession,
     choose: (request, signal) => modal<string | undefined>(layout, (settle) => new ChoiceList({ request, theme, done: settle }), signal === undefined ? undefined : { signal, value: undefined }),
+    waiting: () => layout.modalOpen,
   })
   let stopped = false
   const stopScreen = (): void => {

@@ -40,6 +40,8 @@ export interface ScreenViewHost {
   readonly restoreDraft: (text: string) => void
   readonly pickSession: (rows: readonly SessionRow[], signal?: AbortSignal) => Promise<string | undefined>
   readonly choose: (request: ChoiceRequest, signal?: AbortSignal) => Promise<string | undefined>
+  /** True while a question or picker holds the keyboard (running rows that printed nothing say they wait). */
+  readonly waiting?: () => boolean
 }
 
 /** The ChatView of the full-screen UI. */
@@ -99,7 +101,7 @@ export class ScreenView implements ChatView {
         this.#endReasoning()
         this.#answer = undefined
         this.#attempt = []
-        const row = new ToolRow({ callId: event.callId, name: event.name, rawArguments: event.arguments, theme, now: this.#host.now })
+        const row = new ToolRow({ callId: event.callId, name: event.name, rawArguments: event.arguments, theme, now: this.#host.now, ...(this.#host.waiting === undefined ? {} : { waiting: this.#host.waiting }) })
         this.#before.set(event.callId, { name: event.name, args: event.arguments, before: contentBefore(event.name, event.arguments, this.#host.cwd()) })
         this.#tools.set(event.callId, row)
         this.#lastTool = row

@@ -12,6 +12,7 @@ import type { Theme } from '../theme.ts'
 import { elapsed, type StatusSnapshot } from '../status/status-snapshot.ts'
 import { separator, shortLabel } from './fit-parts.ts'
 import { spinnerAt } from './tool-row.ts'
+import { WAITING } from './waiting.ts'
 
 /** The parts of a status line, in order (without the running part). */
 export function statusParts(status: StatusSnapshot): string[] {
@@ -37,9 +38,6 @@ export function fittedStatusParts(status: StatusSnapshot, width: number): string
   const candidates = [statusParts(status), statusParts({ ...status, model }), [model, status.cwd, ...roots, ...figures], [model, ...roots, ...figures], [model, ...figures], figures]
   return candidates.find((parts) => visibleWidth(parts.join(separator)) <= width) ?? [model, ...figures]
 }
-
-/** What the status line says instead of the spinner while a question or picker is open. */
-export const WAITING = 'waiting for you'
 
 /** The status line component; `update` sets a new reading. */
 export class StatusLine implements Component {

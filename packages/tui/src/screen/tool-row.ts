@@ -15,6 +15,7 @@ import { progressText, todosOfArguments, TODO_TOOL, type TodoItem } from '@dsh/t
 import { DiffBlock } from './diff-block.ts'
 import { LiveOutput } from './live-output.ts'
 import { TodoBlock } from './todo-block.ts'
+import { WAITING } from './waiting.ts'
 
 /** Spinner frames (braille dots). */
 export const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
@@ -49,7 +50,10 @@ export class ToolRow implements Component {
   /** Lines of a finished row at the last width (a running row changes every frame). */
   #cache: { readonly width: number; readonly lines: string[] } | undefined
 
-  constructor(options: { readonly callId: string; readonly name: string; readonly rawArguments: string; readonly theme: Theme; readonly now: () => number }) {
+  /** True while a question or picker waits for the person (a running row that printed nothing yet is waiting on it). */
+  readonly #waiting: () => boolean
+
+  constructor(options: { readonly callId: string; readonly name: string; readonly rawArguments: string; readonly theme: Theme; readonly now: () => number; readonly waiting?: () => boolean }) {
     this.callId = options.callId
     this.#name = sanitize(options.name)
     this.#label = toolLabel(this.#name)
@@ -58,6 +62,7 @@ export class ToolRow implements Component {
     this.#summary = todos === undefined ? argumentSummary(options.rawArguments, 200) : ''
     this.#theme = options.theme
     this.#now = options.now
+    this.#waiting = options.waiting ?? (() => false)
     this.#started = options.now()
   }
 
@@ -90,6 +95,7 @@ export class ToolRow implements Component {
   render(width: number): string[] {
     const t = this.#theme
     const head = `${t.bold(this.#label)}${this.#summary === '' ? '' : ` ${this.#summary}`}`
+    if (this.#outcome === undefined && this.#output.empty && this.#waiting()) return [truncateToWidth(`${t.yellow('?')} ${head} ${t.yellow(WAITING)}`, width)]
     if (this.#outcome === undefined) return [truncateToWidth(`${t.cyan(spinnerAt(this.#now()))} ${head} ${t.dim(elapsed(this.#now() - this.#started))}`, width), ...this.#liveLines(width)]
     if (this.#cache?.width === width) return this.#cache.lines
     const checklist = this.#todosShown ? this.#todos : undefined

@@ -158,6 +158,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
       if (inFlight.size > 0 || reaper.anyAlive()) return
       watch.sweepRepositories()
       owed = false
+      stopPolling()
     },
   })
   const executables = new ExecutableFiles()

@@ -8,11 +8,11 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ToolOutput, ToolRunContext } from '@dsh/contracts'
-import { createLocalFileSystem } from '@dsh/fs-local'
-import { createBashTool, ToolProcesses } from '@dsh/tools'
+import type { ToolOutput } from '@dsh/contracts'
+import { ToolProcesses } from '@dsh/tools'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { createSandboxLauncher, type SandboxLauncher } from '../src/index.ts'
+import type { SandboxLauncher } from '../src/index.ts'
+import { runBash, treeLauncher } from './bash-run.ts'
 import { MAX_BOUND_EXECUTABLES } from '../src/executable-guard.ts'
 
 let tree: TempTree
@@ -32,7 +32,7 @@ beforeEach(async () => {
   git('add', '.')
   git('commit', '-qm', 'one')
   warnings.length = 0
-  launcher = createSandboxLauncher({ mode: 'full-auto', network: true, secretVariables: [], env: process.env, tempDir: tree.path('tmp'), dshHome: tree.path('dsh'), warn: (line) => warnings.push(line), interactive: false })
+  launcher = treeLauncher(tree, warnings)
   processes = new ToolProcesses({ graceMs: 500 })
 })
 afterEach(async () => {
@@ -41,19 +41,7 @@ afterEach(async () => {
   await tree.dispose()
 })
 
-function context(): ToolRunContext {
-  const signal = new AbortController().signal
-  return {
-    cwd: tree.path('repo'),
-    fs: createLocalFileSystem({ writableRoots: [tree.path('repo')] }),
-    signal,
-    execution: { callId: 'c1', name: 'bash', arguments: {}, signal, token: Symbol('c1') },
-    dispatch: () => Promise.reject(new Error('no nested calls here')),
-    deferContext: () => undefined,
-  }
-}
-
-const bash = (command: string): Promise<ToolOutput> => createBashTool({ launcher, processes }).execute({ command }, context())
+const bash = (command: string): Promise<ToolOutput> => runBash({ repo: tree.path('repo'), launcher, processes }, command)
 const content = (name: string): string => readFileSync(tree.path(`repo/${name}`), 'utf8')
 const original = (name: string): string => `#!/bin/sh\necho ${name === 'run.sh' ? 'run' : name}\n`
 /** The first launch binds run.sh and the shallowest tools; the last tools are guarded by content. */

@@ -6,11 +6,11 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ToolOutput, ToolRunContext } from '@dsh/contracts'
-import { createLocalFileSystem } from '@dsh/fs-local'
-import { createBashTool, ToolProcesses } from '@dsh/tools'
+import type { ToolOutput } from '@dsh/contracts'
+import { ToolProcesses } from '@dsh/tools'
 import { tempTree, type TempTree } from '@dsh/testkit'
-import { createSandboxLauncher, type SandboxLauncher } from '../src/index.ts'
+import type { SandboxLauncher } from '../src/index.ts'
+import { runBash, treeLauncher } from './bash-run.ts'
 
 let tree: TempTree
 let launcher: SandboxLauncher
@@ -24,7 +24,7 @@ beforeEach(async () => {
   git('init', '-q')
   git('config', 'core.hooksPath', '.husky')
   warnings.length = 0
-  launcher = createSandboxLauncher({ mode: 'full-auto', network: true, secretVariables: [], env: process.env, tempDir: tree.path('tmp'), dshHome: tree.path('dsh'), warn: (line) => warnings.push(line), interactive: false })
+  launcher = treeLauncher(tree, warnings)
   processes = new ToolProcesses({ graceMs: 500 })
 })
 afterEach(async () => {
@@ -33,19 +33,7 @@ afterEach(async () => {
   await tree.dispose()
 })
 
-function context(): ToolRunContext {
-  const signal = new AbortController().signal
-  return {
-    cwd: tree.path('repo'),
-    fs: createLocalFileSystem({ writableRoots: [tree.path('repo')] }),
-    signal,
-    execution: { callId: 'c1', name: 'bash', arguments: {}, signal, token: Symbol('c1') },
-    dispatch: () => Promise.reject(new Error('no nested calls here')),
-    deferContext: () => undefined,
-  }
-}
-
-const bash = (command: string): Promise<ToolOutput> => createBashTool({ launcher, processes }).execute({ command }, context())
+const bash = (command: string): Promise<ToolOutput> => runBash({ repo: tree.path('repo'), launcher, processes }, command)
 const path = (relative: string): string => tree.path(`repo/${relative}`)
 /** Time for the directory watch's events to arrive and be acted on. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300))
@@ -98,7 +86,7 @@ describe('protected files the user makes while no command runs', () => {
 
   it('once a command’s background process ended by itself, what the user makes stays, without another command', async () => {
     launcher.dispose()
-    launcher = createSandboxLauncher({ mode: 'full-auto', network: true, secretVariables: [], env: process.env, tempDir: tree.path('tmp'), dshHome: tree.path('dsh'), warn: (line) => warnings.push(line), interactive: false, survivorPollMs: 50 })
+    launcher = treeLauncher(tree, warnings, { survivorPollMs: 50 })
     await bash('(sleep 0.3; touch bg-done) > /dev/null 2>&1 & echo started')
     while (!existsSync(path('bg-done'))) await new Promise((resolve) => setTimeout(resolve, 20))
     // The launcher looks every 50 ms whether the survivor ended; sixty chances later the user's first

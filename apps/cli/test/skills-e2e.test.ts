@@ -80,6 +80,17 @@ describe('skills end to end', () => {
     expect(users(three.requests[0]).filter((text) => text === inUse)).toHaveLength(1)
   })
 
+  it('a skill the person invoked with /name comes back after dsh compact too', async () => {
+    await repo()
+    const one = await dsh({ responses: [{ text: 'deploying' }] }, '/deploy prod')
+    expect(one.code).toBe(0)
+    const id = sessionIdOf(one.stderr)
+    expect((await runDsh(['--dsh-home', tree.path('home'), 'compact', id], { cwd: tree.root })).code).toBe(0)
+    const two = await dsh({ responses: [{ text: 'done' }] }, 'is it done?', ['--resume', id])
+    expect(two.code).toBe(0)
+    expect(users(two.requests[0]).at(-1)).toContain(`\n\nSkill: deploy (arguments: prod)\nFolder: .dsh/skills/deploy\n\nDeploy to prod with ${tree.path('repo/.dsh/skills/deploy')}/scripts/go.sh.\n</system-reminder>`)
+  })
+
   it('a skill written for a laxer parser (an unquoted ": ") loads with its text and one warning; a YAML tag prints nothing', async () => {
     await repo({ 'repo/.claude/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ship it: tag, push.\n---\nShip $0 to $1 with ${CLAUDE_SKILL_DIR}/ship.sh.\n', 'repo/.claude/skills/tagged/SKILL.md': '---\nname: tagged\ndescription: !weird Tagged.\n---\nTag.\n', 'repo/.claude/commands/tag.md': '---\ndescription: Tag it: now\n---\nTag $1.\n' })
     const run = await dsh({ responses: [{ text: 'ok' }] }, 'hi')

@@ -8,6 +8,7 @@
  * session); one that names none (`/usr/bin/foo is broken`) is a path, sent as typed.
  */
 import type { PromptEvent } from '@dsh/contracts'
+import { invokedEvent } from './in-use.ts'
 import { skillGrant } from './skill-grant.ts'
 import { substitute } from './substitute.ts'
 import type { CommandFile, SkillSet } from './types.ts'
@@ -25,7 +26,7 @@ export type Expansion =
       readonly text: string
       readonly from: 'command' | 'skill'
       readonly file: string
-      /** Events to record with the prompt (`agent.prompt`'s `events`): a trusted skill's grant. */
+      /** Events to record with the prompt (`agent.prompt`'s `events`): a trusted skill's grant, and a skill's invocation (`skills/invoked`). */
       readonly events: readonly PromptEvent[]
     }
   /** `/name` names nothing: `known` lists what exists. */
@@ -65,7 +66,9 @@ export function expandPrompt(prompt: string, invocables: Invocables): Expansion 
   const skill = set?.skills.get(name)
   if (set !== undefined && skill !== undefined && skill.meta.userInvocable) {
     const grant = skillGrant({ set, key: name, skill, scope: 'next-turn' })
-    return { kind: 'expanded', name, from: 'skill', file: skill.file, text: substitute(skill.body, { arguments: args, skillDir: skill.folder }), events: grant.event === undefined ? [] : [grant.event] }
+    // The invocation is recorded too, so a compaction that replaces the prompt brings the instructions back (in-use.ts).
+    const events = [...(grant.event === undefined ? [] : [grant.event]), invokedEvent(name, args)]
+    return { kind: 'expanded', name, from: 'skill', file: skill.file, text: substitute(skill.body, { arguments: args, skillDir: skill.folder }), events }
   }
   // `/usr/bin/foo`: a path, not a command name.
   if (name.includes('/')) return { kind: 'plain' }

@@ -1,6 +1,7 @@
 /**
- * Skills in use across a compaction: which skills the model called (`skill` tool results) whose
- * results a compaction replaced, so their instructions are no longer visible. Derived from the
+ * Skills in use across a compaction: which skills the model called (`skill` tool results), or a
+ * person invoked with `/name` (a `skills/invoked` event before the prompt that carried the body),
+ * whose result or prompt a compaction replaced, so their instructions are no longer visible. Derived from the
  * log alone: the visible compaction checkpoints name the events they replaced (`sourceEventSeqs`,
  * followed through earlier checkpoints they replaced in turn), and this plugin's own in-use
  * messages name what they carried. A skill is dropped when its last invocation (a tool result or
@@ -12,6 +13,12 @@ import { PLUGIN_NAME } from './delivered.ts'
 
 /** `source.form` of the in-use messages. */
 export const IN_USE_FORM = 'snapshot'
+
+/** The event a `/name` prompt that invokes a skill records with the prompt (`data`: {@link SkillInvocation} and `version: 1`). */
+export const INVOKED_EVENT = 'skills/invoked'
+
+/** The prompt event recording that a person invoked skill `key` with `args` (expand.ts). */
+export const invokedEvent = (key: string, args: string): { readonly type: string; readonly data: unknown } => ({ type: INVOKED_EVENT, data: { version: 1, key, arguments: args } })
 
 /** One skill an in-use message carries, or the model invoked. */
 export interface SkillInvocation {
@@ -108,8 +115,12 @@ export function droppedSkills(session: SessionView): SkillInvocation[] {
     if (!dropped && !visible.has(seq)) return
     latest.set(invocation.key, { invocation, order, dropped })
   }
+  // Skills a person invoked with `/name`: recorded right before the prompt, carried by it.
+  let invoked: SkillInvocation[] = []
   for (const event of session.events) {
-    if (event.type === 'assistant/message') skillCalls(event, calls)
+    if (event.type === INVOKED_EVENT) {
+      if (field(event.data, 'version') === 1 && isInvocation(event.data)) invoked.push({ key: event.data.key, arguments: event.data.arguments })
+    } else if (event.type === 'assistant/message') skillCalls(event, calls)
     else if (event.type === 'tool/result') {
       const message = field(event.data, 'message')
       const callId = field(message, 'callId')
@@ -117,6 +128,10 @@ export function droppedSkills(session: SessionView): SkillInvocation[] {
       if (field(message, 'toolName') === 'skill' && field(message, 'isError') === false && invocation !== undefined) note(invocation, event.seq)
     } else {
       const message = userMessage(event)
+      if (message?.source.kind === 'user' && invoked.length > 0) {
+        for (const invocation of invoked) note(invocation, event.seq)
+        invoked = []
+      }
       const skills = message === undefined ? undefined : carried(message)
       // Carried most recent first: noted least recent first, so the later note ranks higher.
       for (const invocation of (skills ?? []).toReversed()) note(invocation, event.seq)

@@ -45,6 +45,9 @@ describe('/name expansion', () => {
     expect(expandPrompt('/release 1.2', invocables)).toMatchObject({ kind: 'expanded', from: 'command', text: 'Release 1.2.' })
     expect(expandPrompt('/ops:deploy a b', invocables)).toMatchObject({ kind: 'expanded', text: 'Ops deploy a b' })
     expect(expandPrompt('/deploy qa', invocables)).toMatchObject({ kind: 'expanded', from: 'skill', text: 'Deploy to qa from /p/.dsh/skills/deploy.' })
+    // A skill's invocation is recorded with the prompt (a compaction brings its instructions back); a command's is not.
+    expect(expandPrompt('/deploy qa', invocables)).toMatchObject({ events: [{ type: 'skills/invoked', data: { version: 1, key: 'deploy', arguments: 'qa' } }] })
+    expect(expandPrompt('/release 1.2', invocables)).toMatchObject({ events: [] })
   })
 
   it('leaves plain prompts, paths, built-ins and a leading space alone; an unknown name lists the known ones', () => {

@@ -33,6 +33,16 @@ describe('skills a compaction dropped', () => {
     expect(droppedSkills(view(events.slice(0, 7), [6, 7]))).toEqual([])
   })
 
+  it('a skill a person invoked with /name is carried by the prompt after its event: dropped with it, kept while it is visible', () => {
+    const invoked: SessionEvent = { type: 'skills/invoked', seq: 10, time: '', data: { version: 1, key: 'release', arguments: '1.2' } }
+    const events = [invoked, prompt(11), checkpoint(12, [11])]
+    expect(droppedSkills(view(events, [12]))).toEqual([{ key: 'release', arguments: '1.2' }])
+    expect(droppedSkills(view([...events.slice(0, 2), checkpoint(12, [])], [11, 12]))).toEqual([])
+    // An event of another version, or without its fields, invokes nothing.
+    const odd: SessionEvent = { type: 'skills/invoked', seq: 10, time: '', data: { version: 2, key: 'release', arguments: '' } }
+    expect(droppedSkills(view([odd, prompt(11), checkpoint(12, [11])], [12]))).toEqual([])
+  })
+
   it('a skill called again after the compaction, and visible, is not dropped; arguments that do not parse are no call', () => {
     const events = [...base, checkpoint(6, [1, 2, 3, 4, 5]), skillCall(7, 'c3', '{"name":"deploy"}'), result(8, 'c3'), skillCall(9, 'c4', '{not json'), result(10, 'c4')]
     expect(droppedSkills(view(events, [6, 7, 8, 9, 10]))).toEqual([])

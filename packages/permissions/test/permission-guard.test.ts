@@ -151,9 +151,9 @@ describe('the permission guard on a host', () => {
     const scope = commandScope(loop)
     expect(scope).toEqual({ kind: 'command-prefixes', prefixes: ['echo line', 'sleep'] })
     const r = await rig({ answers: scope === undefined ? [] : [{ kind: 'allow-always', scope }] })
-    const { id } = await r.run(bashCalls(loop, 'for f in a b; do sleep 1; done', 'sleep 2 && echo line done', 'for i in 1; do rm -rf src; done', 'if true; then rm -rf src; fi', 'done'))
-    expect(r.ran).toEqual([loop, 'for f in a b; do sleep 1; done', 'sleep 2 && echo line done'])
-    expect(r.asked.map((line) => line.replace(/ \(permission mode.*$/, ''))).toEqual([loop, 'for i in 1; do rm -rf src; done', 'if true; then rm -rf src; fi', 'done'])
+    const { id } = await r.run(bashCalls(loop, 'for f in a b; do sleep 1; done', 'sleep 2 && echo line done', 'for f in x; do sleep 1; done < list.txt', 'for f in x; do sleep 1; done > out.txt', 'for i in 1; do rm -rf src; done', 'if true; then rm -rf src; fi', 'done'))
+    expect(r.ran).toEqual([loop, 'for f in a b; do sleep 1; done', 'sleep 2 && echo line done', 'for f in x; do sleep 1; done < list.txt'])
+    expect(r.asked.map((line) => line.replace(/ \(permission mode.*$/, ''))).toEqual([loop, 'for f in x; do sleep 1; done > out.txt', 'for i in 1; do rm -rf src; done', 'if true; then rm -rf src; fi', 'done'])
     expect(permissionEvents(id)[0]).toEqual({ callId: 'call_t1s1_1', tool: 'bash', mode: 'ask', decision: 'allow', by: 'answer', remember: 'bash(echo line:*)', rememberAlso: ['bash(sleep:*)'] })
   })
 

@@ -121,7 +121,13 @@ export function commandPart(command: string): CommandPart {
   if (first === undefined) return { kind: 'nothing' }
   if (rest.every((word) => CLOSING.has(word))) return { kind: 'nothing' }
   if (first === 'for') return /^[A-Za-z_]\w*$/.test(rest[1] ?? '') && (rest.length === 2 || rest[2] === 'in') ? { kind: 'nothing' } : { kind: 'opaque' }
-  if (OPAQUE.has(first) || CLOSING.has(first) || first.endsWith('()')) return { kind: 'opaque' }
+  if (CLOSING.has(first)) {
+    // `done < list.txt`: a loop that reads its input from a file runs nothing more; any other tail
+    // (`done > out.txt`, `fi; x` cannot reach here) is syntax this reading does not follow.
+    const tail = rest.slice(rest.findIndex((word) => !CLOSING.has(word))).join(' ')
+    return /^(?:\d*<\s*[^\s<>&|;]+\s*)+$/.test(tail) && !redirectsIntoFile(unquoted(tail)) ? { kind: 'nothing' } : { kind: 'opaque' }
+  }
+  if (OPAQUE.has(first) || first.endsWith('()')) return { kind: 'opaque' }
   return { kind: 'command', text: rest.join(' '), program: programName(first), writesFile: redirectsIntoFile(bare) }
 }
 

@@ -13,6 +13,9 @@ describe('reading one simple command', () => {
     expect(['fi', 'done', 'else', 'then', '}', 'for i in 1 2 3', 'for name', '  '].map((part) => commandPart(part).kind)).toEqual(Array(8).fill('nothing'))
     expect(['case $x in', 'function f', 'for ((i=0; i<3; i++))', 'for a b c', '[[ -f x ]]', 'f() {', 'esac x', 'ls () { rm -rf src', '(cd src', 'npm test)'].map((part) => commandPart(part).kind)).toEqual(Array(10).fill('opaque'))
     expect(commandPart('echo "(not a subshell)" \\(')).toMatchObject({ kind: 'command', program: 'echo' })
+    // A loop that reads a file runs nothing more at its end; one that writes one is not followed.
+    expect(['done < list.txt', 'done <list.txt', 'done 0< in'].map((part) => commandPart(part).kind)).toEqual(['nothing', 'nothing', 'nothing'])
+    expect(['done > out.txt', 'done < in > out', 'done | sort', 'done < <(ls)'].map((part) => commandPart(part).kind)).toEqual(['opaque', 'opaque', 'opaque', 'opaque'])
   })
 })
 

@@ -124,6 +124,19 @@ describe('several repositories in one session', () => {
     expect(users(resumed).at(-1)).toContain('C rule: document everything.')
   })
 
+  it("the chat's /context lists the registered roots with their instruction files, as dsh context does", async () => {
+    await repos()
+    const script = writeScript(tree.path('scripts'), 'context.json', { responses: [{ text: 'ok' }] })
+    const input = `/add-dir ${tree.path('repo-b')}\n/context\n/exit\n`
+    const chat = await runDshPiped(['--dsh-home', tree.path('home'), 'chat', '--model', `scripted:${script}`], input, { cwd: tree.path('repo-a'), env: { TMPDIR: tree.path('tmp') } })
+    expect(chat.code).toBe(0)
+    const context = chat.stdout.slice(chat.stdout.indexOf('Instruction files for new sessions here:'))
+    expect(context).toContain('  Additional workspace roots (dsh roots list):\n')
+    expect(context).toContain(`  1. ${tree.path('repo-b')} — available\n`)
+    expect(context).toContain(`${tree.path('repo-b')}/AGENTS.md: top level, sent at the first step (`)
+    expect(context.indexOf('Additional workspace roots')).toBeLessThan(context.indexOf('In this session:'))
+  })
+
   it('refuses a bad --add-dir before creating a session (exit 2, code and explanation)', async () => {
     await repos()
     writeFileSync(tree.path('file.txt'), 'x')

@@ -84,7 +84,7 @@ function environment(io: CliIo, setup: AgentSetup, options: ChatOptions, label: 
     },
     modelSummaries: setup.spec.kind !== 'scripted',
     ...(setup.onRequest === undefined ? {} : { onRequest: setup.onRequest }),
-    inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
+    inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config, fs: setup.host.ctx.get('fs'), signal }),
     additionalRoots: (agent) => availableRoots(setup, agent),
     thinkingModes: () => thinkingNow(setup, options),
     // The chat's --add-dir directories go with it to every session it switches to.

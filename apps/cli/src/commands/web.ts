@@ -58,7 +58,7 @@ export async function webCommand(io: CliIo, options: WebOptions): Promise<number
         startOptions: setup.startOptions,
         docs: setup.docs,
         approvals,
-        inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config.workspaceContext, fs: setup.host.ctx.get('fs'), signal }),
+        inspectWorkspace: (cwd, signal) => workspaceReport({ cwd, dshHome: setup.dshHome, config: setup.config, fs: setup.host.ctx.get('fs'), signal }),
         sessionContext: contextReport,
         prepareAgent: (agent) => grantAddDirs(io, setup, agent, options.addDir),
         homes: { home: userHome(), dshHome: setup.dshHome },

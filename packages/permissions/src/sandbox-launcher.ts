@@ -122,7 +122,8 @@ export function createSandboxLauncher(options: SandboxLauncherOptions): SandboxL
   // command that just ended is looked at whole when its end is explained.
   let owed = false
   const inFlight = new Set<LaunchPlan>()
-  const mayHaveRun = (): boolean => owed || reaper.anyAlive()
+  // `owed` is false only after a look found no sandbox running and none was planned since: then none runs.
+  const mayHaveRun = (): boolean => owed
   // While only background processes of commands run, a look each survivorPollMs: once none is
   // left, the full look that ends the doubt, so what the user makes afterwards stays at once.
   let survivors: ReturnType<typeof setInterval> | undefined

@@ -3,8 +3,8 @@
  * (in-use.ts), each read again now and substituted with the arguments it was called with, most
  * recent first, within `skills.maxInUseBytes`; those the budget leaves out and those gone are
  * named. The message carries every dropped skill in its typed source, so it is sent once per
- * compaction (a resume repeats nothing; the next compaction that replaces it sends it again). A
- * skill the model may not invoke is not read again. Rethrows only cancellation.
+ * compaction (a resume repeats nothing; the next compaction that replaces it sends it again).
+ * Rethrows only cancellation.
  */
 import type { FileSystemPort, SessionView, UserMessage } from '@dsh/contracts'
 import { createUserMessage } from '@dsh/runtime'
@@ -38,7 +38,8 @@ export async function inUseMessage(input: InUseInput): Promise<UserMessage | und
   let bytes = 0
   for (const invocation of dropped) {
     const skill = input.set.skills.get(invocation.key)
-    if (skill === undefined || skill.meta.disableModelInvocation) {
+    // A skill only a person may invoke comes back too: the person invoked it (the tool refuses the model).
+    if (skill === undefined) {
       gone.push(`${invocation.key} (not in the skills catalog now)`)
       continue
     }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import * as fc from 'fast-check'
 import type { ChatRequestBody, SessionView } from '@dsh/contracts'
 import { createScriptedProvider } from '@dsh/llm-scripted'
+import { invokedEvent } from '../src/in-use.ts'
 import { IN_USE_INTRO } from '../src/in-use-text.ts'
 import { call, skillFile, skillsRig, type Rig } from './support/rig.ts'
 
@@ -92,6 +93,19 @@ describe('skills in use across a compaction', () => {
     // The review the model called again after the compaction is visible: the next compaction's message leaves it to that result.
     await agent.prompt('later')
     expect(inUseTexts(agent.session)).toHaveLength(1)
+  })
+})
+
+describe('a skill only the person may invoke', () => {
+  it('comes back after a compaction when the person invoked it with /name', async () => {
+    rig = await skillsRig({ ...spec, 'repo/.dsh/skills/secret/SKILL.md': skillFile('secret', 'People only.', 'Rotate the keys.\n', 'disable-model-invocation: true\n') })
+    const agent = await rig.start('repo', { responses: [{ text: 'rotated' }, { text: 'later' }] })
+    // What `/secret` sends (expand.ts): the body, with its invocation recorded before the prompt.
+    await agent.prompt('Rotate the keys.', { events: [invokedEvent('secret', '')] })
+    expect(agent.compact()).toBe(true)
+    await agent.prompt('and now?')
+    expect(inUseTexts(agent.session)).toHaveLength(1)
+    expect(inUseTexts(agent.session)[0]).toContain('Skill: secret\nFolder: .dsh/skills/secret\n\nRotate the keys.')
   })
 })
 
